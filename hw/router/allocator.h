@@ -1,0 +1,53 @@
+// Switch allocation for an input-queued virtual-channel router, behind a narrow
+// strategy interface so the router never depends on which one is in use.
+//
+// One allocation round: each input port has up to `vcs` requesting VCs, each
+// VC (the head packet of its queue) requesting exactly one output port. The
+// allocator returns a matching: each input port gets at most one grant (one of
+// its VCs to its requested output) and each output port is granted to at most
+// one input port. A round starts with clear(), then add_request() for every
+// requesting VC, then allocate(); results are read with grant_vc()/grant_output().
+// No SystemC, no knowledge of the router: unit-tested on its own.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kairo::router {
+
+class Allocator {
+ public:
+  Allocator(int inputs, int vcs, int outputs) : inputs_(inputs), vcs_(vcs), outputs_(outputs) {}
+  virtual ~Allocator() = default;
+
+  int inputs() const { return inputs_; }
+  int vcs() const { return vcs_; }
+  int outputs() const { return outputs_; }
+
+  // Forget the previous round's requests and grants (arbiter state is kept).
+  virtual void clear() = 0;
+  // VC `vc` of input `input` requests `output`. `age` orders requests for
+  // age-based policies: smaller is older (e.g. the packet's creation time).
+  // At most one request per (input, vc) per round.
+  virtual void add_request(int input, int vc, int output, std::uint64_t age) = 0;
+  // Compute the matching and update arbiter state (priority pointers advance
+  // only for requests that were granted).
+  virtual void allocate() = 0;
+  // The VC of `input` that won, or -1.
+  virtual int grant_vc(int input) const = 0;
+  // The output granted to `input`, or -1.
+  virtual int grant_output(int input) const = 0;
+
+ private:
+  int inputs_, vcs_, outputs_;
+};
+
+// Names: "round_robin" (separable input-first, round-robin arbiters),
+// "islip" (iterative request-grant-accept, pointers updated on first-iteration
+// accepts), "oldest_first" (greedy by age, ties by input then VC index).
+// Returns nullptr for an unknown name.
+std::unique_ptr<Allocator> make_allocator(const std::string& name, int inputs, int vcs, int outputs);
+const std::vector<std::string>& allocator_names();
+
+}  // namespace kairo::router
