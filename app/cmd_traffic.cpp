@@ -1,0 +1,182 @@
+// `kairo traffic`: synthetic traffic on a mesh/torus platform.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "app/cli_common.h"
+#include "traffic/traffic_run.h"
+
+namespace kairo::app {
+namespace {
+
+struct TrafficArgs {
+  std::string platform;
+  std::vector<std::string> sets;
+  traffic::TrafficOptions opt;
+  std::string json_path, csv_path, sweep;
+  std::vector<std::uint32_t> hotspots;
+  bool quiet = false;
+};
+
+// Runs one traffic point in a child process (SystemC elaborates once per
+// process) and returns its JSON.
+nlohmann::json run_point_in_child(const platforms::Platform& plat, traffic::TrafficOptions opt) {
+  int fd[2];
+  if (::pipe(fd) != 0) throw std::runtime_error("pipe failed");
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(fd[0]);
+    int code = 0;
+    std::string out;
+    try {
+      auto r = traffic::run_traffic(plat, opt);
+      out = r.json.dump();
+      code = r.deadlock || r.lost_or_duplicated ? 1 : 0;
+    } catch (const std::exception& e) {
+      out = nlohmann::json{{"error", e.what()}}.dump();
+      code = 2;
+    }
+    std::size_t off = 0;
+    while (off < out.size()) {
+      ssize_t n = ::write(fd[1], out.data() + off, out.size() - off);
+      if (n <= 0) break;
+      off += std::size_t(n);
+    }
+    ::_exit(code);
+  }
+  ::close(fd[1]);
+  std::string text;
+  char buf[65536];
+  ssize_t n;
+  while ((n = ::read(fd[0], buf, sizeof buf)) > 0) text.append(buf, std::size_t(n));
+  ::close(fd[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (text.empty()) throw std::runtime_error("sweep point at rate " + std::to_string(opt.rate) + " crashed");
+  return nlohmann::json::parse(text);
+}
+
+std::vector<double> parse_rates(const std::string& list) {
+  std::vector<double> rates;
+  std::stringstream ss(list);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    char* end = nullptr;
+    double r = std::strtod(item.c_str(), &end);
+    if (item.empty() || *end != '\0' || !(r > 0 && r <= 1))
+      throw std::invalid_argument("--sweep: expected a comma-separated list of rates within (0, 1], got '" + item + "'");
+    rates.push_back(r);
+  }
+  if (rates.empty()) throw std::invalid_argument("--sweep: expected at least one rate");
+  return rates;
+}
+
+// Saturation: the first swept rate where accepted throughput falls below 95%
+// of offered or average packet latency exceeds 3x the lowest rate's.
+nlohmann::json sweep(const platforms::Platform& plat, TrafficArgs& a, int& code, std::string& csv) {
+  std::vector<double> rates = parse_rates(a.sweep);
+  nlohmann::json points = nlohmann::json::array();
+  csv = "rate,offered_flits_per_node_cycle,accepted_flits_per_node_cycle,avg_packet_latency_cycles,"
+        "avg_network_latency_cycles,p99_latency_cycles,avg_hops,deadlock\n";
+  double zero_load = 0, max_accepted = 0;
+  nlohmann::json saturation = nullptr, last_stable = nullptr;
+  for (double r : rates) {
+    traffic::TrafficOptions o = a.opt;
+    o.rate = r;
+    if (!a.quiet) std::cerr << fmt::format("kairo traffic: sweep point rate {}\n", r);
+    nlohmann::json p = run_point_in_child(plat, o);
+    if (p.contains("error")) throw std::invalid_argument(p["error"].get<std::string>());
+    points.push_back(p);
+    double offered = p["offered_flits_per_node_cycle"], accepted = p["accepted_flits_per_node_cycle"];
+    double lat = p["avg_packet_latency_cycles"];
+    if (p["deadlock"] == true || p["packets_lost"] != 0) code = kExitSimFailure;
+    csv += fmt::format("{},{:.6f},{:.6f},{:.3f},{:.3f},{},{:.4f},{}\n", r, offered, accepted, lat,
+                       p["avg_network_latency_cycles"].get<double>(), p["latency_percentiles_cycles"]["p99"].get<std::uint64_t>(),
+                       p["avg_hops"].get<double>(), p["deadlock"].get<bool>());
+    if (zero_load == 0) zero_load = lat;
+    max_accepted = std::max(max_accepted, accepted);
+    bool saturated = accepted < 0.95 * offered || lat > 3 * zero_load;
+    if (saturated && saturation.is_null()) saturation = r;
+    if (!saturated && saturation.is_null()) last_stable = r;
+  }
+  return {{"platform", plat.name},
+          {"pattern", a.opt.pattern},
+          {"packet_flits", a.opt.packet_flits},
+          {"sweep", points},
+          {"saturation_rate", saturation},
+          {"last_stable_rate", last_stable},
+          {"max_accepted_flits_per_node_cycle", max_accepted},
+          {"saturation_rule", "first rate with accepted < 0.95 x offered or latency > 3 x the lowest rate's"}};
+}
+
+int run_traffic_command(TrafficArgs& a) {
+  try {
+    platforms::Platform plat = platforms::load_platform(a.platform, a.sets);
+    a.opt.hotspots.assign(a.hotspots.begin(), a.hotspots.end());
+    if (!a.quiet) a.opt.progress = [](const std::string& line) { std::cerr << line << "\n"; };
+    traffic::validate(a.opt, plat);
+    int code = kExitOk;
+    nlohmann::json result;
+    if (!a.sweep.empty()) {
+      std::string csv;
+      result = sweep(plat, a, code, csv);
+      if (!a.csv_path.empty()) write_text_file(a.csv_path, csv);
+      else std::cout << csv;
+    } else {
+      traffic::TrafficResult r = traffic::run_traffic(plat, a.opt);
+      result = r.json;
+      if (r.deadlock) {
+        std::cerr << fmt::format("kairo: deadlock: no packet moved for {} cycles with {} packet(s) in the network; "
+                                 "blocked ports and VCs:\n", plat.router.watchdog_cycles,
+                                 result["packets_created"].get<std::uint64_t>() - result["packets_delivered"].get<std::uint64_t>());
+        for (auto& line : r.blocked) std::cerr << "  " << line << "\n";
+        code = kExitSimFailure;
+      } else if (r.lost_or_duplicated) {
+        std::cerr << fmt::format("kairo: packets lost: {}, duplicated: {}\n", result["packets_lost"].dump(),
+                                 result["packets_duplicated"].dump());
+        code = kExitSimFailure;
+      }
+      if (a.json_path.empty()) std::cout << result.dump(2) << "\n";
+    }
+    if (!a.json_path.empty()) write_text_file(a.json_path, result.dump(2) + "\n");
+    return code;
+  } catch (const platforms::ConfigError& e) {
+    return bad_input(e.what());
+  } catch (const std::invalid_argument& e) {
+    return bad_input(e.what());
+  } catch (const std::runtime_error& e) {
+    return bad_input(e.what());
+  }
+}
+
+}  // namespace
+
+void add_traffic_command(CLI::App& app, int& exit_code) {
+  auto a = std::make_shared<TrafficArgs>();
+  CLI::App* c = app.add_subcommand("traffic", "run synthetic traffic on a mesh/torus platform");
+  c->add_option("platform", a->platform, "shipped platform name (see `kairo platforms`) or YAML file")->required();
+  c->add_option("--pattern", a->opt.pattern, "uniform|transpose|bitcomp|tornado|neighbor|hotspot|randperm")
+      ->capture_default_str();
+  c->add_option("--rate", a->opt.rate, "injection rate, flits per node per router cycle, in (0, 1]")
+      ->capture_default_str();
+  c->add_option("--packet-flits", a->opt.packet_flits, "packet size in flits")->capture_default_str();
+  c->add_option("--warmup-cycles", a->opt.warmup_cycles, "warm-up cycles (not measured)")->capture_default_str();
+  c->add_option("--measure-cycles", a->opt.measure_cycles, "measurement window in cycles")->capture_default_str();
+  c->add_option("--seed", a->opt.seed, "random seed")->capture_default_str();
+  c->add_option("--batch", a->opt.batch_packets, "batch mode: every node sends N packets as fast as it can");
+  c->add_option("--hotspot-nodes", a->hotspots, "hotspot pattern: node ids that attract traffic")->delimiter(',');
+  c->add_option("--hotspot-fraction", a->opt.hotspot_fraction, "hotspot pattern: share of packets sent to hotspots")
+      ->capture_default_str();
+  c->add_option("--sweep", a->sweep, "comma-separated rates: latency/throughput table and saturation point");
+  c->add_option("--csv", a->csv_path, "with --sweep: write the table here (default: stdout)");
+  c->add_option("--json", a->json_path, "write the result summary (JSON) here");
+  c->add_option("--set", a->sets, "override a platform parameter, key=value (repeatable)");
+  c->add_flag("--quiet", a->quiet, "no progress on stderr");
+  c->callback([a, &exit_code] { exit_code = run_traffic_command(*a); });
+}
+
+}  // namespace kairo::app

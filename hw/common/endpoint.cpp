@@ -1,0 +1,118 @@
+#include "hw/common/endpoint.h"
+
+#include <algorithm>
+
+#include "hw/router/watchdog.h"
+
+namespace kairo::hw {
+
+using sim::Time;
+
+void Endpoint::init(const Setup& s, EndpointClient* client, int ni) {
+  s_ = s;
+  client_ = client;
+  ni_ = ni;
+}
+
+void Endpoint::connect_to_router(sim::EventTarget* router, int port, Time latency_ps, Time flit_ps,
+                                 int credits_per_vc) {
+  out_.dst = router;
+  out_.dst_port = std::uint16_t(port);
+  out_.latency_ps = latency_ps;
+  out_.flit_ps = flit_ps;
+  for (int v = 0; v < s_.vcs; ++v) credits_[v] = credits_per_vc;
+}
+
+void Endpoint::connect_from_router(CreditSink* router, int port, Time credit_latency_ps) {
+  back_ = CreditReturn{router, std::uint16_t(port), credit_latency_ps};
+}
+
+int Endpoint::choose_vc(int flits) {
+  const Time now = s_.queue->now();
+  while (!returning_.empty() && returning_.front().at <= now) {
+    credits_[returning_.front().vc] += returning_.front().flits;
+    returning_.pop();
+  }
+  int best = -1, best_credits = flits - 1;
+  for (int v = 0; v < s_.vcs; ++v)
+    if (credits_[v] > best_credits) best = v, best_credits = credits_[v];
+  return best;
+}
+
+void Endpoint::retry_at(Time t) {
+  if (t >= retry_at_) return;
+  retry_at_ = t;
+  s_.queue->at(t, sim::kPrioState, this, kRetry);
+}
+
+bool Endpoint::can_send(int flits) {
+  const Time now = s_.queue->now();
+  // The channel may be claimed in the cycle it frees, so packets follow
+  // back-to-back at the exact channel rate.
+  if (out_.free_at >= now + s_.clock.period_ps) {
+    waiting_ = true;
+    retry_at(s_.clock.floor(out_.free_at));
+    return false;
+  }
+  if (choose_vc(flits) >= 0) return true;
+  waiting_ = true;
+  if (!returning_.empty()) retry_at(returning_.front().at);
+  else credit_waiter_ = true;
+  return false;
+}
+
+void Endpoint::return_credits(int, int vc, int flits, Time at) {
+  returning_.push(PendingCredit{at, std::uint16_t(vc), std::uint16_t(flits)});
+  if (credit_waiter_) {
+    credit_waiter_ = false;
+    retry_at(at);
+  }
+}
+
+Time Endpoint::send(Packet* p) {
+  const Time now = s_.queue->now();
+  int vc = choose_vc(p->flits);
+  credits_[vc] -= p->flits;
+  const Time start = std::max(now, out_.free_at);
+  const Time tail_leaves = start + Time(p->flits) * out_.flit_ps;
+  out_.free_at = tail_leaves;
+  p->injected_ps = start;
+  p->tail_ps = tail_leaves + out_.latency_ps;
+  p->in_dim = -1;
+  p->vc_class = router::VcClass::kAny;
+  p->src_ni = std::uint16_t(ni_);
+  ++sent_;
+  if (++s_.activity->in_network == 1 && s_.activity->watchdog) s_.activity->watchdog->arm();
+  s_.activity->last_progress_ps = now;
+  s_.queue->at(s_.clock.ceil(start + out_.flit_ps + out_.latency_ps), sim::kPrioState, out_.dst, kHeadArrive,
+               pack_port_vc(out_.dst_port, vc), p);
+  return tail_leaves;
+}
+
+void Endpoint::on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) {
+  const Time now = s_.queue->now();
+  switch (kind) {
+    case kRetry:
+      if (now != retry_at_) return;  // superseded by an earlier retry
+      retry_at_ = sim::kNever;
+      break;
+    case kHeadArrive: {
+      Packet* p = static_cast<Packet*>(ptr);
+      ++received_;
+      --s_.activity->in_network;
+      s_.activity->last_progress_ps = now;
+      // Slots free once the tail is in and the client has taken the packet.
+      back_.src->return_credits(back_.src_port, arg_vc(arg), p->flits, s_.clock.ceil(p->tail_ps + back_.latency_ps));
+      client_->on_packet(ni_, p);
+      return;
+    }
+    default:
+      return;
+  }
+  if (waiting_) {
+    waiting_ = false;
+    client_->on_send_ready(ni_);
+  }
+}
+
+}  // namespace kairo::hw

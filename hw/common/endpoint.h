@@ -1,0 +1,81 @@
+// The network side of one network interface: one injection channel into a
+// router port and one ejection channel out of another. This is the narrow
+// interface through which every NIC reaches the network (can_send, send,
+// on_packet), so one NIC works on any fabric.
+//
+// Injection: the endpoint holds the credits of the router's input VCs and
+// sends a packet only when one VC's credits cover it (virtual cut-through);
+// the channel serializes packets at its flit rate.
+// Ejection: the endpoint owns `vcs` receive buffers of `buffer_flits` each;
+// a packet is handed to the client when its tail has arrived and its credits
+// go back to the router after the credit delay.
+#pragma once
+#include <cstdint>
+
+#include "hw/common/link.h"
+#include "hw/common/packet.h"
+#include "hw/router/router_config.h"
+#include "sim/event_queue.h"
+
+namespace kairo::hw {
+
+class EndpointClient {
+ public:
+  virtual ~EndpointClient() = default;
+  // A packet's tail has fully arrived (at p->tail_ps, >= now). The client
+  // owns the packet from here on.
+  virtual void on_packet(int ni, Packet* p) = 0;
+  // The endpoint may be able to send again (a credit returned or the
+  // channel freed) after a can_send() that returned false.
+  virtual void on_send_ready(int ni) = 0;
+};
+
+class Endpoint : public sim::EventTarget, public CreditSink {
+ public:
+  struct Setup {
+    sim::EventQueue* queue = nullptr;
+    router::NetworkActivity* activity = nullptr;
+    sim::Clock clock;
+    int vcs = 1;
+    int buffer_flits = 1;
+    sim::Time credit_delay_ps = 0;
+  };
+  void init(const Setup& s, EndpointClient* client, int ni);
+  void set_client(EndpointClient* client) { client_ = client; }
+  // Injection channel to a router input port, with that port's VC credits.
+  void connect_to_router(sim::EventTarget* router, int port, sim::Time latency_ps, sim::Time flit_ps,
+                         int credits_per_vc);
+  // Where credits for ejected packets go (the router's ejection output port).
+  void connect_from_router(CreditSink* router, int port, sim::Time credit_latency_ps);
+
+  // True when a packet of `flits` could start now; otherwise the client gets
+  // on_send_ready() once something changed.
+  bool can_send(int flits);
+  // Inject a packet (requires can_send). Returns when its tail leaves.
+  sim::Time send(Packet* p);
+
+  void on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) override;
+  void return_credits(int port, int vc, int flits, sim::Time at) override;
+
+  std::uint64_t packets_sent() const { return sent_; }
+  std::uint64_t packets_received() const { return received_; }
+
+ private:
+  enum OwnEvent : std::uint32_t { kRetry = kFirstOwnEvent };
+  int choose_vc(int flits);
+  void retry_at(sim::Time t);
+
+  Setup s_;
+  EndpointClient* client_ = nullptr;
+  int ni_ = 0;
+  LinkOut out_;
+  CreditReturn back_;
+  std::int32_t credits_[kMaxVcs] = {};
+  CreditPipe returning_;
+  bool waiting_ = false;         // client was refused and wants on_send_ready
+  bool credit_waiter_ = false;   // refused for credits with none on the way
+  sim::Time retry_at_ = sim::kNever;  // a kRetry event is scheduled for then
+  std::uint64_t sent_ = 0, received_ = 0;
+};
+
+}  // namespace kairo::hw

@@ -1,0 +1,95 @@
+// The packet as the network sees it: a header (source, destination, size)
+// plus the bookkeeping a packet-level model needs to be as exact as a
+// flit-level one (when the tail arrives, when the head may be switched).
+// Packets come from a pool and move by pointer; nothing on the hot path
+// allocates.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "hw/router/routing.h"
+#include "hw/router/topology.h"
+#include "sim/time.h"
+
+namespace kairo::hw {
+
+struct Packet {
+  std::uint64_t id = 0;
+  sim::Time created_ps = 0;   // creation at the source (latency starts here)
+  sim::Time injected_ps = 0;  // head left the source NI
+  sim::Time arrive_ps = 0;    // head fully received at the current holder
+  sim::Time ready_ps = 0;     // route computed and allocators passed: may be switched
+  sim::Time tail_ps = 0;      // tail fully received at the current holder
+  router::NodeId src = 0, dst = 0;
+  router::Coord dst_coord{};
+  std::uint32_t bytes = 0;    // bytes on the wire (header + payload)
+  std::uint16_t flits = 1;
+  std::uint16_t src_ni = 0, dst_ni = 0;
+  std::uint16_t hops = 0;     // router-to-router links traversed
+  std::int8_t in_dim = -1;    // dimension of the link it arrived on (-1: injected)
+  router::VcClass vc_class = router::VcClass::kAny;
+  std::int16_t out_port = -1;  // route computed at the current router
+  router::VcClass out_class = router::VcClass::kAny;
+  std::int8_t out_dim = -1;
+  bool measured = false;      // created inside the measurement window
+  Packet* next = nullptr;     // intrusive FIFO link (VC buffer, source queue, free list)
+  void* user = nullptr;       // owner's payload descriptor (NIC), untouched by the network
+};
+
+// Intrusive FIFO of packets: a VC buffer or a source queue costs two pointers.
+struct PacketFifo {
+  Packet* head = nullptr;
+  Packet* tail = nullptr;
+  std::uint32_t count = 0;
+  bool empty() const { return head == nullptr; }
+  void push(Packet* p) {
+    p->next = nullptr;
+    if (tail) tail->next = p; else head = p;
+    tail = p;
+    ++count;
+  }
+  Packet* pop() {
+    Packet* p = head;
+    head = p->next;
+    if (!head) tail = nullptr;
+    p->next = nullptr;
+    --count;
+    return p;
+  }
+};
+
+// Packets are recycled, never freed during a run.
+class PacketPool {
+ public:
+  Packet* get() {
+    if (!free_) refill();
+    Packet* p = free_;
+    free_ = p->next;
+    *p = Packet{};
+    ++live_;
+    return p;
+  }
+  void put(Packet* p) {
+    p->next = free_;
+    free_ = p;
+    --live_;
+  }
+  std::uint64_t live() const { return live_; }
+
+ private:
+  void refill() {
+    constexpr std::size_t kChunk = 4096;
+    chunks_.push_back(std::make_unique<Packet[]>(kChunk));
+    Packet* c = chunks_.back().get();
+    for (std::size_t i = 0; i < kChunk; ++i) {
+      c[i].next = free_;
+      free_ = &c[i];
+    }
+  }
+  std::vector<std::unique_ptr<Packet[]>> chunks_;
+  Packet* free_ = nullptr;
+  std::uint64_t live_ = 0;
+};
+
+}  // namespace kairo::hw

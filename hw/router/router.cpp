@@ -1,0 +1,277 @@
+#include "hw/router/router.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace kairo::router {
+
+using sim::Time;
+
+Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
+    : sc_module(name), cfg_(cfg), id_(id), coord_(cfg.topo->coord_of(id)) {
+  const int np = cfg.num_ports();
+  ports_.resize(np);
+  for (auto& p : ports_) p.zero_since.fill(sim::kNever);
+  vcs_.resize(std::size_t(np) * cfg.vcs);
+  occupied_.assign((vcs_.size() + 63) / 64, 0);
+  chosen_vc_.assign(vcs_.size(), -1);
+  credit_waiters_.assign((np + 63) / 64, 0);
+  allocator_ = make_allocator(cfg.allocator, np, cfg.vcs, np);
+  if (!allocator_) throw std::invalid_argument("unknown allocator '" + cfg.allocator + "'");
+}
+
+void Router::connect_output(int port, sim::EventTarget* dst, int dst_port, Time latency_ps, Time flit_ps,
+                            int dst_credits_per_vc) {
+  Port& p = ports_[port];
+  p.out.dst = dst;
+  p.out.dst_port = std::uint16_t(dst_port);
+  p.out.latency_ps = latency_ps;
+  p.out.flit_ps = flit_ps;
+  for (int v = 0; v < cfg_.vcs; ++v) p.credits[v] = dst_credits_per_vc;
+}
+
+void Router::connect_input(int port, hw::CreditSink* src, int src_port, Time credit_latency_ps) {
+  ports_[port].upstream = hw::CreditReturn{src, std::uint16_t(src_port), credit_latency_ps};
+}
+
+std::string Router::port_name(int port) const {
+  int links = cfg_.topo->num_link_ports();
+  return port < links ? cfg_.topo->port_name(port) : fmt::format("ni{}", port - links);
+}
+
+void Router::on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) {
+  switch (kind) {
+    case hw::kHeadArrive:
+      on_head_arrive(hw::arg_port(arg), hw::arg_vc(arg), static_cast<hw::Packet*>(ptr));
+      break;
+    case kAllocate:
+      if (cfg_.queue->now() == alloc_at_) allocate();  // else superseded by an earlier round
+      break;
+    default:
+      break;
+  }
+}
+
+// A head is fully received: route it now (dimension order depends only on the
+// header), and it becomes eligible once routing and the allocation stages are
+// through.
+void Router::on_head_arrive(int port, int vc, hw::Packet* p) {
+  const Time now = cfg_.queue->now();
+  PortCounters& c = ports_[port].counters;
+  ++c.packets_received;
+  c.flits_received += p->flits;
+  c.bytes_received += p->bytes;
+
+  RouteDecision d = cfg_.routing->route(coord_, p->dst_coord, p->in_dim, p->vc_class);
+  if (d.port < 0) {
+    p->out_port = std::int16_t(cfg_.ni_port(p->dst_ni));
+    p->out_class = VcClass::kAny;
+    p->out_dim = -1;
+  } else {
+    p->out_port = std::int16_t(d.port);
+    p->out_class = d.vc_class;
+    p->out_dim = std::int8_t(d.dim);
+  }
+  p->arrive_ps = now;
+  p->ready_ps = now + cfg_.pipeline_ps;
+
+  hw::PacketFifo& q = fifo(port, vc);
+  q.push(p);
+  ++buffered_;
+  set_occupied(port * cfg_.vcs + vc, true);
+  if (q.head == p) schedule_allocation(p->ready_ps);
+}
+
+void Router::return_credits(int port, int vc, int flits, Time at) {
+  ports_[port].returning.push(hw::PendingCredit{at, std::uint16_t(vc), std::uint16_t(flits)});
+  if (credit_waiters_[port >> 6] >> (port & 63) & 1) schedule_allocation(at);
+}
+
+// Credits whose return time has come become usable; a VC that had none stops
+// accruing zero-credit ("VC full") time at the credit's arrival.
+void Router::apply_credits(Port& p, Time now) {
+  while (!p.returning.empty() && p.returning.front().at <= now) {
+    const hw::PendingCredit& c = p.returning.front();
+    if (p.credits[c.vc] == 0 && c.flits > 0) {
+      p.counters.zero_credit_ps[c.vc] += c.at - p.zero_since[c.vc];
+      p.zero_since[c.vc] = sim::kNever;
+    }
+    p.credits[c.vc] += c.flits;
+    p.returning.pop();
+  }
+}
+
+void Router::schedule_allocation(Time t) {
+  t = cfg_.clock.ceil(t);
+  if (t >= alloc_at_) return;
+  alloc_at_ = t;
+  cfg_.queue->at(t, sim::kPrioDecide, this, kAllocate);
+}
+
+// Downstream VC for a packet: among its class's VCs with credits for the whole
+// packet, the one with the most free credits (lowest index on a tie).
+int Router::choose_vc(const Port& out, const hw::Packet& h) const {
+  int best = -1, best_credits = h.flits - 1;
+  for (int v = cfg_.class_first(h.out_class), e = cfg_.class_last(h.out_class); v < e; ++v) {
+    if (out.credits[v] > best_credits) {
+      best = v;
+      best_credits = out.credits[v];
+    }
+  }
+  return best;
+}
+
+// One allocation round: every eligible head whose input, output link and a
+// downstream VC are available requests its output; the allocator picks a
+// matching; winners depart. Then wake again when the next waiter could move.
+void Router::allocate() {
+  const Time t = cfg_.queue->now();
+  alloc_at_ = sim::kNever;
+  std::fill(credit_waiters_.begin(), credit_waiters_.end(), 0);
+  allocator_->clear();
+  bool any = false;
+  const int V = cfg_.vcs;
+  for (std::size_t w = 0; w < occupied_.size(); ++w) {
+    for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
+      int idx = int(w * 64) + __builtin_ctzll(bits);
+      int in = idx / V, vc = idx % V;
+      const hw::Packet& h = *vcs_[idx].head;
+      chosen_vc_[idx] = -1;
+      if (h.ready_ps > t || !input_free(ports_[in], t)) continue;
+      Port& out = ports_[h.out_port];
+      if (!output_free(out, t)) continue;
+      apply_credits(out, t);
+      int ov = choose_vc(out, h);
+      if (ov < 0) continue;
+      chosen_vc_[idx] = std::int8_t(ov);
+      allocator_->add_request(in, vc, h.out_port, h.created_ps);
+      any = true;
+    }
+  }
+  if (any) {
+    allocator_->allocate();
+    for (int in = 0; in < int(ports_.size()); ++in) {
+      int vc = allocator_->grant_vc(in);
+      if (vc >= 0) depart(in, vc, chosen_vc_[in * V + vc], t);
+    }
+  }
+  if (buffered_ > 0) {
+    Time w = next_wake(t);
+    if (w != sim::kNever) schedule_allocation(w);
+  }
+}
+
+// The earliest time a waiting head could be allocated. A head waiting for
+// credits wakes at the next credit already on its way, or marks its output so
+// that the next credit returned there schedules a round.
+Time Router::next_wake(Time t) {
+  const Time period = cfg_.clock.period_ps, st = cfg_.traversal_ps;
+  Time wake = sim::kNever;
+  const int V = cfg_.vcs;
+  for (std::size_t w = 0; w < occupied_.size(); ++w) {
+    for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
+      int idx = int(w * 64) + __builtin_ctzll(bits);
+      const hw::Packet& h = *vcs_[idx].head;
+      const Port& in = ports_[idx / V];
+      Port& out = ports_[h.out_port];
+      Time when;
+      if (h.ready_ps > t) when = h.ready_ps;
+      else if (!input_free(in, t)) when = cfg_.clock.floor(in.in_busy_until - st);
+      else if (!output_free(out, t)) when = cfg_.clock.floor(out.out.free_at - st);
+      else if (apply_credits(out, t), choose_vc(out, h) < 0) {
+        if (!out.returning.empty()) when = out.returning.front().at;
+        else {
+          credit_waiters_[h.out_port >> 6] |= 1ULL << (h.out_port & 63);
+          continue;
+        }
+      } else when = t + period;  // lost arbitration: retry next cycle
+      if (when < wake) wake = when;
+    }
+  }
+  return wake;
+}
+
+void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
+  Port& in = ports_[in_port];
+  hw::PacketFifo& q = fifo(in_port, in_vc);
+  hw::Packet* p = q.pop();
+  --buffered_;
+  if (q.empty()) set_occupied(in_port * cfg_.vcs + in_vc, false);
+  Port& out = ports_[p->out_port];
+
+  const Time start = std::max({t + cfg_.traversal_ps, out.out.free_at, in.in_busy_until});
+  const Time tail_leaves = std::max(start + Time(p->flits) * out.out.flit_ps, p->tail_ps + out.out.flit_ps);
+  out.out.free_at = tail_leaves;
+  in.in_busy_until = tail_leaves;
+
+  out.credits[out_vc] -= p->flits;
+  if (out.credits[out_vc] == 0) out.zero_since[out_vc] = t;
+  PortCounters& c = out.counters;
+  if (t > p->ready_ps) c.stall_ps += t - p->ready_ps;
+  ++c.packets_sent;
+  c.flits_sent += p->flits;
+  c.bytes_sent += p->bytes;
+  c.busy_ps += tail_leaves - start;
+
+  NetworkActivity& act = *cfg_.activity;
+  act.last_progress_ps = t;
+  if (p->out_dim >= 0) {
+    ++p->hops;
+    ++act.packet_hops;
+    act.flit_hops += p->flits;
+    p->in_dim = p->out_dim;
+    p->vc_class = p->out_class;
+  }
+  p->tail_ps = tail_leaves + out.out.latency_ps;
+  const Time head_at = cfg_.clock.ceil(start + out.out.flit_ps + out.out.latency_ps);
+  cfg_.queue->at(head_at, sim::kPrioState, out.out.dst, hw::kHeadArrive, hw::pack_port_vc(out.out.dst_port, out_vc), p);
+
+  // The packet's buffer slots upstream free as its tail leaves.
+  const hw::CreditReturn& up = in.upstream;
+  up.src->return_credits(up.src_port, in_vc, p->flits, cfg_.clock.ceil(tail_leaves + up.latency_ps));
+}
+
+PortCounters Router::counters(int port, Time now) {
+  Port& p = ports_[port];
+  apply_credits(p, now);
+  PortCounters c = p.counters;
+  for (int v = 0; v < cfg_.vcs; ++v)
+    if (p.zero_since[v] != sim::kNever) c.zero_credit_ps[v] += now - p.zero_since[v];
+  return c;
+}
+
+void Router::reset_counters(Time now) {
+  for (auto& p : ports_) {
+    p.counters = PortCounters{};
+    for (int v = 0; v < cfg_.vcs; ++v)
+      if (p.zero_since[v] != sim::kNever) p.zero_since[v] = now;
+  }
+}
+
+void Router::describe_blocked(std::vector<std::string>& out, std::size_t limit) {
+  const Time t = cfg_.queue->now();
+  for (int port = 0; port < num_ports(); ++port) {
+    for (int vc = 0; vc < cfg_.vcs; ++vc) {
+      const hw::PacketFifo& q = fifo(port, vc);
+      if (q.empty() || out.size() >= limit) continue;
+      const hw::Packet& h = *q.head;
+      Port& o = ports_[h.out_port];
+      apply_credits(o, t);
+      std::string why;
+      if (!o.out.connected()) why = "output not connected";
+      else if (!output_free(o, t)) why = "output link busy";
+      else if (choose_vc(o, h) < 0) {
+        why = "no downstream VC of its class has credits for the whole packet (credits:";
+        for (int v = cfg_.class_first(h.out_class); v < cfg_.class_last(h.out_class); ++v)
+          why += fmt::format(" vc{}={}", v, o.credits[v]);
+        why += fmt::format(", packet needs {})", h.flits);
+      } else why = "eligible";
+      out.push_back(fmt::format("{}: input {} vc{} holds {} packet(s); head packet {} ({} -> {}) waits for output {}: {}",
+                                name(), port_name(port), vc, q.count, h.id, h.src, h.dst,
+                                port_name(h.out_port), why));
+    }
+  }
+}
+
+}  // namespace kairo::router

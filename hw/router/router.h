@@ -1,0 +1,105 @@
+// A Tofu-like input-queued virtual-channel router with virtual cut-through,
+// credit-based flow control per VC, dimension-order routing with dateline VC
+// classes, and a replaceable switch allocator.
+//
+// Timing (per hop, all delays in router cycles, times quantized to the clock):
+//   head fully received at t_a
+//   -> routing + VC allocation + switch allocation: eligible at t_a + pipeline
+//   -> allocation round at t >= eligible when the input port, the output link
+//      and a downstream VC with credits for the whole packet are available
+//   -> switch traversal: head leaves at max(t + traversal, link free time)
+//   -> the link serializes the packet at its flit rate; the head is received
+//      downstream one flit time plus the cable later; the tail leaves
+//      flits * flit time after the head (never before the tail arrived here).
+// The next packet for an output is allocated during the current tail so it
+// follows back-to-back: the link's bandwidth is exact even when a flit time
+// is not a whole number of cycles.
+//
+// Event-driven: the router does work only when a head arrives, a credit
+// returns, or an allocation it has waited for can be decided. Idle routers cost
+// nothing.
+//
+// Not modeled: flit-level interleaving of VCs on a link (virtual cut-through
+// sends a packet's flits back-to-back); per-flit credit return (a packet's
+// credits return together when its tail leaves the buffer, which is when the
+// last of its slots frees).
+#pragma once
+#include <systemc>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hw/common/link.h"
+#include "hw/common/packet.h"
+#include "hw/router/allocator.h"
+#include "hw/router/port_counters.h"
+#include "hw/router/router_config.h"
+
+namespace kairo::router {
+
+class Router : public sc_core::sc_module, public sim::EventTarget, public hw::CreditSink {
+ public:
+  Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id);
+
+  // Wiring, done by the netlist builder before the run.
+  void connect_output(int port, sim::EventTarget* dst, int dst_port, sim::Time latency_ps,
+                      sim::Time flit_ps, int dst_credits_per_vc);
+  void connect_input(int port, hw::CreditSink* src, int src_port, sim::Time credit_latency_ps);
+
+  void on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) override;
+  void return_credits(int port, int vc, int flits, sim::Time at) override;
+
+  NodeId id() const { return id_; }
+  const Coord& coord() const { return coord_; }
+  int num_ports() const { return int(ports_.size()); }
+  std::string port_name(int port) const;
+  bool port_connected(int port) const { return ports_[port].out.connected(); }
+  // Counters with open intervals (zero credits right now) closed at `now`.
+  PortCounters counters(int port, sim::Time now);
+  void reset_counters(sim::Time now);
+  std::uint64_t buffered_packets() const { return buffered_; }
+  // One line per packet waiting here, saying what it waits for.
+  void describe_blocked(std::vector<std::string>& out, std::size_t limit);
+
+ private:
+  enum OwnEvent : std::uint32_t { kAllocate = hw::kFirstOwnEvent };
+
+  struct Port {
+    hw::LinkOut out;
+    hw::CreditReturn upstream;
+    sim::Time in_busy_until = 0;  // input side forwarding a packet (crossbar speedup 1)
+    std::array<std::int32_t, hw::kMaxVcs> credits{};
+    hw::CreditPipe returning;  // credits on their way back from downstream
+    std::array<sim::Time, hw::kMaxVcs> zero_since{};
+    PortCounters counters;
+  };
+
+  void on_head_arrive(int port, int vc, hw::Packet* p);
+  void apply_credits(Port& out, sim::Time now);
+  void allocate();
+  void depart(int in_port, int in_vc, int out_vc, sim::Time t);
+  sim::Time next_wake(sim::Time t);
+  void schedule_allocation(sim::Time t);
+  int choose_vc(const Port& out, const hw::Packet& h) const;
+  bool output_free(const Port& out, sim::Time t) const { return out.out.free_at < t + cfg_.traversal_ps + cfg_.clock.period_ps; }
+  bool input_free(const Port& in, sim::Time t) const { return in.in_busy_until < t + cfg_.traversal_ps + cfg_.clock.period_ps; }
+  hw::PacketFifo& fifo(int port, int vc) { return vcs_[std::size_t(port) * cfg_.vcs + vc]; }
+  const hw::PacketFifo& fifo(int port, int vc) const { return vcs_[std::size_t(port) * cfg_.vcs + vc]; }
+  void set_occupied(int idx, bool on) {
+    if (on) occupied_[idx >> 6] |= 1ULL << (idx & 63); else occupied_[idx >> 6] &= ~(1ULL << (idx & 63));
+  }
+
+  const RouterConfig& cfg_;
+  NodeId id_;
+  Coord coord_;
+  std::vector<Port> ports_;
+  std::vector<hw::PacketFifo> vcs_;         // [port][vc] input buffers
+  std::vector<std::uint64_t> occupied_;     // bit per non-empty input VC
+  std::vector<std::int8_t> chosen_vc_;      // per input VC: downstream VC picked this round
+  std::unique_ptr<Allocator> allocator_;
+  sim::Time alloc_at_ = sim::kNever;        // earliest pending allocation event
+  std::uint64_t buffered_ = 0;
+  std::vector<std::uint64_t> credit_waiters_;  // bit per output port with a head waiting for credits
+};
+
+}  // namespace kairo::router

@@ -1,0 +1,49 @@
+// What every router of one network shares: geometry, routing, timing
+// constants already converted to picoseconds, and the run's activity record.
+// Filled once by the netlist builder; immutable during the run.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "hw/common/link.h"
+#include "hw/router/routing.h"
+#include "hw/router/topology.h"
+#include "sim/event_queue.h"
+#include "sim/time.h"
+
+namespace kairo::router {
+
+class Watchdog;
+
+// Run-wide activity, for the deadlock watchdog and the run's cost report.
+struct NetworkActivity {
+  std::uint64_t in_network = 0;     // packets injected and not yet delivered
+  sim::Time last_progress_ps = 0;   // last time a packet moved
+  std::uint64_t packet_hops = 0;    // router-to-router link traversals
+  std::uint64_t flit_hops = 0;      // the same, weighted by packet flits
+  Watchdog* watchdog = nullptr;     // armed when the network becomes non-empty
+};
+
+struct RouterConfig {
+  const Topology* topo = nullptr;
+  const DimensionOrderRouting* routing = nullptr;
+  sim::EventQueue* queue = nullptr;
+  NetworkActivity* activity = nullptr;
+  sim::Clock clock;
+  int vcs = 4;
+  int vc_buffer_flits = 64;
+  int flit_bytes = 32;
+  int network_interfaces = 1;
+  sim::Time pipeline_ps = 0;      // routing + VC allocation + switch allocation
+  sim::Time traversal_ps = 0;     // switch traversal (overlaps the previous tail)
+  sim::Time credit_delay_ps = 0;  // receiver-side credit return delay
+  std::string allocator = "round_robin";
+
+  int num_ports() const { return topo->num_link_ports() + network_interfaces; }
+  int ni_port(int ni) const { return topo->num_link_ports() + ni; }
+  // VCs a packet of class c may use: [first, last).
+  int class_first(VcClass c) const { return c == VcClass::kHigh ? vcs / 2 : 0; }
+  int class_last(VcClass c) const { return c == VcClass::kLow ? vcs / 2 : vcs; }
+};
+
+}  // namespace kairo::router

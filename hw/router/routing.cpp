@@ -1,0 +1,73 @@
+// Dimension-order routing with dateline VC classes. Called once per packet per
+// hop from the router's route-compute stage, so it only compares coordinates:
+// no allocation, no strings.
+#include "hw/router/routing.h"
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace kairo::router {
+namespace {
+
+void check_order(const Topology& topo, const std::vector<int>& order) {
+  const int n = topo.num_dims();
+  if (int(order.size()) != n) {
+    throw std::invalid_argument("routing order lists " + std::to_string(order.size()) +
+                                " dimensions but the topology has " + std::to_string(n) +
+                                "; list every dimension exactly once");
+  }
+  std::vector<bool> seen(std::size_t(n), false);
+  for (int d : order) {
+    if (d < 0 || d >= n) {
+      throw std::invalid_argument("routing order names dimension index " + std::to_string(d) +
+                                  ", which the topology does not have (0.." + std::to_string(n - 1) + ")");
+    }
+    if (seen[std::size_t(d)]) {
+      throw std::invalid_argument("routing order lists dimension " + topo.dim(d).name +
+                                  " twice; list every dimension exactly once");
+    }
+    seen[std::size_t(d)] = true;
+  }
+}
+
+// Direction of the next hop in dimension d. A mesh moves toward the
+// destination; a ring takes the shorter way round, `tie` when both are equal.
+int direction(const DimSpec& spec, int from, int to, TieBreak tie) {
+  if (!spec.wrap || spec.size < 3) return to > from ? +1 : -1;
+  const int plus = (to - from + spec.size) % spec.size;
+  const int minus = spec.size - plus;
+  if (plus != minus) return plus < minus ? +1 : -1;
+  return tie == TieBreak::kPlus ? +1 : -1;
+}
+
+}  // namespace
+
+DimensionOrderRouting::DimensionOrderRouting(const Topology& topo, std::vector<int> order, TieBreak tie)
+    : topo_(topo), order_(std::move(order)), tie_(tie) {
+  check_order(topo_, order_);
+}
+
+RouteDecision DimensionOrderRouting::route(const Coord& here, const Coord& dst, int in_dim,
+                                           VcClass in_class) const {
+  for (int d : order_) {
+    if (here[d] == dst[d]) continue;
+    const DimSpec& spec = topo_.dim(d);
+    RouteDecision r;
+    r.dim = d;
+    // A size-2 dimension has a single link to the other node; report it as +1.
+    r.dir = spec.size == 2 ? +1 : direction(spec, here[d], dst[d], tie_);
+    r.port = topo_.port_of(d, r.dir);
+    if (topo_.is_ring(d)) {
+      // Dateline: the wrap link and every later hop in this ring use the high
+      // half of the VCs, which breaks the ring's cyclic channel dependency.
+      const bool after_dateline = in_dim == d && in_class == VcClass::kHigh;
+      const bool crossing = topo_.crosses_dateline(here, d, r.dir);
+      r.vc_class = after_dateline || crossing ? VcClass::kHigh : VcClass::kLow;
+    }
+    return r;
+  }
+  return RouteDecision{};  // every coordinate matches: eject to the local NIC
+}
+
+}  // namespace kairo::router

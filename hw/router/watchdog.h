@@ -1,0 +1,55 @@
+// Deadlock watchdog: while packets are in the network, if nothing has moved
+// for `timeout`, the run stops and reports every blocked port and VC. It is
+// armed only while packets are in flight, so an idle network schedules
+// nothing and a run still ends when its events run out.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "hw/router/router_config.h"
+#include "sim/event_queue.h"
+
+namespace kairo::router {
+
+class Watchdog : public sim::EventTarget {
+ public:
+  // `report` collects the blocked ports and VCs when the watchdog fires.
+  Watchdog(sim::EventQueue& q, NetworkActivity& act, sim::Time timeout_ps,
+           std::function<std::vector<std::string>()> report)
+      : q_(q), act_(act), timeout_(timeout_ps), report_(std::move(report)) {}
+
+  // Called when the network goes from empty to non-empty.
+  void arm() {
+    if (armed_) return;
+    armed_ = true;
+    q_.at(q_.now() + timeout_, sim::kPrioLast, this, 0);
+  }
+  void on_event(std::uint32_t, std::uint32_t, void*) override {
+    armed_ = false;
+    if (act_.in_network == 0) return;
+    const sim::Time now = q_.now();
+    if (act_.last_progress_ps + timeout_ > now) {
+      armed_ = true;
+      q_.at(act_.last_progress_ps + timeout_, sim::kPrioLast, this, 0);
+      return;
+    }
+    fired_ = true;
+    blocked_ = report_();
+    q_.stop();
+  }
+
+  bool fired() const { return fired_; }
+  const std::vector<std::string>& blocked() const { return blocked_; }
+  sim::Time timeout_ps() const { return timeout_; }
+
+ private:
+  sim::EventQueue& q_;
+  NetworkActivity& act_;
+  sim::Time timeout_;
+  std::function<std::vector<std::string>()> report_;
+  bool armed_ = false, fired_ = false;
+  std::vector<std::string> blocked_;
+};
+
+}  // namespace kairo::router

@@ -1,0 +1,609 @@
+// The platform YAML reader: applies `--set` overrides to the YAML tree, then
+// walks it once, converting and validating every value. Every failure is a
+// ConfigError located by file and line (or by the --set that supplied the
+// value), then the key path and what was expected.
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <climits>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "platforms/platform.h"
+#include "sim/units.h"
+
+namespace kairo::platforms {
+namespace {
+
+// Mirrors router::allocator_names() (hw/router/allocator.h); a test checks
+// that the two lists agree.
+const std::vector<std::string> kAllocatorNames = {"round_robin", "islip", "oldest_first"};
+const std::vector<std::string> kTopKeys = {"name", "description", "topology", "router"};
+const std::vector<std::string> kDimKeys = {"name", "size", "wrap"};
+
+std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
+  return s;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Index of `name` in `names` (case-insensitive, like Topology::dim_index), or -1.
+int find_name(const std::vector<std::string>& names, const std::string& name) {
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (lower(names[i]) == lower(name)) return int(i);
+  return -1;
+}
+
+// The keys under `router:`, taken from the parameter table so that the table,
+// the docs and the loader cannot disagree.
+const std::vector<std::string>& router_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k;
+    for (const ParamInfo& p : param_table())
+      if (p.key.rfind("router.", 0) == 0) k.push_back(p.key.substr(7));
+    return k;
+  }();
+  return keys;
+}
+
+sim::Time default_cable_ps() {
+  for (const ParamInfo& p : param_table())
+    if (p.key == "router.cable_latency") return units::parse_duration(p.deflt);
+  return 0;
+}
+
+std::string describe(const YAML::Node& n) {
+  if (!n.IsDefined() || n.IsNull()) return "nothing";
+  if (n.IsSequence()) return "a list";
+  if (n.IsMap()) return "a mapping";
+  if (n.Scalar().empty()) return "an empty value";
+  return n.Scalar();
+}
+
+std::optional<YAML::Node> child(const YAML::Node& map, const std::string& key) {
+  if (!map.IsDefined() || !map.IsMap()) return std::nullopt;
+  YAML::Node c = map[key];
+  if (!c.IsDefined()) return std::nullopt;
+  return c;
+}
+
+// Dimension names as declared, best effort (used before validation, by --set).
+std::vector<std::string> declared_dims(const YAML::Node& root) {
+  std::vector<std::string> names;
+  auto topo = child(root, "topology");
+  auto dims = topo ? child(*topo, "dims") : std::nullopt;
+  if (!dims || !dims->IsSequence()) return names;
+  for (const YAML::Node& e : *dims) {
+    auto n = child(e, "name");
+    names.push_back(n && n->IsScalar() ? n->Scalar() : "");
+  }
+  return names;
+}
+
+class Reader {
+ public:
+  explicit Reader(std::string source) : source_(std::move(source)) {}
+
+  void apply_set(YAML::Node& root, const std::string& set);
+  Platform read(const YAML::Node& root);
+
+ private:
+  // "file:line" or "file: --set k=v" for the value at `path`.
+  std::string locate(const std::string& path) const;
+  [[noreturn]] void fail_at(const std::string& loc, const std::string& key, const std::string& msg) const {
+    std::string where = locate(loc);
+    if (key.empty()) throw ConfigError(fmt::format("{}: {}", where, msg));
+    throw ConfigError(fmt::format("{}: {}: {}", where, key, msg));
+  }
+  [[noreturn]] void fail(const std::string& path, const std::string& msg) const { fail_at(path, path, msg); }
+
+  const YAML::Node& note(const std::string& path, const YAML::Node& n) {
+    // An empty value's mark points past it; keep the key's line instead.
+    if (n.IsDefined() && !(n.IsNull() && marks_.count(path))) marks_[path] = n.Mark();
+    return n;
+  }
+  void check_keys(const YAML::Node& map, const std::string& path, const std::vector<std::string>& allowed);
+  long long read_int(const YAML::Node& n, const std::string& path, long long min, const std::string& what,
+                     long long max = INT_MAX);
+  bool read_bool(const YAML::Node& n, const std::string& path, const std::string& what);
+  std::string read_text(const YAML::Node& n, const std::string& path, const std::string& what);
+  template <typename F>
+  auto read_unit(const YAML::Node& n, const std::string& path, const std::string& expect, F parse)
+      -> decltype(parse(std::string_view{}));
+  double read_rate(const YAML::Node& n, const std::string& path, const std::string& what);
+
+  std::vector<router::DimSpec> read_topology(const YAML::Node& root);
+  router::DimSpec read_dim(const YAML::Node& e, std::size_t i, const std::vector<router::DimSpec>& before);
+  void read_router(const YAML::Node& r, const std::vector<router::DimSpec>& dims, RouterParams& p);
+  void read_cables(const std::optional<YAML::Node>& n, const std::vector<std::string>& names,
+                   RouterParams& p);
+  void read_order(const YAML::Node& n, const std::vector<std::string>& names, RouterParams& p);
+  void check_router(const std::vector<router::DimSpec>& dims, const RouterParams& p);
+
+  std::string source_;
+  std::map<std::string, std::string> set_origin_;  // key path -> "key=value" of the --set that wrote it
+  std::map<std::string, YAML::Mark> marks_;        // key path -> where its value was read
+};
+
+std::string Reader::locate(const std::string& path) const {
+  for (std::string p = path;;) {
+    if (auto it = set_origin_.find(p); it != set_origin_.end())
+      return fmt::format("{}: --set {}", source_, it->second);
+    auto dot = p.rfind('.');
+    if (dot == std::string::npos) break;
+    p.resize(dot);
+  }
+  for (std::string p = path;;) {
+    if (auto it = marks_.find(p); it != marks_.end() && it->second.line >= 0)
+      return fmt::format("{}:{}", source_, it->second.line + 1);
+    auto dot = p.find_last_of(".[");
+    if (dot == std::string::npos) break;
+    p.resize(dot);
+  }
+  return source_;
+}
+
+// A --set error: "file: --set k=v: path: message".
+[[noreturn]] void set_error(const std::string& source, const std::string& set, const std::string& path,
+                            const std::string& msg) {
+  throw ConfigError(fmt::format("{}: --set {}: {}: {}", source, set, path, msg));
+}
+
+// `router:` as a mapping, created if absent; nullopt when the file has
+// something else there (validation reports that).
+std::optional<YAML::Node> router_map(YAML::Node& root) {
+  YAML::Node r = root["router"];
+  if (r.IsDefined() && r.IsMap()) return r;
+  if (r.IsDefined() && !r.IsNull()) return std::nullopt;
+  YAML::Node m(YAML::NodeType::Map);
+  root["router"] = m;
+  return m;
+}
+
+// router.cable_latency.<dim> = v. One latency for all dimensions becomes a
+// per-dimension map first; its other entries share the original node, so
+// errors in them still point at the file's line.
+void set_cable(YAML::Node& root, const std::vector<std::string>& dims, const std::string& dim,
+               const YAML::Node& v) {
+  auto r = router_map(root);
+  if (!r) return;
+  YAML::Node cur = (*r)["cable_latency"];
+  if (cur.IsDefined() && cur.IsMap()) {
+    std::string k = dim;  // keep the file's spelling of the dimension if it has one
+    for (const auto& kv : cur)
+      if (kv.first.IsScalar() && lower(kv.first.Scalar()) == lower(dim)) k = kv.first.Scalar();
+    cur[k] = v;
+  } else if (!cur.IsDefined() || cur.IsNull() || cur.IsScalar()) {
+    const bool scalar = cur.IsDefined() && cur.IsScalar();
+    YAML::Node m(YAML::NodeType::Map);
+    for (const std::string& d : dims) {
+      if (scalar)
+        m[d] = cur;
+      else
+        m[d] = YAML::Node(units::format_duration(default_cable_ps()));
+    }
+    m[dim] = v;
+    (*r)["cable_latency"] = m;
+  }
+}
+
+// topology.dims.<dim>.<field> = v, on the entry named `dim`.
+void set_dim(YAML::Node& root, const std::string& dim, const std::string& field, const YAML::Node& v) {
+  auto topo = child(root, "topology");
+  auto list = topo ? child(*topo, "dims") : std::nullopt;
+  if (!list) return;
+  for (YAML::Node e : *list) {
+    auto n = child(e, "name");
+    if (n && n->IsScalar() && n->Scalar() == dim) {
+      e[field] = v;
+      return;
+    }
+  }
+}
+
+void Reader::apply_set(YAML::Node& root, const std::string& set) {
+  auto eq = set.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError(fmt::format("{}: --set {}: expected key=value, e.g. router.vcs=2", source_, set));
+  const std::string key = set.substr(0, eq), value = set.substr(eq + 1);
+  auto parsed = [&]() {
+    try {
+      return YAML::Load(value);
+    } catch (const YAML::Exception& e) {
+      set_error(source_, set, key,
+                fmt::format("expected a YAML value, got malformed '{}': {}", value, e.msg));
+    }
+  };
+  std::vector<std::string> parts;
+  for (std::size_t b = 0;;) {
+    auto d = key.find('.', b);
+    parts.push_back(key.substr(b, d - b));
+    if (d == std::string::npos) break;
+    b = d + 1;
+  }
+  if (!root.IsMap() && !root.IsNull()) return;  // not a platform at all: validation says so
+  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  const std::vector<std::string> dims = declared_dims(root);
+  auto dim_of = [&](const std::string& name) {
+    int d = find_name(dims, name);
+    if (d < 0)
+      set_error(source_, set, key,
+                fmt::format("unknown dimension '{}'; expected one of: {}", name,
+                            dims.empty() ? "(no dimensions declared)" : join(dims)));
+    return dims[std::size_t(d)];
+  };
+  const auto& rkeys = router_keys();
+
+  if (parts.size() == 1 && (key == "name" || key == "description")) {
+    root[key] = YAML::Node(value);  // plain text, not YAML
+    set_origin_[key] = set;
+  } else if (parts.size() == 2 && parts[0] == "router" &&
+             std::find(rkeys.begin(), rkeys.end(), parts[1]) != rkeys.end()) {
+    YAML::Node v = parsed();
+    if (auto r = router_map(root)) (*r)[parts[1]] = v;
+    set_origin_[key] = set;
+  } else if (parts.size() == 3 && parts[0] == "router" && parts[1] == "cable_latency") {
+    const std::string dim = dim_of(parts[2]);
+    set_cable(root, dims, dim, parsed());
+    set_origin_["router.cable_latency." + dim] = set;
+  } else if (parts.size() == 4 && parts[0] == "topology" && parts[1] == "dims" &&
+             (parts[3] == "size" || parts[3] == "wrap")) {
+    const std::string dim = dim_of(parts[2]);
+    set_dim(root, dim, parts[3], parsed());
+    set_origin_["topology.dims." + dim + "." + parts[3]] = set;
+  } else {
+    throw ConfigError(fmt::format(
+        "{}: --set {}: unknown key '{}'; expected one of: name, description, router.<key> "
+        "(<key>: {}), router.cable_latency.<DIM>, topology.dims.<DIM>.size, topology.dims.<DIM>.wrap",
+        source_, set, key, join(rkeys)));
+  }
+}
+
+void Reader::check_keys(const YAML::Node& map, const std::string& path,
+                        const std::vector<std::string>& allowed) {
+  std::set<std::string> seen;
+  for (const auto& kv : map) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : describe(kv.first);
+    const std::string kp = path.empty() ? key : path + "." + key;
+    note(kp, kv.first);
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+      fail(kp, fmt::format("unknown key; expected one of: {}", join(allowed)));
+    if (!seen.insert(key).second) fail(kp, "duplicate key; expected each key once");
+  }
+}
+
+long long Reader::read_int(const YAML::Node& n, const std::string& path, long long min,
+                           const std::string& what, long long max) {
+  note(path, n);
+  const std::string range = max == INT_MAX || max == LLONG_MAX ? fmt::format(">= {}", min)
+                                                               : fmt::format("between {} and {}", min, max);
+  long long v = 0;
+  bool ok = n.IsScalar();
+  if (ok) {
+    const std::string& s = n.Scalar();
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    ok = !s.empty() && end == s.data() + s.size() && ec == std::errc();
+  }
+  if (!ok || v < min || v > max)
+    fail(path, fmt::format("expected an integer {} ({}), got {}", range, what, describe(n)));
+  return v;
+}
+
+bool Reader::read_bool(const YAML::Node& n, const std::string& path, const std::string& what) {
+  note(path, n);
+  if (n.IsScalar() && lower(n.Scalar()) == "true") return true;
+  if (n.IsScalar() && lower(n.Scalar()) == "false") return false;
+  fail(path, fmt::format("expected true or false ({}), got {}", what, describe(n)));
+}
+
+std::string Reader::read_text(const YAML::Node& n, const std::string& path, const std::string& what) {
+  note(path, n);
+  if (!n.IsScalar()) fail(path, fmt::format("expected {}, got {}", what, describe(n)));
+  return n.Scalar();
+}
+
+template <typename F>
+auto Reader::read_unit(const YAML::Node& n, const std::string& path, const std::string& expect, F parse)
+    -> decltype(parse(std::string_view{})) {
+  note(path, n);
+  if (!n.IsScalar()) fail(path, fmt::format("expected {}, got {}", expect, describe(n)));
+  try {
+    return parse(n.Scalar());
+  } catch (const units::UnitError& e) {
+    fail(path, e.what());
+  }
+}
+
+double Reader::read_rate(const YAML::Node& n, const std::string& path, const std::string& what) {
+  double v = read_unit(n, path, "a bandwidth such as 5GB/s", units::parse_bandwidth);
+  if (!(v > 0))
+    fail(path, fmt::format("expected a bandwidth > 0 such as 5GB/s ({}), got {}", what, n.Scalar()));
+  return v;
+}
+
+Platform Reader::read(const YAML::Node& root) {
+  if (!root.IsDefined() || root.IsNull())
+    fail("", "expected a platform (a mapping with name, topology and router), got an empty document");
+  note("", root);
+  if (!root.IsMap())
+    fail("", fmt::format("expected a platform (a mapping with name, topology and router), got {}",
+                         describe(root)));
+  check_keys(root, "", kTopKeys);
+
+  Platform pl;
+  pl.source = source_;
+  auto name = child(root, "name");
+  if (!name) fail("name", "required key missing; expected the platform's name, e.g. mesh-8x8");
+  pl.name = read_text(*name, "name", "the platform's name, e.g. mesh-8x8");
+  if (pl.name.empty()) fail("name", "expected the platform's name, e.g. mesh-8x8, got an empty value");
+  if (auto d = child(root, "description")) pl.description = read_text(*d, "description", "a text");
+
+  pl.dims = read_topology(root);
+  pl.router = RouterParams{};
+  auto r = child(root, "router");
+  if (r) {
+    note("router", *r);
+    if (!r->IsNull() && !r->IsMap())
+      fail("router", fmt::format("expected a mapping of router parameters, got {}", describe(*r)));
+  }
+  read_router(r ? *r : YAML::Node(), pl.dims, pl.router);
+  check_router(pl.dims, pl.router);
+  return pl;
+}
+
+std::vector<router::DimSpec> Reader::read_topology(const YAML::Node& root) {
+  auto topo = child(root, "topology");
+  if (!topo) fail("topology", "required key missing; expected topology: {dims: [...]}");
+  note("topology", *topo);
+  if (!topo->IsMap()) fail("topology", fmt::format("expected a mapping with dims, got {}", describe(*topo)));
+  check_keys(*topo, "topology", {"dims"});
+  auto list = child(*topo, "dims");
+  const char* kDimsExpect = "a list of 1 to 6 dimensions such as {name: X, size: 8, wrap: false}";
+  if (!list)
+    fail_at("topology", "topology.dims", fmt::format("required key missing; expected {}", kDimsExpect));
+  note("topology.dims", *list);
+  if (!list->IsSequence() || list->size() < 1 || list->size() > std::size_t(router::kMaxDims))
+    fail("topology.dims",
+         fmt::format("expected {}, got {}", kDimsExpect,
+                     list->IsSequence() ? fmt::format("{} dimensions", list->size()) : describe(*list)));
+
+  std::vector<router::DimSpec> dims;
+  std::uint64_t nodes = 1;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    router::DimSpec d = read_dim((*list)[i], i, dims);
+    nodes *= std::uint64_t(d.size);
+    if (nodes > std::numeric_limits<router::NodeId>::max())
+      fail("topology.dims." + d.name + ".size",
+           fmt::format("expected a machine of at most {} nodes; the dimensions so far give {}",
+                       std::numeric_limits<router::NodeId>::max(), nodes));
+    dims.push_back(d);
+  }
+  return dims;
+}
+
+router::DimSpec Reader::read_dim(const YAML::Node& e, std::size_t i,
+                                 const std::vector<router::DimSpec>& before) {
+  const std::string at = fmt::format("topology.dims[{}]", i);
+  note(at, e);
+  if (!e.IsMap())
+    fail(at,
+         fmt::format("expected a dimension such as {{name: X, size: 8, wrap: false}}, got {}", describe(e)));
+  check_keys(e, at, kDimKeys);
+  router::DimSpec d;
+  auto n = child(e, "name");
+  if (!n) fail_at(at, at + ".name", "required key missing; expected a dimension name such as X");
+  d.name = read_text(*n, at + ".name", "a dimension name such as X");
+  auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
+  if (d.name.empty() || !std::all_of(d.name.begin(), d.name.end(), letter))
+    fail(at + ".name",
+         fmt::format("expected a dimension name made of letters, such as X, got {}", describe(*n)));
+  for (const auto& b : before)
+    if (lower(b.name) == lower(d.name))
+      fail(at + ".name", fmt::format("expected a name not used by another dimension, got {} again", d.name));
+  const std::string path = "topology.dims." + d.name;
+  auto size = child(e, "size");
+  if (!size)
+    fail_at(at, path + ".size",
+            "required key missing; expected an integer >= 1 (routers along this dimension)");
+  d.size = int(read_int(*size, path + ".size", 1, "routers along this dimension"));
+  if (auto wrap = child(e, "wrap"))
+    d.wrap = read_bool(*wrap, path + ".wrap", "true for a torus, false for a mesh");
+  return d;
+}
+
+void Reader::read_router(const YAML::Node& r, const std::vector<router::DimSpec>& dims, RouterParams& p) {
+  if (r.IsMap()) check_keys(r, "router", router_keys());
+  auto get = [&](const char* key) { return child(r, key); };
+  auto cycles = [&](const char* key, int& out, const char* what) {
+    if (auto n = get(key)) out = int(read_int(*n, std::string("router.") + key, 0, what));
+  };
+  if (auto n = get("vcs")) p.vcs = int(read_int(*n, "router.vcs", 1, "VCs per port"));
+  if (auto n = get("vc_buffer_flits"))
+    p.vc_buffer_flits = int(read_int(*n, "router.vc_buffer_flits", 1, "flits of buffer per VC"));
+  if (auto n = get("flit_size")) {
+    std::uint64_t b = read_unit(*n, "router.flit_size", "a size such as 32B", units::parse_bytes);
+    if (b < 1 || b > std::uint64_t(INT_MAX))
+      fail("router.flit_size", fmt::format("expected a size >= 1B (bytes per flit), got {}", n->Scalar()));
+    p.flit_bytes = int(b);
+  }
+  if (auto n = get("link_bandwidth"))
+    p.link_bytes_per_s = read_rate(*n, "router.link_bandwidth", "per link direction");
+  if (auto n = get("host_bandwidth"))
+    p.host_bytes_per_s = read_rate(*n, "router.host_bandwidth", "network interface <-> router channel");
+  if (auto n = get("clock")) {
+    p.clock_hz = read_unit(*n, "router.clock", "a frequency such as 312.5MHz", units::parse_frequency);
+    if (!(p.clock_hz > 0))
+      fail("router.clock",
+           fmt::format("expected a frequency > 0 such as 312.5MHz (router clock), got {}", n->Scalar()));
+  }
+  cycles("routing_cycles", p.routing_cycles, "cycles of route computation");
+  cycles("vc_alloc_cycles", p.vc_alloc_cycles, "cycles of VC allocation");
+  cycles("sw_alloc_cycles", p.sw_alloc_cycles, "cycles of switch allocation");
+  cycles("switch_traversal_cycles", p.switch_traversal_cycles, "cycles through the crossbar");
+  cycles("credit_delay_cycles", p.credit_delay_cycles,
+         "cycles a credit takes back upstream, on top of the cable");
+  std::vector<std::string> names;
+  for (const auto& d : dims) names.push_back(d.name);
+  read_cables(get("cable_latency"), names, p);
+  if (auto n = get("host_latency"))
+    p.host_latency_ps = read_unit(*n, "router.host_latency", "a duration such as 0ns", units::parse_duration);
+  if (auto n = get("max_packet_flits"))
+    p.max_packet_flits = int(read_int(*n, "router.max_packet_flits", 1, "flits in the largest packet"));
+  p.routing_order.clear();
+  if (auto n = get("routing_order"))
+    read_order(*n, names, p);
+  else
+    for (std::size_t d = 0; d < dims.size(); ++d) p.routing_order.push_back(int(d));
+  if (auto n = get("tie_break")) {
+    std::string t = read_text(*n, "router.tie_break", "plus or minus");
+    if (t != "plus" && t != "minus")
+      fail("router.tie_break",
+           fmt::format("expected plus or minus (ring direction when both ways are equally "
+                       "short), got {}",
+                       describe(*n)));
+    p.tie_break = t == "plus" ? router::TieBreak::kPlus : router::TieBreak::kMinus;
+  }
+  if (auto n = get("allocator")) {
+    p.allocator = read_text(*n, "router.allocator", "an allocator name");
+    if (std::find(kAllocatorNames.begin(), kAllocatorNames.end(), p.allocator) == kAllocatorNames.end())
+      fail("router.allocator",
+           fmt::format("expected one of {}, got {}", join(kAllocatorNames, " | "), describe(*n)));
+  }
+  if (auto n = get("network_interfaces"))
+    p.network_interfaces =
+        int(read_int(*n, "router.network_interfaces", 1, "injection/ejection port pairs per router"));
+  if (auto n = get("watchdog_cycles"))
+    p.watchdog_cycles = std::uint64_t(read_int(
+        *n, "router.watchdog_cycles", 1, "cycles without progress before a deadlock is reported", LLONG_MAX));
+}
+
+void Reader::read_cables(const std::optional<YAML::Node>& n, const std::vector<std::string>& names,
+                         RouterParams& p) {
+  const std::string path = "router.cable_latency";
+  const char* expect = "a duration such as 5ns, or one per dimension such as {X: 10ns, A: 2ns}";
+  p.cable_ps.assign(names.size(), default_cable_ps());
+  if (!n) return;
+  note(path, *n);
+  if (n->IsScalar()) {
+    sim::Time t = read_unit(*n, path, expect, units::parse_duration);
+    p.cable_ps.assign(names.size(), t);
+    return;
+  }
+  if (!n->IsMap()) fail(path, fmt::format("expected {}, got {}", expect, describe(*n)));
+  std::vector<bool> given(names.size(), false);
+  for (const auto& kv : *n) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : describe(kv.first);
+    note(path + "." + key, kv.first);
+    int d = find_name(names, key);
+    if (d < 0) fail(path + "." + key, fmt::format("unknown dimension; expected one of: {}", join(names)));
+    if (given[std::size_t(d)]) fail(path + "." + key, "duplicate dimension; expected each dimension once");
+    given[std::size_t(d)] = true;
+    p.cable_ps[std::size_t(d)] = read_unit(kv.second, path + "." + names[std::size_t(d)],
+                                           "a duration such as 5ns", units::parse_duration);
+  }
+  std::vector<std::string> missing;
+  for (std::size_t d = 0; d < names.size(); ++d)
+    if (!given[d]) missing.push_back(names[d]);
+  if (!missing.empty())
+    fail(path,
+         fmt::format("expected a latency for every dimension ({}), missing {}", join(names), join(missing)));
+}
+
+void Reader::read_order(const YAML::Node& n, const std::vector<std::string>& names, RouterParams& p) {
+  const std::string path = "router.routing_order";
+  note(path, n);
+  const std::string expect = fmt::format("expected a permutation of the dimension names [{}]", join(names));
+  if (!n.IsSequence()) fail(path, fmt::format("{}, got {}", expect, describe(n)));
+  std::vector<std::string> got;
+  for (const YAML::Node& e : n) got.push_back(describe(e));
+  const std::string shown = "[" + join(got) + "]";
+  std::vector<bool> used(names.size(), false);
+  for (const std::string& g : got) {
+    int d = find_name(names, g);
+    if (d < 0) fail(path, fmt::format("{}, got {} ({} is not a dimension)", expect, shown, g));
+    if (used[std::size_t(d)]) fail(path, fmt::format("{}, got {} ({} appears twice)", expect, shown, g));
+    used[std::size_t(d)] = true;
+    p.routing_order.push_back(d);
+  }
+  std::vector<std::string> missing;
+  for (std::size_t d = 0; d < names.size(); ++d)
+    if (!used[d]) missing.push_back(names[d]);
+  if (!missing.empty()) fail(path, fmt::format("{}, got {} (missing {})", expect, shown, join(missing)));
+}
+
+// Checks that involve several keys. Each is reported at the key a --set
+// changed, if any, else at the first key found in the file.
+void Reader::check_router(const std::vector<router::DimSpec>& dims, const RouterParams& p) {
+  auto pick = [&](std::initializer_list<const char*> keys) {
+    for (const char* k : keys)
+      if (set_origin_.count(k)) return std::string(k);
+    for (const char* k : keys)
+      if (marks_.count(k)) return std::string(k);
+    return std::string("router");
+  };
+  for (const auto& d : dims) {
+    if (d.wrap && d.size >= 3 && p.vcs < 2)
+      fail_at(pick({"router.vcs", ("topology.dims." + d.name + ".size").c_str(),
+                    ("topology.dims." + d.name + ".wrap").c_str()}),
+              "router.vcs",
+              fmt::format(
+                  "expected an integer >= 2 because dimension {} is a ring (wrap: true, size {}) and needs "
+                  "two dateline VC classes, got {}",
+                  d.name, d.size, p.vcs));
+  }
+  if (p.vc_buffer_flits < p.max_packet_flits)
+    fail_at(pick({"router.vc_buffer_flits", "router.max_packet_flits"}), "router.vc_buffer_flits",
+            fmt::format(
+                "expected at least router.max_packet_flits ({0}) flits, got {1}: under virtual cut-through a "
+                "VC must hold the largest packet: raise router.vc_buffer_flits to at least {0} or lower "
+                "router.max_packet_flits",
+                p.max_packet_flits, p.vc_buffer_flits));
+  // Times are integer picoseconds: a period or flit time that rounds to 0 ps
+  // (or overflows) cannot be simulated.
+  auto representable = [](double ps) { return ps >= 0.5 && ps < 1e18; };
+  if (!representable(1e12 / p.clock_hz))
+    fail("router.clock", fmt::format("expected a clock whose period is at least 1ps when rounded to whole "
+                                     "picoseconds (at most 2THz), got {} (period {:.3g}ps)",
+                                     units::format_frequency(p.clock_hz), 1e12 / p.clock_hz));
+  if (!representable(p.flit_bytes * 1e12 / p.link_bytes_per_s))
+    fail("router.link_bandwidth",
+         fmt::format("expected a bandwidth at which one {}B flit takes between 1ps and 1e18ps, got {}",
+                     p.flit_bytes, units::format_bandwidth(p.link_bytes_per_s)));
+  if (p.host_bytes_per_s > 0 && !representable(p.flit_bytes * 1e12 / p.host_bytes_per_s))
+    fail("router.host_bandwidth",
+         fmt::format("expected a bandwidth at which one {}B flit takes between 1ps and 1e18ps, got {}",
+                     p.flit_bytes, units::format_bandwidth(p.host_bytes_per_s)));
+}
+
+}  // namespace
+
+Platform parse_platform(const std::string& yaml_text, const std::string& source,
+                        const std::vector<std::string>& sets) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    if (e.mark.is_null()) throw ConfigError(fmt::format("{}: malformed YAML: {}", source, e.msg));
+    throw ConfigError(fmt::format("{}:{}: malformed YAML: {}", source, e.mark.line + 1, e.msg));
+  }
+  Reader reader(source);
+  try {
+    for (const std::string& s : sets) reader.apply_set(root, s);
+    return reader.read(root);
+  } catch (const YAML::Exception& e) {
+    // Not expected (the reader checks node types first); keep it a ConfigError.
+    throw ConfigError(fmt::format("{}: {}", source, e.what()));
+  }
+}
+
+}  // namespace kairo::platforms

@@ -1,0 +1,93 @@
+#include "platforms/torus_netlist.h"
+
+#include <fmt/format.h>
+
+namespace kairo::platforms {
+
+using router::NodeId;
+using sim::Time;
+
+TorusNetlist::TorusNetlist(const Platform& platform, sim::EventQueue& queue)
+    : platform_(platform),
+      topo_(platform.dims),
+      routing_(topo_, platform.router.routing_order, platform.router.tie_break) {
+  const RouterParams& rp = platform_.router;
+  cfg_.topo = &topo_;
+  cfg_.routing = &routing_;
+  cfg_.queue = &queue;
+  cfg_.activity = &activity_;
+  cfg_.clock = sim::Clock{rp.clock_period_ps()};
+  cfg_.vcs = rp.vcs;
+  cfg_.vc_buffer_flits = rp.vc_buffer_flits;
+  cfg_.flit_bytes = rp.flit_bytes;
+  cfg_.network_interfaces = rp.network_interfaces;
+  cfg_.pipeline_ps = cfg_.clock.cycles(rp.routing_cycles + rp.vc_alloc_cycles + rp.sw_alloc_cycles);
+  cfg_.traversal_ps = cfg_.clock.cycles(rp.switch_traversal_cycles);
+  cfg_.credit_delay_ps = cfg_.clock.cycles(rp.credit_delay_cycles);
+  cfg_.allocator = rp.allocator;
+
+  const std::size_t n = topo_.num_nodes();
+  routers_.reserve(n);
+  for (NodeId id = 0; id < n; ++id) {
+    std::string name = "rtr_" + topo_.coord_string(topo_.coord_of(id));
+    routers_.push_back(std::make_unique<router::Router>(name.c_str(), cfg_, id));
+  }
+  endpoints_.resize(n * std::size_t(cfg_.network_interfaces));
+  for (NodeId id = 0; id < n; ++id) {
+    bind_links(id);
+    bind_endpoints(id);
+  }
+  Time timeout = cfg_.clock.cycles(rp.watchdog_cycles);
+  watchdog_ = std::make_unique<router::Watchdog>(queue, activity_, timeout,
+                                                 [this] { return describe_blocked(64); });
+  activity_.watchdog = watchdog_.get();
+}
+
+TorusNetlist::~TorusNetlist() = default;
+
+// Each router drives its outputs to the neighbours and receives credits back
+// over the same cable; the neighbour's loop binds the opposite direction.
+void TorusNetlist::bind_links(NodeId id) {
+  const RouterParams& rp = platform_.router;
+  const Time flit = rp.flit_ps();
+  for (int port = 0; port < topo_.num_link_ports(); ++port) {
+    auto nb = topo_.neighbor_via_port(id, port);
+    if (!nb) continue;
+    const Time cable = rp.cable_ps[topo_.port_dim(port)];
+    const int peer = topo_.peer_port(port);
+    routers_[id]->connect_output(port, routers_[*nb].get(), peer, cable, flit, cfg_.vc_buffer_flits);
+    routers_[*nb]->connect_input(peer, routers_[id].get(), port, cfg_.credit_delay_ps + cable);
+  }
+}
+
+void TorusNetlist::bind_endpoints(NodeId id) {
+  const RouterParams& rp = platform_.router;
+  const Time flit = rp.host_flit_ps(), lat = rp.host_latency_ps;
+  hw::Endpoint::Setup setup{cfg_.queue, &activity_, cfg_.clock, cfg_.vcs, cfg_.vc_buffer_flits, cfg_.credit_delay_ps};
+  router::Router& r = *routers_[id];
+  for (int ni = 0; ni < cfg_.network_interfaces; ++ni) {
+    hw::Endpoint& e = endpoint(id, ni);
+    const int port = cfg_.ni_port(ni);
+    e.init(setup, nullptr, ni);
+    e.connect_to_router(&r, port, lat, flit, cfg_.vc_buffer_flits);
+    r.connect_input(port, &e, 0, cfg_.credit_delay_ps + lat);
+    r.connect_output(port, &e, 0, lat, flit, cfg_.vc_buffer_flits);
+    e.connect_from_router(&r, port, cfg_.credit_delay_ps + lat);
+  }
+}
+
+void TorusNetlist::reset_counters(Time now) {
+  for (auto& r : routers_) r->reset_counters(now);
+}
+
+std::vector<std::string> TorusNetlist::describe_blocked(std::size_t limit) {
+  std::vector<std::string> out;
+  for (auto& r : routers_) {
+    if (r->buffered_packets() == 0) continue;
+    r->describe_blocked(out, limit);
+    if (out.size() >= limit) break;
+  }
+  return out;
+}
+
+}  // namespace kairo::platforms

@@ -1,0 +1,126 @@
+#include "sim/event_queue.h"
+
+#include <algorithm>
+
+namespace kairo::sim {
+
+namespace {
+constexpr std::size_t kMask = EventQueue::kSlots - 1;
+static_assert((EventQueue::kSlots & kMask) == 0, "slot count must be a power of two");
+}  // namespace
+
+EventQueue::EventQueue(Time grain_ps) : grain_(grain_ps ? grain_ps : 1), wheel_(kSlots), bits_(kSlots / 64, 0) {}
+
+void EventQueue::set_grain(Time grain_ps) {
+  if (size_ == 0) {
+    grain_ = grain_ps ? grain_ps : 1;
+    cur_ = now_ / grain_;
+  }
+}
+
+void EventQueue::push(const Event& e) {
+  ++size_;
+  if (wheel_count_ == 0) cur_ = now_ / grain_;  // an empty wheel may move freely up to now
+  const std::uint64_t slot = e.t / grain_;
+  if (slot * grain_ != e.t || slot >= cur_ + kSlots) return push_far(e);
+  Slot& s = wheel_[slot & kMask];
+  if (s.count++ == 0) set_bit(slot & kMask);
+  ++wheel_count_;
+  s.q[e.order >> 56].ev.push_back(e);
+}
+
+void EventQueue::push_far(const Event& e) {
+  far_.push_back(e);
+  std::size_t i = far_.size() - 1;
+  while (i > 0) {
+    std::size_t parent = (i - 1) / 2;
+    if (!before(e, far_[parent])) break;
+    far_[i] = far_[parent];
+    i = parent;
+  }
+  far_[i] = e;
+}
+
+Event EventQueue::pop_far() {
+  Event top = far_.front();
+  Event last = far_.back();
+  far_.pop_back();
+  const std::size_t n = far_.size();
+  if (n == 0) return top;
+  std::size_t i = 0;
+  for (;;) {
+    std::size_t child = 2 * i + 1;
+    if (child >= n) break;
+    if (child + 1 < n && before(far_[child + 1], far_[child])) ++child;
+    if (!before(far_[child], last)) break;
+    far_[i] = far_[child];
+    i = child;
+  }
+  far_[i] = last;
+  return top;
+}
+
+std::size_t EventQueue::first_nonempty_distance() const {
+  if (wheel_count_ == 0) return kSlots;
+  const std::size_t start = cur_ & kMask;
+  for (std::size_t scanned = 0; scanned < kSlots;) {
+    const std::size_t pos = (start + scanned) & kMask;
+    std::uint64_t w = bits_[pos >> 6] >> (pos & 63);
+    if (w) return std::min(kSlots, scanned + std::size_t(__builtin_ctzll(w)));
+    scanned += 64 - (pos & 63);
+  }
+  return kSlots;
+}
+
+EventQueue::Fifo* EventQueue::wheel_front(std::uint64_t* slot) const {
+  std::size_t d = first_nonempty_distance();
+  if (d == kSlots) return nullptr;
+  *slot = cur_ + d;
+  Slot& s = wheel_[*slot & kMask];
+  for (auto& q : s.q)
+    if (!q.empty()) return &q;
+  return nullptr;
+}
+
+Event EventQueue::take_next() {
+  std::uint64_t slot = 0;
+  Fifo* f = wheel_front(&slot);
+  if (!far_.empty() && (!f || before(far_.front(), f->ev[f->next]))) {
+    --size_;
+    return pop_far();
+  }
+  cur_ = slot;  // the wheel moves only to an event being taken now
+  Event e = f->ev[f->next++];
+  --size_;
+  --wheel_count_;
+  Slot& s = wheel_[slot & kMask];
+  if (--s.count == 0) {
+    for (auto& q : s.q) q.ev.clear(), q.next = 0;
+    clear_bit(slot & kMask);
+  }
+  return e;
+}
+
+Time EventQueue::next_time() const {
+  if (size_ == 0) return kNever;
+  std::uint64_t slot = 0;
+  Time best = far_.empty() ? kNever : far_.front().t;
+  if (wheel_front(&slot)) best = std::min(best, slot * grain_);
+  return best;
+}
+
+// The wheel only moves to an event that is taken, so a SystemC process that
+// schedules between two bridge steps never lands behind the current slot.
+void EventQueue::run_until(Time limit) {
+  while (!stopped_ && size_ > 0) {
+    if (limit != kNever && next_time() > limit) break;
+    Event e = take_next();
+    now_ = e.t;
+    ++processed_;
+    e.target->on_event(e.kind, e.arg, e.ptr);
+  }
+}
+
+void EventQueue::run_direct() { run_until(kNever); }
+
+}  // namespace kairo::sim

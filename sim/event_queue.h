@@ -1,0 +1,115 @@
+// kairo's discrete-event queue: the cheapest mechanism that keeps the timing
+// model exact inside the network (STYLE.md "Time"). SystemC's kernel owns
+// simulated time; this queue holds the network's fine-grained events (a head
+// arriving, a credit returning, an allocation round) and is drained by one
+// SystemC process per distinct timestamp (sim/kernel.h), or directly by
+// run_direct() in tests that build many networks in one process.
+//
+// Ordering is total and deterministic: (time, priority, insertion sequence).
+// Priority separates state changes (arrivals, credits) from decisions
+// (allocation) at one instant: every decision at time t sees every change at
+// t, so process order cannot change the result (compute-then-commit).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "sim/time.h"
+
+namespace kairo::sim {
+
+class EventTarget {
+ public:
+  virtual ~EventTarget() = default;
+  // kind and arg are the target's own vocabulary; ptr usually a packet.
+  virtual void on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) = 0;
+};
+
+enum Priority : std::uint32_t { kPrioState = 0, kPrioDecide = 1, kPrioLast = 2 };
+
+struct Event {
+  Time t;
+  std::uint64_t order;  // priority << 56 | sequence
+  EventTarget* target;
+  void* ptr;
+  std::uint32_t kind;
+  std::uint32_t arg;
+};
+
+// Storage: a timing wheel of kSlots slots, each `grain` picoseconds wide (set
+// to the network clock period). An event whose time is exactly a slot's time
+// goes into that slot's FIFO for its priority, so a slot needs no sorting:
+// (time, priority, sequence) order falls out of FIFO order. Events off the
+// grid or beyond the wheel's horizon go to a binary heap; the next event is
+// the earlier of the wheel's and the heap's. Scheduling on the grid is O(1);
+// idle time is skipped via a bitmap of non-empty slots, so 10^9 idle cycles
+// cost nothing.
+class EventQueue {
+ public:
+  static constexpr std::size_t kSlots = 4096;
+
+  explicit EventQueue(Time grain_ps = 1000);
+
+  // The slot width; call before scheduling anything (ordering is exact for
+  // any grain, only speed depends on it).
+  void set_grain(Time grain_ps);
+  Time now() const { return now_; }
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  Time next_time() const;
+  std::uint64_t events_processed() const { return processed_; }
+
+  // Schedule an event; a time in the past is taken as now.
+  void at(Time t, Priority prio, EventTarget* target, std::uint32_t kind, std::uint32_t arg = 0,
+          void* ptr = nullptr) {
+    push(Event{t < now_ ? now_ : t, (std::uint64_t(prio) << 56) | seq_++, target, ptr, kind, arg});
+  }
+
+  // Run every event with time <= limit (sets now() as it goes).
+  void run_until(Time limit);
+  // Run until empty or stop() is called.
+  void run_direct();
+  // Advance the clock without events (the SystemC bridge does this).
+  void set_now(Time t) { now_ = t; }
+
+  void stop() { stopped_ = true; }
+  bool stopped() const { return stopped_; }
+
+ private:
+  struct Fifo {
+    std::vector<Event> ev;
+    std::size_t next = 0;
+    bool empty() const { return next == ev.size(); }
+  };
+  struct Slot {
+    Fifo q[kPrioLast + 1];
+    std::size_t count = 0;
+  };
+  static bool before(const Event& a, const Event& b) {
+    return a.t < b.t || (a.t == b.t && a.order < b.order);
+  }
+  void push(const Event& e);
+  void push_far(const Event& e);
+  Event pop_far();
+  // The wheel's earliest event (slot number and FIFO), or nullptr.
+  Fifo* wheel_front(std::uint64_t* slot) const;
+  Event take_next();  // requires !empty()
+  void set_bit(std::size_t i) { bits_[i >> 6] |= 1ULL << (i & 63); }
+  void clear_bit(std::size_t i) { bits_[i >> 6] &= ~(1ULL << (i & 63)); }
+  // Distance (in slots, 0..kSlots-1) from the current slot to the first
+  // non-empty one, or kSlots if the wheel is empty.
+  std::size_t first_nonempty_distance() const;
+
+  Time grain_;
+  std::uint64_t cur_ = 0;  // absolute slot number of the current slot
+  mutable std::vector<Slot> wheel_;
+  std::size_t wheel_count_ = 0;
+  std::vector<std::uint64_t> bits_;
+  std::vector<Event> far_;  // min-heap beyond the horizon
+  std::size_t size_ = 0;
+  Time now_ = 0;
+  std::uint64_t seq_ = 0;
+  std::uint64_t processed_ = 0;
+  bool stopped_ = false;
+};
+
+}  // namespace kairo::sim

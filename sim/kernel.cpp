@@ -1,0 +1,55 @@
+#include "sim/kernel.h"
+
+namespace kairo::sim {
+
+namespace {
+Time now_ps() { return Time(sc_core::sc_time_stamp().value()); }  // resolution is 1 ps
+}  // namespace
+
+Kernel::Kernel(sc_core::sc_module_name name, EventQueue& queue) : sc_module(name), queue_(queue) {
+  SC_METHOD(step);
+  sensitive << wake_event_;
+  dont_initialize();
+}
+
+void Kernel::set_progress(std::function<void(double)> fn, double every_s) {
+  progress_ = std::move(fn);
+  progress_every_s_ = every_s;
+}
+
+void Kernel::start_of_simulation() { wake(); }
+
+void Kernel::wake() {
+  Time next = queue_.next_time();
+  if (next == kNever || queue_.stopped() || next >= armed_at_) return;
+  Time now = now_ps();
+  armed_at_ = next;
+  wake_event_.notify(sc_core::sc_time::from_value(next > now ? next - now : 0));
+}
+
+void Kernel::step() {
+  Time now = now_ps();
+  armed_at_ = kNever;
+  queue_.set_now(now);
+  queue_.run_until(now);
+  if (queue_.stopped()) {
+    sc_core::sc_stop();
+    return;
+  }
+  if (progress_ && queue_.events_processed() >= next_progress_check_) {
+    next_progress_check_ = queue_.events_processed() + (1u << 16);
+    auto t = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(t - last_progress_).count() >= progress_every_s_) {
+      last_progress_ = t;
+      progress_(std::chrono::duration<double>(t - started_).count());
+    }
+  }
+  wake();
+}
+
+void Kernel::run() {
+  started_ = last_progress_ = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+}
+
+}  // namespace kairo::sim

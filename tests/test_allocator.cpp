@@ -1,0 +1,517 @@
+// Switch allocators checked the way a router designer would: grants form a
+// matching of the requests, arbiters share a contended output exactly evenly,
+// and round_robin / islip agree grant-for-grant with textbook models written
+// here from the published rules (scan from the pointer, first requester wins).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <new>
+#include <random>
+#include <tuple>
+
+#include "hw/router/allocator.h"
+#include "hw/router/islip_allocator.h"
+#include "hw/router/oldest_first_allocator.h"
+#include "hw/router/round_robin_allocator.h"
+
+// Counts heap allocations while armed, to check the allocation path never
+// reaches the heap.
+static std::size_t g_heap_allocs = 0;
+static bool g_count_heap = false;
+void* operator new(std::size_t n) {
+  if (g_count_heap) ++g_heap_allocs;
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+// Out of line so the compiler does not pair an inlined free() with new.
+__attribute__((noinline)) void operator delete(void* p) noexcept { std::free(p); }
+__attribute__((noinline)) void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace kairo::router {
+namespace {
+
+struct Shape {
+  int inputs, vcs, outputs;
+};
+const Shape kShapes[] = {{1, 1, 1}, {2, 1, 2}, {2, 2, 2}, {3, 2, 5}, {5, 4, 3},
+                         {4, 8, 1}, {1, 8, 4}, {7, 3, 7}, {16, 8, 16}};
+
+using Requests = std::vector<std::vector<int>>;  // [input][vc] -> output or -1
+struct Grant {
+  int vc = -1, output = -1;
+};
+using Grants = std::vector<Grant>;  // [input]
+
+// Input buffers feeding the allocator: a VC's head packet keeps requesting
+// until granted; an empty VC receives a new head with probability `load`
+// (30% of heads aimed at a hotspot output 0), stamped with its arrival round.
+class HeadOfLineTraffic {
+ public:
+  HeadOfLineTraffic(Shape s, unsigned seed)
+      : s_(s), rng_(seed), req_(s.inputs, std::vector<int>(s.vcs, -1)), age_(s.inputs, std::vector<std::uint64_t>(s.vcs)) {}
+  void refill(int round) {
+    const double load = std::vector<double>{0.15, 0.5, 1.0}[(round / 100) % 3];
+    std::uniform_real_distribution<double> u(0, 1);
+    std::uniform_int_distribution<int> out(0, s_.outputs - 1);
+    for (int i = 0; i < s_.inputs; ++i)
+      for (int v = 0; v < s_.vcs; ++v)
+        if (req_[i][v] < 0 && u(rng_) < load) req_[i][v] = u(rng_) < 0.3 ? 0 : out(rng_), age_[i][v] = round;
+  }
+  void drive(Allocator& a) const {
+    a.clear();
+    for (int i = 0; i < s_.inputs; ++i)
+      for (int v = 0; v < s_.vcs; ++v)
+        if (req_[i][v] >= 0) a.add_request(i, v, req_[i][v], age_[i][v]);
+  }
+  void retire(const Grants& g) {
+    for (int i = 0; i < s_.inputs; ++i)
+      if (g[i].vc >= 0) req_[i][g[i].vc] = -1;
+  }
+  const Requests& requests() const { return req_; }
+  std::uint64_t age(int i, int v) const { return age_[i][v]; }
+
+ private:
+  Shape s_;
+  std::mt19937 rng_;
+  Requests req_;
+  std::vector<std::vector<std::uint64_t>> age_;
+};
+
+Grants read_grants(const Allocator& a) {
+  Grants g(a.inputs());
+  for (int i = 0; i < a.inputs(); ++i) g[i] = {a.grant_vc(i), a.grant_output(i)};
+  return g;
+}
+
+// Each input sends at most one VC, each output carries at most one input, and
+// every grant is a request that was made.
+::testing::AssertionResult IsMatching(const Requests& req, const Grants& g, int outputs) {
+  std::vector<int> owner(outputs, -1);
+  for (int i = 0; i < int(g.size()); ++i) {
+    if (g[i].vc < 0 && g[i].output < 0) continue;
+    if (g[i].vc < 0 || g[i].vc >= int(req[i].size()) || req[i][g[i].vc] != g[i].output)
+      return ::testing::AssertionFailure() << "input " << i << " granted VC " << g[i].vc << " to output "
+                                           << g[i].output << ", which that VC did not request";
+    if (owner[g[i].output] >= 0)
+      return ::testing::AssertionFailure() << "output " << g[i].output << " granted to inputs "
+                                           << owner[g[i].output] << " and " << i << " in one cycle";
+    owner[g[i].output] = i;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// No unmatched input has a VC requesting an unmatched output.
+bool IsMaximal(const Requests& req, const Grants& g, int outputs) {
+  std::vector<bool> busy(outputs, false);
+  for (const Grant& x : g)
+    if (x.output >= 0) busy[x.output] = true;
+  for (int i = 0; i < int(g.size()); ++i)
+    for (int o : req[i])
+      if (g[i].output < 0 && o >= 0 && !busy[o]) return false;
+  return true;
+}
+
+int Size(const Grants& g) {
+  return int(std::count_if(g.begin(), g.end(), [](const Grant& x) { return x.output >= 0; }));
+}
+bool AnyRequest(const Requests& req) {
+  for (const auto& row : req)
+    if (std::any_of(row.begin(), row.end(), [](int o) { return o >= 0; })) return true;
+  return false;
+}
+
+// Textbook separable input-first allocator: a VC arbiter per input, then an
+// input arbiter per output, each scanning from its pointer; both pointers move
+// one past the winner only on a final grant.
+class ReferenceSeparable {
+ public:
+  explicit ReferenceSeparable(Shape s) : s_(s), vc_ptr_(s.inputs, 0), in_ptr_(s.outputs, 0) {}
+  Grants allocate(const Requests& req) {
+    std::vector<int> pick(s_.inputs, -1);
+    for (int i = 0; i < s_.inputs; ++i)
+      for (int k = 0; k < s_.vcs && pick[i] < 0; ++k)
+        if (req[i][(vc_ptr_[i] + k) % s_.vcs] >= 0) pick[i] = (vc_ptr_[i] + k) % s_.vcs;
+    Grants g(s_.inputs);
+    for (int o = 0; o < s_.outputs; ++o)
+      for (int k = 0; k < s_.inputs; ++k) {
+        const int i = (in_ptr_[o] + k) % s_.inputs;
+        if (pick[i] < 0 || req[i][pick[i]] != o) continue;
+        g[i] = {pick[i], o};
+        vc_ptr_[i] = (pick[i] + 1) % s_.vcs;
+        in_ptr_[o] = (i + 1) % s_.inputs;
+        break;
+      }
+    return g;
+  }
+
+ private:
+  Shape s_;
+  std::vector<int> vc_ptr_, in_ptr_;
+};
+
+// iSLIP as McKeown states it, on an explicit input x output request matrix.
+class ReferenceIslip {
+ public:
+  ReferenceIslip(Shape s, int iterations)
+      : s_(s), iters_(iterations), gp_(s.outputs, 0), ap_(s.inputs, 0), vp_(s.inputs, 0) {}
+  Grants allocate(const Requests& req) {
+    std::vector<std::vector<bool>> r(s_.inputs, std::vector<bool>(s_.outputs, false));
+    for (int i = 0; i < s_.inputs; ++i)
+      for (int o : req[i])
+        if (o >= 0) r[i][o] = true;
+    std::vector<int> in_m(s_.inputs, -1), out_m(s_.outputs, -1);
+    for (int it = 0; it < iters_; ++it) {
+      std::vector<int> grant(s_.outputs, -1);
+      for (int o = 0; o < s_.outputs; ++o)
+        for (int k = 0; k < s_.inputs && out_m[o] < 0 && grant[o] < 0; ++k) {
+          const int i = (gp_[o] + k) % s_.inputs;
+          if (in_m[i] < 0 && r[i][o]) grant[o] = i;
+        }
+      for (int i = 0; i < s_.inputs; ++i)
+        for (int k = 0; k < s_.outputs && in_m[i] < 0; ++k) {
+          const int o = (ap_[i] + k) % s_.outputs;
+          if (grant[o] != i) continue;
+          in_m[i] = o, out_m[o] = i;
+          if (it == 0) gp_[o] = (i + 1) % s_.inputs, ap_[i] = (o + 1) % s_.outputs;
+        }
+    }
+    Grants g(s_.inputs);
+    for (int i = 0; i < s_.inputs; ++i)
+      for (int k = 0; k < s_.vcs && in_m[i] >= 0 && g[i].vc < 0; ++k) {
+        const int v = (vp_[i] + k) % s_.vcs;
+        if (req[i][v] == in_m[i]) g[i] = {v, in_m[i]}, vp_[i] = (v + 1) % s_.vcs;
+      }
+    return g;
+  }
+
+ private:
+  Shape s_;
+  int iters_;
+  std::vector<int> gp_, ap_, vp_;
+};
+
+// Runs `rounds` cycles of head-of-line traffic through `a`, calling
+// check(requests, grants) after each allocation.
+template <class Check>
+void RunTraffic(Allocator& a, Shape s, unsigned seed, int rounds, Check check) {
+  HeadOfLineTraffic t(s, seed);
+  for (int round = 0; round < rounds; ++round) {
+    t.refill(round);
+    t.drive(a);
+    a.allocate();
+    const Grants g = read_grants(a);
+    check(t, g);
+    if (::testing::Test::HasFatalFailure()) return;
+    t.retire(g);
+  }
+}
+
+std::string Label(Shape s) {
+  return std::to_string(s.inputs) + "x" + std::to_string(s.vcs) + "x" + std::to_string(s.outputs);
+}
+
+// k inputs keep every VC's head on one output for k*vcs*m cycles (one more
+// input idles); each (input, VC) must be served exactly m times, i.e. each
+// input gets exactly 1/k of the output's cycles.
+void ExpectFairUnderPersistentContention(const std::string& name) {
+  for (int k : {2, 3, 5})
+    for (int vcs : {1, 3}) {
+      const int inputs = k + 1, target = 1, m = 4;
+      auto a = make_allocator(name, inputs, vcs, 3);
+      std::vector<std::vector<int>> served(inputs, std::vector<int>(vcs, 0));
+      for (int round = 0; round < k * vcs * m; ++round) {
+        a->clear();
+        for (int i = 1; i <= k; ++i)
+          for (int v = 0; v < vcs; ++v) a->add_request(i, v, target, std::uint64_t(round));
+        a->allocate();
+        const Grants g = read_grants(*a);
+        ASSERT_EQ(Size(g), 1) << name << ": contended output idle or doubly granted in cycle " << round;
+        for (int i = 0; i < inputs; ++i)
+          if (g[i].vc >= 0) ++served[i][g[i].vc];
+      }
+      for (int i = 1; i <= k; ++i)
+        for (int v = 0; v < vcs; ++v)
+          EXPECT_EQ(served[i][v], m) << name << ": input " << i << " VC " << v << " of " << k << " contenders";
+    }
+}
+
+TEST(Allocator, FactoryBuildsEveryListedAllocatorAndRejectsUnknownNames) {
+  const std::vector<std::string> expected = {"round_robin", "islip", "oldest_first"};
+  EXPECT_EQ(allocator_names(), expected);
+  EXPECT_NE(dynamic_cast<RoundRobinAllocator*>(make_allocator("round_robin", 4, 2, 4).get()), nullptr);
+  auto islip = make_allocator("islip", 4, 2, 4);
+  ASSERT_NE(dynamic_cast<IslipAllocator*>(islip.get()), nullptr);
+  EXPECT_EQ(static_cast<IslipAllocator&>(*islip).iterations(), 2);
+  EXPECT_NE(dynamic_cast<OldestFirstAllocator*>(make_allocator("oldest_first", 4, 2, 4).get()), nullptr);
+  EXPECT_EQ(make_allocator("wavefront", 4, 2, 4), nullptr);
+  EXPECT_EQ(make_allocator("", 4, 2, 4), nullptr);
+}
+
+TEST(Allocator, RejectsImpossibleShapesAndOutOfRangeRequests) {
+  for (const std::string& name : allocator_names()) {
+    EXPECT_THROW(make_allocator(name, 0, 2, 4), std::invalid_argument) << name;
+    EXPECT_THROW(make_allocator(name, 4, 0, 4), std::invalid_argument) << name;
+    auto a = make_allocator(name, 4, 2, 3);
+    EXPECT_THROW(a->add_request(4, 0, 0, 0), std::out_of_range) << name << ": input past the last port";
+    EXPECT_THROW(a->add_request(0, 2, 0, 0), std::out_of_range) << name << ": VC past the last VC";
+    EXPECT_THROW(a->add_request(0, 0, 3, 0), std::out_of_range) << name << ": output past the last port";
+    a->add_request(1, 1, 2, 0);
+    EXPECT_THROW(a->add_request(1, 1, 0, 0), std::logic_error) << name << ": one VC requesting twice";
+  }
+  EXPECT_THROW(IslipAllocator(4, 2, 4, 0), std::invalid_argument);
+}
+
+TEST(Allocator, ClearForgetsRequestsAndGrants) {
+  for (const std::string& name : allocator_names()) {
+    auto a = make_allocator(name, 3, 2, 3);
+    a->clear();
+    a->add_request(0, 1, 2, 5);
+    a->add_request(2, 0, 2, 3);
+    a->allocate();
+    EXPECT_EQ(Size(read_grants(*a)), 1) << name;
+    a->clear();
+    EXPECT_EQ(Size(read_grants(*a)), 0) << name << ": grants survived clear()";
+    a->allocate();
+    EXPECT_EQ(Size(read_grants(*a)), 0) << name << ": requests survived clear()";
+    a->add_request(0, 1, 1, 0);  // the same VC may request again in the new round
+    a->allocate();
+    EXPECT_EQ(a->grant_output(0), 1) << name;
+  }
+}
+
+TEST(Allocator, RoundRobinGrantsAreAMatching) {
+  for (Shape s : kShapes) {
+    RoundRobinAllocator a(s.inputs, s.vcs, s.outputs);
+    RunTraffic(a, s, 11, 3000, [&](const HeadOfLineTraffic& t, const Grants& g) {
+      const Requests& req = t.requests();
+      ASSERT_TRUE(IsMatching(req, g, s.outputs)) << Label(s);
+      // Not maximal in general, but stage 1 always forwards some request, so
+      // an output that an input requests with all its requesting VCs is served.
+      for (int i = 0; i < s.inputs; ++i) {
+        std::vector<int> outs;
+        for (int o : req[i])
+          if (o >= 0) outs.push_back(o);
+        if (outs.empty() || std::any_of(outs.begin(), outs.end(), [&](int o) { return o != outs[0]; })) continue;
+        bool served = false;
+        for (const Grant& x : g) served = served || x.output == outs[0];
+        ASSERT_TRUE(served) << Label(s) << ": output " << outs[0] << " idle though input " << i
+                            << " requests only it";
+      }
+    });
+  }
+}
+
+TEST(Allocator, RoundRobinMatchesReferenceSeparableAllocator) {
+  for (Shape s : kShapes) {
+    RoundRobinAllocator a(s.inputs, s.vcs, s.outputs);
+    ReferenceSeparable ref(s);
+    int round = 0;
+    RunTraffic(a, s, 23, 4000, [&](const HeadOfLineTraffic& t, const Grants& g) {
+      const Grants want = ref.allocate(t.requests());
+      for (int i = 0; i < s.inputs; ++i)
+        ASSERT_TRUE(g[i].vc == want[i].vc && g[i].output == want[i].output)
+            << Label(s) << " cycle " << round << " input " << i << ": got VC " << g[i].vc << " -> output "
+            << g[i].output << ", reference VC " << want[i].vc << " -> output " << want[i].output;
+      ++round;
+    });
+  }
+}
+
+TEST(Allocator, RoundRobinIsFairUnderPersistentContention) { ExpectFairUnderPersistentContention("round_robin"); }
+
+TEST(Allocator, RoundRobinKeepsInputPriorityWhenOutputArbitrationIsLost) {
+  // Input 1's VC 0 wins stage 1 but loses output 0 to input 0; its VC pointer
+  // must not move, so next cycle VC 0 (not VC 1) is forwarded again and wins.
+  RoundRobinAllocator a(2, 2, 2);
+  for (int cycle = 0; cycle < 2; ++cycle) {
+    a.clear();
+    a.add_request(0, 0, 0, 0);
+    a.add_request(1, 0, 0, 0);
+    a.add_request(1, 1, 1, 0);
+    a.allocate();
+    EXPECT_EQ(a.grant_output(cycle), 0) << "cycle " << cycle;
+  }
+  EXPECT_EQ(a.grant_vc(1), 0) << "input 1's VC arbiter moved although its winner was not granted";
+  EXPECT_EQ(a.grant_output(0), -1);
+}
+
+TEST(Allocator, RoundRobinCanLeaveAnOutputIdleWhenStageOneWinnersCollide) {
+  // Separable allocation is not maximal: input 1 forwards only VC 0 (output 0),
+  // loses it to input 0, and output 1 idles though input 1's VC 1 wants it.
+  RoundRobinAllocator a(2, 2, 2);
+  a.add_request(0, 0, 0, 0);
+  a.add_request(1, 0, 0, 0);
+  a.add_request(1, 1, 1, 0);
+  a.allocate();
+  EXPECT_EQ(a.grant_output(0), 0);
+  EXPECT_EQ(a.grant_output(1), -1);
+}
+
+TEST(Allocator, IslipGrantsAreAMatching) {
+  for (Shape s : kShapes) {
+    const int full = std::min(s.inputs, s.outputs);
+    for (int iterations : {1, 2, full}) {
+      IslipAllocator a(s.inputs, s.vcs, s.outputs, iterations);
+      RunTraffic(a, s, 31, 2000, [&](const HeadOfLineTraffic& t, const Grants& g) {
+        ASSERT_TRUE(IsMatching(t.requests(), g, s.outputs)) << Label(s) << " iterations " << iterations;
+        if (AnyRequest(t.requests())) {
+          ASSERT_GT(Size(g), 0) << Label(s) << ": requests pending, nothing granted";
+        }
+        // Each iteration of a non-maximal matching adds a pair, so
+        // min(inputs, outputs) iterations always reach a maximal matching.
+        if (iterations >= full) {
+          ASSERT_TRUE(IsMaximal(t.requests(), g, s.outputs)) << Label(s) << " iterations " << iterations;
+        }
+      });
+    }
+  }
+}
+
+TEST(Allocator, IslipMatchesReferenceModel) {
+  for (Shape s : kShapes)
+    for (int iterations : {1, 2, 4}) {
+      IslipAllocator a(s.inputs, s.vcs, s.outputs, iterations);
+      ReferenceIslip ref(s, iterations);
+      RunTraffic(a, s, 47, 3000, [&](const HeadOfLineTraffic& t, const Grants& g) {
+        const Grants want = ref.allocate(t.requests());
+        for (int i = 0; i < s.inputs; ++i)
+          ASSERT_TRUE(g[i].vc == want[i].vc && g[i].output == want[i].output)
+              << Label(s) << " iterations " << iterations << " input " << i << ": got VC " << g[i].vc
+              << " -> output " << g[i].output << ", reference VC " << want[i].vc << " -> output " << want[i].output;
+      });
+    }
+}
+
+TEST(Allocator, IslipFindsMaximalMatchingInTwoIterations) {
+  // Both inputs want both outputs (VC v -> output v). With fresh pointers both
+  // outputs grant input 0, which accepts output 0; only a second iteration
+  // lets output 1 grant input 1.
+  for (int iterations : {1, 2}) {
+    IslipAllocator a(2, 2, 2, iterations);
+    for (int i = 0; i < 2; ++i)
+      for (int v = 0; v < 2; ++v) a.add_request(i, v, v, 0);
+    a.allocate();
+    EXPECT_EQ(a.grant_output(0), 0) << iterations << " iteration(s)";
+    EXPECT_EQ(a.grant_output(1), iterations == 2 ? 1 : -1) << iterations << " iteration(s)";
+  }
+}
+
+TEST(Allocator, IslipMovesPointersOnlyOnFirstIterationAccepts) {
+  // Cycle 0: input 0 takes output 0 in iteration 1; input 1 takes output 1 in
+  // iteration 2, which must leave output 1's grant pointer at input 0. Cycle 1:
+  // inputs 1 and 2 want output 1; from pointer 0 input 1 wins (had the pointer
+  // moved past input 1, input 2 would).
+  IslipAllocator a(3, 2, 2, 2);
+  a.add_request(0, 0, 0, 0);
+  a.add_request(0, 1, 1, 0);
+  a.add_request(1, 0, 1, 0);
+  a.allocate();
+  ASSERT_EQ(a.grant_output(1), 1);
+  a.clear();
+  a.add_request(1, 0, 1, 0);
+  a.add_request(2, 0, 1, 0);
+  a.allocate();
+  EXPECT_EQ(a.grant_output(1), 1) << "a second-iteration accept moved the grant pointer";
+  EXPECT_EQ(a.grant_output(2), -1);
+}
+
+TEST(Allocator, IslipIsFairUnderPersistentContention) { ExpectFairUnderPersistentContention("islip"); }
+
+TEST(Allocator, IslipDesynchronizesPointersUnderUniformSaturation) {
+  // McKeown 1999: with every input requesting every output each cycle, the
+  // grant pointers fall out of step within n cycles and single-iteration
+  // iSLIP then sends a full permutation every cycle (100% throughput).
+  for (int n : {2, 4, 8, 16}) {
+    IslipAllocator a(n, n, n, 1);
+    for (int cycle = 0; cycle < 3 * n; ++cycle) {
+      a.clear();
+      for (int i = 0; i < n; ++i)
+        for (int v = 0; v < n; ++v) a.add_request(i, v, v, 0);
+      a.allocate();
+      if (cycle >= n) {
+        ASSERT_EQ(Size(read_grants(a)), n) << n << "x" << n << " switch, cycle " << cycle;
+      }
+    }
+  }
+}
+
+TEST(Allocator, OldestFirstPrefersOldestRequest) {
+  // Age order 5, 10, 20, 30: input 1 VC 0 (age 5) takes output 0 and so
+  // blocks its own VC 1 (age 10); output 1 then goes to input 2 (age 20), not
+  // to the lower-numbered but younger input 0 (age 30).
+  OldestFirstAllocator a(3, 2, 2);
+  a.add_request(0, 0, 1, 30);
+  a.add_request(1, 1, 1, 10);
+  a.add_request(1, 0, 0, 5);
+  a.add_request(2, 1, 1, 20);
+  a.allocate();
+  EXPECT_EQ(a.grant_vc(1), 0);
+  EXPECT_EQ(a.grant_output(1), 0);
+  EXPECT_EQ(a.grant_output(2), 1) << "output 1 should go to the oldest request still possible (age 20)";
+  EXPECT_EQ(a.grant_output(0), -1);
+}
+
+TEST(Allocator, OldestFirstBreaksAgeTiesByInputThenVc) {
+  // All the same age. Rank order (input 0 VC 1), (input 0 VC 2), (input 1 VC 0):
+  // input 0 sends VC 1 to output 0, which blocks both of the others. Ranking by
+  // VC first, or by the higher VC first, would serve two inputs instead.
+  OldestFirstAllocator a(2, 3, 2);
+  a.add_request(1, 0, 0, 7);
+  a.add_request(0, 2, 1, 7);
+  a.add_request(0, 1, 0, 7);
+  a.allocate();
+  EXPECT_EQ(a.grant_vc(0), 1) << "equal ages: the lower VC of the lower input goes first";
+  EXPECT_EQ(a.grant_output(0), 0);
+  EXPECT_EQ(a.grant_output(1), -1) << "equal ages: input 1 ranks after input 0";
+}
+
+TEST(Allocator, OldestFirstGrantsAreAMaximalMatching) {
+  using Rank = std::tuple<std::uint64_t, int, int>;  // (age, input, vc): smaller is served first
+  for (Shape s : kShapes) {
+    OldestFirstAllocator a(s.inputs, s.vcs, s.outputs);
+    RunTraffic(a, s, 59, 3000, [&](const HeadOfLineTraffic& t, const Grants& g) {
+      const Requests& req = t.requests();
+      ASSERT_TRUE(IsMatching(req, g, s.outputs)) << Label(s);
+      ASSERT_TRUE(IsMaximal(req, g, s.outputs)) << Label(s);
+      // The greedy outcome, characterized without replaying it: every request
+      // that lost was blocked, at its input or its output, by a granted request
+      // of higher rank (which also makes the oldest request always win).
+      for (int i = 0; i < s.inputs; ++i)
+        for (int v = 0; v < s.vcs; ++v) {
+          const int o = req[i][v];
+          if (o < 0 || g[i].vc == v) continue;
+          const Rank mine{t.age(i, v), i, v};
+          bool blocked = g[i].vc >= 0 && Rank{t.age(i, g[i].vc), i, g[i].vc} < mine;
+          for (int j = 0; j < s.inputs; ++j)
+            blocked = blocked || (g[j].output == o && Rank{t.age(j, g[j].vc), j, g[j].vc} < mine);
+          ASSERT_TRUE(blocked) << Label(s) << ": input " << i << " VC " << v << " lost to a younger request";
+        }
+    });
+  }
+}
+
+TEST(Allocator, NoHeapAllocationOnTheAllocationPath) {
+  const Shape s{16, 8, 16};
+  std::mt19937 rng(5);
+  std::vector<int> outs(std::size_t(s.inputs * s.vcs) * 200);
+  for (int& o : outs) o = int(rng() % (s.outputs + 1)) - 1;  // -1 = VC idle
+  for (const std::string& name : allocator_names()) {
+    auto a = make_allocator(name, s.inputs, s.vcs, s.outputs);
+    g_heap_allocs = 0;
+    g_count_heap = true;
+    for (std::size_t k = 0; k < outs.size(); k += std::size_t(s.inputs * s.vcs)) {
+      a->clear();
+      for (int i = 0; i < s.inputs; ++i)
+        for (int v = 0; v < s.vcs; ++v)
+          if (int o = outs[k + std::size_t(i * s.vcs + v)]; o >= 0) a->add_request(i, v, o, k);
+      a->allocate();
+      for (int i = 0; i < s.inputs; ++i) (void)(a->grant_vc(i) + a->grant_output(i));
+    }
+    g_count_heap = false;
+    EXPECT_EQ(g_heap_allocs, 0u) << name << " allocated on the heap during clear/add_request/allocate";
+  }
+}
+
+}  // namespace
+}  // namespace kairo::router

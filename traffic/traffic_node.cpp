@@ -1,0 +1,92 @@
+#include "traffic/traffic_node.h"
+
+namespace kairo::traffic {
+
+using sim::Time;
+
+hw::Packet* TrafficContext::create(router::NodeId src, router::NodeId dst, Time now) {
+  hw::Packet* p = pool.get();
+  p->id = next_id++;
+  p->created_ps = now;
+  p->src = src;
+  p->dst = dst;
+  p->dst_coord = net->topology().coord_of(dst);
+  p->flits = std::uint16_t(packet_flits);
+  p->bytes = std::uint32_t(packet_flits * flit_bytes);
+  p->measured = measuring;
+  ++stats.created;
+  stats.deliveries.push_back(0);
+  if (measuring) {
+    ++stats.measured_created;
+    stats.window_flits_created += p->flits;
+  }
+  return p;
+}
+
+void TrafficContext::deliver(hw::Packet* p) {
+  ++stats.delivered;
+  ++stats.deliveries[p->id];
+  const Time tail = clock.ceil(p->tail_ps);
+  if (tail > stats.last_delivery_ps) stats.last_delivery_ps = tail;
+  if (measuring) stats.window_flits_delivered += p->flits;
+  if (p->measured) {
+    ++stats.measured_delivered;
+    stats.measured_hops += p->hops;
+    stats.latency_cycles.push_back((tail - p->created_ps) / clock.period_ps);
+    stats.network_latency_sum_cycles += clock.to_cycles(tail - p->injected_ps);
+  }
+  pool.put(p);
+  if (measure_done) maybe_stop_generating();
+}
+
+void TrafficContext::maybe_stop_generating() {
+  if (stats.measured_delivered == stats.measured_created) generating = false;
+}
+
+TrafficNode::TrafficNode(TrafficContext& ctx, router::NodeId id, std::uint64_t seed)
+    : ctx_(ctx), id_(id), rng_(seed, id) {}
+
+void TrafficNode::start(Time t) { schedule_next(t); }
+
+// Trials happen once per cycle starting at `from`; the first success is
+// geometric(p) trials away.
+void TrafficNode::schedule_next(Time from) {
+  if (ctx_.p_create <= 0) return;
+  const std::uint64_t gap = rng_.geometric(ctx_.p_create) - 1;
+  ctx_.queue->at(from + ctx_.clock.cycles(gap), sim::kPrioState, this, 0);
+}
+
+void TrafficNode::on_event(std::uint32_t, std::uint32_t, void*) {
+  if (!ctx_.generating) return;
+  const Time now = ctx_.queue->now();
+  source_queue_.push(ctx_.create(id_, ctx_.picker->pick(id_, rng_), now));
+  try_inject();
+  schedule_next(now + ctx_.clock.period_ps);
+}
+
+void TrafficNode::enqueue_batch(std::uint64_t n) {
+  const Time now = ctx_.queue->now();
+  for (std::uint64_t i = 0; i < n; ++i) source_queue_.push(ctx_.create(id_, ctx_.picker->pick(id_, rng_), now));
+  try_inject();
+}
+
+// Packets leave the source queue in order, each through the first network
+// interface (round-robin from the last one used) that can take it now.
+void TrafficNode::try_inject() {
+  const int nis = ctx_.net->network_interfaces();
+  while (!source_queue_.empty()) {
+    hw::Packet* p = source_queue_.head;
+    int chosen = -1;
+    for (int k = 0; k < nis && chosen < 0; ++k) {
+      int ni = (next_ni_ + k) % nis;
+      if (ctx_.net->endpoint(id_, ni).can_send(p->flits)) chosen = ni;
+    }
+    if (chosen < 0) return;
+    source_queue_.pop();
+    p->dst_ni = std::uint16_t(chosen);
+    ctx_.net->endpoint(id_, chosen).send(p);
+    next_ni_ = (chosen + 1) % nis;
+  }
+}
+
+}  // namespace kairo::traffic

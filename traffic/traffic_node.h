@@ -1,0 +1,73 @@
+// One node's traffic generator and sink: creates packets by a Bernoulli
+// process (sampled as geometric gaps, so idle cycles cost nothing), queues
+// them at the source (source queueing counts in packet latency), injects them
+// through the node's network interfaces, and records each arrival.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "hw/common/endpoint.h"
+#include "hw/common/packet.h"
+#include "platforms/torus_netlist.h"
+#include "sim/random.h"
+#include "traffic/pattern.h"
+
+namespace kairo::traffic {
+
+struct TrafficStats {
+  std::uint64_t created = 0, delivered = 0;
+  std::uint64_t measured_created = 0, measured_delivered = 0;
+  std::uint64_t window_flits_created = 0, window_flits_delivered = 0;
+  std::uint64_t measured_hops = 0;
+  double network_latency_sum_cycles = 0;
+  std::vector<std::uint64_t> latency_cycles;  // per measured packet: creation to tail delivery
+  std::vector<std::uint8_t> deliveries;       // per packet id: times delivered
+  sim::Time last_delivery_ps = 0;
+};
+
+// What every node of one run shares.
+struct TrafficContext {
+  sim::EventQueue* queue = nullptr;
+  platforms::TorusNetlist* net = nullptr;
+  const DestinationPicker* picker = nullptr;
+  hw::PacketPool pool;
+  sim::Clock clock;
+  int packet_flits = 1;
+  int flit_bytes = 32;
+  double p_create = 0;       // packet creations per node per cycle
+  bool generating = true;
+  bool measuring = false;    // inside the measurement window
+  bool measure_done = false; // measurement window closed
+  std::uint64_t next_id = 0;
+  TrafficStats stats;
+
+  hw::Packet* create(router::NodeId src, router::NodeId dst, sim::Time now);
+  void deliver(hw::Packet* p);
+  // Stops the sources once every measured packet has arrived.
+  void maybe_stop_generating();
+};
+
+class TrafficNode : public hw::EndpointClient, public sim::EventTarget {
+ public:
+  TrafficNode(TrafficContext& ctx, router::NodeId id, std::uint64_t seed);
+  // Schedules the first creation (Bernoulli mode) at or after `t`.
+  void start(sim::Time t);
+  // Queues n packets now (batch mode) and starts injecting.
+  void enqueue_batch(std::uint64_t n);
+
+  void on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) override;
+  void on_packet(int ni, hw::Packet* p) override { ctx_.deliver(p); }
+  void on_send_ready(int) override { try_inject(); }
+
+ private:
+  void try_inject();
+  void schedule_next(sim::Time from);
+
+  TrafficContext& ctx_;
+  router::NodeId id_;
+  sim::Rng rng_;
+  hw::PacketFifo source_queue_;
+  int next_ni_ = 0;
+};
+
+}  // namespace kairo::traffic

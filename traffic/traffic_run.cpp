@@ -1,0 +1,205 @@
+#include "traffic/traffic_run.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "sim/kernel.h"
+#include "traffic/traffic_node.h"
+
+namespace kairo::traffic {
+
+using nlohmann::json;
+using sim::Time;
+
+const std::vector<std::string>& cost_fields() {
+  static const std::vector<std::string> f = {"wall_s", "elaborate_s", "events", "peak_rss_mib",
+                                             "flit_hops_per_s", "sim_cycles_per_s", "events_per_s"};
+  return f;
+}
+
+void validate(const TrafficOptions& o, const platforms::Platform& p) {
+  if (!parse_pattern(o.pattern)) {
+    std::string names;
+    for (auto& n : pattern_names()) names += (names.empty() ? "" : ", ") + n;
+    throw std::invalid_argument(fmt::format("--pattern: unknown pattern '{}'; expected one of {}", o.pattern, names));
+  }
+  if (o.batch_packets == 0 && !(o.rate > 0 && o.rate <= 1))
+    throw std::invalid_argument(fmt::format(
+        "--rate: expected an injection rate in flits per node per cycle within (0, 1], got {}", o.rate));
+  if (o.packet_flits < 1 || o.packet_flits > p.router.max_packet_flits)
+    throw std::invalid_argument(fmt::format("--packet-flits: expected 1..{} (router.max_packet_flits of {}), got {}",
+                                            p.router.max_packet_flits, p.source, o.packet_flits));
+  if (o.batch_packets == 0 && o.measure_cycles == 0)
+    throw std::invalid_argument("--measure-cycles: expected at least 1 cycle");
+}
+
+namespace {
+
+double peak_rss_mib() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return double(ru.ru_maxrss) / 1024.0;
+}
+
+// Phase boundaries, as events of their own.
+class PhaseClock : public sim::EventTarget {
+ public:
+  enum : std::uint32_t { kWarmupEnd, kMeasureEnd };
+  PhaseClock(TrafficContext& ctx, platforms::TorusNetlist& net) : ctx_(ctx), net_(net) {}
+  void on_event(std::uint32_t kind, std::uint32_t, void*) override {
+    if (kind == kWarmupEnd) {
+      net_.reset_counters(ctx_.queue->now());
+      ctx_.measuring = true;
+    } else {
+      ctx_.measuring = false;
+      ctx_.measure_done = true;
+      ctx_.maybe_stop_generating();
+    }
+  }
+
+ private:
+  TrafficContext& ctx_;
+  platforms::TorusNetlist& net_;
+};
+
+std::uint64_t percentile(const std::vector<std::uint64_t>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  std::size_t i = std::size_t(std::ceil(q * double(sorted.size()))) ;
+  return sorted[std::min(sorted.size() - 1, i == 0 ? 0 : i - 1)];
+}
+
+json summarize(const platforms::Platform& plat, const TrafficOptions& o, TrafficContext& ctx,
+               platforms::TorusNetlist& net, double elaborate_s, double wall_s, std::uint64_t events,
+               const router::Watchdog& wd) {
+  TrafficStats& s = ctx.stats;
+  const double nodes = double(net.num_nodes());
+  const Time period = ctx.clock.period_ps;
+  std::sort(s.latency_cycles.begin(), s.latency_cycles.end());
+  double lat_sum = 0;
+  for (auto l : s.latency_cycles) lat_sum += double(l);
+  const double md = double(std::max<std::uint64_t>(1, s.measured_delivered));
+  std::uint64_t lost = 0, dup = 0;
+  for (auto d : s.deliveries) lost += d == 0, dup += d > 1;
+  const Time end = std::max(ctx.queue->now(), s.last_delivery_ps);
+  const double sim_cycles = double(end / period);
+  const auto& act = net.activity();
+
+  json j;
+  j["platform"] = plat.name;
+  j["nodes"] = net.num_nodes();
+  j["pattern"] = o.pattern;
+  j["packet_flits"] = o.packet_flits;
+  j["seed"] = o.seed;
+  if (o.batch_packets > 0) {
+    j["mode"] = "batch";
+    j["batch_packets"] = o.batch_packets;
+    j["batch_cycles"] = s.last_delivery_ps / period;
+  } else {
+    j["mode"] = "bernoulli";
+    j["rate"] = o.rate;
+    j["warmup_cycles"] = o.warmup_cycles;
+    j["measure_cycles"] = o.measure_cycles;
+    j["offered_flits_per_node_cycle"] = double(s.window_flits_created) / (nodes * double(o.measure_cycles));
+    j["accepted_flits_per_node_cycle"] = double(s.window_flits_delivered) / (nodes * double(o.measure_cycles));
+  }
+  j["measured_packets"] = s.measured_delivered;
+  j["avg_packet_latency_cycles"] = lat_sum / md;
+  j["avg_network_latency_cycles"] = s.network_latency_sum_cycles / md;
+  j["latency_percentiles_cycles"] = {{"p50", percentile(s.latency_cycles, 0.5)},
+                                     {"p90", percentile(s.latency_cycles, 0.9)},
+                                     {"p99", percentile(s.latency_cycles, 0.99)},
+                                     {"max", s.latency_cycles.empty() ? 0 : s.latency_cycles.back()}};
+  j["avg_hops"] = double(s.measured_hops) / md;
+  j["sim_cycles"] = std::uint64_t(sim_cycles);
+  j["packets_created"] = s.created;
+  j["packets_delivered"] = s.delivered;
+  j["packets_lost"] = lost;
+  j["packets_duplicated"] = dup;
+  j["packet_hops"] = act.packet_hops;
+  j["flit_hops"] = act.flit_hops;
+  j["deadlock"] = wd.fired();
+  if (wd.fired()) j["blocked"] = wd.blocked();
+  // The run's own cost.
+  j["elaborate_s"] = elaborate_s;
+  j["wall_s"] = wall_s;
+  j["events"] = events;
+  j["events_per_s"] = wall_s > 0 ? double(events) / wall_s : 0.0;
+  j["flit_hops_per_s"] = wall_s > 0 ? double(act.flit_hops) / wall_s : 0.0;
+  j["sim_cycles_per_s"] = wall_s > 0 ? sim_cycles / wall_s : 0.0;
+  j["peak_rss_mib"] = peak_rss_mib();
+  return j;
+}
+
+}  // namespace
+
+TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions& o) {
+  validate(o, plat);
+  auto t0 = std::chrono::steady_clock::now();
+  sim::EventQueue queue(plat.router.clock_period_ps());
+  platforms::TorusNetlist net(plat, queue);
+  DestinationPicker picker(net.topology(), *parse_pattern(o.pattern), o.seed, o.hotspots, o.hotspot_fraction);
+
+  TrafficContext ctx;
+  ctx.queue = &queue;
+  ctx.net = &net;
+  ctx.picker = &picker;
+  ctx.clock = net.config().clock;
+  ctx.packet_flits = o.packet_flits;
+  ctx.flit_bytes = plat.router.flit_bytes;
+  ctx.p_create = o.batch_packets > 0 ? 0.0 : o.rate / o.packet_flits;
+
+  std::vector<TrafficNode> nodes;
+  nodes.reserve(net.num_nodes());
+  for (router::NodeId n = 0; n < net.num_nodes(); ++n) {
+    nodes.emplace_back(ctx, n, o.seed);
+    for (int ni = 0; ni < net.network_interfaces(); ++ni) net.endpoint(n, ni).set_client(&nodes.back());
+  }
+  PhaseClock phases(ctx, net);
+  if (o.batch_packets > 0) {
+    ctx.measuring = true;  // every batch packet is measured
+    for (auto& n : nodes) n.enqueue_batch(o.batch_packets);
+    ctx.measuring = false;
+    ctx.measure_done = true;
+    ctx.generating = false;
+  } else {
+    for (auto& n : nodes) n.start(0);
+    queue.at(ctx.clock.cycles(o.warmup_cycles), sim::kPrioState, &phases, PhaseClock::kWarmupEnd);
+    queue.at(ctx.clock.cycles(o.warmup_cycles + o.measure_cycles), sim::kPrioState, &phases,
+             PhaseClock::kMeasureEnd);
+  }
+
+  std::unique_ptr<sim::Kernel> kernel;
+  if (o.use_systemc) kernel = std::make_unique<sim::Kernel>("kernel", queue);
+  auto t1 = std::chrono::steady_clock::now();
+  if (kernel) {
+    if (o.progress) {
+      kernel->set_progress([&](double wall) {
+        o.progress(fmt::format("kairo traffic: {:.0f} cycles simulated, measured packets {}/{} delivered, "
+                               "{:.2f} M events/s",
+                               ctx.clock.to_cycles(queue.now()), ctx.stats.measured_delivered,
+                               ctx.stats.measured_created, double(queue.events_processed()) / wall / 1e6));
+      });
+    }
+    kernel->run();
+  } else {
+    queue.run_direct();
+  }
+  auto t2 = std::chrono::steady_clock::now();
+  const double elaborate_s = std::chrono::duration<double>(t1 - t0).count();
+  const double wall_s = std::chrono::duration<double>(t2 - t0).count();
+
+  TrafficResult r;
+  r.json = summarize(plat, o, ctx, net, elaborate_s, wall_s, queue.events_processed(), net.watchdog());
+  r.deadlock = net.watchdog().fired();
+  r.blocked = net.watchdog().blocked();
+  r.lost_or_duplicated = !r.deadlock && (r.json["packets_lost"] != 0 || r.json["packets_duplicated"] != 0);
+  return r;
+}
+
+}  // namespace kairo::traffic

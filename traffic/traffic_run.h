@@ -1,0 +1,54 @@
+// The synthetic-traffic runner router architects compare designs with:
+// Bernoulli injection per node at a rate in flits per node per cycle, one
+// pattern, and the classic phases:
+//   warm-up   traffic runs, nothing is measured; counters reset at its end
+//   measure   packets created in this window are the measured ones
+//   drain     traffic keeps flowing until every measured packet has arrived,
+//             then sources stop and the network empties completely, so every
+//             packet created is delivered and checked (exactly once, by id).
+// Batch mode instead gives every node N packets at time 0, sent as fast as
+// flow control allows; the result is the cycle count to drain the batch.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hw/router/topology.h"
+#include "platforms/platform.h"
+
+namespace kairo::traffic {
+
+struct TrafficOptions {
+  std::string pattern = "uniform";
+  double rate = 0.1;              // flits per node per router cycle, in (0, 1]
+  int packet_flits = 4;
+  std::uint64_t warmup_cycles = 1000;
+  std::uint64_t measure_cycles = 10000;
+  std::uint64_t seed = 1;
+  std::uint64_t batch_packets = 0;  // > 0 selects batch mode
+  std::vector<router::NodeId> hotspots{0};
+  double hotspot_fraction = 0.2;
+  bool use_systemc = true;  // drive through the SystemC kernel (once per process) or directly
+  std::function<void(const std::string&)> progress;  // progress lines, or empty
+};
+
+// Throws std::invalid_argument with a message naming the option.
+void validate(const TrafficOptions& o, const platforms::Platform& p);
+
+struct TrafficResult {
+  nlohmann::json json;  // the --json document (see docs/traffic.md)
+  bool deadlock = false;
+  std::vector<std::string> blocked;  // when deadlock: the blocked ports and VCs
+  bool lost_or_duplicated = false;
+};
+
+TrafficResult run_traffic(const platforms::Platform& platform, const TrafficOptions& options);
+
+// Fields of the JSON that describe the run's own cost, excluded when two runs
+// are compared for determinism.
+const std::vector<std::string>& cost_fields();
+
+}  // namespace kairo::traffic
