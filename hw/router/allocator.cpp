@@ -11,7 +11,8 @@ namespace kairo::router {
 std::unique_ptr<Allocator> make_allocator(const std::string& name, int inputs, int vcs, int outputs) {
   if (name == RoundRobinAllocator::kName) return std::make_unique<RoundRobinAllocator>(inputs, vcs, outputs);
   if (name == IslipAllocator::kName) return std::make_unique<IslipAllocator>(inputs, vcs, outputs);
-  if (name == OldestFirstAllocator::kName) return std::make_unique<OldestFirstAllocator>(inputs, vcs, outputs);
+  if (name == OldestFirstAllocator::kName)
+    return std::make_unique<OldestFirstAllocator>(inputs, vcs, outputs);
   return nullptr;
 }
 

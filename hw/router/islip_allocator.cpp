@@ -1,7 +1,4 @@
-// iSLIP: see islip_allocator.h for the request-grant-accept structure. Each
-// round-robin arbiter is evaluated as "the requester with the smallest
-// distance from the pointer", which is what the hardware's programmable
-// priority encoder computes.
+// iSLIP: see islip_allocator.h for the request-grant-accept structure.
 #include "hw/router/islip_allocator.h"
 
 #include <algorithm>
@@ -11,22 +8,29 @@
 namespace kairo::router {
 namespace {
 
-// Rank of requester `index` in a round-robin arbiter of `size` requesters whose
-// pointer is at `ptr`: rank 0 (the pointer itself) beats everyone.
-inline int rr_rank(int index, int ptr, int size) { return index >= ptr ? index - ptr : index - ptr + size; }
-
-// `index` in [0, 2*size) folded back into [0, size).
-inline int wrap(int index, int size) { return index >= size ? index - size : index; }
-
 std::string shape_text(int inputs, int vcs, int outputs) {
   return std::to_string(inputs) + " inputs x " + std::to_string(vcs) + " VCs x " + std::to_string(outputs) +
          " outputs";
 }
 
+// Out of line so that building the message costs add_request() nothing.
+[[noreturn]] __attribute__((noinline, cold)) void reject_request(const Allocator& a, int input, int vc,
+                                                                 int output, bool repeated) {
+  const std::string who =
+      "islip switch allocator: input " + std::to_string(input) + " VC " + std::to_string(vc);
+  if (repeated) throw std::logic_error(who + " requested twice in one round; call clear() between rounds");
+  throw std::out_of_range(who + " requesting output " + std::to_string(output) + " is outside its " +
+                          shape_text(a.inputs(), a.vcs(), a.outputs()));
+}
+
 }  // namespace
 
 IslipAllocator::IslipAllocator(int inputs, int vcs, int outputs, int iterations)
-    : Allocator(inputs, vcs, outputs), iterations_(iterations) {
+    : Allocator(inputs, vcs, outputs),
+      iterations_(iterations),
+      in_words_(request_words(inputs)),
+      out_words_(request_words(outputs)),
+      vc_words_(request_words(vcs)) {
   if (inputs < 1 || vcs < 1 || outputs < 1) {
     throw std::invalid_argument("islip switch allocator needs at least one input, VC and output, got " +
                                 shape_text(inputs, vcs, outputs));
@@ -35,20 +39,28 @@ IslipAllocator::IslipAllocator(int inputs, int vcs, int outputs, int iterations)
     throw std::invalid_argument("islip switch allocator needs at least one iteration, got " +
                                 std::to_string(iterations));
   }
-  grant_ptr_.assign(std::size_t(outputs), 0);
-  accept_ptr_.assign(std::size_t(inputs), 0);
-  vc_ptr_.assign(std::size_t(inputs), 0);
-  req_out_.assign(std::size_t(inputs) * std::size_t(vcs), -1);
+  const auto n_in = std::size_t(inputs), n_out = std::size_t(outputs);
+  grant_ptr_.assign(n_out, 0);
+  accept_ptr_.assign(n_in, 0);
+  vc_ptr_.assign(n_in, 0);
+  req_out_.assign(n_in * std::size_t(vcs), -1);
   reqs_.resize(req_out_.size());
-  in_match_.assign(std::size_t(inputs), -1);
-  out_match_.assign(std::size_t(outputs), -1);
-  grant_rank_.assign(std::size_t(outputs), inputs);
-  accept_rank_.assign(std::size_t(inputs), outputs);
-  grant_vc_.assign(std::size_t(inputs), -1);
+  line_.assign(n_out * std::size_t(in_words_), 0);
+  vc_line_.assign(n_in * n_out * std::size_t(vc_words_), 0);
+  free_in_.assign(std::size_t(in_words_), 0);
+  granted_.assign(n_in * std::size_t(out_words_), 0);
+  in_match_.assign(n_in, -1);
+  out_match_.assign(n_out, -1);
+  grant_vc_.assign(n_in, -1);
 }
 
 void IslipAllocator::clear() {
-  for (int k = 0; k < num_reqs_; ++k) req_out_[reqs_[k].input * vcs() + reqs_[k].vc] = -1;
+  for (int k = 0; k < num_reqs_; ++k) {
+    const Request r = reqs_[k];
+    req_out_[r.input * vcs() + r.vc] = -1;
+    line_[r.output * in_words_ + (r.input >> 6)] = 0;
+    vc_line_[(r.input * outputs() + r.output) * vc_words_ + (r.vc >> 6)] = 0;
+  }
   num_reqs_ = 0;
   std::fill(in_match_.begin(), in_match_.end(), -1);
   std::fill(grant_vc_.begin(), grant_vc_.end(), -1);
@@ -56,16 +68,13 @@ void IslipAllocator::clear() {
 
 void IslipAllocator::add_request(int input, int vc, int output, std::uint64_t /*age*/) {
   if (input < 0 || input >= inputs() || vc < 0 || vc >= vcs() || output < 0 || output >= outputs()) {
-    throw std::out_of_range("islip switch allocator: request from input " + std::to_string(input) + " VC " +
-                            std::to_string(vc) + " to output " + std::to_string(output) + " is outside its " +
-                            shape_text(inputs(), vcs(), outputs()));
+    reject_request(*this, input, vc, output, false);
   }
   int& slot = req_out_[input * vcs() + vc];
-  if (slot >= 0) {
-    throw std::logic_error("islip switch allocator: input " + std::to_string(input) + " VC " +
-                           std::to_string(vc) + " requested twice in one round; call clear() between rounds");
-  }
+  if (slot >= 0) reject_request(*this, input, vc, output, true);
   slot = output;
+  line_[output * in_words_ + (input >> 6)] |= request_bit(input);
+  vc_line_[(input * outputs() + output) * vc_words_ + (vc >> 6)] |= request_bit(vc);
   reqs_[num_reqs_++] = Request{input, vc, output};
 }
 
@@ -73,6 +82,8 @@ void IslipAllocator::allocate() {
   std::fill(in_match_.begin(), in_match_.end(), -1);
   std::fill(out_match_.begin(), out_match_.end(), -1);
   std::fill(grant_vc_.begin(), grant_vc_.end(), -1);
+  std::fill(free_in_.begin(), free_in_.end(), ~std::uint64_t{0});
+  if (inputs() & 63) free_in_.back() = request_bit(inputs()) - 1;
   for (int it = 0; it < iterations_; ++it) {
     if (!iterate(it == 0)) break;
   }
@@ -82,41 +93,39 @@ void IslipAllocator::allocate() {
 bool IslipAllocator::iterate(bool first) {
   const int n_in = inputs(), n_out = outputs();
 
-  // Grant: each unmatched output's arbiter picks among the unmatched inputs
-  // with a request line to it (smallest rank from its grant pointer; rank
-  // n_in = no grant). Several VCs of one input drive the same request line,
-  // so seeing a line twice changes nothing.
-  std::fill(grant_rank_.begin(), grant_rank_.end(), n_in);
-  for (int k = 0; k < num_reqs_; ++k) {
-    const Request r = reqs_[k];
-    const bool free_pair = in_match_[r.input] < 0 && out_match_[r.output] < 0;
-    const int rank = free_pair ? rr_rank(r.input, grant_ptr_[r.output], n_in) : n_in;
-    grant_rank_[r.output] = std::min(grant_rank_[r.output], rank);
-  }
-
-  // Accept: each input's arbiter picks among the outputs that granted it
-  // (smallest rank from its accept pointer; rank n_out = none).
-  std::fill(accept_rank_.begin(), accept_rank_.end(), n_out);
+  // Grant: each unmatched output's arbiter sees the request lines of the
+  // unmatched inputs (an input drives one line per output, however many of
+  // its VCs want that output) and grants one.
+  bool granted_any = false;
   for (int o = 0; o < n_out; ++o) {
-    if (grant_rank_[o] == n_in) continue;
-    const int i = wrap(grant_ptr_[o] + grant_rank_[o], n_in);
-    accept_rank_[i] = std::min(accept_rank_[i], rr_rank(o, accept_ptr_[i], n_out));
+    if (out_match_[o] >= 0) continue;
+    const std::uint64_t* line = &line_[o * in_words_];
+    const std::uint64_t* free_in = free_in_.data();
+    const int i =
+        round_robin_arbitrate(in_words_, grant_ptr_[o], [=](int w) { return line[w] & free_in[w]; });
+    if (i < 0) continue;
+    granted_[i * out_words_ + (o >> 6)] |= request_bit(o);
+    granted_any = true;
   }
+  if (!granted_any) return false;
 
-  // Commit the accepted pairs; pointers move only in the first iteration.
-  bool matched = false;
+  // Accept: each input that received grants accepts one; the pair is
+  // matched. Pointers move only for first-iteration accepts.
   for (int i = 0; i < n_in; ++i) {
-    if (accept_rank_[i] == n_out) continue;
-    const int o = wrap(accept_ptr_[i] + accept_rank_[i], n_out);
+    if (in_match_[i] >= 0) continue;
+    std::uint64_t* grants = &granted_[i * out_words_];
+    const int o = round_robin_arbitrate(out_words_, accept_ptr_[i], [grants](int w) { return grants[w]; });
+    if (o < 0) continue;
+    std::fill(grants, grants + out_words_, 0);
     in_match_[i] = o;
     out_match_[o] = i;
-    matched = true;
+    free_in_[i >> 6] &= ~request_bit(i);
     if (first) {
-      grant_ptr_[o] = wrap(i + 1, n_in);
-      accept_ptr_[i] = wrap(o + 1, n_out);
+      grant_ptr_[o] = i + 1 == n_in ? 0 : i + 1;
+      accept_ptr_[i] = o + 1 == n_out ? 0 : o + 1;
     }
   }
-  return matched;
+  return true;
 }
 
 void IslipAllocator::choose_vcs() {
@@ -124,13 +133,10 @@ void IslipAllocator::choose_vcs() {
   for (int i = 0; i < inputs(); ++i) {
     const int o = in_match_[i];
     if (o < 0) continue;
-    const int* row = &req_out_[i * n_vc];
-    for (int k = 0, v = vc_ptr_[i]; k < n_vc; ++k, v = wrap(v + 1, n_vc)) {
-      if (row[v] != o) continue;
-      grant_vc_[i] = v;
-      vc_ptr_[i] = wrap(v + 1, n_vc);
-      break;
-    }
+    const std::uint64_t* want = &vc_line_[(i * outputs() + o) * vc_words_];
+    const int v = round_robin_arbitrate(vc_words_, vc_ptr_[i], [want](int w) { return want[w]; });
+    grant_vc_[i] = v;
+    vc_ptr_[i] = v + 1 == n_vc ? 0 : v + 1;
   }
 }
 

@@ -26,13 +26,17 @@
 // iteration of a non-maximal matching adds at least one pair); with fewer
 // iterations it may not be.
 //
-// Cost per allocate(): O(iterations * (requests + inputs + outputs) +
-// inputs * vcs); no heap allocation after construction.
+// Request lines and grants are bit vectors, as the wires into the arbiters
+// are, so each arbitration is a masked find-first-set. Cost per allocate():
+// O(iterations * (outputs * ceil(inputs/64) + inputs * ceil(outputs/64)) +
+// inputs * ceil(vcs/64)); clear() is O(requests + inputs). No heap allocation
+// after construction.
 #pragma once
 #include <cstdint>
 #include <vector>
 
 #include "hw/router/allocator.h"
+#include "hw/router/round_robin_allocator.h"  // round_robin_arbitrate
 
 namespace kairo::router {
 
@@ -67,6 +71,7 @@ class IslipAllocator final : public Allocator {
   void choose_vcs();
 
   int iterations_;
+  int in_words_, out_words_, vc_words_;  // words per input / output / VC bit vector
 
   // Arbiter state, kept across rounds.
   std::vector<int> grant_ptr_;   // per output: input with highest grant priority
@@ -79,13 +84,19 @@ class IslipAllocator final : public Allocator {
   std::vector<Request> reqs_;
   int num_reqs_ = 0;
 
+  // Request vectors: the input request lines into each output's grant
+  // arbiter, and the VCs of each input that want each output (into the
+  // input's VC arbiter).
+  std::vector<std::uint64_t> line_;     // [output * in_words_ + w]
+  std::vector<std::uint64_t> vc_line_;  // [(input * outputs + output) * vc_words_ + w]
+
+  // Per round: unmatched inputs, and per iteration the grants each input
+  // received (consumed by its accept arbiter).
+  std::vector<std::uint64_t> free_in_;  // [w]
+  std::vector<std::uint64_t> granted_;  // [input * out_words_ + w]
+
   std::vector<int> in_match_;   // per input: matched output or -1
   std::vector<int> out_match_;  // per output: matched input or -1
-  // Per iteration: rank of the granted input from each output's grant pointer
-  // (inputs = no grant) and of the accepted output from each input's accept
-  // pointer (outputs = none).
-  std::vector<int> grant_rank_;
-  std::vector<int> accept_rank_;
   std::vector<int> grant_vc_;   // per input: VC sent or -1
 };
 

@@ -13,12 +13,24 @@ std::string shape_text(int inputs, int vcs, int outputs) {
          " outputs";
 }
 
+// Out of line so that building the message costs add_request() nothing.
+[[noreturn]] __attribute__((noinline, cold)) void reject_request(const Allocator& a, int input, int vc,
+                                                                 int output, bool repeated) {
+  const std::string who =
+      "oldest_first switch allocator: input " + std::to_string(input) + " VC " + std::to_string(vc);
+  if (repeated) throw std::logic_error(who + " requested twice in one round; call clear() between rounds");
+  throw std::out_of_range(who + " requesting output " + std::to_string(output) + " is outside its " +
+                          shape_text(a.inputs(), a.vcs(), a.outputs()));
+}
+
 }  // namespace
 
-OldestFirstAllocator::OldestFirstAllocator(int inputs, int vcs, int outputs) : Allocator(inputs, vcs, outputs) {
+OldestFirstAllocator::OldestFirstAllocator(int inputs, int vcs, int outputs)
+    : Allocator(inputs, vcs, outputs) {
   if (inputs < 1 || vcs < 1 || outputs < 1) {
-    throw std::invalid_argument("oldest_first switch allocator needs at least one input, VC and output, got " +
-                                shape_text(inputs, vcs, outputs));
+    throw std::invalid_argument(
+        "oldest_first switch allocator needs at least one input, VC and output, got " +
+        shape_text(inputs, vcs, outputs));
   }
   reqs_.resize(std::size_t(inputs) * std::size_t(vcs));
   requested_.assign(reqs_.size(), 0);
@@ -36,15 +48,10 @@ void OldestFirstAllocator::clear() {
 
 void OldestFirstAllocator::add_request(int input, int vc, int output, std::uint64_t age) {
   if (input < 0 || input >= inputs() || vc < 0 || vc >= vcs() || output < 0 || output >= outputs()) {
-    throw std::out_of_range("oldest_first switch allocator: request from input " + std::to_string(input) + " VC " +
-                            std::to_string(vc) + " to output " + std::to_string(output) + " is outside its " +
-                            shape_text(inputs(), vcs(), outputs()));
+    reject_request(*this, input, vc, output, false);
   }
   char& seen = requested_[input * vcs() + vc];
-  if (seen) {
-    throw std::logic_error("oldest_first switch allocator: input " + std::to_string(input) + " VC " +
-                           std::to_string(vc) + " requested twice in one round; call clear() between rounds");
-  }
+  if (seen) reject_request(*this, input, vc, output, true);
   seen = 1;
   reqs_[num_reqs_++] = Request{age, input * vcs() + vc, output};
 }

@@ -1,7 +1,5 @@
 // Separable input-first allocator: see round_robin_allocator.h for the
-// arbiter structure. Each round-robin arbiter is evaluated as "the requester
-// with the smallest distance from the pointer", which is what the hardware's
-// thermometer-masked priority encoder computes.
+// arbiter structure.
 #include "hw/router/round_robin_allocator.h"
 
 #include <algorithm>
@@ -11,21 +9,25 @@
 namespace kairo::router {
 namespace {
 
-// Rank of requester `index` in a round-robin arbiter of `size` requesters whose
-// pointer is at `ptr`: rank 0 (the pointer itself) beats everyone.
-inline int rr_rank(int index, int ptr, int size) { return index >= ptr ? index - ptr : index - ptr + size; }
-
-// `index` in [0, 2*size) folded back into [0, size).
-inline int wrap(int index, int size) { return index >= size ? index - size : index; }
-
 std::string shape_text(int inputs, int vcs, int outputs) {
   return std::to_string(inputs) + " inputs x " + std::to_string(vcs) + " VCs x " + std::to_string(outputs) +
          " outputs";
 }
 
+// Out of line so that building the message costs add_request() nothing.
+[[noreturn]] __attribute__((noinline, cold)) void reject_request(const Allocator& a, int input, int vc,
+                                                                 int output, bool repeated) {
+  const std::string who =
+      "round_robin switch allocator: input " + std::to_string(input) + " VC " + std::to_string(vc);
+  if (repeated) throw std::logic_error(who + " requested twice in one round; call clear() between rounds");
+  throw std::out_of_range(who + " requesting output " + std::to_string(output) + " is outside its " +
+                          shape_text(a.inputs(), a.vcs(), a.outputs()));
+}
+
 }  // namespace
 
-RoundRobinAllocator::RoundRobinAllocator(int inputs, int vcs, int outputs) : Allocator(inputs, vcs, outputs) {
+RoundRobinAllocator::RoundRobinAllocator(int inputs, int vcs, int outputs)
+    : Allocator(inputs, vcs, outputs), vc_words_(request_words(vcs)), in_words_(request_words(inputs)) {
   if (inputs < 1 || vcs < 1 || outputs < 1) {
     throw std::invalid_argument("round_robin switch allocator needs at least one input, VC and output, got " +
                                 shape_text(inputs, vcs, outputs));
@@ -34,14 +36,19 @@ RoundRobinAllocator::RoundRobinAllocator(int inputs, int vcs, int outputs) : All
   in_ptr_.assign(std::size_t(outputs), 0);
   req_out_.assign(std::size_t(inputs) * std::size_t(vcs), -1);
   reqs_.resize(req_out_.size());
-  stage1_rank_.assign(std::size_t(inputs), vcs);
-  stage2_rank_.assign(std::size_t(outputs), inputs);
+  vc_req_.assign(std::size_t(inputs) * std::size_t(vc_words_), 0);
+  out_req_.assign(std::size_t(outputs) * std::size_t(in_words_), 0);
+  stage1_vc_.assign(std::size_t(inputs), -1);
   grant_vc_.assign(std::size_t(inputs), -1);
   grant_out_.assign(std::size_t(inputs), -1);
 }
 
 void RoundRobinAllocator::clear() {
-  for (int k = 0; k < num_reqs_; ++k) req_out_[reqs_[k].input * vcs() + reqs_[k].vc] = -1;
+  for (int k = 0; k < num_reqs_; ++k) {
+    const Request r = reqs_[k];
+    req_out_[r.input * vcs() + r.vc] = -1;
+    vc_req_[r.input * vc_words_ + (r.vc >> 6)] = 0;
+  }
   num_reqs_ = 0;
   std::fill(grant_vc_.begin(), grant_vc_.end(), -1);
   std::fill(grant_out_.begin(), grant_out_.end(), -1);
@@ -49,16 +56,12 @@ void RoundRobinAllocator::clear() {
 
 void RoundRobinAllocator::add_request(int input, int vc, int output, std::uint64_t /*age*/) {
   if (input < 0 || input >= inputs() || vc < 0 || vc >= vcs() || output < 0 || output >= outputs()) {
-    throw std::out_of_range("round_robin switch allocator: request from input " + std::to_string(input) + " VC " +
-                            std::to_string(vc) + " to output " + std::to_string(output) + " is outside its " +
-                            shape_text(inputs(), vcs(), outputs()));
+    reject_request(*this, input, vc, output, false);
   }
   int& slot = req_out_[input * vcs() + vc];
-  if (slot >= 0) {
-    throw std::logic_error("round_robin switch allocator: input " + std::to_string(input) + " VC " +
-                           std::to_string(vc) + " requested twice in one round; call clear() between rounds");
-  }
+  if (slot >= 0) reject_request(*this, input, vc, output, true);
   slot = output;
+  vc_req_[input * vc_words_ + (vc >> 6)] |= request_bit(vc);
   reqs_[num_reqs_++] = Request{input, vc};
 }
 
@@ -67,40 +70,28 @@ void RoundRobinAllocator::allocate() {
   std::fill(grant_vc_.begin(), grant_vc_.end(), -1);
   std::fill(grant_out_.begin(), grant_out_.end(), -1);
 
-  // Stage 1: each input's VC arbiter picks its requesting VC nearest at or
-  // after its pointer (smallest rank; rank n_vc = no request).
-  std::fill(stage1_rank_.begin(), stage1_rank_.end(), n_vc);
-  for (int k = 0; k < num_reqs_; ++k) {
-    const Request r = reqs_[k];
-    int& best = stage1_rank_[r.input];
-    best = std::min(best, rr_rank(r.vc, vc_ptr_[r.input], n_vc));
-  }
-
-  // Stage 2: each output's input arbiter picks, among the inputs whose stage-1
-  // winner requests it, the one nearest at or after its pointer.
-  std::fill(stage2_rank_.begin(), stage2_rank_.end(), n_in);
+  // Stage 1: each input's VC arbiter picks one requesting VC; its output
+  // request is raised on that output's stage-2 request vector.
   for (int i = 0; i < n_in; ++i) {
-    const int rank = stage1_rank_[i];
-    if (rank == n_vc) continue;
-    const int v = wrap(vc_ptr_[i] + rank, n_vc);
-    stage1_rank_[i] = v;  // from here on: the stage-1 winner VC
-    const int o = req_out_[i * n_vc + v];
-    int& best = stage2_rank_[o];
-    best = std::min(best, rr_rank(i, in_ptr_[o], n_in));
+    const std::uint64_t* req = &vc_req_[i * vc_words_];
+    const int v = round_robin_arbitrate(vc_words_, vc_ptr_[i], [req](int w) { return req[w]; });
+    stage1_vc_[i] = v;
+    if (v >= 0) out_req_[req_out_[i * n_vc + v] * in_words_ + (i >> 6)] |= request_bit(i);
   }
 
-  // Final grants. Only now do the two arbiters on a granted path move their
-  // pointers past the winner; a stage-1 winner that lost stage 2 keeps its
-  // priority at its input for the next cycle.
+  // Stage 2: each output's input arbiter picks one of those inputs. Only a
+  // final grant moves pointers, at both arbiters on the granted path; a
+  // stage-1 winner that lost here keeps its priority at its input.
   for (int o = 0; o < outputs(); ++o) {
-    const int rank = stage2_rank_[o];
-    if (rank == n_in) continue;
-    const int i = wrap(in_ptr_[o] + rank, n_in);
-    const int v = stage1_rank_[i];
+    std::uint64_t* req = &out_req_[o * in_words_];
+    const int i = round_robin_arbitrate(in_words_, in_ptr_[o], [req](int w) { return req[w]; });
+    std::fill(req, req + in_words_, 0);
+    if (i < 0) continue;
+    const int v = stage1_vc_[i];
     grant_vc_[i] = v;
     grant_out_[i] = o;
-    vc_ptr_[i] = wrap(v + 1, n_vc);
-    in_ptr_[o] = wrap(i + 1, n_in);
+    vc_ptr_[i] = v + 1 == n_vc ? 0 : v + 1;
+    in_ptr_[o] = i + 1 == n_in ? 0 : i + 1;
   }
 }
 

@@ -18,8 +18,10 @@
 // stage-1 winners collide on one output leave the loser unmatched even if it
 // has another VC requesting a free output.
 //
-// Cost per allocate(): O(requests + inputs + outputs); no heap allocation after
-// construction.
+// Request vectors are bit vectors, as the wires into the arbiters are, so an
+// arbitration is a masked find-first-set. Cost per allocate():
+// O(inputs * ceil(vcs/64) + outputs * ceil(inputs/64)); clear() is
+// O(requests + inputs). No heap allocation after construction.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -27,6 +29,30 @@
 #include "hw/router/allocator.h"
 
 namespace kairo::router {
+
+// Round-robin arbiter over a request vector of `nwords` 64-bit words (bit r of
+// word r/64 = requester r; `word(w)` returns word w): grants the first
+// requester at or after the priority pointer `ptr`, wrapping round, or returns
+// -1 when nobody requests. In hardware, a programmable priority encoder: the
+// requests at or above the pointer are tried first, then all of them.
+// Shared by the round-robin and iSLIP allocators.
+template <class Word>
+inline int round_robin_arbitrate(int nwords, int ptr, Word word) {
+  int w = ptr >> 6;
+  std::uint64_t bits = word(w) & (~std::uint64_t{0} << (ptr & 63));
+  for (int k = 0; k < nwords; ++k) {
+    if (bits) return (w << 6) + __builtin_ctzll(bits);
+    w = w + 1 == nwords ? 0 : w + 1;
+    bits = word(w);
+  }
+  // Back at the pointer's word: only requesters below the pointer remain.
+  return bits ? (w << 6) + __builtin_ctzll(bits) : -1;
+}
+
+// Words in a request vector of n requesters, and requester index's bit within
+// its word (word index / 64).
+inline int request_words(int n) { return (n + 63) >> 6; }
+inline std::uint64_t request_bit(int index) { return std::uint64_t{1} << (index & 63); }
 
 class RoundRobinAllocator final : public Allocator {
  public:
@@ -48,9 +74,11 @@ class RoundRobinAllocator final : public Allocator {
     int input, vc;
   };
 
+  int vc_words_, in_words_;  // words per VC / per input-port bit vector
+
   // Arbiter state, kept across rounds.
-  std::vector<int> vc_ptr_;   // per input: VC with highest stage-1 priority
-  std::vector<int> in_ptr_;   // per output: input with highest stage-2 priority
+  std::vector<int> vc_ptr_;  // per input: VC with highest stage-1 priority
+  std::vector<int> in_ptr_;  // per output: input with highest stage-2 priority
 
   // This round's requests: req_out_[input * vcs + vc] is the requested output
   // or -1; reqs_[0, num_reqs_) lists the set entries so clear() touches only them.
@@ -58,8 +86,12 @@ class RoundRobinAllocator final : public Allocator {
   std::vector<Request> reqs_;
   int num_reqs_ = 0;
 
-  std::vector<int> stage1_rank_;  // per input: rank of the stage-1 winner (vcs = none)
-  std::vector<int> stage2_rank_;  // per output: rank of the stage-2 winner (inputs = none)
+  // Request vectors: into each input's VC arbiter (which VCs request), and
+  // into each output's input arbiter (which inputs' stage-1 winners want it).
+  std::vector<std::uint64_t> vc_req_;   // [input * vc_words_ + w]
+  std::vector<std::uint64_t> out_req_;  // [output * in_words_ + w], built and consumed by allocate()
+
+  std::vector<int> stage1_vc_;  // per input: stage-1 winning VC or -1
   std::vector<int> grant_vc_, grant_out_;
 };
 
