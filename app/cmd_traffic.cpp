@@ -166,6 +166,8 @@ void add_traffic_command(CLI::App& app, int& exit_code) {
   c->add_option("--packet-flits", a->opt.packet_flits, "packet size in flits")->capture_default_str();
   c->add_option("--warmup-cycles", a->opt.warmup_cycles, "warm-up cycles (not measured)")->capture_default_str();
   c->add_option("--measure-cycles", a->opt.measure_cycles, "measurement window in cycles")->capture_default_str();
+  c->add_option("--drain-cycles", a->opt.drain_cycles,
+                "longest drain with sources still on (default: warm-up + measure)");
   c->add_option("--seed", a->opt.seed, "random seed")->capture_default_str();
   c->add_option("--batch", a->opt.batch_packets, "batch mode: every node sends N packets as fast as it can");
   c->add_option("--hotspot-nodes", a->hotspots, "hotspot pattern: node ids that attract traffic")->delimiter(',');

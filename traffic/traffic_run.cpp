@@ -50,16 +50,20 @@ double peak_rss_mib() {
 // Phase boundaries, as events of their own.
 class PhaseClock : public sim::EventTarget {
  public:
-  enum : std::uint32_t { kWarmupEnd, kMeasureEnd };
+  enum : std::uint32_t { kWarmupEnd, kMeasureEnd, kDrainLimit };
+  bool drain_limited = false;
   PhaseClock(TrafficContext& ctx, platforms::TorusNetlist& net) : ctx_(ctx), net_(net) {}
   void on_event(std::uint32_t kind, std::uint32_t, void*) override {
     if (kind == kWarmupEnd) {
       net_.reset_counters(ctx_.queue->now());
       ctx_.measuring = true;
-    } else {
+    } else if (kind == kMeasureEnd) {
       ctx_.measuring = false;
       ctx_.measure_done = true;
       ctx_.maybe_stop_generating();
+    } else if (ctx_.generating) {
+      drain_limited = true;  // measured packets still out: the load is above saturation
+      ctx_.generating = false;
     }
   }
 
@@ -170,8 +174,10 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   } else {
     for (auto& n : nodes) n.start(0);
     queue.at(ctx.clock.cycles(o.warmup_cycles), sim::kPrioState, &phases, PhaseClock::kWarmupEnd);
-    queue.at(ctx.clock.cycles(o.warmup_cycles + o.measure_cycles), sim::kPrioState, &phases,
-             PhaseClock::kMeasureEnd);
+    const std::uint64_t wm = o.warmup_cycles + o.measure_cycles;
+    queue.at(ctx.clock.cycles(wm), sim::kPrioState, &phases, PhaseClock::kMeasureEnd);
+    queue.at(ctx.clock.cycles(wm + (o.drain_cycles ? o.drain_cycles : wm)), sim::kPrioState, &phases,
+             PhaseClock::kDrainLimit);
   }
 
   std::unique_ptr<sim::Kernel> kernel;
@@ -196,6 +202,10 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
 
   TrafficResult r;
   r.json = summarize(plat, o, ctx, net, elaborate_s, wall_s, queue.events_processed(), net.watchdog());
+  if (o.batch_packets == 0) {
+    r.json["drain_limited"] = phases.drain_limited;
+    r.json["drain_cycles"] = o.drain_cycles ? o.drain_cycles : o.warmup_cycles + o.measure_cycles;
+  }
   r.deadlock = net.watchdog().fired();
   r.blocked = net.watchdog().blocked();
   r.lost_or_duplicated = !r.deadlock && (r.json["packets_lost"] != 0 || r.json["packets_duplicated"] != 0);

@@ -3,8 +3,10 @@
 // pattern, and the classic phases:
 //   warm-up   traffic runs, nothing is measured; counters reset at its end
 //   measure   packets created in this window are the measured ones
-//   drain     traffic keeps flowing until every measured packet has arrived,
-//             then sources stop and the network empties completely, so every
+//   drain     traffic keeps flowing until every measured packet has arrived
+//             (at most `drain_cycles`: above saturation the backlog would grow
+//             without end, and the JSON then says `drain_limited`), then
+//             sources stop and the network empties completely, so every
 //             packet created is delivered and checked (exactly once, by id).
 // Batch mode instead gives every node N packets at time 0, sent as fast as
 // flow control allows; the result is the cycle count to drain the batch.
@@ -27,6 +29,7 @@ struct TrafficOptions {
   int packet_flits = 4;
   std::uint64_t warmup_cycles = 1000;
   std::uint64_t measure_cycles = 10000;
+  std::uint64_t drain_cycles = 0;  // 0: warmup + measure
   std::uint64_t seed = 1;
   std::uint64_t batch_packets = 0;  // > 0 selects batch mode
   std::vector<router::NodeId> hotspots{0};

@@ -260,7 +260,11 @@ void Router::describe_blocked(std::vector<std::string>& out, std::size_t limit) 
       apply_credits(o, t);
       std::string why;
       if (!o.out.connected()) why = "output not connected";
-      else if (!output_free(o, t)) why = "output link busy";
+      else if (!output_free(o, t))
+        why = fmt::format("output link busy for {:.1f} more cycles", cfg_.clock.to_cycles(o.out.free_at - t));
+      else if (!input_free(ports_[port], t))
+        why = fmt::format("input busy forwarding another VC for {:.1f} more cycles",
+                          cfg_.clock.to_cycles(ports_[port].in_busy_until - t));
       else if (choose_vc(o, h) < 0) {
         why = "no downstream VC of its class has credits for the whole packet (credits:";
         for (int v = cfg_.class_first(h.out_class); v < cfg_.class_last(h.out_class); ++v)
