@@ -26,7 +26,22 @@ void EventQueue::push(const Event& e) {
   Slot& s = wheel_[slot & kMask];
   if (s.count++ == 0) set_bit(slot & kMask);
   ++wheel_count_;
-  s.q[e.order >> 56].ev.push_back(e);
+  Fifo& f = s.q[e.order >> 56];
+  const std::uint32_t n = new_node(e);
+  if (f.tail == kNil) f.head = n; else nodes_[f.tail].next = n;
+  f.tail = n;
+}
+
+std::uint32_t EventQueue::new_node(const Event& e) {
+  std::uint32_t n = free_;
+  if (n == kNil) {
+    n = std::uint32_t(nodes_.size());
+    nodes_.push_back(Node{e, kNil});
+  } else {
+    free_ = nodes_[n].next;
+    nodes_[n] = Node{e, kNil};
+  }
+  return n;
 }
 
 void EventQueue::push_far(const Event& e) {
@@ -72,49 +87,55 @@ std::size_t EventQueue::first_nonempty_distance() const {
   return kSlots;
 }
 
-EventQueue::Fifo* EventQueue::wheel_front(std::uint64_t* slot) const {
-  std::size_t d = first_nonempty_distance();
-  if (d == kSlots) return nullptr;
-  *slot = cur_ + d;
-  Slot& s = wheel_[*slot & kMask];
-  for (auto& q : s.q)
-    if (!q.empty()) return &q;
-  return nullptr;
+EventQueue::Next EventQueue::peek() const {
+  Next n;
+  if (size_ == 0) return n;
+  std::size_t d = (bits_[(cur_ & kMask) >> 6] >> (cur_ & 63) & 1) ? 0 : first_nonempty_distance();
+  if (d != kSlots) {
+    n.slot = cur_ + d;
+    Slot& s = wheel_[n.slot & kMask];
+    for (auto& q : s.q)
+      if (!q.empty()) {
+        n.fifo = &q;
+        n.event = &nodes_[q.head].e;
+        break;
+      }
+  }
+  if (!far_.empty() && (!n.event || before(far_.front(), *n.event))) {
+    n.fifo = nullptr;
+    n.event = &far_.front();
+  }
+  return n;
 }
 
-Event EventQueue::take_next() {
-  std::uint64_t slot = 0;
-  Fifo* f = wheel_front(&slot);
-  if (!far_.empty() && (!f || before(far_.front(), f->ev[f->next]))) {
-    --size_;
-    return pop_far();
-  }
-  cur_ = slot;  // the wheel moves only to an event being taken now
-  Event e = f->ev[f->next++];
+Event EventQueue::take(const Next& n) {
   --size_;
+  if (!n.fifo) return pop_far();
+  cur_ = n.slot;  // the wheel moves only to an event being taken now
+  Fifo* f = n.fifo;
+  const std::uint32_t id = f->head;
+  Event e = nodes_[id].e;
+  f->head = nodes_[id].next;
+  if (f->head == kNil) f->tail = kNil;
+  nodes_[id].next = free_;
+  free_ = id;
   --wheel_count_;
-  Slot& s = wheel_[slot & kMask];
-  if (--s.count == 0) {
-    for (auto& q : s.q) q.ev.clear(), q.next = 0;
-    clear_bit(slot & kMask);
-  }
+  if (--wheel_[n.slot & kMask].count == 0) clear_bit(n.slot & kMask);
   return e;
 }
 
 Time EventQueue::next_time() const {
-  if (size_ == 0) return kNever;
-  std::uint64_t slot = 0;
-  Time best = far_.empty() ? kNever : far_.front().t;
-  if (wheel_front(&slot)) best = std::min(best, slot * grain_);
-  return best;
+  Next n = peek();
+  return n.event ? n.event->t : kNever;
 }
 
 // The wheel only moves to an event that is taken, so a SystemC process that
 // schedules between two bridge steps never lands behind the current slot.
 void EventQueue::run_until(Time limit) {
-  while (!stopped_ && size_ > 0) {
-    if (limit != kNever && next_time() > limit) break;
-    Event e = take_next();
+  while (!stopped_) {
+    const Next n = peek();
+    if (!n.event || n.event->t > limit) break;
+    Event e = take(n);
     now_ = e.t;
     ++processed_;
     e.target->on_event(e.kind, e.arg, e.ptr);

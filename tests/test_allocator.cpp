@@ -538,3 +538,47 @@ TEST(Allocator, NoHeapAllocationOnTheAllocationPath) {
 
 }  // namespace
 }  // namespace kairo::router
+
+namespace kairo::router {
+namespace {
+
+// The router takes a shortcut for rounds with a single request; it must be
+// indistinguishable from a full round, now and in every later round.
+TEST(Allocator, SingleRequestShortcutMatchesAFullRound) {
+  for (const auto& name : allocator_names()) {
+    for (auto [inputs, vcs, outputs] : {std::tuple{5, 4, 5}, std::tuple{14, 4, 14}, std::tuple{3, 2, 7}}) {
+      auto shortcut = make_allocator(name, inputs, vcs, outputs);
+      auto full = make_allocator(name, inputs, vcs, outputs);
+      std::mt19937 rng(42);
+      for (int round = 0; round < 5000; ++round) {
+        const bool single = rng() % 2 == 0;
+        shortcut->clear();
+        full->clear();
+        if (single) {
+          int i = int(rng() % inputs), v = int(rng() % vcs), o = int(rng() % outputs);
+          shortcut->allocate_single(i, v, o, round);
+          full->add_request(i, v, o, round);
+          full->allocate();
+        } else {
+          for (int i = 0; i < inputs; ++i)
+            for (int v = 0; v < vcs; ++v)
+              if (rng() % 3 == 0) {
+                int o = int(rng() % outputs);
+                std::uint64_t age = rng() % 100;
+                shortcut->add_request(i, v, o, age);
+                full->add_request(i, v, o, age);
+              }
+          shortcut->allocate();
+          full->allocate();
+        }
+        for (int i = 0; i < inputs; ++i) {
+          ASSERT_EQ(shortcut->grant_vc(i), full->grant_vc(i)) << name << " round " << round << " input " << i;
+          ASSERT_EQ(shortcut->grant_output(i), full->grant_output(i)) << name << " round " << round;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kairo::router

@@ -34,6 +34,14 @@ class Allocator {
   // Compute the matching and update arbiter state (priority pointers advance
   // only for requests that were granted).
   virtual void allocate() = 0;
+  // A round with exactly one request. Must leave the same grants and arbiter
+  // state as clear(); add_request(...); allocate(); the router uses it for
+  // the common uncontended round. Allocators may override it with a shortcut.
+  virtual void allocate_single(int input, int vc, int output, std::uint64_t age) {
+    clear();
+    add_request(input, vc, output, age);
+    allocate();
+  }
   // The VC of `input` that won, or -1.
   virtual int grant_vc(int input) const = 0;
   // The output granted to `input`, or -1.

@@ -95,4 +95,17 @@ void RoundRobinAllocator::allocate() {
   }
 }
 
+// One request: both arbiters on its path see a single requester, grant it and
+// move their pointers one past it, exactly as a full round would.
+void RoundRobinAllocator::allocate_single(int input, int vc, int output, std::uint64_t /*age*/) {
+  if (input < 0 || input >= inputs() || vc < 0 || vc >= vcs() || output < 0 || output >= outputs()) {
+    reject_request(*this, input, vc, output, false);
+  }
+  clear();
+  grant_vc_[input] = vc;
+  grant_out_[input] = output;
+  vc_ptr_[input] = vc + 1 == vcs() ? 0 : vc + 1;
+  in_ptr_[output] = input + 1 == inputs() ? 0 : input + 1;
+}
+
 }  // namespace kairo::router

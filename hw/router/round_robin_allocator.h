@@ -66,6 +66,7 @@ class RoundRobinAllocator final : public Allocator {
   // std::logic_error for a second request from the same VC in one round.
   void add_request(int input, int vc, int output, std::uint64_t age) override;
   void allocate() override;
+  void allocate_single(int input, int vc, int output, std::uint64_t age) override;
   int grant_vc(int input) const override { return grant_vc_[input]; }
   int grant_output(int input) const override { return grant_out_[input]; }
 

@@ -17,6 +17,7 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
   occupied_.assign((vcs_.size() + 63) / 64, 0);
   chosen_vc_.assign(vcs_.size(), -1);
   credit_waiters_.assign((np + 63) / 64, 0);
+  requests_.resize(vcs_.size());
   allocator_ = make_allocator(cfg.allocator, np, cfg.vcs, np);
   if (!allocator_) throw std::invalid_argument("unknown allocator '" + cfg.allocator + "'");
 }
@@ -129,8 +130,7 @@ void Router::allocate() {
   const Time t = cfg_.queue->now();
   alloc_at_ = sim::kNever;
   std::fill(credit_waiters_.begin(), credit_waiters_.end(), 0);
-  allocator_->clear();
-  bool any = false;
+  int n = 0;
   const int V = cfg_.vcs;
   for (std::size_t w = 0; w < occupied_.size(); ++w) {
     for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
@@ -145,11 +145,16 @@ void Router::allocate() {
       int ov = choose_vc(out, h);
       if (ov < 0) continue;
       chosen_vc_[idx] = std::int8_t(ov);
-      allocator_->add_request(in, vc, h.out_port, h.created_ps);
-      any = true;
+      requests_[n++] = Request{in, vc, h.out_port, h.created_ps};
     }
   }
-  if (any) {
+  if (n == 1) {
+    const Request& r = requests_[0];
+    allocator_->allocate_single(r.input, r.vc, r.output, r.age);
+    depart(r.input, r.vc, chosen_vc_[r.input * V + r.vc], t);
+  } else if (n > 1) {
+    allocator_->clear();
+    for (int k = 0; k < n; ++k) allocator_->add_request(requests_[k].input, requests_[k].vc, requests_[k].output, requests_[k].age);
     allocator_->allocate();
     for (int in = 0; in < int(ports_.size()); ++in) {
       int vc = allocator_->grant_vc(in);

@@ -96,6 +96,11 @@ class Router : public sc_core::sc_module, public sim::EventTarget, public hw::Cr
   std::vector<hw::PacketFifo> vcs_;         // [port][vc] input buffers
   std::vector<std::uint64_t> occupied_;     // bit per non-empty input VC
   std::vector<std::int8_t> chosen_vc_;      // per input VC: downstream VC picked this round
+  struct Request {
+    int input, vc, output;
+    std::uint64_t age;
+  };
+  std::vector<Request> requests_;           // this round's, preallocated
   std::unique_ptr<Allocator> allocator_;
   sim::Time alloc_at_ = sim::kNever;        // earliest pending allocation event
   std::uint64_t buffered_ = 0;

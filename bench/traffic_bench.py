@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Synthetic-traffic speed benchmark (issue 2, DESIGN.md section 9).
+
+Runs `kairo traffic` on the configurations of the BookSim 2 reference figures
+(uniform traffic, 4-flit packets, 3000 warm-up + 3000 measured cycles, 4 VCs x
+8 flits, dimension-order routing) and prints, per configuration, the median
+over N runs of: whole-process wall seconds, simulated cycles per second,
+flit-hops per second, events, and peak RSS. Usage:
+
+    python3 bench/traffic_bench.py [--runs 5] [--kairo build/kairo]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+CONFIGS = [
+    ("mesh-8x8", 0.05, 0.25), ("mesh-8x8", 0.15, 0.70), ("mesh-8x8", 0.30, 1.45),
+    ("mesh-10x10x10", 0.05, 34.5), ("mesh-10x10x10", 0.10, None), ("mesh-10x10x10", 0.20, 86.0),
+]
+
+
+def run_once(kairo, platform, rate):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        t0 = time.perf_counter()
+        subprocess.run([kairo, "traffic", platform, "--pattern", "uniform", "--rate", str(rate),
+                        "--packet-flits", "4", "--warmup-cycles", "3000", "--measure-cycles", "3000",
+                        "--seed", "1", "--quiet", "--json", out], check=True)
+        wall = time.perf_counter() - t0
+        with open(out) as f:
+            j = json.load(f)
+    return wall, j
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--kairo", default=os.path.join(os.path.dirname(__file__), "..", "build", "kairo"))
+    a = ap.parse_args()
+    print("| platform | rate | process wall s (median) | sim cycles/s | flit-hops/s | events | peak RSS MiB "
+          "| BookSim 2 s | speed-up |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for platform, rate, booksim in CONFIGS:
+        walls, cps, fhs, ev, rss = [], [], [], [], []
+        for _ in range(a.runs):
+            wall, j = run_once(a.kairo, platform, rate)
+            walls.append(wall)
+            cps.append(j["sim_cycles_per_s"])
+            fhs.append(j["flit_hops_per_s"])
+            ev.append(j["events"])
+            rss.append(j["peak_rss_mib"])
+        w = statistics.median(walls)
+        speedup = f"{booksim / w:.0f}x" if booksim else "n/a"
+        print(f"| {platform} | {rate:.2f} | {w:.4f} | {statistics.median(cps):.3g} | {statistics.median(fhs):.3g} "
+              f"| {int(statistics.median(ev))} | {statistics.median(rss):.1f} | {booksim or 'n/a'} | {speedup} |")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
