@@ -56,7 +56,7 @@ class TrafficNode : public hw::EndpointClient, public sim::EventTarget {
   void enqueue_batch(std::uint64_t n);
 
   void on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) override;
-  void on_packet(int ni, hw::Packet* p) override { ctx_.deliver(p); }
+  void on_packet(int, hw::Packet* p) override { ctx_.deliver(p); }
   void on_send_ready(int) override { try_inject(); }
 
  private:

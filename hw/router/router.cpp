@@ -12,8 +12,9 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
     : sc_module(name), cfg_(cfg), id_(id), coord_(cfg.topo->coord_of(id)) {
   const int np = cfg.num_ports();
   ports_.resize(np);
-  for (auto& p : ports_) p.zero_since.fill(sim::kNever);
-  vcs_.resize(std::size_t(np) * cfg.vcs);
+  vc_time_.resize(std::size_t(np) * cfg.vcs);
+  while ((1 << vshift_) < cfg.vcs) ++vshift_;
+  vcs_.resize(std::size_t(np) << vshift_);
   occupied_.assign((vcs_.size() + 63) / 64, 0);
   chosen_vc_.assign(vcs_.size(), -1);
   credit_waiters_.assign((np + 63) / 64, 0);
@@ -80,7 +81,7 @@ void Router::on_head_arrive(int port, int vc, hw::Packet* p) {
   hw::PacketFifo& q = fifo(port, vc);
   q.push(p);
   ++buffered_;
-  set_occupied(port * cfg_.vcs + vc, true);
+  set_occupied(vc_index(port, vc), true);
   if (q.head == p) schedule_allocation(p->ready_ps);
 }
 
@@ -95,8 +96,9 @@ void Router::apply_credits(Port& p, Time now) {
   while (!p.returning.empty() && p.returning.front().at <= now) {
     const hw::PendingCredit& c = p.returning.front();
     if (p.credits[c.vc] == 0 && c.flits > 0) {
-      p.counters.zero_credit_ps[c.vc] += c.at - p.zero_since[c.vc];
-      p.zero_since[c.vc] = sim::kNever;
+      VcTime& z = vc_time_[std::size_t(&p - ports_.data()) * cfg_.vcs + c.vc];
+      z.zero_ps += c.at - z.zero_since;
+      z.zero_since = sim::kNever;
     }
     p.credits[c.vc] += c.flits;
     p.returning.pop();
@@ -131,11 +133,10 @@ void Router::allocate() {
   alloc_at_ = sim::kNever;
   std::fill(credit_waiters_.begin(), credit_waiters_.end(), 0);
   int n = 0;
-  const int V = cfg_.vcs;
   for (std::size_t w = 0; w < occupied_.size(); ++w) {
     for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
       int idx = int(w * 64) + __builtin_ctzll(bits);
-      int in = idx / V, vc = idx % V;
+      int in = idx >> vshift_, vc = idx & ((1 << vshift_) - 1);
       const hw::Packet& h = *vcs_[idx].head;
       chosen_vc_[idx] = -1;
       if (h.ready_ps > t || !input_free(ports_[in], t)) continue;
@@ -151,14 +152,14 @@ void Router::allocate() {
   if (n == 1) {
     const Request& r = requests_[0];
     allocator_->allocate_single(r.input, r.vc, r.output, r.age);
-    depart(r.input, r.vc, chosen_vc_[r.input * V + r.vc], t);
+    depart(r.input, r.vc, chosen_vc_[vc_index(r.input, r.vc)], t);
   } else if (n > 1) {
     allocator_->clear();
     for (int k = 0; k < n; ++k) allocator_->add_request(requests_[k].input, requests_[k].vc, requests_[k].output, requests_[k].age);
     allocator_->allocate();
     for (int in = 0; in < int(ports_.size()); ++in) {
       int vc = allocator_->grant_vc(in);
-      if (vc >= 0) depart(in, vc, chosen_vc_[in * V + vc], t);
+      if (vc >= 0) depart(in, vc, chosen_vc_[vc_index(in, vc)], t);
     }
   }
   if (buffered_ > 0) {
@@ -173,12 +174,11 @@ void Router::allocate() {
 Time Router::next_wake(Time t) {
   const Time period = cfg_.clock.period_ps, st = cfg_.traversal_ps;
   Time wake = sim::kNever;
-  const int V = cfg_.vcs;
   for (std::size_t w = 0; w < occupied_.size(); ++w) {
     for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
       int idx = int(w * 64) + __builtin_ctzll(bits);
       const hw::Packet& h = *vcs_[idx].head;
-      const Port& in = ports_[idx / V];
+      const Port& in = ports_[idx >> vshift_];
       Port& out = ports_[h.out_port];
       Time when;
       if (h.ready_ps > t) when = h.ready_ps;
@@ -202,7 +202,7 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
   hw::PacketFifo& q = fifo(in_port, in_vc);
   hw::Packet* p = q.pop();
   --buffered_;
-  if (q.empty()) set_occupied(in_port * cfg_.vcs + in_vc, false);
+  if (q.empty()) set_occupied(vc_index(in_port, in_vc), false);
   Port& out = ports_[p->out_port];
 
   const Time start = std::max({t + cfg_.traversal_ps, out.out.free_at, in.in_busy_until});
@@ -211,7 +211,7 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
   in.in_busy_until = tail_leaves;
 
   out.credits[out_vc] -= p->flits;
-  if (out.credits[out_vc] == 0) out.zero_since[out_vc] = t;
+  if (out.credits[out_vc] == 0) vc_time(p->out_port, out_vc).zero_since = t;
   PortCounters& c = out.counters;
   if (t > p->ready_ps) c.stall_ps += t - p->ready_ps;
   ++c.packets_sent;
@@ -241,16 +241,18 @@ PortCounters Router::counters(int port, Time now) {
   Port& p = ports_[port];
   apply_credits(p, now);
   PortCounters c = p.counters;
-  for (int v = 0; v < cfg_.vcs; ++v)
-    if (p.zero_since[v] != sim::kNever) c.zero_credit_ps[v] += now - p.zero_since[v];
+  for (int v = 0; v < cfg_.vcs; ++v) {
+    const VcTime& z = vc_time(port, v);
+    c.zero_credit_ps[v] = z.zero_ps + (z.zero_since != sim::kNever ? now - z.zero_since : 0);
+  }
   return c;
 }
 
 void Router::reset_counters(Time now) {
-  for (auto& p : ports_) {
-    p.counters = PortCounters{};
-    for (int v = 0; v < cfg_.vcs; ++v)
-      if (p.zero_since[v] != sim::kNever) p.zero_since[v] = now;
+  for (auto& p : ports_) p.counters = PortCounters{};
+  for (auto& z : vc_time_) {
+    z.zero_ps = 0;
+    if (z.zero_since != sim::kNever) z.zero_since = now;
   }
 }
 

@@ -64,14 +64,19 @@ class Router : public sc_core::sc_module, public sim::EventTarget, public hw::Cr
  private:
   enum OwnEvent : std::uint32_t { kAllocate = hw::kFirstOwnEvent };
 
+  // Hot per-port state, kept compact: an event touches a few cache lines of
+  // one port. Per-VC zero-credit bookkeeping is cold and lives apart.
   struct Port {
     hw::LinkOut out;
-    hw::CreditReturn upstream;
     sim::Time in_busy_until = 0;  // input side forwarding a packet (crossbar speedup 1)
-    std::array<std::int32_t, hw::kMaxVcs> credits{};
+    hw::CreditReturn upstream;
     hw::CreditPipe returning;  // credits on their way back from downstream
-    std::array<sim::Time, hw::kMaxVcs> zero_since{};
-    PortCounters counters;
+    std::array<std::int32_t, hw::kMaxVcs> credits{};
+    PortCounters counters;     // zero_credit_ps unused here: see vc_time_
+  };
+  struct VcTime {
+    sim::Time zero_since = sim::kNever;  // downstream VC without credits since
+    sim::Time zero_ps = 0;
   };
 
   void on_head_arrive(int port, int vc, hw::Packet* p);
@@ -83,8 +88,12 @@ class Router : public sc_core::sc_module, public sim::EventTarget, public hw::Cr
   int choose_vc(const Port& out, const hw::Packet& h) const;
   bool output_free(const Port& out, sim::Time t) const { return out.out.free_at < t + cfg_.traversal_ps + cfg_.clock.period_ps; }
   bool input_free(const Port& in, sim::Time t) const { return in.in_busy_until < t + cfg_.traversal_ps + cfg_.clock.period_ps; }
-  hw::PacketFifo& fifo(int port, int vc) { return vcs_[std::size_t(port) * cfg_.vcs + vc]; }
-  const hw::PacketFifo& fifo(int port, int vc) const { return vcs_[std::size_t(port) * cfg_.vcs + vc]; }
+  // Input VCs are indexed port << vshift_ | vc (a power-of-two stride, so no
+  // division on the allocation path).
+  int vc_index(int port, int vc) const { return (port << vshift_) | vc; }
+  hw::PacketFifo& fifo(int port, int vc) { return vcs_[std::size_t(vc_index(port, vc))]; }
+  const hw::PacketFifo& fifo(int port, int vc) const { return vcs_[std::size_t(vc_index(port, vc))]; }
+  VcTime& vc_time(int port, int vc) { return vc_time_[std::size_t(port) * cfg_.vcs + vc]; }
   void set_occupied(int idx, bool on) {
     if (on) occupied_[idx >> 6] |= 1ULL << (idx & 63); else occupied_[idx >> 6] &= ~(1ULL << (idx & 63));
   }
@@ -93,6 +102,8 @@ class Router : public sc_core::sc_module, public sim::EventTarget, public hw::Cr
   NodeId id_;
   Coord coord_;
   std::vector<Port> ports_;
+  std::vector<VcTime> vc_time_;             // [output port][vc]
+  int vshift_ = 0;
   std::vector<hw::PacketFifo> vcs_;         // [port][vc] input buffers
   std::vector<std::uint64_t> occupied_;     // bit per non-empty input VC
   std::vector<std::int8_t> chosen_vc_;      // per input VC: downstream VC picked this round
