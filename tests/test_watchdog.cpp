@@ -10,9 +10,9 @@ namespace {
 
 // A downstream block that takes packets and never frees its buffer: the
 // upstream VCs fill and then wait for credits forever.
-class StuckReceiver : public sim::EventTarget {
+class StuckReceiver : public hw::PacketSink {
  public:
-  void on_event(std::uint32_t, std::uint32_t, void*) override { ++swallowed; }
+  void accept(int, int, hw::Packet*) override { ++swallowed; }
   int swallowed = 0;
 };
 

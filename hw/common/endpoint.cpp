@@ -14,7 +14,7 @@ void Endpoint::init(const Setup& s, EndpointClient* client, int ni) {
   ni_ = ni;
 }
 
-void Endpoint::connect_to_router(sim::EventTarget* router, int port, Time latency_ps, Time flit_ps,
+void Endpoint::connect_to_router(PacketSink* router, int port, Time latency_ps, Time flit_ps,
                                  int credits_per_vc) {
   out_.dst = router;
   out_.dst_port = std::uint16_t(port);
@@ -61,6 +61,10 @@ bool Endpoint::can_send(int flits) {
   return false;
 }
 
+void Endpoint::accept(int, int vc, Packet* p) {
+  s_.queue->at(p->arrive_ps, sim::kPrioState, this, kHeadArrive, pack_port_vc(0, vc), p);
+}
+
 void Endpoint::return_credits(int, int vc, int flits, Time at) {
   returning_.push(PendingCredit{at, std::uint16_t(vc), std::uint16_t(flits)});
   if (credit_waiter_) {
@@ -78,14 +82,14 @@ Time Endpoint::send(Packet* p) {
   out_.free_at = tail_leaves;
   p->injected_ps = start;
   p->tail_ps = tail_leaves + out_.latency_ps;
+  p->arrive_ps = s_.clock.ceil(start + out_.flit_ps + out_.latency_ps);
   p->in_dim = -1;
   p->vc_class = router::VcClass::kAny;
   p->src_ni = std::uint16_t(ni_);
   ++sent_;
   if (++s_.activity->in_network == 1 && s_.activity->watchdog) s_.activity->watchdog->arm();
   s_.activity->last_progress_ps = now;
-  s_.queue->at(s_.clock.ceil(start + out_.flit_ps + out_.latency_ps), sim::kPrioState, out_.dst, kHeadArrive,
-               pack_port_vc(out_.dst_port, vc), p);
+  out_.dst->accept(out_.dst_port, vc, p);
   return tail_leaves;
 }
 

@@ -30,7 +30,7 @@ class EndpointClient {
   virtual void on_send_ready(int ni) = 0;
 };
 
-class Endpoint : public sim::EventTarget, public CreditSink {
+class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
  public:
   struct Setup {
     sim::EventQueue* queue = nullptr;
@@ -43,7 +43,7 @@ class Endpoint : public sim::EventTarget, public CreditSink {
   void init(const Setup& s, EndpointClient* client, int ni);
   void set_client(EndpointClient* client) { client_ = client; }
   // Injection channel to a router input port, with that port's VC credits.
-  void connect_to_router(sim::EventTarget* router, int port, sim::Time latency_ps, sim::Time flit_ps,
+  void connect_to_router(PacketSink* router, int port, sim::Time latency_ps, sim::Time flit_ps,
                          int credits_per_vc);
   // Where credits for ejected packets go (the router's ejection output port).
   void connect_from_router(CreditSink* router, int port, sim::Time credit_latency_ps);
@@ -56,6 +56,8 @@ class Endpoint : public sim::EventTarget, public CreditSink {
 
   void on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) override;
   void return_credits(int port, int vc, int flits, sim::Time at) override;
+  // An ejected packet; handed to the client when its head has arrived.
+  void accept(int port, int vc, Packet* p) override;
 
   std::uint64_t packets_sent() const { return sent_; }
   std::uint64_t packets_received() const { return received_; }

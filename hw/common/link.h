@@ -70,9 +70,22 @@ class CreditPipe {
   std::size_t head_ = 0, tail_ = 0, mask_ = 0;
 };
 
+struct Packet;
+
+// The receiving side of a link. The sender hands a packet over when its head
+// starts onto the link, with p->arrive_ps (head fully received) and p->tail_ps
+// (tail fully received) already set: the receiver's buffer slots were
+// reserved by the sender's credits, and the receiver acts on the packet only
+// from arrive_ps on. This costs no event for the crossing itself.
+class PacketSink {
+ public:
+  virtual ~PacketSink() = default;
+  virtual void accept(int port, int vc, Packet* p) = 0;
+};
+
 // The sending side of a link.
 struct LinkOut {
-  sim::EventTarget* dst = nullptr;  // receiver (nullptr: not connected)
+  PacketSink* dst = nullptr;        // receiver (nullptr: not connected)
   std::uint16_t dst_port = 0;       // receiver's input port index
   sim::Time latency_ps = 0;         // cable (propagation) latency
   sim::Time flit_ps = 0;            // one flit's serialization time

@@ -23,7 +23,7 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
   if (!allocator_) throw std::invalid_argument("unknown allocator '" + cfg.allocator + "'");
 }
 
-void Router::connect_output(int port, sim::EventTarget* dst, int dst_port, Time latency_ps, Time flit_ps,
+void Router::connect_output(int port, hw::PacketSink* dst, int dst_port, Time latency_ps, Time flit_ps,
                             int dst_credits_per_vc) {
   Port& p = ports_[port];
   p.out.dst = dst;
@@ -42,24 +42,18 @@ std::string Router::port_name(int port) const {
   return port < links ? cfg_.topo->port_name(port) : fmt::format("ni{}", port - links);
 }
 
-void Router::on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) {
-  switch (kind) {
-    case hw::kHeadArrive:
-      on_head_arrive(hw::arg_port(arg), hw::arg_vc(arg), static_cast<hw::Packet*>(ptr));
-      break;
-    case kAllocate:
-      if (cfg_.queue->now() == alloc_at_) allocate();  // else superseded by an earlier round
-      break;
-    default:
-      break;
-  }
+void Router::on_event(std::uint32_t kind, std::uint32_t, void*) {
+  // The router's only own event is an allocation round; a round superseded
+  // by an earlier one (which recomputed the next wake) is skipped.
+  if (kind == kAllocate && cfg_.queue->now() == alloc_at_) allocate();
 }
 
-// A head is fully received: route it now (dimension order depends only on the
-// header), and it becomes eligible once routing and the allocation stages are
-// through.
-void Router::on_head_arrive(int port, int vc, hw::Packet* p) {
-  const Time now = cfg_.queue->now();
+// A head on its way in: it joins its VC's queue now (the sender's credits
+// reserved the space; links deliver in order), is routed (dimension order
+// depends only on the header), and becomes eligible once fully received and
+// through routing and the allocation stages. Nothing here acts on it before
+// p->arrive_ps.
+void Router::accept(int port, int vc, hw::Packet* p) {
   PortCounters& c = ports_[port].counters;
   ++c.packets_received;
   c.flits_received += p->flits;
@@ -75,8 +69,7 @@ void Router::on_head_arrive(int port, int vc, hw::Packet* p) {
     p->out_class = d.vc_class;
     p->out_dim = std::int8_t(d.dim);
   }
-  p->arrive_ps = now;
-  p->ready_ps = now + cfg_.pipeline_ps;
+  p->ready_ps = p->arrive_ps + cfg_.pipeline_ps;
 
   hw::PacketFifo& q = fifo(port, vc);
   q.push(p);
@@ -229,8 +222,8 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
     p->vc_class = p->out_class;
   }
   p->tail_ps = tail_leaves + out.out.latency_ps;
-  const Time head_at = cfg_.clock.ceil(start + out.out.flit_ps + out.out.latency_ps);
-  cfg_.queue->at(head_at, sim::kPrioState, out.out.dst, hw::kHeadArrive, hw::pack_port_vc(out.out.dst_port, out_vc), p);
+  p->arrive_ps = cfg_.clock.ceil(start + out.out.flit_ps + out.out.latency_ps);
+  out.out.dst->accept(out.out.dst_port, out_vc, p);
 
   // The packet's buffer slots upstream free as its tail leaves.
   const hw::CreditReturn& up = in.upstream;

@@ -37,17 +37,22 @@
 
 namespace kairo::router {
 
-class Router : public sc_core::sc_module, public sim::EventTarget, public hw::CreditSink {
+class Router : public sc_core::sc_module,
+               public sim::EventTarget,
+               public hw::PacketSink,
+               public hw::CreditSink {
  public:
   Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id);
 
   // Wiring, done by the netlist builder before the run.
-  void connect_output(int port, sim::EventTarget* dst, int dst_port, sim::Time latency_ps,
+  void connect_output(int port, hw::PacketSink* dst, int dst_port, sim::Time latency_ps,
                       sim::Time flit_ps, int dst_credits_per_vc);
   void connect_input(int port, hw::CreditSink* src, int src_port, sim::Time credit_latency_ps);
 
   void on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) override;
   void return_credits(int port, int vc, int flits, sim::Time at) override;
+  // A head that will be fully received at p->arrive_ps (see hw::PacketSink).
+  void accept(int port, int vc, hw::Packet* p) override;
 
   NodeId id() const { return id_; }
   const Coord& coord() const { return coord_; }
@@ -79,7 +84,6 @@ class Router : public sc_core::sc_module, public sim::EventTarget, public hw::Cr
     sim::Time zero_ps = 0;
   };
 
-  void on_head_arrive(int port, int vc, hw::Packet* p);
   void apply_credits(Port& out, sim::Time now);
   void allocate();
   void depart(int in_port, int in_vc, int out_vc, sim::Time t);
