@@ -41,6 +41,7 @@ RoundRobinAllocator::RoundRobinAllocator(int inputs, int vcs, int outputs)
   stage1_vc_.assign(std::size_t(inputs), -1);
   grant_vc_.assign(std::size_t(inputs), -1);
   grant_out_.assign(std::size_t(inputs), -1);
+  granted_.assign(std::size_t(inputs), -1);
 }
 
 void RoundRobinAllocator::clear() {
@@ -50,8 +51,7 @@ void RoundRobinAllocator::clear() {
     vc_req_[r.input * vc_words_ + (r.vc >> 6)] = 0;
   }
   num_reqs_ = 0;
-  std::fill(grant_vc_.begin(), grant_vc_.end(), -1);
-  std::fill(grant_out_.begin(), grant_out_.end(), -1);
+  forget_grants();
 }
 
 void RoundRobinAllocator::add_request(int input, int vc, int output, std::uint64_t /*age*/) {
@@ -67,8 +67,7 @@ void RoundRobinAllocator::add_request(int input, int vc, int output, std::uint64
 
 void RoundRobinAllocator::allocate() {
   const int n_in = inputs(), n_vc = vcs();
-  std::fill(grant_vc_.begin(), grant_vc_.end(), -1);
-  std::fill(grant_out_.begin(), grant_out_.end(), -1);
+  forget_grants();
 
   // Stage 1: each input's VC arbiter picks one requesting VC; its output
   // request is raised on that output's stage-2 request vector.
@@ -90,6 +89,7 @@ void RoundRobinAllocator::allocate() {
     const int v = stage1_vc_[i];
     grant_vc_[i] = v;
     grant_out_[i] = o;
+    granted_[num_granted_++] = i;
     vc_ptr_[i] = v + 1 == n_vc ? 0 : v + 1;
     in_ptr_[o] = i + 1 == n_in ? 0 : i + 1;
   }
@@ -104,6 +104,7 @@ void RoundRobinAllocator::allocate_single(int input, int vc, int output, std::ui
   clear();
   grant_vc_[input] = vc;
   grant_out_[input] = output;
+  granted_[num_granted_++] = input;
   vc_ptr_[input] = vc + 1 == vcs() ? 0 : vc + 1;
   in_ptr_[output] = input + 1 == inputs() ? 0 : input + 1;
 }

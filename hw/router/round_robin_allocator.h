@@ -94,6 +94,12 @@ class RoundRobinAllocator final : public Allocator {
 
   std::vector<int> stage1_vc_;  // per input: stage-1 winning VC or -1
   std::vector<int> grant_vc_, grant_out_;
+  std::vector<int> granted_;  // inputs granted in the last round (to forget them cheaply)
+  int num_granted_ = 0;
+  void forget_grants() {
+    for (int k = 0; k < num_granted_; ++k) grant_vc_[granted_[k]] = grant_out_[granted_[k]] = -1;
+    num_granted_ = 0;
+  }
 };
 
 }  // namespace kairo::router

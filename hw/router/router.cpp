@@ -85,7 +85,7 @@ void Router::return_credits(int port, int vc, int flits, Time at) {
 
 // Credits whose return time has come become usable; a VC that had none stops
 // accruing zero-credit ("VC full") time at the credit's arrival.
-void Router::apply_credits(Port& p, Time now) {
+void Router::apply_due_credits(Port& p, Time now) {
   while (!p.returning.empty() && p.returning.front().at <= now) {
     const hw::PendingCredit& c = p.returning.front();
     if (p.credits[c.vc] == 0 && c.flits > 0) {
@@ -124,7 +124,7 @@ int Router::choose_vc(const Port& out, const hw::Packet& h) const {
 void Router::allocate() {
   const Time t = cfg_.queue->now();
   alloc_at_ = sim::kNever;
-  std::fill(credit_waiters_.begin(), credit_waiters_.end(), 0);
+  for (auto& w : credit_waiters_) w = 0;
   int n = 0;
   for (std::size_t w = 0; w < occupied_.size(); ++w) {
     for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {

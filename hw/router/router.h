@@ -84,7 +84,10 @@ class Router : public sc_core::sc_module,
     sim::Time zero_ps = 0;
   };
 
-  void apply_credits(Port& out, sim::Time now);
+  void apply_credits(Port& out, sim::Time now) {
+    if (!out.returning.empty() && out.returning.front().at <= now) apply_due_credits(out, now);
+  }
+  void apply_due_credits(Port& out, sim::Time now);
   void allocate();
   void depart(int in_port, int in_vc, int out_vc, sim::Time t);
   sim::Time next_wake(sim::Time t);
