@@ -12,11 +12,14 @@
 
 namespace kairo::router {
 
-struct PortCounters {
+struct LinkCounters {
   std::uint64_t packets_sent = 0, flits_sent = 0, bytes_sent = 0;
   std::uint64_t packets_received = 0, flits_received = 0, bytes_received = 0;
   sim::Time busy_ps = 0;   // output link serializing
   sim::Time stall_ps = 0;  // packet-time spent ready but waiting for this output
+};
+
+struct PortCounters : LinkCounters {
   std::array<sim::Time, hw::kMaxVcs> zero_credit_ps{};  // per downstream VC
 };
 

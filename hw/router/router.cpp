@@ -15,6 +15,7 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
   vc_time_.resize(std::size_t(np) * cfg.vcs);
   while ((1 << vshift_) < cfg.vcs) ++vshift_;
   vcs_.resize(std::size_t(np) << vshift_);
+  heads_.resize(vcs_.size());
   occupied_.assign((vcs_.size() + 63) / 64, 0);
   chosen_vc_.assign(vcs_.size(), -1);
   credit_waiters_.assign((np + 63) / 64, 0);
@@ -54,7 +55,7 @@ void Router::on_event(std::uint32_t kind, std::uint32_t, void*) {
 // through routing and the allocation stages. Nothing here acts on it before
 // p->arrive_ps.
 void Router::accept(int port, int vc, hw::Packet* p) {
-  PortCounters& c = ports_[port].counters;
+  LinkCounters& c = ports_[port].counters;
   ++c.packets_received;
   c.flits_received += p->flits;
   c.bytes_received += p->bytes;
@@ -75,7 +76,10 @@ void Router::accept(int port, int vc, hw::Packet* p) {
   q.push(p);
   ++buffered_;
   set_occupied(vc_index(port, vc), true);
-  if (q.head == p) schedule_allocation(p->ready_ps);
+  if (q.head == p) {
+    set_head(vc_index(port, vc), *p);
+    schedule_allocation(p->ready_ps);
+  }
 }
 
 void Router::return_credits(int port, int vc, int flits, Time at) {
@@ -107,9 +111,9 @@ void Router::schedule_allocation(Time t) {
 
 // Downstream VC for a packet: among its class's VCs with credits for the whole
 // packet, the one with the most free credits (lowest index on a tie).
-int Router::choose_vc(const Port& out, const hw::Packet& h) const {
-  int best = -1, best_credits = h.flits - 1;
-  for (int v = cfg_.class_first(h.out_class), e = cfg_.class_last(h.out_class); v < e; ++v) {
+int Router::choose_vc(const Port& out, int flits, VcClass cls) const {
+  int best = -1, best_credits = flits - 1;
+  for (int v = cfg_.class_first(cls), e = cfg_.class_last(cls); v < e; ++v) {
     if (out.credits[v] > best_credits) {
       best = v;
       best_credits = out.credits[v];
@@ -130,16 +134,16 @@ void Router::allocate() {
     for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
       int idx = int(w * 64) + __builtin_ctzll(bits);
       int in = idx >> vshift_, vc = idx & ((1 << vshift_) - 1);
-      const hw::Packet& h = *vcs_[idx].head;
+      const Head& h = heads_[idx];
       chosen_vc_[idx] = -1;
       if (h.ready_ps > t || !input_free(ports_[in], t)) continue;
       Port& out = ports_[h.out_port];
       if (!output_free(out, t)) continue;
       apply_credits(out, t);
-      int ov = choose_vc(out, h);
+      int ov = choose_vc(out, h.flits, h.out_class);
       if (ov < 0) continue;
       chosen_vc_[idx] = std::int8_t(ov);
-      requests_[n++] = Request{in, vc, h.out_port, h.created_ps};
+      requests_[n++] = Request{in, vc, h.out_port, h.age};
     }
   }
   if (n == 1) {
@@ -170,14 +174,14 @@ Time Router::next_wake(Time t) {
   for (std::size_t w = 0; w < occupied_.size(); ++w) {
     for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
       int idx = int(w * 64) + __builtin_ctzll(bits);
-      const hw::Packet& h = *vcs_[idx].head;
+      const Head& h = heads_[idx];
       const Port& in = ports_[idx >> vshift_];
       Port& out = ports_[h.out_port];
       Time when;
       if (h.ready_ps > t) when = h.ready_ps;
       else if (!input_free(in, t)) when = cfg_.clock.floor(in.in_busy_until - st);
       else if (!output_free(out, t)) when = cfg_.clock.floor(out.out.free_at - st);
-      else if (apply_credits(out, t), choose_vc(out, h) < 0) {
+      else if (apply_credits(out, t), choose_vc(out, h.flits, h.out_class) < 0) {
         if (!out.returning.empty()) when = out.returning.front().at;
         else {
           credit_waiters_[h.out_port >> 6] |= 1ULL << (h.out_port & 63);
@@ -196,6 +200,7 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
   hw::Packet* p = q.pop();
   --buffered_;
   if (q.empty()) set_occupied(vc_index(in_port, in_vc), false);
+  else set_head(vc_index(in_port, in_vc), *q.head);
   Port& out = ports_[p->out_port];
 
   const Time start = std::max({t + cfg_.traversal_ps, out.out.free_at, in.in_busy_until});
@@ -205,7 +210,7 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
 
   out.credits[out_vc] -= p->flits;
   if (out.credits[out_vc] == 0) vc_time(p->out_port, out_vc).zero_since = t;
-  PortCounters& c = out.counters;
+  LinkCounters& c = out.counters;
   if (t > p->ready_ps) c.stall_ps += t - p->ready_ps;
   ++c.packets_sent;
   c.flits_sent += p->flits;
@@ -233,7 +238,8 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
 PortCounters Router::counters(int port, Time now) {
   Port& p = ports_[port];
   apply_credits(p, now);
-  PortCounters c = p.counters;
+  PortCounters c;
+  static_cast<LinkCounters&>(c) = p.counters;
   for (int v = 0; v < cfg_.vcs; ++v) {
     const VcTime& z = vc_time(port, v);
     c.zero_credit_ps[v] = z.zero_ps + (z.zero_since != sim::kNever ? now - z.zero_since : 0);
@@ -242,7 +248,7 @@ PortCounters Router::counters(int port, Time now) {
 }
 
 void Router::reset_counters(Time now) {
-  for (auto& p : ports_) p.counters = PortCounters{};
+  for (auto& p : ports_) p.counters = LinkCounters{};
   for (auto& z : vc_time_) {
     z.zero_ps = 0;
     if (z.zero_since != sim::kNever) z.zero_since = now;
@@ -265,7 +271,7 @@ void Router::describe_blocked(std::vector<std::string>& out, std::size_t limit) 
       else if (!input_free(ports_[port], t))
         why = fmt::format("input busy forwarding another VC for {:.1f} more cycles",
                           cfg_.clock.to_cycles(ports_[port].in_busy_until - t));
-      else if (choose_vc(o, h) < 0) {
+      else if (choose_vc(o, h.flits, h.out_class) < 0) {
         why = "no downstream VC of its class has credits for the whole packet (credits:";
         for (int v = cfg_.class_first(h.out_class); v < cfg_.class_last(h.out_class); ++v)
           why += fmt::format(" vc{}={}", v, o.credits[v]);

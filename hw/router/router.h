@@ -77,8 +77,20 @@ class Router : public sc_core::sc_module,
     hw::CreditReturn upstream;
     hw::CreditPipe returning;  // credits on their way back from downstream
     std::array<std::int32_t, hw::kMaxVcs> credits{};
-    PortCounters counters;     // zero_credit_ps unused here: see vc_time_
+    LinkCounters counters;     // per-VC zero-credit time: see vc_time_
   };
+  // What allocation needs of the packet at the head of an input VC, copied
+  // into the router when it becomes head: a round scans router memory only.
+  struct Head {
+    sim::Time ready_ps;
+    std::uint64_t age;  // creation time, for age-based allocators
+    std::int16_t out_port;
+    std::uint16_t flits;
+    VcClass out_class;
+  };
+  void set_head(int idx, const hw::Packet& p) {
+    heads_[idx] = Head{p.ready_ps, p.created_ps, p.out_port, p.flits, p.out_class};
+  }
   struct VcTime {
     sim::Time zero_since = sim::kNever;  // downstream VC without credits since
     sim::Time zero_ps = 0;
@@ -92,7 +104,7 @@ class Router : public sc_core::sc_module,
   void depart(int in_port, int in_vc, int out_vc, sim::Time t);
   sim::Time next_wake(sim::Time t);
   void schedule_allocation(sim::Time t);
-  int choose_vc(const Port& out, const hw::Packet& h) const;
+  int choose_vc(const Port& out, int flits, VcClass cls) const;
   bool output_free(const Port& out, sim::Time t) const { return out.out.free_at < t + cfg_.traversal_ps + cfg_.clock.period_ps; }
   bool input_free(const Port& in, sim::Time t) const { return in.in_busy_until < t + cfg_.traversal_ps + cfg_.clock.period_ps; }
   // Input VCs are indexed port << vshift_ | vc (a power-of-two stride, so no
@@ -112,6 +124,7 @@ class Router : public sc_core::sc_module,
   std::vector<VcTime> vc_time_;             // [output port][vc]
   int vshift_ = 0;
   std::vector<hw::PacketFifo> vcs_;         // [port][vc] input buffers
+  std::vector<Head> heads_;                 // [port][vc] head packet's allocation data
   std::vector<std::uint64_t> occupied_;     // bit per non-empty input VC
   std::vector<std::int8_t> chosen_vc_;      // per input VC: downstream VC picked this round
   struct Request {
