@@ -18,18 +18,23 @@ import sys
 import tempfile
 import time
 
+# (platform, rate, warm-up, measured cycles, reference tool, its seconds) -- references from
+# DESIGN.md section 9, measured on this kind of 2-core machine (whole process, best of 3).
 CONFIGS = [
-    ("mesh-8x8", 0.05, 0.25), ("mesh-8x8", 0.15, 0.70), ("mesh-8x8", 0.30, 1.45),
-    ("mesh-10x10x10", 0.05, 34.5), ("mesh-10x10x10", 0.10, None), ("mesh-10x10x10", 0.20, 86.0),
+    ("mesh-8x8", 0.05, 3000, 3000, "BookSim 2", 0.25), ("mesh-8x8", 0.15, 3000, 3000, "BookSim 2", 0.70),
+    ("mesh-8x8", 0.30, 3000, 3000, "BookSim 2", 1.45),
+    ("mesh-10x10x10", 0.05, 3000, 3000, "BookSim 2", 34.5), ("mesh-10x10x10", 0.10, 3000, 3000, None, None),
+    ("mesh-10x10x10", 0.20, 3000, 3000, "BookSim 2", 86.0),
+    ("mesh-16x16", 0.05, 1000, 10000, "Noxim", 7.3),
 ]
 
 
-def run_once(kairo, platform, rate):
+def run_once(kairo, platform, rate, warmup, measure):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.json")
         t0 = time.perf_counter()
         subprocess.run([kairo, "traffic", platform, "--pattern", "uniform", "--rate", str(rate),
-                        "--packet-flits", "4", "--warmup-cycles", "3000", "--measure-cycles", "3000",
+                        "--packet-flits", "4", "--warmup-cycles", str(warmup), "--measure-cycles", str(measure),
                         "--seed", "1", "--quiet", "--json", out], check=True)
         wall = time.perf_counter() - t0
         with open(out) as f:
@@ -42,13 +47,13 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--kairo", default=os.path.join(os.path.dirname(__file__), "..", "build", "kairo"))
     a = ap.parse_args()
-    print("| platform | rate | process wall s, median (best) | run wall s, median | sim cycles/s | flit-hops/s "
-          "| events | peak RSS MiB | BookSim 2 s (best of 3) | speed-up, best vs best |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for platform, rate, booksim in CONFIGS:
+    print("| platform | rate | cycles (warm-up + measured) | process wall s, median (best) | run wall s, median "
+          "| sim cycles/s | flit-hops/s | events | peak RSS MiB | reference s (best of 3) | speed-up, best vs best |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for platform, rate, warmup, measure, tool, booksim in CONFIGS:
         walls, runs, cps, fhs, ev, rss = [], [], [], [], [], []
         for _ in range(a.runs):
-            wall, j = run_once(a.kairo, platform, rate)
+            wall, j = run_once(a.kairo, platform, rate, warmup, measure)
             walls.append(wall)
             runs.append(j["wall_s"])
             cps.append(j["sim_cycles_per_s"])
@@ -57,9 +62,10 @@ def main():
             rss.append(j["peak_rss_mib"])
         w, best = statistics.median(walls), min(walls)
         speedup = f"{booksim / best:.0f}x" if booksim else "n/a"
-        print(f"| {platform} | {rate:.2f} | {w:.4f} ({best:.4f}) | {statistics.median(runs):.4f} "
+        ref = f"{tool} {booksim}" if tool else "n/a"
+        print(f"| {platform} | {rate:.2f} | {warmup} + {measure} | {w:.4f} ({best:.4f}) | {statistics.median(runs):.4f} "
               f"| {statistics.median(cps):.3g} | {statistics.median(fhs):.3g} "
-              f"| {int(statistics.median(ev))} | {statistics.median(rss):.1f} | {booksim or 'n/a'} | {speedup} |")
+              f"| {int(statistics.median(ev))} | {statistics.median(rss):.1f} | {ref} | {speedup} |")
         sys.stdout.flush()
 
 
