@@ -110,6 +110,29 @@ TEST(Traffic, AverageHopsMatchTheMeshFormulaForUniformTraffic) {
   EXPECT_NEAR(j["avg_hops"].get<double>(), expected, 0.05);
 }
 
+// Flow conservation between two independent sides of the model: the flits the
+// routers' link counters sent during the window, against the flits the
+// endpoints accepted times the hops each crossed.
+TEST(Traffic, LinkCountersAgreeWithDeliveredTraffic) {
+  auto j = run("mesh-8x8", opts("uniform", 0.3, 1000, 5000));
+  const double expected = j["accepted_flits_per_node_cycle"].get<double>() * 64 * 5000 * j["avg_hops"].get<double>();
+  EXPECT_NEAR(j["window_link_flits"].get<double>() / expected, 1.0, 0.02);
+}
+
+// Dimension-order routing of uniform traffic on a k x k mesh loads the X link
+// between columns c and c+1 with lambda (c+1)(k-1-c) k / (N-1) flits per
+// cycle; averaged over all k(k-1) X+ links that is lambda k^2 (k+1) / (6 (N-1)).
+TEST(Traffic, AverageLinkUtilizationMatchesTheChannelLoadFormula) {
+  const double k = 8, n = 64, lambda = 0.3;
+  auto j = run("mesh-8x8", opts("uniform", lambda, 1000, 10000));
+  const double expected = lambda * k * k * (k + 1) / (6 * (n - 1));
+  for (const char* port : {"xp", "xm", "yp", "ym"}) {
+    EXPECT_EQ(j["ports"][port]["links"].get<int>(), 56);
+    EXPECT_NEAR(j["ports"][port]["avg_utilization"].get<double>(), expected, 0.03 * expected) << port;
+  }
+  EXPECT_NEAR(j["ports"]["ni0"]["avg_utilization"].get<double>(), lambda, 0.03 * lambda) << "ejection = accepted load";
+}
+
 TEST(Traffic, BatchModeDrainsEveryPacketAndTakesAtLeastTheInjectionTime) {
   traffic::TrafficOptions o = opts("uniform", 0.1, 0, 1);
   o.batch_packets = 100;

@@ -52,12 +52,16 @@ class PhaseClock : public sim::EventTarget {
  public:
   enum : std::uint32_t { kWarmupEnd, kMeasureEnd, kDrainLimit };
   bool drain_limited = false;
+  nlohmann::json ports;  // per port name: link counters over the measurement window
+  std::uint64_t window_link_flits = 0;
   PhaseClock(TrafficContext& ctx, platforms::TorusNetlist& net) : ctx_(ctx), net_(net) {}
   void on_event(std::uint32_t kind, std::uint32_t, void*) override {
     if (kind == kWarmupEnd) {
       net_.reset_counters(ctx_.queue->now());
+      start_ = ctx_.queue->now();
       ctx_.measuring = true;
     } else if (kind == kMeasureEnd) {
+      summarize_ports();
       ctx_.measuring = false;
       ctx_.measure_done = true;
       ctx_.maybe_stop_generating();
@@ -66,6 +70,40 @@ class PhaseClock : public sim::EventTarget {
       ctx_.generating = false;
     }
   }
+
+ private:
+  // Per port name (xp, xm, ..., ni0): average and maximum utilization of the
+  // connected output links, and the average share of time a downstream VC had
+  // no credits (Tofu's "VC full"), over the measurement window.
+  void summarize_ports() {
+    const sim::Time now = ctx_.queue->now(), window = now - start_;
+    if (window == 0) return;
+    auto& r0 = net_.router(0);
+    const int vcs = net_.config().vcs;
+    for (int port = 0; port < r0.num_ports(); ++port) {
+      double sum = 0, max = 0, zero = 0;
+      std::uint64_t links = 0;
+      for (router::NodeId n = 0; n < net_.num_nodes(); ++n) {
+        auto& r = net_.router(n);
+        if (!r.port_connected(port)) continue;
+        router::PortCounters c = r.counters(port, now);
+        const double u = std::min(1.0, double(c.busy_ps) / double(window));
+        sum += u;
+        max = std::max(max, u);
+        for (int v = 0; v < vcs; ++v) zero += double(c.zero_credit_ps[v]) / double(window) / vcs;
+        if (port < net_.topology().num_link_ports()) window_link_flits += c.flits_sent;
+        ++links;
+      }
+      if (links == 0) continue;
+      ports[r0.port_name(port)] = {{"links", links},
+                                   {"avg_utilization", sum / double(links)},
+                                   {"max_utilization", max},
+                                   {"avg_zero_credit_fraction", zero / double(links)}};
+    }
+  }
+
+ public:
+  sim::Time start_ = 0;  // when counters were last reset
 
  private:
   TrafficContext& ctx_;
@@ -204,6 +242,8 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   r.json = summarize(plat, o, ctx, net, elaborate_s, wall_s, queue.events_processed(), net.watchdog());
   if (o.batch_packets == 0) {
     r.json["drain_limited"] = phases.drain_limited;
+    r.json["ports"] = phases.ports;
+    r.json["window_link_flits"] = phases.window_link_flits;
     r.json["drain_cycles"] = o.drain_cycles ? o.drain_cycles : o.warmup_cycles + o.measure_cycles;
   }
   r.deadlock = net.watchdog().fired();
