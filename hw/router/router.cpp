@@ -124,19 +124,26 @@ int Router::choose_vc(const Port& out, int flits, VcClass cls) const {
 
 // One allocation round: every eligible head whose input, output link and a
 // downstream VC are available requests its output; the allocator picks a
-// matching; winners depart. The same scan notes when each waiter could move
-// next, so the router wakes again exactly then.
+// matching; winners depart. Then wake again when the next waiter could move.
 void Router::allocate() {
   const Time t = cfg_.queue->now();
   alloc_at_ = sim::kNever;
   for (auto& w : credit_waiters_) w = 0;
-  Time wake = sim::kNever;
   int n = 0;
   for (std::size_t w = 0; w < occupied_.size(); ++w) {
     for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
-      const int idx = int(w * 64) + __builtin_ctzll(bits);
-      const Time when = wake_or_request(idx, t, n);
-      if (when < wake) wake = when;
+      int idx = int(w * 64) + __builtin_ctzll(bits);
+      int in = idx >> vshift_, vc = idx & ((1 << vshift_) - 1);
+      const Head& h = heads_[idx];
+      chosen_vc_[idx] = -1;
+      if (h.ready_ps > t || !input_free(ports_[in], t)) continue;
+      Port& out = ports_[h.out_port];
+      if (!output_free(out, t)) continue;
+      apply_credits(out, t);
+      int ov = choose_vc(out, h.flits, h.out_class);
+      if (ov < 0) continue;
+      chosen_vc_[idx] = std::int8_t(ov);
+      requests_[n++] = Request{in, vc, h.out_port, h.age};
     }
   }
   if (n == 1) {
@@ -145,52 +152,46 @@ void Router::allocate() {
     depart(r.input, r.vc, chosen_vc_[vc_index(r.input, r.vc)], t);
   } else if (n > 1) {
     allocator_->clear();
-    for (int k = 0; k < n; ++k)
-      allocator_->add_request(requests_[k].input, requests_[k].vc, requests_[k].output, requests_[k].age);
+    for (int k = 0; k < n; ++k) allocator_->add_request(requests_[k].input, requests_[k].vc, requests_[k].output, requests_[k].age);
     allocator_->allocate();
-    for (int k = 0; k < n; ++k) {
-      const Request& r = requests_[k];
-      if (allocator_->grant_vc(r.input) == r.vc) depart(r.input, r.vc, chosen_vc_[vc_index(r.input, r.vc)], t);
+    for (int in = 0; in < int(ports_.size()); ++in) {
+      int vc = allocator_->grant_vc(in);
+      if (vc >= 0) depart(in, vc, chosen_vc_[vc_index(in, vc)], t);
     }
   }
-  // Requesters that lost, and the new heads behind winners: their inputs or
-  // outputs may have just become busy.
-  for (int k = 0; k < n; ++k) {
-    const int idx = vc_index(requests_[k].input, requests_[k].vc);
-    if (!(occupied_[idx >> 6] >> (idx & 63) & 1)) continue;
-    int none = 0;
-    Time when = wake_or_request(idx, t, none, /*request=*/false);
-    if (when < wake) wake = when;
+  if (buffered_ > 0) {
+    Time w = next_wake(t);
+    if (w != sim::kNever) schedule_allocation(w);
   }
-  if (wake != sim::kNever) schedule_allocation(wake);
 }
 
-// For the head of input VC `idx` at time t: if it can be switched now (and
-// `request`), add it to this round's requests and return t + 1 cycle (a
-// loser retries then); otherwise return the earliest time it could be, or
-// kNever when it waits for a credit not yet on its way (its output is then
-// marked so that the next credit returned there schedules a round).
-Time Router::wake_or_request(int idx, Time t, int& n, bool request) {
-  const Head& h = heads_[idx];
-  const int in = idx >> vshift_;
-  const Time st = cfg_.traversal_ps;
-  if (h.ready_ps > t) return h.ready_ps;
-  const Port& ip = ports_[in];
-  if (!input_free(ip, t)) return cfg_.clock.floor(ip.in_busy_until - st);
-  Port& out = ports_[h.out_port];
-  if (!output_free(out, t)) return cfg_.clock.floor(out.out.free_at - st);
-  apply_credits(out, t);
-  const int ov = choose_vc(out, h.flits, h.out_class);
-  if (ov < 0) {
-    if (!out.returning.empty()) return out.returning.front().at;
-    credit_waiters_[h.out_port >> 6] |= 1ULL << (h.out_port & 63);
-    return sim::kNever;
+// The earliest time a waiting head could be allocated. A head waiting for
+// credits wakes at the next credit already on its way, or marks its output so
+// that the next credit returned there schedules a round.
+Time Router::next_wake(Time t) {
+  const Time period = cfg_.clock.period_ps, st = cfg_.traversal_ps;
+  Time wake = sim::kNever;
+  for (std::size_t w = 0; w < occupied_.size(); ++w) {
+    for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
+      int idx = int(w * 64) + __builtin_ctzll(bits);
+      const Head& h = heads_[idx];
+      const Port& in = ports_[idx >> vshift_];
+      Port& out = ports_[h.out_port];
+      Time when;
+      if (h.ready_ps > t) when = h.ready_ps;
+      else if (!input_free(in, t)) when = cfg_.clock.floor(in.in_busy_until - st);
+      else if (!output_free(out, t)) when = cfg_.clock.floor(out.out.free_at - st);
+      else if (apply_credits(out, t), choose_vc(out, h.flits, h.out_class) < 0) {
+        if (!out.returning.empty()) when = out.returning.front().at;
+        else {
+          credit_waiters_[h.out_port >> 6] |= 1ULL << (h.out_port & 63);
+          continue;
+        }
+      } else when = t + period;  // lost arbitration: retry next cycle
+      if (when < wake) wake = when;
+    }
   }
-  if (request) {
-    chosen_vc_[idx] = std::int8_t(ov);
-    requests_[n++] = Request{in, idx & ((1 << vshift_) - 1), h.out_port, h.age};
-  }
-  return t + cfg_.clock.period_ps;
+  return wake;
 }
 
 void Router::depart(int in_port, int in_vc, int out_vc, Time t) {

@@ -102,7 +102,7 @@ class Router : public sc_core::sc_module,
   void apply_due_credits(Port& out, sim::Time now);
   void allocate();
   void depart(int in_port, int in_vc, int out_vc, sim::Time t);
-  sim::Time wake_or_request(int idx, sim::Time t, int& n, bool request = true);
+  sim::Time next_wake(sim::Time t);
   void schedule_allocation(sim::Time t);
   int choose_vc(const Port& out, int flits, VcClass cls) const;
   bool output_free(const Port& out, sim::Time t) const { return out.out.free_at < t + cfg_.traversal_ps + cfg_.clock.period_ps; }
