@@ -224,9 +224,10 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   if (kernel) {
     if (o.progress) {
       kernel->set_progress([&](double wall) {
-        o.progress(fmt::format("kairo traffic: {:.0f} cycles simulated, measured packets {}/{} delivered, "
-                               "{:.2f} M events/s",
-                               ctx.clock.to_cycles(queue.now()), ctx.stats.measured_delivered,
+        const char* phase = ctx.measuring ? "measure" : ctx.measure_done ? "drain" : "warm-up";
+        o.progress(fmt::format("kairo traffic: {} phase, {:.0f} cycles simulated, measured packets {}/{} "
+                               "delivered, {:.2f} M events/s",
+                               phase, ctx.clock.to_cycles(queue.now()), ctx.stats.measured_delivered,
                                ctx.stats.measured_created, double(queue.events_processed()) / wall / 1e6));
       });
     }
