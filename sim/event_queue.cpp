@@ -9,11 +9,12 @@ constexpr std::size_t kMask = EventQueue::kSlots - 1;
 static_assert((EventQueue::kSlots & kMask) == 0, "slot count must be a power of two");
 }  // namespace
 
-EventQueue::EventQueue(Time grain_ps) : grain_(grain_ps ? grain_ps : 1), wheel_(kSlots), bits_(kSlots / 64, 0) {}
+EventQueue::EventQueue(Time grain_ps) : wheel_(kSlots), bits_(kSlots / 64, 0) { set_grain(grain_ps); }
 
 void EventQueue::set_grain(Time grain_ps) {
   if (size_ == 0) {
     grain_ = grain_ps ? grain_ps : 1;
+    inv_grain_ = ~std::uint64_t{0} / grain_;
     cur_ = now_ / grain_;
   }
 }
@@ -21,8 +22,9 @@ void EventQueue::set_grain(Time grain_ps) {
 void EventQueue::push(const Event& e) {
   ++size_;
   if (wheel_count_ == 0) cur_ = now_ / grain_;  // an empty wheel may move freely up to now
-  const std::uint64_t slot = e.t / grain_;
-  if (slot * grain_ != e.t || slot >= cur_ + kSlots) return push_far(e);
+  Time rem;
+  const std::uint64_t slot = slot_of(e.t, &rem);
+  if (rem != 0 || slot >= cur_ + kSlots) return push_far(e);
   Slot& s = wheel_[slot & kMask];
   if (s.count++ == 0) set_bit(slot & kMask);
   ++wheel_count_;

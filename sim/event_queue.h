@@ -111,7 +111,18 @@ class EventQueue {
   // non-empty one, or kSlots if the wheel is empty.
   std::size_t first_nonempty_distance() const;
 
+  // t / grain_ without a hardware divide on the scheduling path: multiply by
+  // a precomputed reciprocal, then correct the (at most two) missing steps.
+  std::uint64_t slot_of(Time t, Time* rem) const {
+    std::uint64_t q = std::uint64_t((unsigned __int128)t * inv_grain_ >> 64);
+    Time r = t - q * grain_;
+    while (r >= grain_) ++q, r -= grain_;
+    *rem = r;
+    return q;
+  }
+
   Time grain_;
+  std::uint64_t inv_grain_ = 0;  // floor((2^64 - 1) / grain_)
   std::uint64_t cur_ = 0;  // absolute slot number of the current slot
   mutable std::vector<Slot> wheel_;
   std::vector<Node> nodes_;

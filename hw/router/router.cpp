@@ -53,7 +53,8 @@ void Router::on_event(std::uint32_t kind, std::uint32_t, void*) {
 // reserved the space; links deliver in order), is routed (dimension order
 // depends only on the header), and becomes eligible once fully received and
 // through routing and the allocation stages. Nothing here acts on it before
-// p->arrive_ps.
+// p->arrive_ps. Receive counters count the packet here, when its head starts
+// onto the link (a few cycles before it lands).
 void Router::accept(int port, int vc, hw::Packet* p) {
   LinkCounters& c = ports_[port].counters;
   ++c.packets_received;

@@ -1,0 +1,103 @@
+// kairo's event queue: total (time, priority, insertion) order whatever the
+// mix of on-grid, off-grid and far-future events, and idle gaps skipped.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <tuple>
+#include <vector>
+
+#include "sim/event_queue.h"
+
+namespace kairo::sim {
+namespace {
+
+struct Recorder : EventTarget {
+  EventQueue* q = nullptr;
+  std::vector<std::tuple<Time, std::uint32_t, std::uint32_t>> seen;  // time, priority, id
+  std::mt19937_64* rng = nullptr;
+  int spawn = 0;
+  void on_event(std::uint32_t kind, std::uint32_t arg, void*) override {
+    seen.emplace_back(q->now(), kind, arg);
+    // Some events schedule more, at now or later, as hardware blocks do.
+    if (spawn > 0 && (*rng)() % 3 == 0) {
+      --spawn;
+      // At the current time only with the same or a later priority: an event
+      // cannot be scheduled into the part of the instant already processed.
+      const bool same_time = (*rng)() % 4 == 0;
+      Time t = q->now() + (same_time ? 0 : 1 + (*rng)() % 50000);
+      auto prio = Priority(same_time ? kind + (*rng)() % (3 - kind) : (*rng)() % 3);
+      q->at(t, prio, this, prio, 1000000 + std::uint32_t(spawn));
+    }
+  }
+};
+
+TEST(EventQueue, DeliversInTimePriorityInsertionOrderAcrossWheelAndHeap) {
+  std::mt19937_64 rng(5);
+  for (Time grain : {Time(1000), Time(3200), Time(7)}) {
+    EventQueue q(grain);
+    Recorder r;
+    r.q = &q;
+    r.rng = &rng;
+    r.spawn = 3000;
+    struct Item {
+      Time t;
+      std::uint32_t prio, id;
+    };
+    std::vector<Item> items;
+    for (std::uint32_t i = 0; i < 20000; ++i) {
+      // Mostly on the grid, some off it, some far beyond the wheel's horizon.
+      Time t = (rng() % 5 == 0) ? rng() % 100000000 : (rng() % 8000) * grain + (rng() % 7 == 0 ? rng() % grain : 0);
+      std::uint32_t prio = std::uint32_t(rng() % 3);
+      items.push_back({t, prio, i});
+      q.at(t, Priority(prio), &r, prio, i);
+    }
+    q.run_direct();
+    EXPECT_EQ(r.seen.size(), items.size() + 3000);
+    // Every event at its time, and the whole trace in (time, priority) order.
+    for (std::size_t k = 1; k < r.seen.size(); ++k) {
+      auto [t0, p0, i0] = r.seen[k - 1];
+      auto [t1, p1, i1] = r.seen[k];
+      ASSERT_TRUE(t0 < t1 || (t0 == t1 && p0 <= p1)) << "grain " << grain << " at " << k;
+    }
+    // Among the initial events, equal (time, priority) keep insertion order.
+    std::vector<std::tuple<Time, std::uint32_t, std::uint32_t>> initial;
+    for (auto& e : r.seen)
+      if (std::get<2>(e) < 1000000) initial.push_back(e);
+    std::vector<std::tuple<Time, std::uint32_t, std::uint32_t>> expected;
+    for (auto& it : items) expected.emplace_back(it.t, it.prio, it.id);
+    std::stable_sort(expected.begin(), expected.end(), [](auto& a, auto& b) {
+      return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
+    });
+    EXPECT_EQ(initial, expected) << "grain " << grain;
+  }
+}
+
+TEST(EventQueue, IdleGapsCostNothing) {
+  EventQueue q(1000);
+  Recorder r;
+  r.q = &q;
+  q.at(0, kPrioState, &r, 0, 1);
+  q.at(Time(1000000000) * 1000, kPrioState, &r, 0, 2);  // 10^9 cycles later
+  q.run_direct();
+  EXPECT_EQ(q.events_processed(), 2u);
+  EXPECT_EQ(q.now(), Time(1000000000) * 1000);
+}
+
+TEST(EventQueue, RunUntilStopsAtTheLimitAndResumes) {
+  EventQueue q(1000);
+  Recorder r;
+  r.q = &q;
+  for (Time t : {Time(1000), Time(2000), Time(5000)}) q.at(t, kPrioState, &r, 0, std::uint32_t(t));
+  q.run_until(2000);
+  EXPECT_EQ(r.seen.size(), 2u);
+  q.set_now(3000);
+  q.at(3000, kPrioState, &r, 0, 3000);  // scheduled between two bridge steps
+  q.run_until(kNever);
+  ASSERT_EQ(r.seen.size(), 4u);
+  EXPECT_EQ(std::get<0>(r.seen[2]), 3000u);
+  EXPECT_EQ(std::get<0>(r.seen[3]), 5000u);
+}
+
+}  // namespace
+}  // namespace kairo::sim
