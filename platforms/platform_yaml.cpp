@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 
+#include "hw/common/link.h"
 #include "platforms/platform.h"
 #include "sim/units.h"
 
@@ -427,7 +428,7 @@ void Reader::read_router(const YAML::Node& r, const std::vector<router::DimSpec>
   auto cycles = [&](const char* key, int& out, const char* what) {
     if (auto n = get(key)) out = int(read_int(*n, std::string("router.") + key, 0, what));
   };
-  if (auto n = get("vcs")) p.vcs = int(read_int(*n, "router.vcs", 1, "VCs per port"));
+  if (auto n = get("vcs")) p.vcs = int(read_int(*n, "router.vcs", 1, "VCs per port", hw::kMaxVcs));
   if (auto n = get("vc_buffer_flits"))
     p.vc_buffer_flits = int(read_int(*n, "router.vc_buffer_flits", 1, "flits of buffer per VC"));
   if (auto n = get("flit_size")) {
@@ -458,7 +459,7 @@ void Reader::read_router(const YAML::Node& r, const std::vector<router::DimSpec>
   if (auto n = get("host_latency"))
     p.host_latency_ps = read_unit(*n, "router.host_latency", "a duration such as 0ns", units::parse_duration);
   if (auto n = get("max_packet_flits"))
-    p.max_packet_flits = int(read_int(*n, "router.max_packet_flits", 1, "flits in the largest packet"));
+    p.max_packet_flits = int(read_int(*n, "router.max_packet_flits", 1, "flits in the largest packet", 65535));
   p.routing_order.clear();
   if (auto n = get("routing_order"))
     read_order(*n, names, p);
@@ -481,7 +482,7 @@ void Reader::read_router(const YAML::Node& r, const std::vector<router::DimSpec>
   }
   if (auto n = get("network_interfaces"))
     p.network_interfaces =
-        int(read_int(*n, "router.network_interfaces", 1, "injection/ejection port pairs per router"));
+        int(read_int(*n, "router.network_interfaces", 1, "injection/ejection port pairs per router", 64));
   if (auto n = get("watchdog_cycles"))
     p.watchdog_cycles = std::uint64_t(read_int(
         *n, "router.watchdog_cycles", 1, "cycles without progress before a deadlock is reported", LLONG_MAX));

@@ -58,6 +58,12 @@ TEST(Cli, ZeroBandwidthIsRejected) {
                    {"mesh-8x8.yaml", "router.link_bandwidth"});
 }
 
+TEST(Cli, ValuesBeyondTheModelsLimitsAreRejected) {
+  expect_bad_input({"check", "mesh-8x8", "--set", "router.vcs=17"}, {"router.vcs", "between 1 and 16"});
+  expect_bad_input({"check", "mesh-8x8", "--set", "router.network_interfaces=65"}, {"router.network_interfaces"});
+  expect_bad_input({"check", "mesh-8x8", "--set", "router.max_packet_flits=70000"}, {"router.max_packet_flits"});
+}
+
 TEST(Cli, UnknownPatternListsTheKnownOnes) {
   expect_bad_input({"traffic", "mesh-8x8", "--pattern", "zigzag", "--rate", "0.1"}, {"--pattern", "zigzag", "tornado"});
 }
