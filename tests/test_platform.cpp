@@ -253,7 +253,7 @@ TEST(Platform, UnknownKeyIsNamedWithTheValidOnes) {
 TEST(Platform, ErrorsNameTheLineOfTheBadValue) {
   // vcs is on line 10 of this file.
   std::string yaml = kMesh + "  clock: 1GHz\n  vc_buffer_flits: 8\n  vcs: 0\n  max_packet_flits: 8\n";
-  EXPECT_EQ(error_of(yaml), "bad.yaml:10: router.vcs: expected an integer >= 1 (VCs per port), got 0");
+  EXPECT_EQ(error_of(yaml), "bad.yaml:10: router.vcs: expected an integer between 1 and 16 (VCs per port), got 0");
   // An empty value is reported on its key's line, not the next one.
   expect_contains(error_of(kMesh + "  vcs:\n  max_packet_flits: 8\n"),
                   {"bad.yaml:8: router.vcs", "got nothing"});
@@ -302,11 +302,11 @@ TEST(Platform, ImpossibleValuesAreRejectedWithWhatWasExpected) {
       {"  link_bandwidth: 5GB\n", "router.link_bandwidth", "expected a bandwidth such as"},
       {"  routing_cycles: -1\n", "router.routing_cycles", "expected an integer >= 0"},
       {"  sw_alloc_cycles: 1.5\n", "router.sw_alloc_cycles", "expected an integer >= 0"},
-      {"  network_interfaces: 0\n", "router.network_interfaces", "expected an integer >= 1"},
+      {"  network_interfaces: 0\n", "router.network_interfaces", "expected an integer between 1 and 64"},
       {"  watchdog_cycles: 0\n", "router.watchdog_cycles", "expected an integer >= 1"},
       {"  watchdog_cycles: 99999999999999999999999\n", "router.watchdog_cycles", "expected an integer >= 1"},
-      {"  vcs: 99999999999\n", "router.vcs", "expected an integer >= 1"},
-      {"  max_packet_flits: 0\n", "router.max_packet_flits", "expected an integer >= 1"},
+      {"  vcs: 99999999999\n", "router.vcs", "expected an integer between 1 and 16"},
+      {"  max_packet_flits: 0\n", "router.max_packet_flits", "expected an integer between 1 and 65535"},
       {"  cable_latency: -1ns\n", "router.cable_latency", "expected a non-negative duration"},
       {"  cable_latency: {X: 1ns}\n", "router.cable_latency", "missing Y"},
       {"  cable_latency: {X: 1ns, Y: 1ns, W: 1ns}\n", "router.cable_latency.W", "unknown dimension"},
@@ -385,7 +385,7 @@ TEST(Platform, SetToAnUnknownKeyListsTheValidPatterns) {
 
 TEST(Platform, SetValueIsValidatedLikeAFileValue) {
   EXPECT_EQ(load_error("mesh-8x8", {"router.vcs=0"}),
-            "platforms/mesh-8x8.yaml: --set router.vcs=0: router.vcs: expected an integer >= 1 (VCs per "
+            "platforms/mesh-8x8.yaml: --set router.vcs=0: router.vcs: expected an integer between 1 and 16 (VCs per "
             "port), got 0");
   expect_contains(load_error("torus-8x8", {"router.vcs=1"}),
                   {"platforms/torus-8x8.yaml", "--set router.vcs=1: router.vcs", "expected an integer >= 2"});
