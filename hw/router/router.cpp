@@ -14,12 +14,10 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
   ports_.resize(np);
   vc_time_.resize(std::size_t(np) * cfg.vcs);
   while ((1 << vshift_) < cfg.vcs) ++vshift_;
-  vcs_.resize(std::size_t(np) << vshift_);
-  heads_.resize(vcs_.size());
-  occupied_.assign((vcs_.size() + 63) / 64, 0);
-  chosen_vc_.assign(vcs_.size(), -1);
+  in_vcs_.resize(std::size_t(np) << vshift_);
+  occupied_.assign((in_vcs_.size() + 63) / 64, 0);
   credit_waiters_.assign((np + 63) / 64, 0);
-  requests_.resize(vcs_.size());
+  requests_.resize(in_vcs_.size());
   allocator_ = make_allocator(cfg.allocator, np, cfg.vcs, np);
   if (!allocator_) throw std::invalid_argument("unknown allocator '" + cfg.allocator + "'");
 }
@@ -135,29 +133,30 @@ void Router::allocate() {
     for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
       int idx = int(w * 64) + __builtin_ctzll(bits);
       int in = idx >> vshift_, vc = idx & ((1 << vshift_) - 1);
-      const Head& h = heads_[idx];
-      chosen_vc_[idx] = -1;
+      InputVc& ivc = in_vcs_[idx];
+      const Head& h = ivc.head;
+      ivc.chosen_vc = -1;
       if (h.ready_ps > t || !input_free(ports_[in], t)) continue;
       Port& out = ports_[h.out_port];
       if (!output_free(out, t)) continue;
       apply_credits(out, t);
       int ov = choose_vc(out, h.flits, h.out_class);
       if (ov < 0) continue;
-      chosen_vc_[idx] = std::int8_t(ov);
+      ivc.chosen_vc = std::int8_t(ov);
       requests_[n++] = Request{in, vc, h.out_port, h.age};
     }
   }
   if (n == 1) {
     const Request& r = requests_[0];
     allocator_->allocate_single(r.input, r.vc, r.output, r.age);
-    depart(r.input, r.vc, chosen_vc_[vc_index(r.input, r.vc)], t);
+    depart(r.input, r.vc, in_vcs_[vc_index(r.input, r.vc)].chosen_vc, t);
   } else if (n > 1) {
     allocator_->clear();
     for (int k = 0; k < n; ++k) allocator_->add_request(requests_[k].input, requests_[k].vc, requests_[k].output, requests_[k].age);
     allocator_->allocate();
     for (int in = 0; in < int(ports_.size()); ++in) {
       int vc = allocator_->grant_vc(in);
-      if (vc >= 0) depart(in, vc, chosen_vc_[vc_index(in, vc)], t);
+      if (vc >= 0) depart(in, vc, in_vcs_[vc_index(in, vc)].chosen_vc, t);
     }
   }
   if (buffered_ > 0) {
@@ -175,7 +174,7 @@ Time Router::next_wake(Time t) {
   for (std::size_t w = 0; w < occupied_.size(); ++w) {
     for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
       int idx = int(w * 64) + __builtin_ctzll(bits);
-      const Head& h = heads_[idx];
+      const Head& h = in_vcs_[idx].head;
       const Port& in = ports_[idx >> vshift_];
       Port& out = ports_[h.out_port];
       Time when;

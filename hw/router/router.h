@@ -88,8 +88,15 @@ class Router : public sc_core::sc_module,
     std::uint16_t flits;
     VcClass out_class;
   };
+  // Everything about one input VC in one place (one or two cache lines): its
+  // packet queue, its head's allocation data, and this round's choice.
+  struct InputVc {
+    hw::PacketFifo fifo;
+    Head head;
+    std::int8_t chosen_vc = -1;  // downstream VC picked this round
+  };
   void set_head(int idx, const hw::Packet& p) {
-    heads_[idx] = Head{p.ready_ps, p.created_ps, p.out_port, p.flits, p.out_class};
+    in_vcs_[idx].head = Head{p.ready_ps, p.created_ps, p.out_port, p.flits, p.out_class};
   }
   struct VcTime {
     sim::Time zero_since = sim::kNever;  // downstream VC without credits since
@@ -110,8 +117,8 @@ class Router : public sc_core::sc_module,
   // Input VCs are indexed port << vshift_ | vc (a power-of-two stride, so no
   // division on the allocation path).
   int vc_index(int port, int vc) const { return (port << vshift_) | vc; }
-  hw::PacketFifo& fifo(int port, int vc) { return vcs_[std::size_t(vc_index(port, vc))]; }
-  const hw::PacketFifo& fifo(int port, int vc) const { return vcs_[std::size_t(vc_index(port, vc))]; }
+  hw::PacketFifo& fifo(int port, int vc) { return in_vcs_[std::size_t(vc_index(port, vc))].fifo; }
+  const hw::PacketFifo& fifo(int port, int vc) const { return in_vcs_[std::size_t(vc_index(port, vc))].fifo; }
   VcTime& vc_time(int port, int vc) { return vc_time_[std::size_t(port) * cfg_.vcs + vc]; }
   void set_occupied(int idx, bool on) {
     if (on) occupied_[idx >> 6] |= 1ULL << (idx & 63); else occupied_[idx >> 6] &= ~(1ULL << (idx & 63));
@@ -123,10 +130,8 @@ class Router : public sc_core::sc_module,
   std::vector<Port> ports_;
   std::vector<VcTime> vc_time_;             // [output port][vc]
   int vshift_ = 0;
-  std::vector<hw::PacketFifo> vcs_;         // [port][vc] input buffers
-  std::vector<Head> heads_;                 // [port][vc] head packet's allocation data
+  std::vector<InputVc> in_vcs_;             // [port][vc] input buffers
   std::vector<std::uint64_t> occupied_;     // bit per non-empty input VC
-  std::vector<std::int8_t> chosen_vc_;      // per input VC: downstream VC picked this round
   struct Request {
     int input, vc, output;
     std::uint64_t age;
