@@ -16,7 +16,7 @@ TorusNetlist::TorusNetlist(const Platform& platform, sim::EventQueue& queue)
   cfg_.routing = &routing_;
   cfg_.queue = &queue;
   cfg_.activity = &activity_;
-  cfg_.clock = sim::Clock{rp.clock_period_ps()};
+  cfg_.clock = sim::Clock(rp.clock_period_ps());
   cfg_.vcs = rp.vcs;
   cfg_.vc_buffer_flits = rp.vc_buffer_flits;
   cfg_.flit_bytes = rp.flit_bytes;

@@ -101,3 +101,22 @@ TEST(EventQueue, RunUntilStopsAtTheLimitAndResumes) {
 
 }  // namespace
 }  // namespace kairo::sim
+
+namespace kairo::sim {
+namespace {
+
+TEST(Clock, RoundsToEdgesExactlyLikeDivision) {
+  std::mt19937_64 rng(9);
+  for (Time period : {Time(1), Time(7), Time(1000), Time(3200), Time(2353), Time(999999937)}) {
+    Clock c(period);
+    for (int i = 0; i < 200000; ++i) {
+      Time t = (i % 3 == 0) ? rng() >> (rng() % 64) : (rng() % 100000) * period + (rng() % 3) - 1;
+      if (t > (~Time{0}) - period) continue;
+      ASSERT_EQ(c.floor(t), t / period * period) << "period " << period << " t " << t;
+      ASSERT_EQ(c.ceil(t), (t + period - 1) / period * period) << "period " << period << " t " << t;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kairo::sim

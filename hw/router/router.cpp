@@ -101,8 +101,9 @@ void Router::apply_due_credits(Port& p, Time now) {
   }
 }
 
+// t is always on the clock: arrivals and credits are rounded up by their
+// senders, and wake times are derived from clock edges.
 void Router::schedule_allocation(Time t) {
-  t = cfg_.clock.ceil(t);
   if (t >= alloc_at_) return;
   alloc_at_ = t;
   cfg_.queue->at(t, sim::kPrioDecide, this, kAllocate);
