@@ -32,16 +32,27 @@ RoundRobinAllocator::RoundRobinAllocator(int inputs, int vcs, int outputs)
     throw std::invalid_argument("round_robin switch allocator needs at least one input, VC and output, got " +
                                 shape_text(inputs, vcs, outputs));
   }
-  vc_ptr_.assign(std::size_t(inputs), 0);
-  in_ptr_.assign(std::size_t(outputs), 0);
-  req_out_.assign(std::size_t(inputs) * std::size_t(vcs), -1);
-  reqs_.resize(req_out_.size());
-  vc_req_.assign(std::size_t(inputs) * std::size_t(vc_words_), 0);
-  out_req_.assign(std::size_t(outputs) * std::size_t(in_words_), 0);
-  stage1_vc_.assign(std::size_t(inputs), -1);
-  grant_vc_.assign(std::size_t(inputs), -1);
-  grant_out_.assign(std::size_t(inputs), -1);
-  granted_.assign(std::size_t(inputs), -1);
+  const std::size_t in = std::size_t(inputs), out = std::size_t(outputs), iv = in * std::size_t(vcs);
+  const std::size_t words64 = in * std::size_t(vc_words_) + out * std::size_t(in_words_);
+  const std::size_t ints = in /*vc_ptr*/ + out /*in_ptr*/ + iv /*req_out*/ + 2 * iv /*reqs*/ + 4 * in;
+  arena_.assign(words64 + (ints + 1) / 2, 0);
+  vc_req_ = arena_.data();
+  out_req_ = vc_req_ + in * std::size_t(vc_words_);
+  int* p = reinterpret_cast<int*>(arena_.data() + words64);
+  auto take = [&p](std::size_t n, int fill) {
+    int* a = p;
+    std::fill(a, a + n, fill);
+    p += n;
+    return a;
+  };
+  vc_ptr_ = take(in, 0);
+  in_ptr_ = take(out, 0);
+  req_out_ = take(iv, -1);
+  reqs_ = reinterpret_cast<Request*>(take(2 * iv, -1));
+  stage1_vc_ = take(in, -1);
+  grant_vc_ = take(in, -1);
+  grant_out_ = take(in, -1);
+  granted_ = take(in, -1);
 }
 
 void RoundRobinAllocator::clear() {

@@ -60,6 +60,8 @@ class RoundRobinAllocator final : public Allocator {
 
   // Throws std::invalid_argument unless inputs, vcs and outputs are all >= 1.
   RoundRobinAllocator(int inputs, int vcs, int outputs);
+  RoundRobinAllocator(const RoundRobinAllocator&) = delete;  // arrays point into arena_
+  RoundRobinAllocator& operator=(const RoundRobinAllocator&) = delete;
 
   void clear() override;
   // Throws std::out_of_range for an index outside the allocator and
@@ -77,24 +79,28 @@ class RoundRobinAllocator final : public Allocator {
 
   int vc_words_, in_words_;  // words per VC / per input-port bit vector
 
+  // Every array below lives in one block (arena_), so a round touches a few
+  // adjacent cache lines instead of a dozen scattered allocations.
+  std::vector<std::uint64_t> arena_;
+
   // Arbiter state, kept across rounds.
-  std::vector<int> vc_ptr_;  // per input: VC with highest stage-1 priority
-  std::vector<int> in_ptr_;  // per output: input with highest stage-2 priority
+  int* vc_ptr_;  // per input: VC with highest stage-1 priority
+  int* in_ptr_;  // per output: input with highest stage-2 priority
 
   // This round's requests: req_out_[input * vcs + vc] is the requested output
   // or -1; reqs_[0, num_reqs_) lists the set entries so clear() touches only them.
-  std::vector<int> req_out_;
-  std::vector<Request> reqs_;
+  int* req_out_;
+  Request* reqs_;
   int num_reqs_ = 0;
 
   // Request vectors: into each input's VC arbiter (which VCs request), and
   // into each output's input arbiter (which inputs' stage-1 winners want it).
-  std::vector<std::uint64_t> vc_req_;   // [input * vc_words_ + w]
-  std::vector<std::uint64_t> out_req_;  // [output * in_words_ + w], built and consumed by allocate()
+  std::uint64_t* vc_req_;   // [input * vc_words_ + w]
+  std::uint64_t* out_req_;  // [output * in_words_ + w], built and consumed by allocate()
 
-  std::vector<int> stage1_vc_;  // per input: stage-1 winning VC or -1
-  std::vector<int> grant_vc_, grant_out_;
-  std::vector<int> granted_;  // inputs granted in the last round (to forget them cheaply)
+  int* stage1_vc_;  // per input: stage-1 winning VC or -1
+  int *grant_vc_, *grant_out_;
+  int* granted_;  // inputs granted in the last round (to forget them cheaply)
   int num_granted_ = 0;
   void forget_grants() {
     for (int k = 0; k < num_granted_; ++k) grant_vc_[granted_[k]] = grant_out_[granted_[k]] = -1;

@@ -15,8 +15,8 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
   vc_time_.resize(std::size_t(np) * cfg.vcs);
   while ((1 << vshift_) < cfg.vcs) ++vshift_;
   in_vcs_.resize(std::size_t(np) << vshift_);
-  occupied_.assign((in_vcs_.size() + 63) / 64, 0);
-  credit_waiters_.assign((np + 63) / 64, 0);
+  occupied_words_ = int((in_vcs_.size() + 63) / 64);
+  if (np > kMaxPorts) throw std::invalid_argument("a router has at most " + std::to_string(kMaxPorts) + " ports");
   requests_.resize(in_vcs_.size());
   allocator_ = make_allocator(cfg.allocator, np, cfg.vcs, np);
   if (!allocator_) throw std::invalid_argument("unknown allocator '" + cfg.allocator + "'");
@@ -130,9 +130,9 @@ void Router::allocate() {
   alloc_at_ = sim::kNever;
   for (auto& w : credit_waiters_) w = 0;
   int n = 0;
-  for (std::size_t w = 0; w < occupied_.size(); ++w) {
+  for (int w = 0; w < occupied_words_; ++w) {
     for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
-      int idx = int(w * 64) + __builtin_ctzll(bits);
+      int idx = w * 64 + __builtin_ctzll(bits);
       int in = idx >> vshift_, vc = idx & ((1 << vshift_) - 1);
       InputVc& ivc = in_vcs_[idx];
       const Head& h = ivc.head;
@@ -172,9 +172,9 @@ void Router::allocate() {
 Time Router::next_wake(Time t) {
   const Time period = cfg_.clock.period_ps, st = cfg_.traversal_ps;
   Time wake = sim::kNever;
-  for (std::size_t w = 0; w < occupied_.size(); ++w) {
+  for (int w = 0; w < occupied_words_; ++w) {
     for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
-      int idx = int(w * 64) + __builtin_ctzll(bits);
+      int idx = w * 64 + __builtin_ctzll(bits);
       const Head& h = in_vcs_[idx].head;
       const Port& in = ports_[idx >> vshift_];
       Port& out = ports_[h.out_port];

@@ -25,6 +25,7 @@
 // last of its slots frees).
 #pragma once
 #include <systemc>
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -131,7 +132,12 @@ class Router : public sc_core::sc_module,
   std::vector<VcTime> vc_time_;             // [output port][vc]
   int vshift_ = 0;
   std::vector<InputVc> in_vcs_;             // [port][vc] input buffers
-  std::vector<std::uint64_t> occupied_;     // bit per non-empty input VC
+  // Bit per non-empty input VC, and per output with a head waiting for
+  // credits: kept inside the router object (no separate allocation to miss).
+  static constexpr int kMaxPorts = 12 + 64;  // 6 dims x 2 links + network interfaces
+  std::array<std::uint64_t, (kMaxPorts * hw::kMaxVcs + 63) / 64> occupied_{};
+  int occupied_words_ = 0;
+  std::array<std::uint64_t, (kMaxPorts + 63) / 64> credit_waiters_{};
   struct Request {
     int input, vc, output;
     std::uint64_t age;
@@ -140,7 +146,7 @@ class Router : public sc_core::sc_module,
   std::unique_ptr<Allocator> allocator_;
   sim::Time alloc_at_ = sim::kNever;        // earliest pending allocation event
   std::uint64_t buffered_ = 0;
-  std::vector<std::uint64_t> credit_waiters_;  // bit per output port with a head waiting for credits
+
 };
 
 }  // namespace kairo::router
