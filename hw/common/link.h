@@ -7,7 +7,9 @@
 // whole packet (virtual cut-through). Credits come back over the same cable
 // after the receiver's credit delay.
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
 #include "sim/event_queue.h"
@@ -46,28 +48,40 @@ struct PendingCredit {
 
 // FIFO of credits in flight back to one output port. Return times on one
 // port never decrease (tails leave a buffer in order, plus a fixed delay), so
-// a FIFO is exact. Grows on demand and never shrinks: no allocation once warm.
+// a FIFO is exact. The first few entries live inside the port (no separate
+// allocation to miss in cache); it grows on the heap only if more are ever
+// outstanding, and never shrinks: no allocation once warm.
 class CreditPipe {
  public:
+  CreditPipe() = default;
+  CreditPipe(const CreditPipe& o) : heap_(o.heap_), head_(o.head_), tail_(o.tail_), mask_(o.mask_) {
+    std::copy(std::begin(o.inline_), std::end(o.inline_), std::begin(inline_));
+  }
+  CreditPipe& operator=(const CreditPipe&) = delete;
+
   bool empty() const { return head_ == tail_; }
-  const PendingCredit& front() const { return buf_[head_ & mask_]; }
+  const PendingCredit& front() const { return data()[head_ & mask_]; }
   void pop() { ++head_; }
   void push(const PendingCredit& c) {
-    if (tail_ - head_ == buf_.size()) grow();
-    buf_[tail_++ & mask_] = c;
+    if (tail_ - head_ == mask_ + 1) grow();
+    data()[tail_++ & mask_] = c;
   }
 
  private:
+  static constexpr std::size_t kInline = 4;  // a power of two
+  PendingCredit* data() { return heap_.empty() ? inline_ : heap_.data(); }
+  const PendingCredit* data() const { return heap_.empty() ? inline_ : heap_.data(); }
   void grow() {
-    std::vector<PendingCredit> n(buf_.empty() ? 4 : buf_.size() * 2);
-    for (std::size_t i = head_; i != tail_; ++i) n[i - head_] = buf_[i & mask_];
+    std::vector<PendingCredit> n((mask_ + 1) * 2);
+    for (std::size_t i = head_; i != tail_; ++i) n[i - head_] = data()[i & mask_];
     tail_ -= head_;
     head_ = 0;
-    buf_.swap(n);
-    mask_ = buf_.size() - 1;
+    heap_.swap(n);
+    mask_ = heap_.size() - 1;
   }
-  std::vector<PendingCredit> buf_;
-  std::size_t head_ = 0, tail_ = 0, mask_ = 0;
+  PendingCredit inline_[kInline] = {};
+  std::vector<PendingCredit> heap_;
+  std::size_t head_ = 0, tail_ = 0, mask_ = kInline - 1;
 };
 
 struct Packet;
