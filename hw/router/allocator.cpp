@@ -2,11 +2,28 @@
 // allocator name to its strategy class.
 #include "hw/router/allocator.h"
 
+#include <stdexcept>
+#include <string>
+
 #include "hw/router/islip_allocator.h"
 #include "hw/router/oldest_first_allocator.h"
 #include "hw/router/round_robin_allocator.h"
 
 namespace kairo::router {
+
+std::string Allocator::shape_text(int inputs, int vcs, int outputs) {
+  return std::to_string(inputs) + " inputs x " + std::to_string(vcs) + " VCs x " + std::to_string(outputs) +
+         " outputs";
+}
+
+__attribute__((noinline, cold)) void Allocator::reject_request(const char* name, int input, int vc, int output,
+                                                               bool repeated) const {
+  const std::string who =
+      std::string(name) + " switch allocator: input " + std::to_string(input) + " VC " + std::to_string(vc);
+  if (repeated) throw std::logic_error(who + " requested twice in one round; call clear() between rounds");
+  throw std::out_of_range(who + " requesting output " + std::to_string(output) + " is outside its " +
+                          shape_text(inputs(), vcs(), outputs()));
+}
 
 std::unique_ptr<Allocator> make_allocator(const std::string& name, int inputs, int vcs, int outputs) {
   if (name == RoundRobinAllocator::kName) return std::make_unique<RoundRobinAllocator>(inputs, vcs, outputs);

@@ -47,6 +47,12 @@ class Allocator {
   // The output granted to `input`, or -1.
   virtual int grant_output(int input) const = 0;
 
+ protected:
+  // Shared by the allocators' argument checks; out of line and cold so that
+  // building a message costs the request path nothing.
+  static std::string shape_text(int inputs, int vcs, int outputs);
+  [[noreturn]] void reject_request(const char* name, int input, int vc, int output, bool repeated) const;
+
  private:
   int inputs_, vcs_, outputs_;
 };

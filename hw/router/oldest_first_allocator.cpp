@@ -6,24 +6,6 @@
 #include <string>
 
 namespace kairo::router {
-namespace {
-
-std::string shape_text(int inputs, int vcs, int outputs) {
-  return std::to_string(inputs) + " inputs x " + std::to_string(vcs) + " VCs x " + std::to_string(outputs) +
-         " outputs";
-}
-
-// Out of line so that building the message costs add_request() nothing.
-[[noreturn]] __attribute__((noinline, cold)) void reject_request(const Allocator& a, int input, int vc,
-                                                                 int output, bool repeated) {
-  const std::string who =
-      "oldest_first switch allocator: input " + std::to_string(input) + " VC " + std::to_string(vc);
-  if (repeated) throw std::logic_error(who + " requested twice in one round; call clear() between rounds");
-  throw std::out_of_range(who + " requesting output " + std::to_string(output) + " is outside its " +
-                          shape_text(a.inputs(), a.vcs(), a.outputs()));
-}
-
-}  // namespace
 
 OldestFirstAllocator::OldestFirstAllocator(int inputs, int vcs, int outputs)
     : Allocator(inputs, vcs, outputs) {
@@ -48,10 +30,10 @@ void OldestFirstAllocator::clear() {
 
 void OldestFirstAllocator::add_request(int input, int vc, int output, std::uint64_t age) {
   if (input < 0 || input >= inputs() || vc < 0 || vc >= vcs() || output < 0 || output >= outputs()) {
-    reject_request(*this, input, vc, output, false);
+    reject_request(kName, input, vc, output, false);
   }
   char& seen = requested_[input * vcs() + vc];
-  if (seen) reject_request(*this, input, vc, output, true);
+  if (seen) reject_request(kName, input, vc, output, true);
   seen = 1;
   reqs_[num_reqs_++] = Request{age, input * vcs() + vc, output};
 }

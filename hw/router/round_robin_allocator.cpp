@@ -7,24 +7,6 @@
 #include <string>
 
 namespace kairo::router {
-namespace {
-
-std::string shape_text(int inputs, int vcs, int outputs) {
-  return std::to_string(inputs) + " inputs x " + std::to_string(vcs) + " VCs x " + std::to_string(outputs) +
-         " outputs";
-}
-
-// Out of line so that building the message costs add_request() nothing.
-[[noreturn]] __attribute__((noinline, cold)) void reject_request(const Allocator& a, int input, int vc,
-                                                                 int output, bool repeated) {
-  const std::string who =
-      "round_robin switch allocator: input " + std::to_string(input) + " VC " + std::to_string(vc);
-  if (repeated) throw std::logic_error(who + " requested twice in one round; call clear() between rounds");
-  throw std::out_of_range(who + " requesting output " + std::to_string(output) + " is outside its " +
-                          shape_text(a.inputs(), a.vcs(), a.outputs()));
-}
-
-}  // namespace
 
 RoundRobinAllocator::RoundRobinAllocator(int inputs, int vcs, int outputs)
     : Allocator(inputs, vcs, outputs), vc_words_(request_words(vcs)), in_words_(request_words(inputs)) {
@@ -67,10 +49,10 @@ void RoundRobinAllocator::clear() {
 
 void RoundRobinAllocator::add_request(int input, int vc, int output, std::uint64_t /*age*/) {
   if (input < 0 || input >= inputs() || vc < 0 || vc >= vcs() || output < 0 || output >= outputs()) {
-    reject_request(*this, input, vc, output, false);
+    reject_request(kName, input, vc, output, false);
   }
   int& slot = req_out_[input * vcs() + vc];
-  if (slot >= 0) reject_request(*this, input, vc, output, true);
+  if (slot >= 0) reject_request(kName, input, vc, output, true);
   slot = output;
   vc_req_[input * vc_words_ + (vc >> 6)] |= request_bit(vc);
   reqs_[num_reqs_++] = Request{input, vc};
@@ -110,7 +92,7 @@ void RoundRobinAllocator::allocate() {
 // move their pointers one past it, exactly as a full round would.
 void RoundRobinAllocator::allocate_single(int input, int vc, int output, std::uint64_t /*age*/) {
   if (input < 0 || input >= inputs() || vc < 0 || vc >= vcs() || output < 0 || output >= outputs()) {
-    reject_request(*this, input, vc, output, false);
+    reject_request(kName, input, vc, output, false);
   }
   clear();
   grant_vc_[input] = vc;
