@@ -10,7 +10,6 @@
 #include <sys/resource.h>
 
 #include <chrono>
-#include <coroutine>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +17,7 @@
 #include <systemc>
 #include <vector>
 
+#include "firmware/task.h"
 #include "sim/event_queue.h"
 
 namespace {
@@ -57,37 +57,11 @@ struct ThreadRanks : sc_core::sc_module {
   }
 };
 
-// --- C++20 coroutines on the event queue ------------------------------------
-struct Task {
-  struct promise_type {
-    Task get_return_object() { return Task{std::coroutine_handle<promise_type>::from_promise(*this)}; }
-    std::suspend_always initial_suspend() noexcept { return {}; }
-    std::suspend_always final_suspend() noexcept { return {}; }
-    void return_void() {}
-    void unhandled_exception() { std::abort(); }
-  };
-  std::coroutine_handle<promise_type> h;
-};
-
-struct Resumer : kairo::sim::EventTarget {
-  void on_event(std::uint32_t, std::uint32_t, void* p) override {
-    std::coroutine_handle<>::from_address(p).resume();
-  }
-};
-
-struct Sleep {
-  kairo::sim::EventQueue* q;
-  Resumer* r;
-  kairo::sim::Time dt;
-  bool await_ready() const noexcept { return false; }
-  void await_suspend(std::coroutine_handle<> h) const { q->at(q->now() + dt, kairo::sim::kPrioState, r, 0, 0, h.address()); }
-  void await_resume() const noexcept {}
-};
-
+// --- C++20 coroutines on the event queue (the firmware runtime's own Task) --
 std::uint64_t g_resumed = 0;
-Task rank_body(kairo::sim::EventQueue* q, Resumer* r) {
+kairo::fw::Task rank_body(kairo::sim::EventQueue& q, kairo::fw::Resumer& r) {
   for (int k = 0; k < kResumes; ++k) {
-    co_await Sleep{q, r, 1000000};
+    co_await kairo::fw::Delay{q, r, 1000000};
     ++g_resumed;
   }
 }
@@ -109,16 +83,15 @@ int sc_main(int argc, char** argv) {
     resumed = m.resumed;
   } else {
     kairo::sim::EventQueue q(1000);
-    Resumer r;
-    std::vector<Task> tasks;
+    kairo::fw::Resumer r;
+    std::vector<kairo::fw::Task> tasks;
     tasks.reserve(std::size_t(n));
     for (int i = 0; i < n; ++i) {
-      tasks.push_back(rank_body(&q, &r));
-      q.at(0, kairo::sim::kPrioState, &r, 0, 0, tasks.back().h.address());
+      tasks.push_back(rank_body(q, r));
+      tasks.back().start(q, r);
     }
     q.run_direct();
     resumed = g_resumed;
-    for (auto& t : tasks) t.h.destroy();
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double rss = peak_rss_mib();
