@@ -33,6 +33,7 @@ nlohmann::json run_point_in_child(const platforms::Platform& plat, traffic::Traf
     int code = 0;
     std::string out;
     try {
+      opt.exiting_after = true;
       auto r = traffic::run_traffic(plat, opt);
       out = r.json.dump();
       code = r.deadlock || r.lost_or_duplicated ? 1 : 0;
@@ -127,6 +128,7 @@ int run_traffic_command(TrafficArgs& a) {
       if (!a.csv_path.empty()) write_text_file(a.csv_path, csv);
       else std::cout << csv;
     } else {
+      a.opt.exiting_after = true;
       traffic::TrafficResult r = traffic::run_traffic(plat, a.opt);
       result = r.json;
       if (r.deadlock) {

@@ -43,7 +43,10 @@ TorusNetlist::TorusNetlist(const Platform& platform, sim::EventQueue& queue)
   activity_.watchdog = watchdog_.get();
 }
 
-TorusNetlist::~TorusNetlist() = default;
+TorusNetlist::~TorusNetlist() {
+  if (keep_until_exit_)
+    for (auto& r : routers_) (void)r.release();
+}
 
 // Each router drives its outputs to the neighbours and receives credits back
 // over the same cable; the neighbour's loop binds the opposite direction.

@@ -31,6 +31,11 @@ class TorusNetlist {
   router::Watchdog& watchdog() { return *watchdog_; }
 
   void reset_counters(sim::Time now);
+  // The process is about to exit: leave the routers in place instead of
+  // destroying them (SystemC removes each module from its registries by a
+  // linear search, so tearing down the K computer's 82,944 routers one by one
+  // takes seconds). The operating system reclaims the memory.
+  void keep_until_exit() { keep_until_exit_ = true; }
   std::vector<std::string> describe_blocked(std::size_t limit);
 
  private:
@@ -45,6 +50,7 @@ class TorusNetlist {
   std::vector<std::unique_ptr<router::Router>> routers_;
   std::vector<hw::Endpoint> endpoints_;
   std::unique_ptr<router::Watchdog> watchdog_;
+  bool keep_until_exit_ = false;
 };
 
 }  // namespace kairo::platforms

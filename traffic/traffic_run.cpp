@@ -239,6 +239,7 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   const double elaborate_s = std::chrono::duration<double>(t1 - t0).count();
   const double wall_s = std::chrono::duration<double>(t2 - t0).count();
 
+  if (o.exiting_after) net.keep_until_exit();
   TrafficResult r;
   r.json = summarize(plat, o, ctx, net, elaborate_s, wall_s, queue.events_processed(), net.watchdog());
   if (o.batch_packets == 0) {

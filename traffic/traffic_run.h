@@ -35,6 +35,7 @@ struct TrafficOptions {
   std::vector<router::NodeId> hotspots{0};
   double hotspot_fraction = 0.2;
   bool use_systemc = true;  // drive through the SystemC kernel (once per process) or directly
+  bool exiting_after = false;  // the process exits after this run: skip tearing the network down
   std::function<void(const std::string&)> progress;  // progress lines, or empty
 };
 
