@@ -110,11 +110,6 @@ std::string Topology::coord_string(const Coord& c) const {
   return out;
 }
 
-int Topology::port_of(int d, int dir) const {
-  const int base = first_port_[d];
-  if (base < 0 || dims_[d].size == 2) return base;
-  return dir > 0 ? base : base + 1;
-}
 
 int Topology::port_dim(int port) const { return port_dim_[std::size_t(port)]; }
 
@@ -152,10 +147,6 @@ std::optional<NodeId> Topology::neighbor_via_port(NodeId id, int port) const {
   return neighbor(id, port_dim(port), dir == 0 ? +1 : dir);
 }
 
-bool Topology::crosses_dateline(const Coord& c, int d, int dir) const {
-  if (!is_ring(d)) return false;
-  return (dir > 0 && c[d] == dims_[d].size - 1) || (dir < 0 && c[d] == 0);
-}
 
 int Topology::hops(NodeId a, NodeId b) const {
   int total = 0;

@@ -56,7 +56,11 @@ class Topology {
 
   // Ports: see the header comment.
   int num_link_ports() const { return num_link_ports_; }
-  int port_of(int d, int dir) const;   // dir = +1 or -1; -1 if the dim has size 1
+  int port_of(int d, int dir) const {  // dir = +1 or -1; -1 if the dim has size 1
+    const int base = first_port_[d];
+    if (base < 0 || dims_[d].size == 2) return base;
+    return dir > 0 ? base : base + 1;
+  }
   int port_dim(int port) const;        // dimension of a link port
   int port_dir(int port) const;        // +1, -1, or 0 for the single port of a size-2 dim
   std::string port_name(int port) const;  // "xp", "xm", "a"
@@ -73,7 +77,10 @@ class Topology {
 
   // True when the hop from coordinate c along dim d in direction dir is the
   // wrap-around link of a ring (the dateline).
-  bool crosses_dateline(const Coord& c, int d, int dir) const;
+  bool crosses_dateline(const Coord& c, int d, int dir) const {
+    if (!is_ring(d)) return false;
+    return (dir > 0 && c[d] == dims_[d].size - 1) || (dir < 0 && c[d] == 0);
+  }
 
   // Minimal hop count between two nodes (shorter way round on rings).
   int hops(NodeId a, NodeId b) const;
