@@ -1,0 +1,57 @@
+// A node's memory registration table, as an RDMA NIC keeps it: registering
+// (address, length) yields a key (FJMPI_Rdma_reg_mem's memory id, with a
+// generation so that a released key is recognized as stale rather than
+// silently reaching whatever is registered in its slot later); a key plus an
+// offset and a length resolves to a node-memory address range, or to the error
+// the NIC reports. Pure C++, no SystemC.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "hw/nic/rdma_status.h"
+
+namespace kairo::nic {
+
+// slot in the low 32 bits, generation (>= 1) in the high 32; 0 is never valid.
+using MemKey = std::uint64_t;
+
+struct Resolution {
+  RdmaStatus status = RdmaStatus::kOk;
+  std::uint64_t address = 0;  // valid when status == kOk
+};
+
+struct Registration {
+  RdmaStatus status = RdmaStatus::kOk;
+  MemKey key = 0;  // valid when status == kOk
+};
+
+class MemoryRegistry {
+ public:
+  explicit MemoryRegistry(std::uint32_t capacity) : capacity_(capacity) {}
+
+  Registration add(std::uint64_t address, std::uint64_t length);
+  // Releases a registration; its key (and copies of it) become stale.
+  RdmaStatus remove(MemKey key);
+  // The memory range [address, address + length) for `length` bytes at
+  // `offset` into the region `key` names.
+  Resolution resolve(MemKey key, std::uint64_t offset, std::uint64_t length) const;
+
+  std::uint32_t live() const { return live_; }
+  std::uint32_t capacity() const { return capacity_; }
+
+ private:
+  struct Entry {
+    std::uint64_t address = 0, length = 0;
+    std::uint32_t generation = 0;  // of the current or last registration
+    bool in_use = false;
+  };
+  static std::uint32_t slot_of(MemKey k) { return std::uint32_t(k); }
+  static std::uint32_t generation_of(MemKey k) { return std::uint32_t(k >> 32); }
+
+  std::uint32_t capacity_;
+  std::vector<Entry> entries_;
+  std::vector<std::uint32_t> free_;  // released slots, reused last-in first-out
+  std::uint32_t live_ = 0;
+};
+
+}  // namespace kairo::nic
