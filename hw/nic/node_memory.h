@@ -45,6 +45,10 @@ class NodeMemory : public sc_core::sc_module {
 
   NodeMemory(sc_core::sc_module_name name, const Params& p);
 
+  // The socket's forward interface, for an initiator inside kairo that calls
+  // it directly (the DMA engines) rather than through a bound port.
+  tlm::tlm_fw_transport_if<>* target() { return socket.get_base_export().operator->(); }
+
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   // Debug access: same checks, no time.
   unsigned int transport_dbg(tlm::tlm_generic_payload& trans);
