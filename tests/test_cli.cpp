@@ -86,6 +86,22 @@ TEST(Cli, TransposeOnAnAsymmetricShapeIsRejected) {
   expect_bad_input({"traffic", "tofu-small", "--pattern", "transpose", "--rate", "0.1"}, {"transpose"});
 }
 
+// A watchdog of one cycle fires whenever no packet moves for a cycle (for
+// instance while heads are in a router's pipeline): the run must stop with
+// exit code 1 and name the ports and VCs holding packets.
+TEST(Cli, WatchdogStopsTheRunWithExitCodeOneAndNamesPortsAndVcs) {
+  auto dir = test::temp_dir();
+  auto r = run_kairo({"traffic", "mesh-8x8", "--batch", "1", "--set", "router.watchdog_cycles=1", "--quiet",
+                      "--json", dir + "/r.json"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("deadlock"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("rtr_x0y0: input ni0 vc0"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("Info:"), std::string::npos) << "no SystemC chatter: " << r.err;
+  auto j = nlohmann::json::parse(test::read_file(dir + "/r.json"));
+  EXPECT_TRUE(j["deadlock"].get<bool>());
+  EXPECT_FALSE(j["blocked"].empty());
+}
+
 TEST(Cli, HelpWorksOnEveryCommand) {
   for (auto cmd : std::vector<std::vector<std::string>>{{"--help"}, {"traffic", "--help"}, {"platforms", "--help"},
                                                         {"check", "--help"}}) {

@@ -266,7 +266,10 @@ void Router::describe_blocked(std::vector<std::string>& out, std::size_t limit) 
       Port& o = ports_[h.out_port];
       apply_credits(o, t);
       std::string why;
-      if (!o.out.connected()) why = "output not connected";
+      if (h.ready_ps > t)
+        why = fmt::format("arriving or in the routing/allocation pipeline for {:.1f} more cycles",
+                          cfg_.clock.to_cycles(h.ready_ps - t));
+      else if (!o.out.connected()) why = "output not connected";
       else if (!output_free(o, t))
         why = fmt::format("output link busy for {:.1f} more cycles", cfg_.clock.to_cycles(o.out.free_at - t));
       else if (!input_free(ports_[port], t))
