@@ -1,0 +1,162 @@
+#include "firmware/rank.h"
+
+namespace kairo::fw {
+
+namespace {
+std::uint64_t dir_key(int rank, int memid) { return (std::uint64_t(std::uint32_t(rank)) << 32) | std::uint32_t(memid); }
+}  // namespace
+
+Runtime::Runtime(sim::EventQueue& q, const router::Topology& topo, std::vector<std::vector<nic::Tni*>> tnis_per_node,
+                 std::vector<nic::MemoryRegistry*> registries)
+    : q_(q), topo_(topo), registries_(std::move(registries)) {
+  for (std::size_t n = 0; n < tnis_per_node.size(); ++n) {
+    auto r = std::make_unique<Rank>();
+    r->rt_ = this;
+    r->rank_ = int(n);
+    r->any_notice_ = std::make_unique<Signal>(q_, resumer_);
+    Signal* any = r->any_notice_.get();
+    for (nic::Tni* t : tnis_per_node[n]) {
+      Rank::TniSide side;
+      side.tni = t;
+      side.completed = std::make_unique<Signal>(q_, resumer_);
+      side.noticed = std::make_unique<Signal>(q_, resumer_);
+      side.space = std::make_unique<Signal>(q_, resumer_);
+      Signal* c = side.completed.get();
+      Signal* no = side.noticed.get();
+      Signal* sp = side.space.get();
+      t->on_completion = [c] { c->raise(); };
+      t->on_notice = [no, any] {
+        no->raise();
+        any->raise();
+      };
+      t->on_command_space = [sp] { sp->raise(); };
+      r->tnis_.push_back(std::move(side));
+    }
+    ranks_.push_back(std::move(r));
+  }
+}
+
+bool Runtime::all_done() const {
+  for (const auto& t : tasks_) {
+    t.rethrow_if_failed();
+    if (!t.done()) return false;
+  }
+  return true;
+}
+
+int Rank::size() const { return rt_->size(); }
+router::Coord Rank::coord() const { return rt_->topology().coord_of(router::NodeId(rank_)); }
+sim::Time Rank::now() const { return rt_->queue().now(); }
+
+nic::MemKey Rank::reg_mem(int memid, std::uint64_t address, std::uint64_t length) {
+  nic::Registration r = rt_->registries_[std::size_t(rank_)]->add(address, length);
+  if (r.status != nic::RdmaStatus::kOk) return 0;
+  rt_->directory_[dir_key(rank_, memid)] = r.key;
+  return r.key;
+}
+
+nic::MemKey Rank::remote_key(int rank, int memid) const {
+  auto it = rt_->directory_.find(dir_key(rank, memid));
+  return it == rt_->directory_.end() ? 0 : it->second;
+}
+
+Delay Rank::compute(sim::Time duration) { return Delay{rt_->queue(), rt_->resumer(), duration}; }
+
+Task Rank::submit(int tni, const nic::Command& c) {
+  // An out-of-range TNI is the engine's error to report; use TNI 0 to carry it.
+  TniSide& side = tnis_[std::size_t(tni >= 0 && tni < tnis() ? tni : 0)];
+  nic::Command cmd = c;
+  if (tni < 0 || tni >= tnis()) cmd.dst_tni = 0xffff;  // reported as a bad TNI
+  while (!side.tni->post(cmd)) co_await side.space->wait();  // a full queue back-pressures
+}
+
+Task Rank::put(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
+               std::uint64_t local_offset, std::uint64_t length, std::uint32_t tag, std::uint64_t* handle,
+               bool notify) {
+  nic::Command c;
+  c.op = nic::Op::kPut;
+  c.dst_node = std::uint32_t(dst);
+  c.dst_tni = std::uint16_t(tni);
+  c.remote_key = remote;
+  c.remote_offset = remote_offset;
+  c.local_key = local;
+  c.local_offset = local_offset;
+  c.length = length;
+  c.tag = tag;
+  c.notify = notify;
+  c.handle = next_handle_++;
+  if (handle) *handle = c.handle;
+  co_await submit(tni, c);
+}
+
+Task Rank::get(int tni, int src, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
+               std::uint64_t local_offset, std::uint64_t length, std::uint64_t* handle) {
+  nic::Command c;
+  c.op = nic::Op::kGet;
+  c.dst_node = std::uint32_t(src);
+  c.dst_tni = std::uint16_t(tni);
+  c.remote_key = remote;
+  c.remote_offset = remote_offset;
+  c.local_key = local;
+  c.local_offset = local_offset;
+  c.length = length;
+  c.handle = next_handle_++;
+  if (handle) *handle = c.handle;
+  co_await submit(tni, c);
+}
+
+Task Rank::poll_cq(int tni, nic::Completion* out) {
+  TniSide& side = tnis_[std::size_t(tni)];
+  for (;;) {
+    if (!side.early.empty()) {
+      *out = side.early.front();
+      side.early.erase(side.early.begin());
+      co_return;
+    }
+    if (auto c = side.tni->poll_completion()) {
+      *out = *c;
+      co_return;
+    }
+    co_await side.completed->wait();
+  }
+}
+
+Task Rank::complete(int tni, std::uint64_t handle, nic::Completion* out) {
+  TniSide& side = tnis_[std::size_t(tni)];
+  for (;;) {
+    for (std::size_t i = 0; i < side.early.size(); ++i)
+      if (side.early[i].handle == handle) {
+        if (out) *out = side.early[i];
+        side.early.erase(side.early.begin() + std::ptrdiff_t(i));
+        co_return;
+      }
+    while (auto c = side.tni->poll_completion()) {
+      if (c->handle == handle) {
+        if (out) *out = *c;
+        co_return;
+      }
+      side.early.push_back(*c);  // another operation's: kept for its own wait
+    }
+    co_await side.completed->wait();
+  }
+}
+
+void Rank::drain_notices() {
+  for (auto& side : tnis_)
+    while (auto n = side.tni->poll_notice()) notices_.push_back(*n);
+}
+
+Task Rank::poll(std::uint32_t tag, nic::Notice* out) {
+  for (;;) {
+    drain_notices();
+    for (std::size_t i = 0; i < notices_.size(); ++i)
+      if (notices_[i].tag == tag) {
+        if (out) *out = notices_[i];
+        notices_.erase(notices_.begin() + std::ptrdiff_t(i));
+        co_return;
+      }
+    co_await any_notice_->wait();  // any TNI may deliver it
+  }
+}
+
+}  // namespace kairo::fw

@@ -1,0 +1,106 @@
+// The per-rank firmware API (DESIGN.md §6), modeled after Fujitsu's extended
+// RDMA interface (FJMPI_Rdma_reg_mem / get_remote_addr / put / get / poll_cq,
+// seed 003) and MGEN/ACP (put with a tag, poll for the tag, complete a handle,
+// seed 004). A rank's program is a coroutine (fw::Task) that calls these;
+// waiting suspends it until the hardware raises the matching signal.
+//
+// Compiled as C++20 (firmware/ only).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "firmware/task.h"
+#include "hw/nic/tni.h"
+#include "hw/router/topology.h"
+
+namespace kairo::fw {
+
+class Runtime;
+
+class Rank {
+ public:
+  int rank() const { return rank_; }
+  int size() const;
+  router::Coord coord() const;
+  int tnis() const { return int(tnis_.size()); }
+  sim::Time now() const;
+
+  // Memory: a region of this node's memory, registered under `memid`
+  // (FJMPI_Rdma_reg_mem). Returns the key, or 0 if the table is full.
+  nic::MemKey reg_mem(int memid, std::uint64_t address, std::uint64_t length);
+  // The key another rank registered under `memid` (FJMPI_Rdma_get_remote_addr);
+  // 0 (an unregistered key, which the target reports) if it has none.
+  nic::MemKey remote_key(int rank, int memid) const;
+
+  // Start a put or get on TNI `tni`; waits while that TNI's command queue is
+  // full. The handle identifies the completion.
+  Task put(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
+           std::uint64_t local_offset, std::uint64_t length, std::uint32_t tag, std::uint64_t* handle,
+           bool notify = true);
+  Task get(int tni, int src, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
+           std::uint64_t local_offset, std::uint64_t length, std::uint64_t* handle);
+  // The next completion on `tni` (FJMPI_Rdma_poll_cq, waiting).
+  Task poll_cq(int tni, nic::Completion* out);
+  // Wait for the completion of one operation (acp_complete).
+  Task complete(int tni, std::uint64_t handle, nic::Completion* out = nullptr);
+  // Wait until a put with `tag` has landed here (MGEN_rdma_poll), on any TNI.
+  Task poll(std::uint32_t tag, nic::Notice* out = nullptr);
+  // Spend `duration` computing.
+  Delay compute(sim::Time duration);
+
+ private:
+  friend class Runtime;
+  struct TniSide {
+    nic::Tni* tni;
+    std::unique_ptr<Signal> completed, noticed, space;
+    std::vector<nic::Completion> early;  // completions taken while waiting for another handle
+  };
+  Task submit(int tni, const nic::Command& c);
+  void drain_notices();
+
+  Runtime* rt_ = nullptr;
+  int rank_ = 0;
+  std::vector<TniSide> tnis_;
+  std::vector<nic::Notice> notices_;  // arrived, not yet polled
+  std::unique_ptr<Signal> any_notice_;  // raised by every TNI's notices
+  std::uint64_t next_handle_ = 1;
+};
+
+// All ranks of a run (rank r runs on node r): registration directory and
+// program launch.
+class Runtime {
+ public:
+  Runtime(sim::EventQueue& q, const router::Topology& topo, std::vector<std::vector<nic::Tni*>> tnis_per_node,
+          std::vector<nic::MemoryRegistry*> registries);
+  int size() const { return int(ranks_.size()); }
+  Rank& rank(int r) { return *ranks_[std::size_t(r)]; }
+  sim::EventQueue& queue() { return q_; }
+  Resumer& resumer() { return resumer_; }
+  const router::Topology& topology() const { return topo_; }
+
+  // Run `program(rank)` on every rank (each as its own coroutine).
+  template <class Program>
+  void launch(Program program) {
+    for (auto& r : ranks_) {
+      tasks_.push_back(program(*r));
+      tasks_.back().start(q_, resumer_);
+    }
+  }
+  // True when every launched program has finished; rethrows a program's error.
+  bool all_done() const;
+
+ private:
+  friend class Rank;
+  sim::EventQueue& q_;
+  const router::Topology& topo_;
+  Resumer resumer_;
+  std::vector<std::unique_ptr<Rank>> ranks_;
+  std::vector<nic::MemoryRegistry*> registries_;
+  std::unordered_map<std::uint64_t, nic::MemKey> directory_;  // (rank, memid) -> key
+  std::vector<Task> tasks_;
+};
+
+}  // namespace kairo::fw

@@ -1,0 +1,110 @@
+// The firmware API on the real machine: rank programs (coroutines) register
+// memory, put and get through their TNIs, wait for tags and completions, and
+// time comes out as the put model says.
+#include <gtest/gtest.h>
+
+#include "firmware/rank.h"
+#include "tests/nic_bench.h"
+
+namespace kairo::fw {
+namespace {
+
+using router::NodeId;
+using sim::Time;
+using test::NicBench;
+
+struct Machine {
+  explicit Machine(const platforms::Platform& p) : bench(p) {
+    std::vector<std::vector<nic::Tni*>> tnis(bench.net.num_nodes());
+    std::vector<nic::MemoryRegistry*> regs;
+    for (NodeId n = 0; n < bench.net.num_nodes(); ++n) {
+      for (int i = 0; i < bench.net.network_interfaces(); ++i) tnis[n].push_back(&bench.tni(n, i));
+      regs.push_back(bench.registries[n].get());
+    }
+    rt = std::make_unique<Runtime>(bench.queue, bench.net.topology(), tnis, regs);
+  }
+  NicBench bench;
+  std::unique_ptr<Runtime> rt;
+};
+
+// A puts 8 bytes to B; B, once it sees the tag, puts 8 bytes back; A waits for
+// that tag. Each leg is the put model's post-to-notice time (node latency,
+// DMA read, packet, DMA write), so the round trip is two of them.
+Task pingpong(Rank& r, int peer, Time* round_trip) {
+  const nic::MemKey mine = r.reg_mem(1, 0x1000, 4096);
+  co_await r.compute(1000000);  // let every rank register before anyone puts
+  const nic::MemKey theirs = r.remote_key(r.rank() == 0 ? peer : 0, 1);
+  std::uint64_t h = 0;
+  if (r.rank() == 0) {
+    const Time start = r.now();
+    co_await r.put(0, peer, theirs, 0, mine, 8, 8, /*tag=*/1, &h);
+    co_await r.poll(2);
+    *round_trip = r.now() - start;
+    co_await r.complete(0, h);
+  } else if (r.rank() == peer) {
+    co_await r.poll(1);
+    co_await r.put(0, 0, theirs, 0, mine, 0, 8, /*tag=*/2, &h);
+    nic::Completion c;
+    co_await r.complete(0, h, &c);
+    EXPECT_EQ(c.status, nic::RdmaStatus::kOk);
+  }
+}
+
+TEST(FwRank, PingPongRoundTripIsTwoPutsToNotice) {
+  auto p = platforms::load_platform("tofu-small");
+  Machine m(p);
+  router::Topology topo(p.dims);
+  const int peer = int(topo.id_of({1, 0, 0, 0, 0, 0}));
+  m.bench.write(0, 0x1000 + 8, {9, 8, 7, 6, 5, 4, 3, 2});
+  Time rtt = 0;
+  m.rt->launch([&](Rank& r) { return pingpong(r, peer, &rtt); });
+  m.bench.queue.run_direct();
+  ASSERT_TRUE(m.rt->all_done());
+
+  nic::TniParams tp;
+  const Time period = p.router.clock_period_ps();
+  auto leg = [&](Time post, NodeId from, NodeId to) {
+    const Time read_done = post + tp.node_latency_ps + test::dma_ps(tp.dma_bytes_per_s, 8);
+    return test::ceil_to(test::network(p, read_done, 2, from, to), period) + test::dma_ps(tp.dma_bytes_per_s, 8);
+  };
+  const Time t0 = 1000000;
+  const Time at_b = leg(t0, 0, NodeId(peer));
+  const Time at_a = leg(at_b, NodeId(peer), 0);
+  EXPECT_EQ(rtt, at_a - t0);
+  EXPECT_EQ(m.bench.read(NodeId(peer), 0x1000, 8), (std::vector<unsigned char>{9, 8, 7, 6, 5, 4, 3, 2}));
+  EXPECT_EQ(m.bench.read(0, 0x1000, 8), (std::vector<unsigned char>{9, 8, 7, 6, 5, 4, 3, 2})) << "and back";
+}
+
+// Every rank gets a block from its right neighbour on every TNI at once and
+// waits for all completions; the data is right everywhere.
+Task ring_get(Rank& r, int tnis) {
+  const nic::MemKey mine = r.reg_mem(7, 0, 1 << 16);
+  co_await r.compute(1000);
+  const int right = (r.rank() + 1) % r.size();
+  std::vector<std::uint64_t> handles(std::size_t(tnis), 0);
+  for (int t = 0; t < tnis; ++t)
+    co_await r.get(t, right, r.remote_key(right, 7), 0, mine, std::uint64_t(4096 * (t + 1)), 1000, &handles[t]);
+  for (int t = 0; t < tnis; ++t) {
+    nic::Completion c;
+    co_await r.complete(t, handles[t], &c);
+    EXPECT_EQ(c.status, nic::RdmaStatus::kOk);
+  }
+}
+
+TEST(FwRank, GetsOnEveryTniFromTheRightNeighbourBringTheRightBytes) {
+  auto p = platforms::load_platform("tofu-small");
+  Machine m(p);
+  const int n = int(m.bench.net.num_nodes());
+  for (int r = 0; r < n; ++r) m.bench.write(NodeId(r), 0, std::vector<unsigned char>(1000, static_cast<unsigned char>(r)));
+  m.rt->launch([&](Rank& r) { return ring_get(r, 4); });
+  m.bench.queue.run_direct();
+  ASSERT_TRUE(m.rt->all_done());
+  for (int r = 0; r < n; ++r)
+    for (int t = 0; t < 4; ++t)
+      EXPECT_EQ(m.bench.read(NodeId(r), std::uint64_t(4096 * (t + 1)), 1000),
+                std::vector<unsigned char>(1000, static_cast<unsigned char>((r + 1) % n)))
+          << "rank " << r << " tni " << t;
+}
+
+}  // namespace
+}  // namespace kairo::fw
