@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   int exit_code = kExitOk;
   add_traffic_command(app, exit_code);
   add_platform_commands(app, exit_code);
+  add_run_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -29,8 +29,8 @@ sim::Time round_ps(double ps) { return sim::Time(std::llround(ps)); }
 
 // Listing order of `kairo platforms`; embedded files not named here follow
 // in file-name order.
-const char* const kListingOrder[] = {"mesh-8x8",       "torus-8x8",  "mesh-16x16", "mesh-10x10x10",
-                                     "torus-10x10x10", "tofu-small", "tofu-k"};
+const char* const kListingOrder[] = {"mesh-8x8",   "torus-8x8",  "mesh-16x16", "mesh-10x10x10", "torus-10x10x10",
+                                     "tofu-small", "tofud-rack", "tofu-k"};
 
 // "platforms/mesh-8x8.yaml" -> "mesh-8x8": listing the shipped platforms costs
 // no YAML parsing at start-up (a test checks that each file's `name:` is its stem).
@@ -52,6 +52,7 @@ double RouterParams::link_flits_per_cycle() const { return link_bytes_per_s / do
 const std::vector<ParamInfo>& param_table() {
   static const std::vector<ParamInfo> table = [] {
     const RouterParams d;
+    const NicParams c;
     auto n = [](auto v) { return std::to_string(v); };
     return std::vector<ParamInfo>{
         {"name", "name", "(required)", "platform name, as `kairo platforms` lists it"},
@@ -98,6 +99,26 @@ const std::vector<ParamInfo>& param_table() {
          "injection/ejection port pairs per router, 1 to 64 (Tofu: 4 TNIs, TofuD: 6)"},
         {"router.watchdog_cycles", "cycles", n(d.watchdog_cycles),
          "cycles without any progress in a router holding packets before a deadlock is reported"},
+        {"nic.node_latency", "ns", units::format_duration(c.node_latency_ps),
+         "time from posting an RDMA command to the engine starting it (doorbell, descriptor fetch, memory latency, library overhead)"},
+        {"nic.dma_bandwidth", "GB/s", units::format_bandwidth(c.dma_bytes_per_s),
+         "DMA rate of each TNI's reads and writes of node memory"},
+        {"nic.mtu", "B", units::format_bytes(c.mtu_bytes),
+         "largest payload per packet; nic.mtu + nic.header_size must fit router.max_packet_flits flits"},
+        {"nic.header_size", "B", units::format_bytes(c.header_bytes), "header bytes added to every packet"},
+        {"nic.max_descriptor_size", "B", units::format_bytes(c.max_descriptor_bytes),
+         "largest transfer one RDMA command may ask for (16MiB - 1)"},
+        {"nic.command_queue_depth", "count", n(c.command_queue_depth), "command queue entries per TNI"},
+        {"nic.completion_queue_depth", "count", n(c.completion_queue_depth),
+         "completion queue entries per TNI (initiator side)"},
+        {"nic.notice_queue_depth", "count", n(c.notice_queue_depth),
+         "notice queue entries per TNI (target side: arrival notices)"},
+        {"nic.registrations", "count", n(c.registrations), "memory registration table entries per node"},
+        {"nic.memory_size", "B", units::format_bytes(c.memory_bytes), "node memory size"},
+        {"nic.memory_latency", "ns", units::format_duration(c.memory_latency_ps),
+         "added to every node memory access"},
+        {"nic.memory_bandwidth", "GB/s", "unlimited",
+         "node memory bandwidth per access; absent = not limited (the DMA rate paces transfers)"},
     };
   }();
   return table;

@@ -52,13 +52,46 @@ struct RouterParams {
   double link_flits_per_cycle() const; // link bandwidth in flits per router cycle
 };
 
+// NIC parameters: the RDMA engines (TNIs) of a node, its memory and its
+// registration table. Config key under `nic:` in the comments; every key is
+// optional. The number of TNIs per node is router.network_interfaces (one
+// engine per injection/ejection port pair), not a nic key.
+struct NicParams {
+  sim::Time node_latency_ps = 700000;             // nic.node_latency: "700ns" (seed 004: 0.6-0.8 us)
+  double dma_bytes_per_s = 2.8e9;                 // nic.dma_bandwidth: "2.8GB/s"
+  std::uint32_t mtu_bytes = 1920;                 // nic.mtu: "1920B" payload per packet
+  std::uint32_t header_bytes = 32;                // nic.header_size: "32B" per packet
+  std::uint64_t max_descriptor_bytes = 16777215;  // nic.max_descriptor_size: 16 MiB - 1
+  std::uint32_t command_queue_depth = 64;         // nic.command_queue_depth
+  std::uint32_t completion_queue_depth = 256;     // nic.completion_queue_depth
+  std::uint32_t notice_queue_depth = 256;         // nic.notice_queue_depth
+  std::uint32_t registrations = 4096;             // nic.registrations: registration table entries per node
+  std::uint64_t memory_bytes = 32ULL << 30;       // nic.memory_size: "32GiB" per node
+  sim::Time memory_latency_ps = 0;                // nic.memory_latency
+  double memory_bytes_per_s = 0;                  // nic.memory_bandwidth; 0 (key absent) = not limited
+
+  // Flits of the largest packet (header + MTU) on a router of `flit_bytes`.
+  std::uint64_t max_packet_flits(int flit_bytes) const {
+    return (std::uint64_t(mtu_bytes) + header_bytes + std::uint64_t(flit_bytes) - 1) / std::uint64_t(flit_bytes);
+  }
+};
+
 struct Platform {
   std::string name;         // "mesh-8x8"
   std::string source;       // file it came from, for messages ("platforms/mesh-8x8.yaml")
   std::string description;
   std::vector<router::DimSpec> dims;
   RouterParams router;
+  NicParams nic;            // defaults when the file has no `nic:` section
+  bool has_nic = false;     // the file (or a --set nic.*) has a `nic:` section
 };
+
+// Throws ConfigError (naming nic.mtu and router.max_packet_flits and the fix)
+// if the NIC's largest packet does not fit the router's largest packet. The
+// loader checks this only for platforms with a `nic:` section, so that
+// router-only platforms with small packets (the BookSim-comparable ones) need
+// no NIC settings; whatever builds NICs on a platform calls it first.
+void check_nic_fits_router(const Platform& p);
 
 // One parameter of the table printed by `kairo --list-params` and docs.
 struct ParamInfo {

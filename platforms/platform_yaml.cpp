@@ -24,7 +24,7 @@ namespace {
 // Mirrors router::allocator_names() (hw/router/allocator.h); a test checks
 // that the two lists agree.
 const std::vector<std::string> kAllocatorNames = {"round_robin", "islip", "oldest_first"};
-const std::vector<std::string> kTopKeys = {"name", "description", "topology", "router"};
+const std::vector<std::string> kTopKeys = {"name", "description", "topology", "router", "nic"};
 const std::vector<std::string> kDimKeys = {"name", "size", "wrap"};
 
 std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
@@ -45,16 +45,40 @@ int find_name(const std::vector<std::string>& names, const std::string& name) {
   return -1;
 }
 
-// The keys under `router:`, taken from the parameter table so that the table,
-// the docs and the loader cannot disagree.
+// The keys under `router:` and `nic:`, taken from the parameter table so that
+// the table, the docs and the loader cannot disagree.
+std::vector<std::string> section_keys(const std::string& section) {
+  std::vector<std::string> k;
+  const std::string prefix = section + ".";
+  for (const ParamInfo& p : param_table())
+    if (p.key.rfind(prefix, 0) == 0) k.push_back(p.key.substr(prefix.size()));
+  return k;
+}
 const std::vector<std::string>& router_keys() {
-  static const std::vector<std::string> keys = [] {
-    std::vector<std::string> k;
-    for (const ParamInfo& p : param_table())
-      if (p.key.rfind("router.", 0) == 0) k.push_back(p.key.substr(7));
-    return k;
-  }();
+  static const std::vector<std::string> keys = section_keys("router");
   return keys;
+}
+const std::vector<std::string>& nic_keys() {
+  static const std::vector<std::string> keys = section_keys("nic");
+  return keys;
+}
+
+// Why the NIC's largest packet does not fit the router's, or nothing.
+std::optional<std::string> nic_fit_problem(const RouterParams& r, const NicParams& n) {
+  const std::uint64_t flits = n.max_packet_flits(r.flit_bytes);
+  if (flits <= std::uint64_t(r.max_packet_flits)) return std::nullopt;
+  const std::uint64_t room = std::uint64_t(r.max_packet_flits) * std::uint64_t(r.flit_bytes);
+  const std::string fits = fmt::format("a packet (nic.header_size + nic.mtu) fits router.max_packet_flits ({} flits "
+                                       "of {}B)", r.max_packet_flits, r.flit_bytes);
+  const std::string got = fmt::format("{}B ({}B header + {}B = {} flits)", n.mtu_bytes, n.header_bytes, n.mtu_bytes,
+                                      flits);
+  if (room > n.header_bytes)
+    return fmt::format("expected at most {0}B so that {1}, got {2}: lower nic.mtu to at most {0}B or raise "
+                       "router.max_packet_flits to at least {3}",
+                       room - n.header_bytes, fits, got, flits);
+  return fmt::format("expected a size such that {}, got {}: the header alone fills the packet; raise "
+                     "router.max_packet_flits to at least {} or lower nic.header_size",
+                     fits, got, flits);
 }
 
 sim::Time default_cable_ps() {
@@ -130,6 +154,10 @@ class Reader {
                    RouterParams& p);
   void read_order(const YAML::Node& n, const std::vector<std::string>& names, RouterParams& p);
   void check_router(const std::vector<router::DimSpec>& dims, const RouterParams& p);
+  void read_nic(const YAML::Node& n, NicParams& p);
+  void check_nic(const RouterParams& r, const NicParams& p);
+  // The first of `keys` a --set changed, else the first found in the file, else `fallback`.
+  std::string pick(std::initializer_list<std::string> keys, const std::string& fallback) const;
 
   std::string source_;
   std::map<std::string, std::string> set_origin_;  // key path -> "key=value" of the --set that wrote it
@@ -160,16 +188,17 @@ std::string Reader::locate(const std::string& path) const {
   throw ConfigError(fmt::format("{}: --set {}: {}: {}", source, set, path, msg));
 }
 
-// `router:` as a mapping, created if absent; nullopt when the file has
-// something else there (validation reports that).
-std::optional<YAML::Node> router_map(YAML::Node& root) {
-  YAML::Node r = root["router"];
+// `router:` (or `nic:`) as a mapping, created if absent; nullopt when the
+// file has something else there (validation reports that).
+std::optional<YAML::Node> section_map(YAML::Node& root, const char* section) {
+  YAML::Node r = root[section];
   if (r.IsDefined() && r.IsMap()) return r;
   if (r.IsDefined() && !r.IsNull()) return std::nullopt;
   YAML::Node m(YAML::NodeType::Map);
-  root["router"] = m;
+  root[section] = m;
   return m;
 }
+std::optional<YAML::Node> router_map(YAML::Node& root) { return section_map(root, "router"); }
 
 // router.cable_latency.<dim> = v. One latency for all dimensions becomes a
 // per-dimension map first; its other entries share the original node, so
@@ -244,6 +273,7 @@ void Reader::apply_set(YAML::Node& root, const std::string& set) {
     return dims[std::size_t(d)];
   };
   const auto& rkeys = router_keys();
+  const auto& nkeys = nic_keys();
 
   if (parts.size() == 1 && (key == "name" || key == "description")) {
     root[key] = YAML::Node(value);  // plain text, not YAML
@@ -252,6 +282,11 @@ void Reader::apply_set(YAML::Node& root, const std::string& set) {
              std::find(rkeys.begin(), rkeys.end(), parts[1]) != rkeys.end()) {
     YAML::Node v = parsed();
     if (auto r = router_map(root)) (*r)[parts[1]] = v;
+    set_origin_[key] = set;
+  } else if (parts.size() == 2 && parts[0] == "nic" &&
+             std::find(nkeys.begin(), nkeys.end(), parts[1]) != nkeys.end()) {
+    YAML::Node v = parsed();
+    if (auto r = section_map(root, "nic")) (*r)[parts[1]] = v;
     set_origin_[key] = set;
   } else if (parts.size() == 3 && parts[0] == "router" && parts[1] == "cable_latency") {
     const std::string dim = dim_of(parts[2]);
@@ -265,8 +300,9 @@ void Reader::apply_set(YAML::Node& root, const std::string& set) {
   } else {
     throw ConfigError(fmt::format(
         "{}: --set {}: unknown key '{}'; expected one of: name, description, router.<key> "
-        "(<key>: {}), router.cable_latency.<DIM>, topology.dims.<DIM>.size, topology.dims.<DIM>.wrap",
-        source_, set, key, join(rkeys)));
+        "(<key>: {}), router.cable_latency.<DIM>, nic.<key> (<key>: {}), topology.dims.<DIM>.size, "
+        "topology.dims.<DIM>.wrap",
+        source_, set, key, join(rkeys), join(nkeys)));
   }
 }
 
@@ -359,6 +395,16 @@ Platform Reader::read(const YAML::Node& root) {
   }
   read_router(r ? *r : YAML::Node(), pl.dims, pl.router);
   check_router(pl.dims, pl.router);
+
+  pl.nic = NicParams{};
+  if (auto n = child(root, "nic")) {
+    note("nic", *n);
+    if (!n->IsNull() && !n->IsMap())
+      fail("nic", fmt::format("expected a mapping of NIC parameters, got {}", describe(*n)));
+    pl.has_nic = true;
+    read_nic(*n, pl.nic);
+    check_nic(pl.router, pl.nic);
+  }
   return pl;
 }
 
@@ -544,18 +590,19 @@ void Reader::read_order(const YAML::Node& n, const std::vector<std::string>& nam
 
 // Checks that involve several keys. Each is reported at the key a --set
 // changed, if any, else at the first key found in the file.
+std::string Reader::pick(std::initializer_list<std::string> keys, const std::string& fallback) const {
+  for (const std::string& k : keys)
+    if (set_origin_.count(k)) return k;
+  for (const std::string& k : keys)
+    if (marks_.count(k)) return k;
+  return fallback;
+}
+
 void Reader::check_router(const std::vector<router::DimSpec>& dims, const RouterParams& p) {
-  auto pick = [&](std::initializer_list<const char*> keys) {
-    for (const char* k : keys)
-      if (set_origin_.count(k)) return std::string(k);
-    for (const char* k : keys)
-      if (marks_.count(k)) return std::string(k);
-    return std::string("router");
-  };
+  auto pick = [&](std::initializer_list<std::string> keys) { return this->pick(keys, "router"); };
   for (const auto& d : dims) {
     if (d.wrap && d.size >= 3 && p.vcs < 2)
-      fail_at(pick({"router.vcs", ("topology.dims." + d.name + ".size").c_str(),
-                    ("topology.dims." + d.name + ".wrap").c_str()}),
+      fail_at(pick({"router.vcs", "topology.dims." + d.name + ".size", "topology.dims." + d.name + ".wrap"}),
               "router.vcs",
               fmt::format(
                   "expected an integer >= 2 because dimension {} is a ring (wrap: true, size {}) and needs "
@@ -586,7 +633,55 @@ void Reader::check_router(const std::vector<router::DimSpec>& dims, const Router
                      p.flit_bytes, units::format_bandwidth(p.host_bytes_per_s)));
 }
 
+void Reader::read_nic(const YAML::Node& n, NicParams& p) {
+  if (n.IsMap()) check_keys(n, "nic", nic_keys());
+  auto get = [&](const char* key) { return child(n, key); };
+  auto path = [](const char* key) { return std::string("nic.") + key; };
+  auto size = [&](const char* key, std::uint64_t max, const char* what) -> std::optional<std::uint64_t> {
+    auto v = get(key);
+    if (!v) return std::nullopt;
+    std::uint64_t b = read_unit(*v, path(key), "a size such as 1920B or 32GiB", units::parse_bytes);
+    if (b < 1 || b > max)
+      fail(path(key), max == std::numeric_limits<std::uint64_t>::max()
+                          ? fmt::format("expected a size >= 1B ({}), got {}", what, v->Scalar())
+                          : fmt::format("expected a size between 1B and {}B ({}), got {}", max, what, v->Scalar()));
+    return b;
+  };
+  auto count = [&](const char* key, std::uint32_t& out, const char* what) {
+    if (auto v = get(key)) out = std::uint32_t(read_int(*v, path(key), 1, what));
+  };
+  auto duration = [&](const char* key, sim::Time& out) {
+    if (auto v = get(key)) out = read_unit(*v, path(key), "a duration such as 700ns", units::parse_duration);
+  };
+  const std::uint64_t u32 = std::numeric_limits<std::uint32_t>::max();
+  const std::uint64_t u64 = std::numeric_limits<std::uint64_t>::max();
+  duration("node_latency", p.node_latency_ps);
+  if (auto v = get("dma_bandwidth")) p.dma_bytes_per_s = read_rate(*v, "nic.dma_bandwidth", "DMA rate of a TNI");
+  if (auto b = size("mtu", u32, "largest payload per packet")) p.mtu_bytes = std::uint32_t(*b);
+  if (auto b = size("header_size", u32, "header bytes per packet")) p.header_bytes = std::uint32_t(*b);
+  if (auto b = size("max_descriptor_size", u64, "largest transfer of one command")) p.max_descriptor_bytes = *b;
+  count("command_queue_depth", p.command_queue_depth, "command queue entries per TNI");
+  count("completion_queue_depth", p.completion_queue_depth, "completion queue entries per TNI");
+  count("notice_queue_depth", p.notice_queue_depth, "notice queue entries per TNI");
+  count("registrations", p.registrations, "registration table entries per node");
+  if (auto b = size("memory_size", u64, "node memory")) p.memory_bytes = *b;
+  duration("memory_latency", p.memory_latency_ps);
+  if (auto v = get("memory_bandwidth"))
+    p.memory_bytes_per_s = read_rate(*v, "nic.memory_bandwidth", "node memory; leave it out for no limit");
+}
+
+void Reader::check_nic(const RouterParams& r, const NicParams& p) {
+  if (auto problem = nic_fit_problem(r, p))
+    fail_at(pick({"nic.mtu", "nic.header_size", "router.max_packet_flits", "router.flit_size"}, "nic"), "nic.mtu",
+            *problem);
+}
+
 }  // namespace
+
+void check_nic_fits_router(const Platform& p) {
+  if (auto problem = nic_fit_problem(p.router, p.nic))
+    throw ConfigError(fmt::format("{}: nic.mtu: {}", p.source, *problem));
+}
 
 Platform parse_platform(const std::string& yaml_text, const std::string& source,
                         const std::vector<std::string>& sets) {

@@ -187,3 +187,44 @@ TEST(Cli, SweepGivesATableAndTheSaturationPoint) {
 
 }  // namespace
 }  // namespace kairo
+
+#include "tests/nic_bench.h"
+
+namespace kairo {
+namespace {
+
+// `kairo run` through the SystemC kernel: the pingpong latency is half the
+// round trip of two puts-to-notice, each computed here from the put model.
+TEST(Cli, RunPingpongReportsHalfTheRoundTripOfTheputModel) {
+  auto dir = test::temp_dir();
+  auto r = run_kairo({"run", "tofu-small", "--workload", "pingpong", "--param", "op=put", "--param", "size=8B",
+                      "--param", "src=0", "--param", "dst=1", "--json", dir + "/p.json", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(test::read_file(dir + "/p.json"));
+  auto p = platforms::load_platform("tofu-small");
+  const sim::Time period = p.router.clock_period_ps();
+  auto leg = [&](sim::Time post, router::NodeId from, router::NodeId to) {
+    const sim::Time read_done = post + p.nic.node_latency_ps + test::dma_ps(p.nic.dma_bytes_per_s, 8);
+    return test::ceil_to(test::network(p, read_done, 2, from, to), period) + test::dma_ps(p.nic.dma_bytes_per_s, 8);
+  };
+  const sim::Time t0 = 1000000;  // the workload lets every rank register for 1 us
+  const sim::Time back = leg(leg(t0, 0, 1), 1, 0);
+  EXPECT_DOUBLE_EQ(j["latency_ns"].get<double>(), double(back - t0) / 2000.0);
+  EXPECT_EQ(j["verified"], true);
+  auto s = run_kairo({"run", "tofu-small", "--workload", "pingpong", "--mode", "size-only", "--json",
+                      dir + "/s.json", "--quiet"});
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  auto js = nlohmann::json::parse(test::read_file(dir + "/s.json"));
+  EXPECT_EQ(js["latency_ns"], j["latency_ns"]) << "size-only timing is identical";
+  EXPECT_TRUE(js["verified"].is_null());
+}
+
+TEST(Cli, RunRejectsUnknownWorkloadsAndParameters) {
+  expect_bad_input({"run", "tofu-small", "--workload", "nosuch"}, {"--workload", "pingpong"});
+  expect_bad_input({"run", "tofu-small", "--workload", "pingpong", "--param", "sizee=8B"}, {"sizee"});
+  expect_bad_input({"run", "tofu-small", "--workload", "pingpong", "--param", "dst=96"}, {"dst"});
+  expect_bad_input({"run", "tofu-small", "--workload", "pingpong", "--param", "op=send"}, {"op", "put or get"});
+}
+
+}  // namespace
+}  // namespace kairo

@@ -80,6 +80,7 @@ const std::map<std::string, Shape>& documented() {
       {"mesh-10x10x10", {{10, 10, 10}, {false, false, false}}},
       {"torus-10x10x10", {{10, 10, 10}, {true, true, true}}},
       {"tofu-small", {{2, 2, 2, 2, 3, 2}, {true, true, true, false, true, false}}},
+      {"tofud-rack", {{4, 2, 4, 2, 3, 2}, {false, false, false, false, true, false}}},
       {"tofu-k", {{24, 18, 16, 2, 3, 2}, {true, false, true, false, true, false}}},
   };
   return m;
@@ -88,8 +89,8 @@ const std::map<std::string, Shape>& documented() {
 TEST(Platform, ShippedPlatformsAreListedInDocumentedOrder) {
   std::vector<std::string> names;
   for (const auto& p : shipped_platforms()) names.push_back(p.name);
-  std::vector<std::string> expected = {"mesh-8x8",       "torus-8x8",  "mesh-16x16", "mesh-10x10x10",
-                                       "torus-10x10x10", "tofu-small", "tofu-k"};
+  std::vector<std::string> expected = {"mesh-8x8",   "torus-8x8",  "mesh-16x16", "mesh-10x10x10", "torus-10x10x10",
+                                       "tofu-small", "tofud-rack", "tofu-k"};
   ASSERT_GE(names.size(), expected.size());
   EXPECT_EQ(std::vector<std::string>(names.begin(), names.begin() + long(expected.size())), expected);
 }
@@ -244,8 +245,8 @@ TEST(Platform, MalformedYamlReportsFileAndLine) {
 TEST(Platform, UnknownKeyIsNamedWithTheValidOnes) {
   expect_contains(error_of(kMesh + "  vcs: 4\n  vc_count: 4\n"),
                   {"bad.yaml:9: router.vc_count: unknown key", "expected one of", "vc_buffer_flits"});
-  expect_contains(error_of(kMesh + "  vcs: 4\nnic: {}\n"),
-                  {"bad.yaml:9: nic: unknown key", "expected one of"});
+  expect_contains(error_of(kMesh + "  vcs: 4\nnics: {}\n"),
+                  {"bad.yaml:9: nics: unknown key", "expected one of", "router, nic"});
   expect_contains(error_of("name: x\ntopology:\n  dims:\n    - {name: X, size: 4, warp: true}\n"),
                   {"bad.yaml:4: topology.dims[0].warp: unknown key", "name, size, wrap"});
 }
@@ -418,6 +419,193 @@ TEST(Platform, AcceptsExactlyTheRouterAllocatorNames) {
   std::string listed;
   for (const std::string& name : router::allocator_names()) listed += (listed.empty() ? "" : " | ") + name;
   expect_contains(msg, {"expected one of " + listed + ", got fifo"});
+}
+
+TEST(Platform, TofudRackIsOneRackOfTofuD) {
+  Platform p = load_platform("tofud-rack");
+  const std::vector<int> sizes = {4, 2, 4, 2, 3, 2};  // X Y Z A B C
+  std::uint64_t nodes = 1;
+  for (int s : sizes) nodes *= std::uint64_t(s);
+  EXPECT_EQ(nodes, 384u);
+  EXPECT_EQ(nodes_of(p), nodes);
+  std::string names;
+  for (const auto& d : p.dims) names += d.name;
+  EXPECT_EQ(names, "XYZABC");
+  const RouterParams& r = p.router;
+  EXPECT_EQ(r.network_interfaces, 6);         // TNIs per node
+  EXPECT_DOUBLE_EQ(r.clock_hz, 425e6);
+  EXPECT_EQ(r.clock_period_ps(), 2353u);      // 1e12 / 425e6 = 2352.9
+  EXPECT_DOUBLE_EQ(r.link_bytes_per_s, 6.8e9);
+  EXPECT_EQ(r.flit_ps(), 4706u);              // 32B / 6.8GB/s = 4705.9ps
+  EXPECT_EQ(r.flit_ps(), 2 * r.clock_period_ps());
+  EXPECT_DOUBLE_EQ(r.link_flits_per_cycle(), 0.5);
+  EXPECT_EQ(r.vcs, 4);
+  EXPECT_EQ(r.vc_buffer_flits, 64);
+  EXPECT_EQ(r.max_packet_flits, 64);
+  EXPECT_EQ(r.routing_order, (std::vector<int>{0, 1, 2, 3, 5, 4}));  // X Y Z A C B
+  EXPECT_EQ(r.cable_ps, (std::vector<sim::Time>{10000, 10000, 10000, 2000, 2000, 2000}));
+  EXPECT_EQ(r.host_latency_ps, 0u);
+  EXPECT_TRUE(p.has_nic);
+  EXPECT_EQ(p.nic.mtu_bytes, 1920u);
+  EXPECT_EQ(p.nic.header_bytes, 32u);
+  EXPECT_EQ(p.nic.max_packet_flits(r.flit_bytes), 61u);  // (32 + 1920) / 32
+  const NicParams d;  // the rest are the defaults
+  EXPECT_EQ(p.nic.node_latency_ps, d.node_latency_ps);
+  EXPECT_EQ(p.nic.dma_bytes_per_s, d.dma_bytes_per_s);
+  EXPECT_NO_THROW(check_nic_fits_router(p));
+}
+
+TEST(Platform, NicDefaultsWhenAbsent) {
+  Platform p = parse_platform(kMesh, "mini.yaml");
+  EXPECT_FALSE(p.has_nic);
+  const NicParams& n = p.nic;
+  EXPECT_EQ(n.node_latency_ps, 700000u);
+  EXPECT_DOUBLE_EQ(n.dma_bytes_per_s, 2.8e9);
+  EXPECT_EQ(n.mtu_bytes, 1920u);
+  EXPECT_EQ(n.header_bytes, 32u);
+  EXPECT_EQ(n.max_descriptor_bytes, (std::uint64_t(16) << 20) - 1);
+  EXPECT_EQ(n.command_queue_depth, 64u);
+  EXPECT_EQ(n.completion_queue_depth, 256u);
+  EXPECT_EQ(n.notice_queue_depth, 256u);
+  EXPECT_EQ(n.registrations, 4096u);
+  EXPECT_EQ(n.memory_bytes, std::uint64_t(32) << 30);
+  EXPECT_EQ(n.memory_latency_ps, 0u);
+  EXPECT_EQ(n.memory_bytes_per_s, 0.0);
+  // An empty nic: section is the defaults too.
+  Platform q = parse_platform(kMesh + "nic:\n", "mini.yaml");
+  EXPECT_TRUE(q.has_nic);
+  EXPECT_EQ(q.nic.mtu_bytes, 1920u);
+  EXPECT_EQ(parse_platform(kMesh + "nic: {}\n", "mini.yaml").nic.registrations, 4096u);
+  // The parameter table agrees with NicParams{}.
+  std::map<std::string, std::string> deflt;
+  for (const ParamInfo& i : param_table()) deflt[i.key] = i.deflt;
+  EXPECT_EQ(deflt["nic.node_latency"], "700ns");
+  EXPECT_EQ(deflt["nic.dma_bandwidth"], "2.8GB/s");
+  EXPECT_EQ(deflt["nic.mtu"], "1920B");
+  EXPECT_EQ(deflt["nic.header_size"], "32B");
+  EXPECT_EQ(deflt["nic.max_descriptor_size"], "16777215B");
+  EXPECT_EQ(deflt["nic.command_queue_depth"], "64");
+  EXPECT_EQ(deflt["nic.completion_queue_depth"], "256");
+  EXPECT_EQ(deflt["nic.notice_queue_depth"], "256");
+  EXPECT_EQ(deflt["nic.registrations"], "4096");
+  EXPECT_EQ(deflt["nic.memory_size"], "32GiB");
+  EXPECT_EQ(deflt["nic.memory_latency"], "0ns");
+  EXPECT_EQ(deflt["nic.memory_bandwidth"], "unlimited");
+  // Every shipped platform but tofud-rack takes the defaults.
+  for (const auto& sp : shipped_platforms())
+    if (sp.name != "tofud-rack") {
+      SCOPED_TRACE(sp.name);
+      Platform s = load_platform(sp.name);
+      EXPECT_FALSE(s.has_nic);
+      EXPECT_EQ(s.nic.mtu_bytes, 1920u);
+      EXPECT_EQ(s.nic.dma_bytes_per_s, 2.8e9);
+    }
+}
+
+TEST(Platform, NicKeysSetTheirFields) {
+  Platform p = parse_platform(kMesh +
+                                  "  max_packet_flits: 16\n  vc_buffer_flits: 16\n  flit_size: 16B\n"
+                                  "nic:\n  node_latency: 0.6us\n  dma_bandwidth: 10GB/s\n  mtu: 240B\n"
+                                  "  header_size: 16B\n  max_descriptor_size: 1MiB\n  command_queue_depth: 8\n"
+                                  "  completion_queue_depth: 9\n  notice_queue_depth: 10\n  registrations: 11\n"
+                                  "  memory_size: 1GiB\n  memory_latency: 80ns\n  memory_bandwidth: 20GB/s\n",
+                              "nic.yaml");
+  const NicParams& n = p.nic;
+  EXPECT_TRUE(p.has_nic);
+  EXPECT_EQ(n.node_latency_ps, 600000u);
+  EXPECT_DOUBLE_EQ(n.dma_bytes_per_s, 10e9);
+  EXPECT_EQ(n.mtu_bytes, 240u);
+  EXPECT_EQ(n.header_bytes, 16u);
+  EXPECT_EQ(n.max_packet_flits(p.router.flit_bytes), 16u);  // (16 + 240) / 16: exactly the router's largest
+  EXPECT_EQ(n.max_descriptor_bytes, 1u << 20);
+  EXPECT_EQ(n.command_queue_depth, 8u);
+  EXPECT_EQ(n.completion_queue_depth, 9u);
+  EXPECT_EQ(n.notice_queue_depth, 10u);
+  EXPECT_EQ(n.registrations, 11u);
+  EXPECT_EQ(n.memory_bytes, std::uint64_t(1) << 30);
+  EXPECT_EQ(n.memory_latency_ps, 80000u);
+  EXPECT_DOUBLE_EQ(n.memory_bytes_per_s, 20e9);
+}
+
+TEST(Platform, SetOverridesNicKeys) {
+  Platform p = load_platform("tofud-rack", {"nic.mtu=1024B", "nic.dma_bandwidth=5GB/s", "nic.registrations=16"});
+  EXPECT_EQ(p.nic.mtu_bytes, 1024u);
+  EXPECT_EQ(p.nic.header_bytes, 32u);  // the file's value stays
+  EXPECT_DOUBLE_EQ(p.nic.dma_bytes_per_s, 5e9);
+  EXPECT_EQ(p.nic.registrations, 16u);
+  // A platform without a nic: section gets one.
+  Platform m = load_platform("mesh-8x8", {"nic.mtu=224B"});
+  EXPECT_TRUE(m.has_nic);
+  EXPECT_EQ(m.nic.mtu_bytes, 224u);
+  EXPECT_NO_THROW(check_nic_fits_router(m));
+  // Errors name the --set.
+  EXPECT_EQ(load_error("mesh-8x8", {"nic.command_queue_depth=0"}),
+            "platforms/mesh-8x8.yaml: --set nic.command_queue_depth=0: nic.command_queue_depth: expected an "
+            "integer >= 1 (command queue entries per TNI), got 0");
+  expect_contains(load_error("mesh-8x8", {"nic.mtu=256B"}),
+                  {"platforms/mesh-8x8.yaml: --set nic.mtu=256B: nic.mtu: expected at most 224B",
+                   "router.max_packet_flits (8 flits of 32B)", "got 256B (32B header + 256B = 9 flits)",
+                   "lower nic.mtu to at most 224B or raise router.max_packet_flits to at least 9"});
+  // A router change that no longer fits the NIC is reported at that --set, for nic.mtu.
+  expect_contains(load_error("tofud-rack", {"router.max_packet_flits=32"}),
+                  {"platforms/tofud-rack.yaml: --set router.max_packet_flits=32: nic.mtu: expected at most 992B",
+                   "raise router.max_packet_flits to at least 61"});
+  expect_contains(load_error("mesh-8x8", {"nic.mtus=1KiB"}),
+                  {"--set nic.mtus=1KiB", "unknown key 'nic.mtus'", "nic.<key>", "max_descriptor_size"});
+}
+
+TEST(Platform, NicErrorsNameFileLineKeyAndExpected) {
+  // kMesh's router: section is empty (line 7): 32B flits, packets up to 64 flits. nic: is line 8.
+  struct Case {
+    std::string nic_lines, where, expected;
+  };
+  const std::vector<Case> cases = {
+      {"  mtus: 1920B\n", "bad.yaml:9: nic.mtus: ", "unknown key; expected one of: node_latency, dma_bandwidth"},
+      {"  dma_bandwidth: 0GB/s\n", "bad.yaml:9: nic.dma_bandwidth: ", "expected a bandwidth > 0"},
+      {"  dma_bandwidth: fast\n", "bad.yaml:9: nic.dma_bandwidth: ", "expected a bandwidth such as"},
+      {"  memory_bandwidth: 0B/s\n", "bad.yaml:9: nic.memory_bandwidth: ", "expected a bandwidth > 0"},
+      {"  command_queue_depth: 0\n", "bad.yaml:9: nic.command_queue_depth: ", "expected an integer >= 1"},
+      {"  completion_queue_depth: 0\n", "bad.yaml:9: nic.completion_queue_depth: ", "expected an integer >= 1"},
+      {"  notice_queue_depth: -3\n", "bad.yaml:9: nic.notice_queue_depth: ", "expected an integer >= 1"},
+      {"  registrations: 0\n", "bad.yaml:9: nic.registrations: ", "expected an integer >= 1"},
+      {"  mtu: 0B\n", "bad.yaml:9: nic.mtu: ", "expected a size between 1B and 4294967295B"},
+      {"  header_size: 0B\n", "bad.yaml:9: nic.header_size: ", "expected a size between 1B and 4294967295B"},
+      {"  max_descriptor_size: 0B\n", "bad.yaml:9: nic.max_descriptor_size: ", "expected a size >= 1B"},
+      {"  memory_size: 0GiB\n", "bad.yaml:9: nic.memory_size: ", "expected a size >= 1B"},
+      {"  node_latency: -1ns\n", "bad.yaml:9: nic.node_latency: ", "expected a non-negative duration"},
+      {"  memory_latency: 5\n", "bad.yaml:9: nic.memory_latency: ", "expected a duration with a unit"},
+      {"  mtu: 1920B\n  mtu: 1KiB\n", "bad.yaml:10: nic.mtu: ", "duplicate key"},
+      {"  mtu: 4KiB\n", "bad.yaml:9: nic.mtu: ",
+       "expected at most 2016B so that a packet (nic.header_size + nic.mtu) fits router.max_packet_flits (64 "
+       "flits of 32B), got 4096B (32B header + 4096B = 129 flits): lower nic.mtu to at most 2016B or raise "
+       "router.max_packet_flits to at least 129"},
+      {"  header_size: 4KiB\n", "bad.yaml:9: nic.mtu: ",
+       "expected a size such that a packet (nic.header_size + nic.mtu) fits router.max_packet_flits (64 flits of "
+       "32B), got 1920B (4096B header + 1920B = 188 flits): the header alone fills the packet; raise "
+       "router.max_packet_flits to at least 188 or lower nic.header_size"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.nic_lines);
+    expect_contains(error_of(kMesh + "nic:\n" + c.nic_lines), {c.where + c.expected});
+  }
+  expect_contains(error_of(kMesh + "nic: 5\n"), {"bad.yaml:8: nic: expected a mapping of NIC parameters, got 5"});
+}
+
+TEST(Platform, NicFitIsCheckedOnlyWithANicSection) {
+  // The BookSim-comparable routers carry 8-flit packets: the default 1920B MTU
+  // does not fit, which only matters to whatever builds NICs on them.
+  Platform m = load_platform("mesh-8x8");
+  EXPECT_FALSE(m.has_nic);
+  try {
+    check_nic_fits_router(m);
+    ADD_FAILURE() << "the default NIC fits an 8-flit router";
+  } catch (const ConfigError& e) {
+    expect_contains(e.what(), {"platforms/mesh-8x8.yaml: nic.mtu: expected at most 224B",
+                               "lower nic.mtu to at most 224B or raise router.max_packet_flits to at least 61"});
+  }
+  expect_contains(error_of("name: t\ntopology:\n  dims:\n    - {name: X, size: 4}\nrouter:\n"
+                           "  max_packet_flits: 8\n  vc_buffer_flits: 8\nnic: {}\n"),
+                  {"bad.yaml:6: nic.mtu: expected at most 224B"});  // at the router key in the file
 }
 
 TEST(Platform, DocsTableListsEveryParameterWithItsDefault) {

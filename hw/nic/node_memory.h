@@ -41,7 +41,10 @@ class NodeMemory : public sc_core::sc_module {
     double bandwidth_bytes_per_s = 0;  // 0: not limited by the memory
   };
 
-  tlm_utils::simple_target_socket<NodeMemory> socket;
+  // Optional binding: the node's DMA engines reach the memory through the
+  // socket's forward interface (target()) without an initiator socket of
+  // their own; a SystemC initiator may still bind to it.
+  tlm_utils::simple_target_socket_optional<NodeMemory> socket;
 
   NodeMemory(sc_core::sc_module_name name, const Params& p);
 

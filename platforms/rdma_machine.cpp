@@ -1,0 +1,63 @@
+#include "platforms/rdma_machine.h"
+
+#include <string>
+
+namespace kairo::platforms {
+
+namespace {
+const Platform& checked(const Platform& p) {
+  check_nic_fits_router(p);  // the largest NIC packet must fit the router (ConfigError otherwise)
+  return p;
+}
+}  // namespace
+
+RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data) : net_(checked(p), queue) {
+  const NicParams& np = p.nic;
+  tni_params_.node_latency_ps = np.node_latency_ps;
+  tni_params_.dma_bytes_per_s = np.dma_bytes_per_s;
+  tni_params_.mtu_bytes = np.mtu_bytes;
+  tni_params_.header_bytes = np.header_bytes;
+  tni_params_.max_descriptor_bytes = np.max_descriptor_bytes;
+  tni_params_.command_queue_depth = np.command_queue_depth;
+  tni_params_.completion_queue_depth = np.completion_queue_depth;
+  tni_params_.notice_queue_depth = np.notice_queue_depth;
+
+  nic::TniContext ctx;
+  ctx.queue = &queue;
+  ctx.topo = &net_.topology();
+  ctx.wires = &wires_;
+  ctx.clock = net_.config().clock;
+  ctx.flit_bytes = std::uint32_t(p.router.flit_bytes);
+  ctx.nodes = std::uint32_t(net_.num_nodes());
+  ctx.tnis = std::uint32_t(net_.network_interfaces());
+  ctx.data = data;
+
+  nic::NodeMemory::Params mp;
+  mp.size_bytes = np.memory_bytes;
+  mp.mode = data ? nic::MemoryMode::kData : nic::MemoryMode::kSizeOnly;
+  mp.access_latency = sc_core::sc_time::from_value(np.memory_latency_ps);
+  mp.bandwidth_bytes_per_s = np.memory_bytes_per_s;
+  const router::Topology& topo = net_.topology();
+  for (router::NodeId n = 0; n < net_.num_nodes(); ++n) {
+    const std::string name = "mem_" + topo.coord_string(topo.coord_of(n));
+    memories_.push_back(std::make_unique<nic::NodeMemory>(name.c_str(), mp));
+    registries_.push_back(std::make_unique<nic::MemoryRegistry>(np.registrations));
+    for (int i = 0; i < net_.network_interfaces(); ++i) {
+      tnis_.push_back(std::make_unique<nic::Tni>(ctx, tni_params_, n, i, net_.endpoint(n, i), *memories_.back(),
+                                                 *registries_.back(), pool_));
+      net_.endpoint(n, i).set_client(tnis_.back().get());
+    }
+  }
+}
+
+void RdmaMachine::keep_until_exit() {
+  keep_ = true;
+  net_.keep_until_exit();
+}
+
+RdmaMachine::~RdmaMachine() {
+  if (keep_)
+    for (auto& m : memories_) (void)m.release();  // see TorusNetlist::keep_until_exit
+}
+
+}  // namespace kairo::platforms
