@@ -70,12 +70,12 @@ Task Rank::submit(int tni, const nic::Command& c) {
   while (!side.tni->post(cmd)) co_await side.space->wait();  // a full queue back-pressures
 }
 
-Task Rank::put(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
-               std::uint64_t local_offset, std::uint64_t length, std::uint32_t tag, std::uint64_t* handle,
-               bool notify) {
+nic::Command Rank::command(nic::Op op, int tni, int peer, nic::MemKey remote, std::uint64_t remote_offset,
+                           nic::MemKey local, std::uint64_t local_offset, std::uint64_t length, std::uint32_t tag,
+                           bool notify, std::uint64_t* handle) {
   nic::Command c;
-  c.op = nic::Op::kPut;
-  c.dst_node = std::uint32_t(dst);
+  c.op = op;
+  c.dst_node = std::uint32_t(peer);
   c.dst_tni = std::uint16_t(tni);
   c.remote_key = remote;
   c.remote_offset = remote_offset;
@@ -86,23 +86,20 @@ Task Rank::put(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset
   c.notify = notify;
   c.handle = next_handle_++;
   if (handle) *handle = c.handle;
-  co_await submit(tni, c);
+  return c;
+}
+
+Task Rank::put(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
+               std::uint64_t local_offset, std::uint64_t length, std::uint32_t tag, std::uint64_t* handle,
+               bool notify) {
+  co_await submit(tni, command(nic::Op::kPut, tni, dst, remote, remote_offset, local, local_offset, length, tag,
+                               notify, handle));
 }
 
 Task Rank::get(int tni, int src, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
                std::uint64_t local_offset, std::uint64_t length, std::uint64_t* handle) {
-  nic::Command c;
-  c.op = nic::Op::kGet;
-  c.dst_node = std::uint32_t(src);
-  c.dst_tni = std::uint16_t(tni);
-  c.remote_key = remote;
-  c.remote_offset = remote_offset;
-  c.local_key = local;
-  c.local_offset = local_offset;
-  c.length = length;
-  c.handle = next_handle_++;
-  if (handle) *handle = c.handle;
-  co_await submit(tni, c);
+  co_await submit(tni, command(nic::Op::kGet, tni, src, remote, remote_offset, local, local_offset, length, 0, false,
+                               handle));
 }
 
 Task Rank::poll_cq(int tni, nic::Completion* out) {

@@ -1,6 +1,6 @@
-// A test bench: a mesh/torus platform with a node memory, a registration
-// table and one RDMA engine per network interface on every node, driven by
-// the event queue directly; plus the network timing formula the tests use.
+// A test bench: the platform with its NICs (platforms::RdmaMachine) driven by
+// the event queue directly, with memory access for checks; plus the network
+// timing formula the tests use.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 
 #include "hw/nic/tni.h"
 #include "platforms/platform.h"
-#include "platforms/torus_netlist.h"
+#include "platforms/rdma_machine.h"
 
 namespace kairo::test {
 
@@ -19,31 +19,14 @@ using sim::Time;
 using namespace kairo::nic;
 
 struct NicBench {
-  explicit NicBench(const platforms::Platform& p, TniParams tp = {}, bool data = true)
-      : plat(p), queue(p.router.clock_period_ps()), net(p, queue), params(tp) {
-    TniContext ctx;
-    ctx.queue = &queue;
-    ctx.topo = &net.topology();
-    ctx.wires = &wires;
-    ctx.clock = net.config().clock;
-    ctx.flit_bytes = std::uint32_t(p.router.flit_bytes);
-    ctx.nodes = std::uint32_t(net.num_nodes());
-    ctx.tnis = std::uint32_t(net.network_interfaces());
-    ctx.data = data;
-    for (NodeId n = 0; n < net.num_nodes(); ++n) {
-      NodeMemory::Params mp;
-      mp.size_bytes = std::uint64_t(1) << 32;
-      mp.mode = data ? MemoryMode::kData : MemoryMode::kSizeOnly;
-      memories.push_back(std::make_unique<NodeMemory>(("mem_" + std::to_string(n)).c_str(), mp));
-      registries.push_back(std::make_unique<MemoryRegistry>(64));
-      for (int i = 0; i < net.network_interfaces(); ++i) {
-        tnis.push_back(std::make_unique<Tni>(ctx, tp, n, i, net.endpoint(n, i), *memories.back(), *registries.back(),
-                                             pool));
-        net.endpoint(n, i).set_client(tnis.back().get());
-      }
+  explicit NicBench(const platforms::Platform& p, bool data = true)
+      : plat(p), queue(p.router.clock_period_ps()), machine(p, queue, data), net(machine.network()) {
+    for (NodeId n = 0; n < machine.nodes(); ++n) {
+      registries.push_back(&machine.registry(n));
+      for (int i = 0; i < machine.tnis_per_node(); ++i) tnis.push_back(&machine.tni(n, i));
     }
   }
-  Tni& tni(NodeId n, int i = 0) { return *tnis[std::size_t(n) * net.network_interfaces() + i]; }
+  Tni& tni(NodeId n, int i = 0) { return machine.tni(n, i); }
   void write(NodeId n, std::uint64_t addr, const std::vector<unsigned char>& bytes) {
     tlm::tlm_generic_payload t;
     t.set_command(tlm::TLM_WRITE_COMMAND);
@@ -51,7 +34,7 @@ struct NicBench {
     t.set_data_ptr(const_cast<unsigned char*>(bytes.data()));
     t.set_data_length(unsigned(bytes.size()));
     t.set_streaming_width(unsigned(bytes.size()));
-    memories[n]->transport_dbg(t);
+    machine.memory(n).transport_dbg(t);
   }
   std::vector<unsigned char> read(NodeId n, std::uint64_t addr, std::size_t len) {
     std::vector<unsigned char> out(len);
@@ -61,19 +44,16 @@ struct NicBench {
     t.set_data_ptr(out.data());
     t.set_data_length(unsigned(len));
     t.set_streaming_width(unsigned(len));
-    memories[n]->transport_dbg(t);
+    machine.memory(n).transport_dbg(t);
     return out;
   }
 
   platforms::Platform plat;
   sim::EventQueue queue;
-  platforms::TorusNetlist net;
-  TniParams params;
-  WirePool wires;
-  hw::PacketPool pool;
-  std::vector<std::unique_ptr<NodeMemory>> memories;
-  std::vector<std::unique_ptr<MemoryRegistry>> registries;
-  std::vector<std::unique_ptr<Tni>> tnis;
+  platforms::RdmaMachine machine;
+  platforms::TorusNetlist& net;
+  std::vector<MemoryRegistry*> registries;
+  std::vector<Tni*> tnis;
 };
 
 inline Time ceil_to(Time t, Time period) { return (t + period - 1) / period * period; }

@@ -19,7 +19,7 @@ struct Machine {
     std::vector<nic::MemoryRegistry*> regs;
     for (NodeId n = 0; n < bench.net.num_nodes(); ++n) {
       for (int i = 0; i < bench.net.network_interfaces(); ++i) tnis[n].push_back(&bench.tni(n, i));
-      regs.push_back(bench.registries[n].get());
+      regs.push_back(bench.registries[n]);
     }
     rt = std::make_unique<Runtime>(bench.queue, bench.net.topology(), tnis, regs);
   }

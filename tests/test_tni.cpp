@@ -25,7 +25,7 @@ using test::dma_ps;
 TEST(Tni, EightBytePutBetweenNeighboursCompletesWhenThePutModelSays) {
   auto p = platforms::load_platform("tofu-small");
   TniParams tp;
-  NicBench b(p, tp);
+  NicBench b(p);
   router::Topology topo(p.dims);
   const NodeId src = 0, dst = topo.id_of({1, 0, 0, 0, 0, 0});  // X neighbour
   auto lk = b.registries[src]->add(0x1000, 4096).key;
@@ -173,7 +173,7 @@ using test::NicBench;
 TEST(Tni, AllTnisTogetherReachTheSumOfTheirDmaBoundRates) {
   auto p = platforms::load_platform("tofu-small");
   TniParams tp;
-  NicBench b(p, tp, /*data=*/false);
+  NicBench b(p, /*data=*/false);
   router::Topology topo(p.dims);
   const std::uint64_t len = std::uint64_t(4) << 20;
   const NodeId dsts[4] = {topo.id_of({1, 0, 0, 0, 0, 0}), topo.id_of({0, 1, 0, 0, 0, 0}),
@@ -208,7 +208,7 @@ TEST(Tni, SizeOnlyModeHasIdenticalTiming) {
   auto p = platforms::load_platform("tofu-small");
   std::vector<Time> times[2];
   for (int mode = 0; mode < 2; ++mode) {
-    NicBench b(p, TniParams{}, mode == 0);
+    NicBench b(p, mode == 0);
     std::mt19937_64 rng(5);
     for (NodeId n = 0; n < b.net.num_nodes(); ++n) b.registries[n]->add(0, 1 << 20);
     for (int k = 0; k < 60; ++k) {
