@@ -11,6 +11,7 @@
 #include "hw/nic/tni.h"
 #include "platforms/platform.h"
 #include "platforms/rdma_machine.h"
+#include "tests/pipeline_formula.h"
 
 namespace kairo::test {
 
@@ -55,31 +56,6 @@ struct NicBench {
   std::vector<MemoryRegistry*> registries;
   std::vector<Tni*> tnis;
 };
-
-inline Time ceil_to(Time t, Time period) { return (t + period - 1) / period * period; }
-
-// Tail arrival (exact) at dst's network interface of a packet of `flits`
-// whose head starts onto src's injection channel at s: the pipeline formula
-// of hw/router/router.h, hop by hop.
-inline Time network(const platforms::Platform& p, Time s, int flits, NodeId src, NodeId dst) {
-  const auto& r = p.router;
-  const Time period = r.clock_period_ps();
-  const Time pipe = period * Time(r.routing_cycles + r.vc_alloc_cycles + r.sw_alloc_cycles);
-  const Time st = period * Time(r.switch_traversal_cycles);
-  const Time f = r.flit_ps(), hf = r.host_flit_ps(), hl = r.host_latency_ps;
-  router::Topology topo(p.dims);
-  const router::Coord a = topo.coord_of(src), b = topo.coord_of(dst);
-  Time head = ceil_to(s + hf + hl, period), tail = s + Time(flits) * hf + hl;
-  for (int d = 0; d < topo.num_dims(); ++d)
-    for (int k = 0; k < topo.dim_hops(d, a[d], b[d]); ++k) {
-      const Time start = head + pipe + st;
-      const Time tail_leaves = std::max(start + Time(flits) * f, tail + f);
-      head = ceil_to(start + f + r.cable_ps[d], period);
-      tail = tail_leaves + r.cable_ps[d];
-    }
-  const Time start = head + pipe + st;
-  return std::max(start + Time(flits) * hf, tail + hf) + hl;
-}
 
 inline Time dma_ps(double rate, std::uint64_t bytes) { return Time(std::ceil(double(bytes) * 1e12 / rate)); }
 

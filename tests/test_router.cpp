@@ -6,6 +6,7 @@
 
 #include "platforms/platform.h"
 #include "tests/net_harness.h"
+#include "tests/pipeline_formula.h"
 
 namespace kairo {
 namespace {
@@ -13,35 +14,12 @@ namespace {
 using router::NodeId;
 using sim::Time;
 
-Time ceil_to(Time t, Time period) { return (t + period - 1) / period * period; }
-
-// The pipeline formula of hw/router/router.h, step by step: injection channel,
-// then per router routing + VC allocation + switch allocation + traversal, the
-// head one flit time plus the cable to the next router (on the clock), the
-// tail a packet's serialization behind (never ahead of its own arrival), and
-// the ejection channel.
+// Injection channel, then per router routing + VC allocation + switch
+// allocation + traversal, the head one flit time plus the cable to the next
+// router (on the clock), the tail a packet's serialization behind (never
+// ahead of its own arrival), and the ejection channel: delivered on the clock.
 Time zero_load_latency(const platforms::Platform& p, NodeId src, NodeId dst, int flits) {
-  const auto& r = p.router;
-  const Time period = r.clock_period_ps();
-  const Time pipe = period * Time(r.routing_cycles + r.vc_alloc_cycles + r.sw_alloc_cycles);
-  const Time st = period * Time(r.switch_traversal_cycles);
-  const Time f = r.flit_ps(), hf = r.host_flit_ps(), hl = r.host_latency_ps;
-  router::Topology topo(p.dims);
-  const router::Coord a = topo.coord_of(src), b = topo.coord_of(dst);
-
-  Time head = ceil_to(hf + hl, period);  // head fully received by the first router
-  Time tail = Time(flits) * hf + hl;     // tail fully received there
-  for (int d = 0; d < topo.num_dims(); ++d) {
-    for (int k = 0; k < topo.dim_hops(d, a[d], b[d]); ++k) {
-      const Time start = head + pipe + st;
-      const Time tail_leaves = std::max(start + Time(flits) * f, tail + f);
-      head = ceil_to(start + f + r.cable_ps[d], period);
-      tail = tail_leaves + r.cable_ps[d];
-    }
-  }
-  const Time start = head + pipe + st;
-  const Time tail_leaves = std::max(start + Time(flits) * hf, tail + hf);
-  return ceil_to(tail_leaves + hl, period);
+  return test::ceil_to(test::network(p, 0, flits, src, dst), p.router.clock_period_ps());
 }
 
 Time simulated_latency(const platforms::Platform& p, NodeId src, NodeId dst, int flits) {
