@@ -1,74 +1,26 @@
-// `kairo run`: a named program on every rank of a platform with its NICs.
-// Workloads so far: pingpong (see sw/workloads/pingpong.h).
+// `kairo run`: a named program (sw/workloads) on every rank of a platform
+// with its NICs (platforms::RdmaMachine), through the SystemC kernel.
+#include <fmt/format.h>
 #include <sys/resource.h>
 
 #include <chrono>
+#include <fstream>
 #include <iostream>
-#include <map>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "app/cli_common.h"
 #include "firmware/rank.h"
 #include "platforms/rdma_machine.h"
 #include "sim/kernel.h"
-#include "sim/units.h"
-#include "sw/workloads/pingpong.h"
+#include "sw/workloads/workload.h"
 
 namespace kairo::app {
 namespace {
 
 struct RunArgs {
-  std::string platform, workload, mode = "data", json_path;
+  std::string platform, workload, mode = "data", json_path, tni_csv;
   std::vector<std::string> params, sets;
   bool quiet = false;
-};
-
-// --param k=v, each key consumed exactly once; leftovers are errors.
-class Params {
- public:
-  explicit Params(const std::vector<std::string>& kv) {
-    for (const auto& s : kv) {
-      auto eq = s.find('=');
-      if (eq == std::string::npos || eq == 0)
-        throw std::invalid_argument("--param " + s + ": expected key=value");
-      values_[s.substr(0, eq)] = s.substr(eq + 1);
-    }
-  }
-  std::string text(const std::string& k, const std::string& dflt) { return take(k).value_or(dflt); }
-  std::uint64_t bytes(const std::string& k, std::uint64_t dflt) {
-    auto v = take(k);
-    if (!v) return dflt;
-    try {
-      return units::parse_bytes(*v);
-    } catch (const units::UnitError& e) {
-      throw std::invalid_argument("--param " + k + "=" + *v + ": " + e.what());
-    }
-  }
-  long long integer(const std::string& k, long long dflt, long long lo, long long hi) {
-    auto v = take(k);
-    if (!v) return dflt;
-    char* end = nullptr;
-    long long x = std::strtoll(v->c_str(), &end, 10);
-    if (v->empty() || *end || x < lo || x > hi)
-      throw std::invalid_argument(fmt::format("--param {}={}: expected an integer in [{}, {}]", k, *v, lo, hi));
-    return x;
-  }
-  void check_all_used(const std::string& workload) const {
-    for (const auto& [k, v] : values_)
-      if (!used_.count(k)) throw std::invalid_argument("--param " + k + ": not a parameter of workload " + workload);
-  }
-
- private:
-  std::optional<std::string> take(const std::string& k) {
-    auto it = values_.find(k);
-    if (it == values_.end()) return std::nullopt;
-    used_[k] = true;
-    return it->second;
-  }
-  std::map<std::string, std::string> values_;
-  std::map<std::string, bool> used_;
 };
 
 double peak_rss_mib() {
@@ -77,34 +29,107 @@ double peak_rss_mib() {
   return double(ru.ru_maxrss) / 1024.0;
 }
 
+// Node memories through their debug transport (no simulated time).
+class MachineMemory final : public sw::HostMemory {
+ public:
+  explicit MachineMemory(platforms::RdmaMachine& m) : m_(m) {}
+  void write(int node, std::uint64_t address, const unsigned char* bytes, std::size_t n) override {
+    transport(node, address, const_cast<unsigned char*>(bytes), n, tlm::TLM_WRITE_COMMAND);
+  }
+  void read(int node, std::uint64_t address, unsigned char* bytes, std::size_t n) override {
+    transport(node, address, bytes, n, tlm::TLM_READ_COMMAND);
+  }
+
+ private:
+  void transport(int node, std::uint64_t address, unsigned char* bytes, std::size_t n, tlm::tlm_command cmd) {
+    if (n == 0) return;
+    tlm::tlm_generic_payload t;
+    t.set_command(cmd);
+    t.set_address(address);
+    t.set_data_ptr(bytes);
+    t.set_data_length(unsigned(n));
+    t.set_streaming_width(unsigned(n));
+    if (m_.memory(router::NodeId(node)).transport_dbg(t) != n)
+      throw std::runtime_error(
+          fmt::format("host access to node {} memory at {:#x} (+{} B) failed", node, address, n));
+  }
+  platforms::RdmaMachine& m_;
+};
+
+// Every TNI's counters: totals and high-water marks over the machine.
+nlohmann::json counter_summary(platforms::RdmaMachine& m) {
+  nic::TniCounters sum;
+  for (router::NodeId n = 0; n < m.nodes(); ++n)
+    for (int i = 0; i < m.tnis_per_node(); ++i) {
+      const nic::TniCounters& c = m.tni(n, i).counters();
+      sum.commands += c.commands;
+      sum.dma_bytes_read += c.dma_bytes_read;
+      sum.dma_bytes_written += c.dma_bytes_written;
+      sum.packets_sent += c.packets_sent;
+      sum.packets_received += c.packets_received;
+      sum.error_completions += c.error_completions;
+      sum.command_queue_high = std::max(sum.command_queue_high, c.command_queue_high);
+      sum.completion_queue_high = std::max(sum.completion_queue_high, c.completion_queue_high);
+      sum.notice_queue_high = std::max(sum.notice_queue_high, c.notice_queue_high);
+    }
+  return {{"commands", sum.commands},
+          {"dma_bytes_read", sum.dma_bytes_read},
+          {"dma_bytes_written", sum.dma_bytes_written},
+          {"packets_sent", sum.packets_sent},
+          {"packets_received", sum.packets_received},
+          {"error_completions", sum.error_completions},
+          {"command_queue_high_max", sum.command_queue_high},
+          {"completion_queue_high_max", sum.completion_queue_high},
+          {"notice_queue_high_max", sum.notice_queue_high}};
+}
+
+// One line per TNI that did anything.
+void write_tni_csv(const std::string& path, platforms::RdmaMachine& m) {
+  std::string out =
+      "node,coord,tni,commands,dma_bytes_read,dma_bytes_written,packets_sent,packets_received,error_"
+      "completions,"
+      "command_queue_high,completion_queue_high,notice_queue_high\n";
+  const router::Topology& topo = m.network().topology();
+  for (router::NodeId n = 0; n < m.nodes(); ++n)
+    for (int i = 0; i < m.tnis_per_node(); ++i) {
+      const nic::TniCounters& c = m.tni(n, i).counters();
+      if (!c.commands && !c.packets_received) continue;
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", n, topo.coord_string(topo.coord_of(n)), i,
+                         c.commands, c.dma_bytes_read, c.dma_bytes_written, c.packets_sent,
+                         c.packets_received, c.error_completions, c.command_queue_high,
+                         c.completion_queue_high, c.notice_queue_high);
+    }
+  write_text_file(path, out);
+}
+
 int run(RunArgs& a) {
   try {
-    if (a.workload != "pingpong")
-      throw std::invalid_argument("--workload: unknown workload '" + a.workload + "'; expected one of: pingpong");
+    const sw::WorkloadInfo* info = nullptr;
+    for (const auto& w : sw::workloads())
+      if (a.workload == w.name) info = &w;
+    if (!info)
+      throw std::invalid_argument("--workload: unknown workload '" + a.workload +
+                                  "'; expected one of: " + sw::workload_names());
     if (a.mode != "data" && a.mode != "size-only")
       throw std::invalid_argument("--mode: expected data or size-only, got '" + a.mode + "'");
     platforms::Platform plat = platforms::load_platform(a.platform, a.sets);
-    Params prm(a.params);
-    sw::PingpongParams pp;
-    const std::string op = prm.text("op", "put");
-    if (op != "put" && op != "get") throw std::invalid_argument("--param op=" + op + ": expected put or get");
-    pp.get = op == "get";
-    pp.size = prm.bytes("size", 8);
-    std::uint64_t nodes = 1;
-    for (const auto& d : plat.dims) nodes *= std::uint64_t(d.size);
-    pp.src = int(prm.integer("src", 0, 0, (long long)nodes - 1));
-    pp.dst = int(prm.integer("dst", 1, 0, (long long)nodes - 1));
-    pp.tni = int(prm.integer("tni", 0, 0, plat.router.network_interfaces - 1));
+    platforms::check_nic_fits_router(plat);
+    const bool data = a.mode == "data";
+    router::Topology topo(plat.dims);
+    sw::MachineInfo mi;
+    mi.platform = &plat;
+    mi.topology = &topo;
+    mi.nodes = int(topo.num_nodes());
+    mi.tnis = plat.router.network_interfaces;
+    mi.data = data;
+    sw::Params prm(a.params);
+    std::unique_ptr<sw::Workload> work = info->make(prm, mi);
     prm.check_all_used(a.workload);
-    if (pp.src == pp.dst) throw std::invalid_argument("--param src and dst: expected two different ranks");
-    if (pp.size > plat.nic.max_descriptor_bytes)
-      throw std::invalid_argument(fmt::format("--param size: at most nic.max_descriptor_size ({} B) per operation",
-                                              plat.nic.max_descriptor_bytes));
 
     auto t0 = std::chrono::steady_clock::now();
-    const bool data = a.mode == "data";
     sim::EventQueue queue(plat.router.clock_period_ps());
     platforms::RdmaMachine machine(plat, queue, data);
+    machine.keep_until_exit();
     std::vector<std::vector<nic::Tni*>> tnis(machine.nodes());
     std::vector<nic::MemoryRegistry*> regs;
     for (router::NodeId n = 0; n < machine.nodes(); ++n) {
@@ -112,62 +137,46 @@ int run(RunArgs& a) {
       regs.push_back(&machine.registry(n));
     }
     fw::Runtime rt(queue, machine.network().topology(), tnis, regs);
-    // The pattern A sends (data mode): byte i = i * 31 + 7.
-    std::vector<unsigned char> pattern(pp.size);
-    for (std::size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<unsigned char>(i * 31 + 7);
-    auto poke = [&](router::NodeId n, std::uint64_t addr, std::vector<unsigned char>& bytes, tlm::tlm_command cmd) {
-      tlm::tlm_generic_payload t;
-      t.set_command(cmd);
-      t.set_address(addr);
-      t.set_data_ptr(bytes.data());
-      t.set_data_length(unsigned(bytes.size()));
-      t.set_streaming_width(unsigned(bytes.size()));
-      machine.memory(n).transport_dbg(t);
-    };
-    const router::NodeId a_node = router::NodeId(pp.src), b_node = router::NodeId(pp.dst);
-    if (data && pp.size) poke(pp.get ? b_node : a_node, 0, pattern, tlm::TLM_WRITE_COMMAND);
-    sw::PingpongResult res;
-    rt.launch([&](fw::Rank& r) { return sw::pingpong(r, pp, &res); });
+    MachineMemory memory(machine);
+    if (data) work->setup(memory);
+    rt.launch([&](fw::Rank& r) { return work->program(r); });
     sim::Kernel kernel("kernel", queue);
     auto t1 = std::chrono::steady_clock::now();
     kernel.run();
     auto t2 = std::chrono::steady_clock::now();
     if (!rt.all_done()) throw std::runtime_error("the workload did not finish: a rank is still waiting");
+    sw::Outcome o = work->outcome(data ? &memory : nullptr);
 
-    nlohmann::json verified = nullptr;
-    if (data) {
-      std::vector<unsigned char> got(pp.size);
-      // put: B's receive buffer, then A's landing zone for B's answer; get: A's landing zone.
-      bool ok = true;
-      if (!pp.get) {
-        if (pp.size) poke(b_node, 0, got, tlm::TLM_READ_COMMAND);
-        ok = got == pattern;
-      }
-      if (pp.size) poke(a_node, 1 << 20, got, tlm::TLM_READ_COMMAND);
-      verified = ok && got == pattern;
-    }
-    const double lat_ns = double(res.end_ps - res.start_ps) / 1000.0 / (pp.get ? 1.0 : 2.0);
     nlohmann::json j;
     j["platform"] = plat.name;
     j["nodes"] = machine.nodes();
+    j["tnis_per_node"] = machine.tnis_per_node();
     j["workload"] = a.workload;
-    j["params"] = {{"op", op}, {"size", pp.size}, {"src", pp.src}, {"dst", pp.dst}, {"tni", pp.tni}};
+    j["params"] = work->params();
     j["mode"] = a.mode;
-    j["completion_ns"] = double(queue.now()) / 1000.0;
-    j["latency_ns"] = lat_ns;
-    j["bandwidth_gbps"] = lat_ns > 0 ? double(pp.size) / lat_ns : 0.0;  // bytes per ns = GB/s
-    j["verified"] = verified;
-    j["status_ok"] = res.ok;
+    j["completion_ns"] = double(rt.finished_at()) / 1000.0;  // the last rank's program ends
+    j["latency_ns"] = o.latency_ns;
+    j["bandwidth_gbps"] = o.bandwidth_gbps;
+    j["verified"] = o.verified ? nlohmann::json(*o.verified) : nlohmann::json(nullptr);
+    j["status_ok"] = o.ok;
+    j["measured_from_ns"] = double(o.start_ps) / 1000.0;
+    j["measured_to_ns"] = double(o.end_ps) / 1000.0;
+    j["details"] = o.details;
+    j["nic_counters"] = counter_summary(machine);
     j["elaborate_s"] = std::chrono::duration<double>(t1 - t0).count();
     j["wall_s"] = std::chrono::duration<double>(t2 - t0).count();
     j["events"] = queue.events_processed();
     j["peak_rss_mib"] = peak_rss_mib();
-    machine.keep_until_exit();
-    if (!a.json_path.empty()) write_text_file(a.json_path, j.dump(2) + "\n");
-    else std::cout << j.dump(2) << "\n";
-    if (!res.ok || (verified.is_boolean() && !verified.get<bool>())) {
-      std::cerr << "kairo: pingpong failed: " << (res.ok ? "data mismatch" : "an operation completed with an error")
-                << "\n";
+    const double ranks = double(rt.size());
+    j["runtime_bytes_per_rank"] = (double(rt.footprint_bytes()) + double(fw::FrameBytes::peak)) / ranks;
+    j["coroutine_frame_bytes_peak"] = fw::FrameBytes::peak;
+    if (!a.tni_csv.empty()) write_tni_csv(a.tni_csv, machine);
+    if (!a.json_path.empty())
+      write_text_file(a.json_path, j.dump(2) + "\n");
+    else
+      std::cout << j.dump(2) << "\n";
+    if (!o.ok || (o.verified && !*o.verified)) {
+      std::cerr << "kairo: " << a.workload << " failed: " << o.failure << "\n";
       return kExitSimFailure;
     }
     return kExitOk;
@@ -184,11 +193,13 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<RunArgs>();
   CLI::App* c = app.add_subcommand("run", "run a workload on every rank of a platform");
   c->add_option("platform", a->platform, "shipped platform name or YAML file")->required();
-  c->add_option("--workload", a->workload, "pingpong")->required();
+  c->add_option("--workload", a->workload, "pingpong | put-bw | random-ring")->required();
   c->add_option("--param", a->params, "workload parameter key=value (repeatable)");
   c->add_option("--set", a->sets, "override a platform parameter, key=value (repeatable)");
-  c->add_option("--mode", a->mode, "data (real bytes, verified) or size-only (identical timing)")->capture_default_str();
+  c->add_option("--mode", a->mode, "data (real bytes, verified) or size-only (identical timing)")
+      ->capture_default_str();
   c->add_option("--json", a->json_path, "write the result summary (JSON) here");
+  c->add_option("--tni-counters", a->tni_csv, "write every active TNI's counters (CSV) here");
   c->add_flag("--quiet", a->quiet, "no progress on stderr");
   c->callback([a, &exit_code] { exit_code = run(*a); });
 }

@@ -1,12 +1,17 @@
 #include "firmware/rank.h"
 
+#include <algorithm>
+
 namespace kairo::fw {
 
 namespace {
-std::uint64_t dir_key(int rank, int memid) { return (std::uint64_t(std::uint32_t(rank)) << 32) | std::uint32_t(memid); }
+std::uint64_t dir_key(int rank, int memid) {
+  return (std::uint64_t(std::uint32_t(rank)) << 32) | std::uint32_t(memid);
+}
 }  // namespace
 
-Runtime::Runtime(sim::EventQueue& q, const router::Topology& topo, std::vector<std::vector<nic::Tni*>> tnis_per_node,
+Runtime::Runtime(sim::EventQueue& q, const router::Topology& topo,
+                 std::vector<std::vector<nic::Tni*>> tnis_per_node,
                  std::vector<nic::MemoryRegistry*> registries)
     : q_(q), topo_(topo), registries_(std::move(registries)) {
   for (std::size_t n = 0; n < tnis_per_node.size(); ++n) {
@@ -36,12 +41,34 @@ Runtime::Runtime(sim::EventQueue& q, const router::Topology& topo, std::vector<s
   }
 }
 
+Task Runtime::finish(Task program) {
+  co_await program;
+  finished_at_ = std::max(finished_at_, q_.now());
+}
+
 bool Runtime::all_done() const {
   for (const auto& t : tasks_) {
     t.rethrow_if_failed();
     if (!t.done()) return false;
   }
   return true;
+}
+
+std::size_t Runtime::footprint_bytes() const {
+  // An unordered_map node: the value, the next pointer and the cached hash.
+  constexpr std::size_t kDirNode = sizeof(std::pair<const std::uint64_t, nic::MemKey>) + 2 * sizeof(void*);
+  auto signal = [](const std::unique_ptr<Signal>& s) { return sizeof(Signal) + s->heap_bytes(); };
+  std::size_t b = sizeof(*this) + ranks_.capacity() * sizeof(ranks_[0]) + tasks_.capacity() * sizeof(Task) +
+                  registries_.capacity() * sizeof(void*) + directory_.size() * kDirNode +
+                  directory_.bucket_count() * sizeof(void*);
+  for (const auto& r : ranks_) {
+    b += sizeof(Rank) + r->tnis_.capacity() * sizeof(Rank::TniSide) +
+         r->notices_.capacity() * sizeof(nic::Notice) + signal(r->any_notice_);
+    for (const auto& side : r->tnis_)
+      b += signal(side.completed) + signal(side.noticed) + signal(side.space) +
+           side.early.capacity() * sizeof(nic::Completion);
+  }
+  return b;
 }
 
 int Rank::size() const { return rt_->size(); }
@@ -62,17 +89,19 @@ nic::MemKey Rank::remote_key(int rank, int memid) const {
 
 Delay Rank::compute(sim::Time duration) { return Delay{rt_->queue(), rt_->resumer(), duration}; }
 
+void Rank::spawn(Task& t) { t.start(rt_->queue(), rt_->resumer()); }
+
 Task Rank::submit(int tni, const nic::Command& c) {
   // An out-of-range TNI is the engine's error to report; use TNI 0 to carry it.
   TniSide& side = tnis_[std::size_t(tni >= 0 && tni < tnis() ? tni : 0)];
   nic::Command cmd = c;
-  if (tni < 0 || tni >= tnis()) cmd.dst_tni = 0xffff;  // reported as a bad TNI
+  if (tni < 0 || tni >= tnis()) cmd.dst_tni = 0xffff;        // reported as a bad TNI
   while (!side.tni->post(cmd)) co_await side.space->wait();  // a full queue back-pressures
 }
 
 nic::Command Rank::command(nic::Op op, int tni, int peer, nic::MemKey remote, std::uint64_t remote_offset,
-                           nic::MemKey local, std::uint64_t local_offset, std::uint64_t length, std::uint32_t tag,
-                           bool notify, std::uint64_t* handle) {
+                           nic::MemKey local, std::uint64_t local_offset, std::uint64_t length,
+                           std::uint32_t tag, bool notify, std::uint64_t* handle) {
   nic::Command c;
   c.op = op;
   c.dst_node = std::uint32_t(peer);
@@ -92,14 +121,14 @@ nic::Command Rank::command(nic::Op op, int tni, int peer, nic::MemKey remote, st
 Task Rank::put(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
                std::uint64_t local_offset, std::uint64_t length, std::uint32_t tag, std::uint64_t* handle,
                bool notify) {
-  co_await submit(tni, command(nic::Op::kPut, tni, dst, remote, remote_offset, local, local_offset, length, tag,
-                               notify, handle));
+  co_await submit(tni, command(nic::Op::kPut, tni, dst, remote, remote_offset, local, local_offset, length,
+                               tag, notify, handle));
 }
 
 Task Rank::get(int tni, int src, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
                std::uint64_t local_offset, std::uint64_t length, std::uint64_t* handle) {
-  co_await submit(tni, command(nic::Op::kGet, tni, src, remote, remote_offset, local, local_offset, length, 0, false,
-                               handle));
+  co_await submit(tni, command(nic::Op::kGet, tni, src, remote, remote_offset, local, local_offset, length, 0,
+                               false, handle));
 }
 
 Task Rank::poll_cq(int tni, nic::Completion* out) {

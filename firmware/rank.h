@@ -50,6 +50,9 @@ class Rank {
   Task poll(std::uint32_t tag, nic::Notice* out = nullptr);
   // Spend `duration` computing.
   Delay compute(sim::Time duration);
+  // Run `t` alongside the caller (e.g. one sub-program per TNI) from now on;
+  // `co_await t` later waits for it to finish. `t` must outlive its run.
+  void spawn(Task& t);
 
  private:
   friend class Runtime;
@@ -67,7 +70,7 @@ class Rank {
   Runtime* rt_ = nullptr;
   int rank_ = 0;
   std::vector<TniSide> tnis_;
-  std::vector<nic::Notice> notices_;  // arrived, not yet polled
+  std::vector<nic::Notice> notices_;    // arrived, not yet polled
   std::unique_ptr<Signal> any_notice_;  // raised by every TNI's notices
   std::uint64_t next_handle_ = 1;
 };
@@ -88,12 +91,18 @@ class Runtime {
   template <class Program>
   void launch(Program program) {
     for (auto& r : ranks_) {
-      tasks_.push_back(program(*r));
+      tasks_.push_back(finish(program(*r)));
       tasks_.back().start(q_, resumer_);
     }
   }
   // True when every launched program has finished; rethrows a program's error.
   bool all_done() const;
+  // When the last launched program finished (0 if none did).
+  sim::Time finished_at() const { return finished_at_; }
+  // Bytes the runtime holds for its ranks: the rank records, their signals,
+  // queues and directory entries (capacities, not sizes), without coroutine
+  // frames (fw::FrameBytes counts those).
+  std::size_t footprint_bytes() const;
 
  private:
   friend class Rank;
@@ -104,6 +113,9 @@ class Runtime {
   std::vector<nic::MemoryRegistry*> registries_;
   std::unordered_map<std::uint64_t, nic::MemKey> directory_;  // (rank, memid) -> key
   std::vector<Task> tasks_;
+  sim::Time finished_at_ = 0;
+
+  Task finish(Task program);  // runs the program, then notes the time
 };
 
 }  // namespace kairo::fw

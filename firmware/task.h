@@ -8,8 +8,10 @@
 // Compiled as C++20 (this directory only); SystemC stays C++17.
 #pragma once
 #include <coroutine>
+#include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -17,10 +19,18 @@
 
 namespace kairo::fw {
 
+// Bytes held by coroutine frames (programs and the sub-routines they await):
+// live now and the most at once. The runtime reports them per rank.
+struct FrameBytes {
+  static inline std::size_t live = 0, peak = 0;
+};
+
 // Resumes the coroutine whose address rides in the event's pointer.
 class Resumer final : public sim::EventTarget {
  public:
-  void on_event(std::uint32_t, std::uint32_t, void* p) override { std::coroutine_handle<>::from_address(p).resume(); }
+  void on_event(std::uint32_t, std::uint32_t, void* p) override {
+    std::coroutine_handle<>::from_address(p).resume();
+  }
 };
 
 // A rank's program (or a sub-routine it awaits). Lazily started: start()
@@ -32,6 +42,16 @@ class Task {
     std::coroutine_handle<> continuation;
     std::exception_ptr error;
     bool done = false;
+    bool started = false;  // running on its own (start()), not as an awaited sub-routine
+    static void* operator new(std::size_t n) {
+      FrameBytes::live += n;
+      if (FrameBytes::live > FrameBytes::peak) FrameBytes::peak = FrameBytes::live;
+      return ::operator new(n);
+    }
+    static void operator delete(void* p, std::size_t n) noexcept {
+      FrameBytes::live -= n;
+      ::operator delete(p);
+    }
     Task get_return_object() { return Task(std::coroutine_handle<promise_type>::from_promise(*this)); }
     std::suspend_always initial_suspend() noexcept { return {}; }
     struct FinalAwaiter {
@@ -64,17 +84,22 @@ class Task {
   }
 
   // Schedule the first step as an event at the queue's current time.
-  void start(sim::EventQueue& q, Resumer& r) { q.at(q.now(), sim::kPrioState, &r, 0, 0, h_.address()); }
+  void start(sim::EventQueue& q, Resumer& r) {
+    h_.promise().started = true;
+    q.at(q.now(), sim::kPrioState, &r, 0, 0, h_.address());
+  }
   bool done() const { return h_ && h_.promise().done; }
   // The exception the program ended with, rethrown (a no-op if none).
   void rethrow_if_failed() const {
     if (h_ && h_.promise().error) std::rethrow_exception(h_.promise().error);
   }
 
-  // co_await task: run it now, continue here when it finishes.
+  // co_await task: run it now, continue here when it finishes; a task
+  // already started runs on and the awaiter continues when it finishes (a join).
   bool await_ready() const noexcept { return !h_ || h_.promise().done; }
   std::coroutine_handle<> await_suspend(std::coroutine_handle<> awaiter) noexcept {
     h_.promise().continuation = awaiter;
+    if (h_.promise().started) return std::noop_coroutine();
     return h_;
   }
   void await_resume() const { rethrow_if_failed(); }
@@ -89,7 +114,9 @@ struct Delay {
   Resumer& r;
   sim::Time dt;
   bool await_ready() const noexcept { return false; }
-  void await_suspend(std::coroutine_handle<> h) const { q.at(q.now() + dt, sim::kPrioState, &r, 0, 0, h.address()); }
+  void await_suspend(std::coroutine_handle<> h) const {
+    q.at(q.now() + dt, sim::kPrioState, &r, 0, 0, h.address());
+  }
   void await_resume() const noexcept {}
 };
 
@@ -104,6 +131,7 @@ class Signal {
     waiters_.clear();
   }
   std::size_t waiting() const { return waiters_.size(); }
+  std::size_t heap_bytes() const { return waiters_.capacity() * sizeof(std::coroutine_handle<>); }
 
   struct Awaiter {
     Signal& s;

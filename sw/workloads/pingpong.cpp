@@ -1,38 +1,92 @@
 #include "sw/workloads/pingpong.h"
 
+#include <fmt/format.h>
+
 namespace kairo::sw {
 
 namespace {
+
 constexpr std::uint64_t kAnswerBase = 1 << 20;
-constexpr sim::Time kSettle = 1000000;  // 1 us for every rank to register
+
+class Pingpong final : public Workload {
+ public:
+  Pingpong(Params& prm, const MachineInfo& m) {
+    const std::string op = prm.text("op", "put");
+    if (op != "put" && op != "get") throw std::invalid_argument("--param op=" + op + ": expected put or get");
+    get_ = op == "get";
+    size_ = prm.bytes("size", 8, 0, m.platform->nic.max_descriptor_bytes);
+    src_ = int(prm.integer("src", 0, 0, m.nodes - 1));
+    dst_ = int(prm.integer("dst", 1, 0, m.nodes - 1));
+    tni_ = int(prm.integer("tni", 0, 0, m.tnis - 1));
+    if (src_ == dst_) throw std::invalid_argument("--param src and dst: expected two different ranks");
+  }
+
+  nlohmann::json params() const override {
+    return {{"op", get_ ? "get" : "put"}, {"size", size_}, {"src", src_}, {"dst", dst_}, {"tni", tni_}};
+  }
+
+  void setup(HostMemory& m) override { fill_pattern(m, get_ ? dst_ : src_, 0, size_); }
+
+  fw::Task program(fw::Rank& r) override {
+    const std::uint64_t len = size_ ? size_ : 1;
+    const nic::MemKey send = r.reg_mem(1, 0, len);
+    const nic::MemKey answer = r.reg_mem(2, kAnswerBase, len);
+    co_await r.compute(kStart);
+    if (r.rank() != src_ && r.rank() != dst_) co_return;
+    std::uint64_t h = 0;
+    nic::Completion c;
+    if (r.rank() == src_) {
+      start_ = r.now();
+      if (get_) {
+        co_await r.get(tni_, dst_, r.remote_key(dst_, 1), 0, answer, 0, size_, &h);
+        co_await r.complete(tni_, h, &c);
+      } else {
+        co_await r.put(tni_, dst_, r.remote_key(dst_, 1), 0, send, 0, size_, /*tag=*/1, &h);
+        co_await r.poll(2);
+        end_ = r.now();
+        co_await r.complete(tni_, h, &c);
+      }
+      ok_ = ok_ && c.status == nic::RdmaStatus::kOk;
+      if (get_) end_ = c.time_ps;
+    } else if (!get_) {  // B answers the put
+      co_await r.poll(1);
+      co_await r.put(tni_, src_, r.remote_key(src_, 2), 0, send, 0, size_, /*tag=*/2, &h);
+      co_await r.complete(tni_, h, &c);
+      ok_ = ok_ && c.status == nic::RdmaStatus::kOk;
+    }
+  }
+
+  Outcome outcome(HostMemory* m) override {
+    Outcome o;
+    o.start_ps = start_;
+    o.end_ps = end_;
+    o.latency_ns = double(end_ - start_) / 1000.0 / (get_ ? 1.0 : 2.0);
+    o.bandwidth_gbps = o.latency_ns > 0 ? double(size_) / o.latency_ns : 0.0;
+    o.ok = ok_;
+    if (!ok_) o.failure = "an operation completed with an error";
+    if (m) {
+      // put: B's receive buffer holds A's bytes, and A's landing zone B's
+      // answer (B sent its own buffer, which now holds A's bytes); get: A's landing zone.
+      bool v = check_pattern(*m, src_, kAnswerBase, get_ ? dst_ : src_, size_);
+      if (!get_) v = v && check_pattern(*m, dst_, 0, src_, size_);
+      o.verified = v;
+      if (!v) o.failure = "data mismatch";
+    }
+    return o;
+  }
+
+ private:
+  bool get_ = false;
+  std::uint64_t size_ = 8;
+  int src_ = 0, dst_ = 1, tni_ = 0;
+  sim::Time start_ = 0, end_ = 0;
+  bool ok_ = true;
+};
+
 }  // namespace
 
-fw::Task pingpong(fw::Rank& r, PingpongParams p, PingpongResult* out) {
-  const nic::MemKey send = r.reg_mem(1, 0, p.size ? p.size : 1);
-  const nic::MemKey answer = r.reg_mem(2, kAnswerBase, p.size ? p.size : 1);
-  co_await r.compute(kSettle);
-  if (r.rank() != p.src && r.rank() != p.dst) co_return;
-  std::uint64_t h = 0;
-  nic::Completion c;
-  if (r.rank() == p.src) {
-    out->start_ps = r.now();
-    if (p.get) {
-      co_await r.get(p.tni, p.dst, r.remote_key(p.dst, 1), 0, answer, 0, p.size, &h);
-      co_await r.complete(p.tni, h, &c);
-      out->ok = out->ok && c.status == nic::RdmaStatus::kOk;
-    } else {
-      co_await r.put(p.tni, p.dst, r.remote_key(p.dst, 1), 0, send, 0, p.size, /*tag=*/1, &h);
-      co_await r.poll(2);
-      co_await r.complete(p.tni, h, &c);
-      out->ok = out->ok && c.status == nic::RdmaStatus::kOk;
-    }
-    out->end_ps = p.get ? c.time_ps : r.now();
-  } else if (!p.get) {  // B answers the put
-    co_await r.poll(1);
-    co_await r.put(p.tni, p.src, r.remote_key(p.src, 2), 0, send, 0, p.size, /*tag=*/2, &h);
-    co_await r.complete(p.tni, h, &c);
-    out->ok = out->ok && c.status == nic::RdmaStatus::kOk;
-  }
+std::unique_ptr<Workload> make_pingpong(Params& p, const MachineInfo& m) {
+  return std::make_unique<Pingpong>(p, m);
 }
 
 }  // namespace kairo::sw

@@ -1,0 +1,116 @@
+#include "sw/workloads/put_bw.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace kairo::sw {
+
+namespace {
+
+class PutBw final : public Workload {
+ public:
+  PutBw(Params& prm, const MachineInfo& m) : m_(m) {
+    size_ = prm.bytes("size", std::uint64_t(16) << 20, 1, std::uint64_t(1) << 40);
+    tnis_ = int(prm.integer("tnis", m.tnis, 1, m.tnis));
+    src_ = int(prm.integer("src", 0, 0, m.nodes - 1));
+    count_ = int(prm.integer("count", 1, 1, 1 << 20));
+    const router::Topology& t = *m.topology;
+    for (int d = 0; d < t.num_dims(); ++d)
+      for (int dir : {+1, -1})
+        if (auto n = t.neighbor(router::NodeId(src_), d, dir))
+          if (std::find(dsts_.begin(), dsts_.end(), int(*n)) == dsts_.end()) dsts_.push_back(int(*n));
+    if (int(dsts_.size()) < tnis_)
+      throw std::invalid_argument(
+          fmt::format("--param tnis={}: rank {} has only {} distinct neighbours", tnis_, src_, dsts_.size()));
+    dsts_.resize(std::size_t(tnis_));
+    end_.assign(std::size_t(tnis_), 0);
+  }
+
+  nlohmann::json params() const override {
+    return {{"size", size_}, {"tnis", tnis_}, {"src", src_}, {"count", count_}, {"destinations", dsts_}};
+  }
+
+  void setup(HostMemory& m) override { fill_pattern(m, src_, 0, size_); }
+
+  fw::Task program(fw::Rank& r) override {
+    const nic::MemKey buf = r.reg_mem(1, 0, size_);  // the source at src, the landing zone elsewhere
+    co_await r.compute(kStart);
+    if (r.rank() != src_) co_return;
+    start_ = r.now();
+    // All TNIs start at once: each engine's posts go in one sub-task, and
+    // the rank waits for them in turn.
+    std::vector<fw::Task> streams;
+    for (int i = 0; i < tnis_; ++i) streams.push_back(stream(r, i, buf));
+    for (auto& s : streams) r.spawn(s);
+    for (auto& s : streams) co_await s;
+  }
+
+  Outcome outcome(HostMemory* m) override {
+    Outcome o;
+    o.start_ps = start_;
+    o.end_ps = *std::max_element(end_.begin(), end_.end());
+    const double ns = double(o.end_ps - o.start_ps) / 1000.0;
+    const double bytes = double(size_) * count_;
+    o.latency_ns = ns;
+    o.bandwidth_gbps = bytes * tnis_ / ns;
+    o.ok = ok_;
+    if (!ok_) o.failure = "an operation completed with an error";
+    const platforms::Platform& p = *m_.platform;
+    const double flits = double(p.nic.max_packet_flits(p.router.flit_bytes));
+    const double link_payload = p.router.link_bytes_per_s * p.nic.mtu_bytes / (flits * p.router.flit_bytes);
+    const double host = p.router.host_bytes_per_s > 0 ? p.router.host_bytes_per_s : p.router.link_bytes_per_s;
+    const double injection_payload = host * p.nic.mtu_bytes / (flits * p.router.flit_bytes);
+    const double dma = p.nic.dma_bytes_per_s;
+    const double per_tni = std::min({dma, link_payload, injection_payload});
+    // The injection channel is named only when it is slower than the network links.
+    const char* bound = per_tni == dma ? "dma" : per_tni == link_payload ? "link" : "injection";
+    nlohmann::json per = nlohmann::json::array();
+    for (double t : end_) per.push_back(bytes / (t - double(start_)) * 1000.0);
+    o.details = {{"bound", bound},
+                 {"bound_gbps", per_tni * tnis_ / 1e9},
+                 {"dma_gbps_per_tni", dma / 1e9},
+                 {"link_payload_gbps", link_payload / 1e9},
+                 {"injection_payload_gbps", injection_payload / 1e9},
+                 {"per_tni_gbps", per},
+                 {"bytes", bytes * tnis_}};
+    if (m) {
+      bool v = true;
+      for (int d : dsts_) v = v && check_pattern(*m, d, 0, src_, size_);
+      o.verified = v;
+      if (!v) o.failure = "data mismatch";
+    }
+    return o;
+  }
+
+ private:
+  fw::Task stream(fw::Rank& r, int tni, nic::MemKey buf) {
+    const int dst = dsts_[std::size_t(tni)];
+    std::vector<std::uint64_t> handles;
+    for (int k = 0; k < count_; ++k)
+      co_await put_message(r, tni, dst, r.remote_key(dst, 1), 0, buf, 0, size_, std::uint32_t(tni + 1),
+                           m_.platform->nic.max_descriptor_bytes, &handles);
+    for (std::uint64_t h : handles) {
+      nic::Completion c;
+      co_await r.complete(tni, h, &c);
+      ok_ = ok_ && c.status == nic::RdmaStatus::kOk;
+      end_[std::size_t(tni)] = std::max(end_[std::size_t(tni)], c.time_ps);
+    }
+  }
+
+  MachineInfo m_;
+  std::uint64_t size_ = 0;
+  int tnis_ = 1, src_ = 0, count_ = 1;
+  std::vector<int> dsts_;
+  sim::Time start_ = 0;
+  std::vector<sim::Time> end_;
+  bool ok_ = true;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_put_bw(Params& p, const MachineInfo& m) {
+  return std::make_unique<PutBw>(p, m);
+}
+
+}  // namespace kairo::sw

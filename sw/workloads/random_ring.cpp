@@ -1,0 +1,119 @@
+#include "sw/workloads/random_ring.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "sim/random.h"
+
+namespace kairo::sw {
+
+std::vector<int> random_ring_order(int n, std::uint64_t seed) {
+  std::vector<int> order(static_cast<std::size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  sim::Rng rng(seed, 0);
+  for (int i = n - 1; i > 0; --i) std::swap(order[std::size_t(i)], order[rng.below(std::uint64_t(i) + 1)]);
+  return order;
+}
+
+namespace {
+
+constexpr std::uint32_t kFromLeft = 1, kFromRight = 2;
+
+class RandomRing final : public Workload {
+ public:
+  RandomRing(Params& prm, const MachineInfo& m) : m_(m) {
+    size_ = prm.bytes("size", 2000000, 1, std::uint64_t(1) << 36);
+    seed_ = std::uint64_t(prm.integer("seed", 1, 0, std::numeric_limits<long long>::max()));
+    if (m.nodes < 2) throw std::invalid_argument("random-ring: needs at least 2 ranks");
+    slot_ = (size_ + 4095) / 4096 * 4096;
+    order_ = random_ring_order(m.nodes, seed_);
+    left_.resize(std::size_t(m.nodes));
+    right_.resize(std::size_t(m.nodes));
+    for (std::size_t p = 0, n = order_.size(); p < n; ++p) {
+      left_[std::size_t(order_[p])] = order_[(p + n - 1) % n];
+      right_[std::size_t(order_[p])] = order_[(p + 1) % n];
+    }
+    end_.assign(std::size_t(m.nodes), 0);
+  }
+
+  nlohmann::json params() const override { return {{"size", size_}, {"seed", seed_}}; }
+
+  void setup(HostMemory& m) override {
+    for (int r = 0; r < m_.nodes; ++r) fill_pattern(m, r, 0, size_);
+  }
+
+  fw::Task program(fw::Rank& r) override {
+    const nic::MemKey send = r.reg_mem(1, 0, size_);
+    r.reg_mem(2, slot_, 2 * slot_);
+    co_await r.compute(kStart);
+    const int me = r.rank();
+    const int left = left_[std::size_t(me)], right = right_[std::size_t(me)];
+    const int tni_left = r.tnis() > 1 ? 1 : 0;
+    const std::uint64_t maxd = m_.platform->nic.max_descriptor_bytes;
+    std::vector<std::uint64_t> to_right, to_left;
+    // My data lands in the right neighbour's from-left slot and in the left neighbour's from-right slot.
+    fw::Task a =
+        put_message(r, 0, right, r.remote_key(right, 2), 0, send, 0, size_, kFromLeft, maxd, &to_right);
+    fw::Task b = put_message(r, tni_left, left, r.remote_key(left, 2), slot_, send, 0, size_, kFromRight,
+                             maxd, &to_left);
+    r.spawn(a);
+    r.spawn(b);
+    co_await a;
+    co_await b;
+    bool ok = true;
+    nic::Completion c;
+    for (std::uint64_t h : to_right) {
+      co_await r.complete(0, h, &c);
+      ok = ok && c.status == nic::RdmaStatus::kOk;
+    }
+    for (std::uint64_t h : to_left) {
+      co_await r.complete(tni_left, h, &c);
+      ok = ok && c.status == nic::RdmaStatus::kOk;
+    }
+    for (std::uint64_t k = descriptors(size_, maxd); k > 0; --k) {
+      co_await r.poll(kFromLeft);
+      co_await r.poll(kFromRight);
+    }
+    ok_ = ok_ && ok;
+    end_[std::size_t(me)] = r.now();
+  }
+
+  Outcome outcome(HostMemory* m) override {
+    Outcome o;
+    o.start_ps = kStart;
+    o.end_ps = *std::max_element(end_.begin(), end_.end());
+    const double ns = double(o.end_ps - o.start_ps) / 1000.0;
+    o.latency_ns = ns;
+    o.bandwidth_gbps = 2.0 * double(size_) / ns;
+    o.ok = ok_;
+    if (!ok_) o.failure = "an operation completed with an error";
+    const double fastest = double(*std::min_element(end_.begin(), end_.end()) - kStart) / 1000.0;
+    o.details = {{"ranks", m_.nodes}, {"fastest_rank_ns", fastest}, {"ring", order_}};
+    if (m) {
+      bool v = true;
+      for (int r = 0; r < m_.nodes && v; ++r)
+        v = check_pattern(*m, r, slot_, left_[std::size_t(r)], size_) &&
+            check_pattern(*m, r, 2 * slot_, right_[std::size_t(r)], size_);
+      o.verified = v;
+      if (!v) o.failure = "data mismatch";
+    }
+    return o;
+  }
+
+ private:
+  MachineInfo m_;
+  std::uint64_t size_ = 0, seed_ = 1, slot_ = 0;
+  std::vector<int> order_, left_, right_;
+  std::vector<sim::Time> end_;
+  bool ok_ = true;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_random_ring(Params& p, const MachineInfo& m) {
+  return std::make_unique<RandomRing>(p, m);
+}
+
+}  // namespace kairo::sw

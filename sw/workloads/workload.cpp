@@ -1,0 +1,68 @@
+#include "sw/workloads/workload.h"
+
+#include <algorithm>
+
+#include "sw/workloads/pingpong.h"
+#include "sw/workloads/put_bw.h"
+#include "sw/workloads/random_ring.h"
+
+namespace kairo::sw {
+
+const std::vector<WorkloadInfo>& workloads() {
+  static const std::vector<WorkloadInfo> list = {
+      {"pingpong", "put or get latency between two ranks (op, size, src, dst, tni)", make_pingpong},
+      {"put-bw",
+       "bandwidth of large puts from one rank on 1..n TNIs, each to its own neighbour (size, tnis, src, "
+       "count)",
+       make_put_bw},
+      {"random-ring",
+       "HPCC random ring: every rank puts size to both neighbours of a seeded random ring (size, seed)",
+       make_random_ring},
+  };
+  return list;
+}
+
+std::string workload_names() {
+  std::string s;
+  for (const auto& w : workloads()) s += (s.empty() ? "" : ", ") + std::string(w.name);
+  return s;
+}
+
+namespace {
+constexpr std::uint64_t kChunk = 1 << 16;  // host-side copies go through a bounded buffer
+}  // namespace
+
+void fill_pattern(HostMemory& m, int rank, std::uint64_t address, std::uint64_t length) {
+  std::vector<unsigned char> buf(std::min(length, kChunk));
+  for (std::uint64_t at = 0; at < length; at += kChunk) {
+    const std::uint64_t n = std::min(kChunk, length - at);
+    for (std::uint64_t i = 0; i < n; ++i) buf[i] = pattern_byte(rank, at + i);
+    m.write(rank, address + at, buf.data(), n);
+  }
+}
+
+bool check_pattern(HostMemory& m, int node, std::uint64_t address, int rank, std::uint64_t length) {
+  std::vector<unsigned char> buf(std::min(length, kChunk));
+  for (std::uint64_t at = 0; at < length; at += kChunk) {
+    const std::uint64_t n = std::min(kChunk, length - at);
+    m.read(node, address + at, buf.data(), n);
+    for (std::uint64_t i = 0; i < n; ++i)
+      if (buf[i] != pattern_byte(rank, at + i)) return false;
+  }
+  return true;
+}
+
+fw::Task put_message(fw::Rank& r, int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset,
+                     nic::MemKey local, std::uint64_t local_offset, std::uint64_t length, std::uint32_t tag,
+                     std::uint64_t max_descriptor, std::vector<std::uint64_t>* handles) {
+  std::uint64_t at = 0;
+  do {
+    const std::uint64_t n = std::min(max_descriptor, length - at);
+    std::uint64_t h = 0;
+    co_await r.put(tni, dst, remote, remote_offset + at, local, local_offset + at, n, tag, &h);
+    handles->push_back(h);
+    at += n;
+  } while (at < length);
+}
+
+}  // namespace kairo::sw

@@ -1,0 +1,91 @@
+// Programs for `kairo run`: one Workload instance per run, whose program()
+// runs on every rank (as its own coroutine). A workload parses its
+// parameters, may fill node memories before the run (data mode), and reports
+// its outcome: the figures of DESIGN.md §6's JSON contract (completion,
+// latency, bandwidth, verified) plus its own details.
+//
+// Conventions shared by the shipped workloads: every rank registers its
+// buffers at time 0 and starts communicating at kStart (registration is
+// instantaneous in the model; the gap keeps start-up out of the figures), and
+// a message longer than the NIC's per-descriptor limit is cut into several
+// puts, each raising its own notice with the message's tag.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "firmware/rank.h"
+#include "platforms/platform.h"
+#include "sw/workloads/params.h"
+
+namespace kairo::sw {
+
+inline constexpr sim::Time kStart = 1000000;  // 1 us
+
+struct MachineInfo {
+  const platforms::Platform* platform = nullptr;
+  const router::Topology* topology = nullptr;
+  int nodes = 0;
+  int tnis = 0;
+  bool data = true;  // data mode: real bytes travel and are verified
+};
+
+// Debug access to node memories (takes no simulated time): fill send
+// buffers before the run, read what arrived after it.
+class HostMemory {
+ public:
+  virtual ~HostMemory() = default;
+  virtual void write(int node, std::uint64_t address, const unsigned char* bytes, std::size_t n) = 0;
+  virtual void read(int node, std::uint64_t address, unsigned char* bytes, std::size_t n) = 0;
+};
+
+struct Outcome {
+  sim::Time start_ps = 0, end_ps = 0;  // the measured interval
+  double latency_ns = 0;
+  double bandwidth_gbps = 0;                          // GB/s (bytes per ns)
+  std::optional<bool> verified;                       // data mode only
+  bool ok = true;                                     // every operation completed without error
+  std::string failure;                                // what went wrong when !ok or !verified
+  nlohmann::json details = nlohmann::json::object();  // workload-specific figures
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual nlohmann::json params() const = 0;        // the parameters in effect, echoed in the JSON
+  virtual void setup(HostMemory&) {}                // data mode, before the run
+  virtual fw::Task program(fw::Rank& r) = 0;        // every rank's program
+  virtual Outcome outcome(HostMemory* memory) = 0;  // after the run; memory is null in size-only mode
+};
+
+struct WorkloadInfo {
+  const char* name;
+  const char* summary;
+  std::unique_ptr<Workload> (*make)(Params&, const MachineInfo&);
+};
+// The shipped workloads, by name.
+const std::vector<WorkloadInfo>& workloads();
+std::string workload_names();  // "pingpong, put-bw, random-ring"
+
+// Byte i of the data rank `rank` sends in the shipped workloads.
+inline unsigned char pattern_byte(int rank, std::uint64_t i) {
+  return static_cast<unsigned char>(i * 31 + 7 + std::uint64_t(rank) * 101 + (i >> 8) * 13);
+}
+void fill_pattern(HostMemory& m, int rank, std::uint64_t address, std::uint64_t length);
+// True when `length` bytes at `address` on `node` are rank `rank`'s pattern.
+bool check_pattern(HostMemory& m, int node, std::uint64_t address, int rank, std::uint64_t length);
+
+// Put a message of `length` bytes as puts of at most `max_descriptor` bytes
+// on one TNI, each raising `tag` at the target; appends their handles.
+fw::Task put_message(fw::Rank& r, int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset,
+                     nic::MemKey local, std::uint64_t local_offset, std::uint64_t length, std::uint32_t tag,
+                     std::uint64_t max_descriptor, std::vector<std::uint64_t>* handles);
+// Number of puts put_message uses (the number of notices the target sees).
+inline std::uint64_t descriptors(std::uint64_t length, std::uint64_t max_descriptor) {
+  return length == 0 ? 1 : (length + max_descriptor - 1) / max_descriptor;
+}
+
+}  // namespace kairo::sw
