@@ -219,6 +219,26 @@ TEST(Cli, RunPingpongReportsHalfTheRoundTripOfTheputModel) {
   EXPECT_TRUE(js["verified"].is_null());
 }
 
+// TofuD (Ajima et al., IEEE CLUSTER 2018) publishes an 8-byte put latency of
+// 0.49 us; tofud-rack's put model, computed here from its parameters, must
+// come within 25% of it, and `kairo run` must report exactly that model.
+TEST(Cli, TofudRackPutLatencyIsWithinAQuarterOfThePublishedFigure) {
+  auto dir = test::temp_dir();
+  auto r = run_kairo({"run", "tofud-rack", "--workload", "pingpong", "--json", dir + "/p.json", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(test::read_file(dir + "/p.json"));
+  auto p = platforms::load_platform("tofud-rack");
+  const sim::Time period = p.router.clock_period_ps();
+  auto leg = [&](sim::Time post, router::NodeId from, router::NodeId to) {
+    const sim::Time read_done = post + p.nic.node_latency_ps + test::dma_ps(p.nic.dma_bytes_per_s, 8);
+    return test::ceil_to(test::network(p, read_done, 2, from, to), period) + test::dma_ps(p.nic.dma_bytes_per_s, 8);
+  };
+  const sim::Time t0 = 1000000;
+  const double model_ns = double(leg(leg(t0, 0, 1), 1, 0) - t0) / 2000.0;
+  EXPECT_DOUBLE_EQ(j["latency_ns"].get<double>(), model_ns);
+  EXPECT_NEAR(model_ns / 490.0, 1.0, 0.25) << model_ns << " ns against the published 490 ns";
+}
+
 TEST(Cli, RunRejectsUnknownWorkloadsAndParameters) {
   expect_bad_input({"run", "tofu-small", "--workload", "nosuch"}, {"--workload", "pingpong"});
   expect_bad_input({"run", "tofu-small", "--workload", "pingpong", "--param", "sizee=8B"}, {"sizee"});
