@@ -12,6 +12,7 @@
 #include "firmware/rank.h"
 #include "platforms/rdma_machine.h"
 #include "sim/kernel.h"
+#include "sim/units.h"
 #include "sw/workloads/workload.h"
 
 namespace kairo::app {
@@ -21,6 +22,7 @@ struct RunArgs {
   std::string platform, workload, mode = "data", json_path, tni_csv;
   std::vector<std::string> params, sets;
   bool quiet = false;
+  std::uint64_t seed = 1;
 };
 
 double peak_rss_mib() {
@@ -122,6 +124,7 @@ int run(RunArgs& a) {
     mi.nodes = int(topo.num_nodes());
     mi.tnis = plat.router.network_interfaces;
     mi.data = data;
+    mi.seed = a.seed;
     sw::Params prm(a.params);
     std::unique_ptr<sw::Workload> work = info->make(prm, mi);
     prm.check_all_used(a.workload);
@@ -137,14 +140,43 @@ int run(RunArgs& a) {
       regs.push_back(&machine.registry(n));
     }
     fw::Runtime rt(queue, machine.network().topology(), tnis, regs);
+    rt.set_memory_bytes(plat.nic.memory_bytes);
     MachineMemory memory(machine);
     if (data) work->setup(memory);
     rt.launch([&](fw::Rank& r) { return work->program(r); });
     sim::Kernel kernel("kernel", queue);
+    if (!a.quiet)
+      kernel.set_progress([&](double wall) {
+        std::cerr << fmt::format("kairo run: {} simulated, {}/{} ranks done, {:.2f} M events/s\n",
+                                 units::format_duration(queue.now()), rt.finished(), rt.size(),
+                                 double(queue.events_processed()) / wall / 1e6);
+      });
     auto t1 = std::chrono::steady_clock::now();
     kernel.run();
     auto t2 = std::chrono::steady_clock::now();
-    if (!rt.all_done()) throw std::runtime_error("the workload did not finish: a rank is still waiting");
+    if (machine.network().watchdog().fired()) {
+      std::cerr << fmt::format(
+          "kairo: deadlock: no packet moved for {} cycles with {} packet(s) in the network; "
+          "blocked ports and VCs:\n",
+          plat.router.watchdog_cycles, machine.network().activity().in_network);
+      for (auto& line : machine.network().watchdog().blocked()) std::cerr << "  " << line << "\n";
+      return kExitSimFailure;
+    }
+    try {
+      rt.all_done();  // rethrows a program's own error
+    } catch (const std::exception& e) {
+      std::cerr << "kairo: a rank's program failed: " << e.what() << "\n";
+      return kExitSimFailure;
+    }
+    if (rt.finished() < rt.size()) {
+      std::string who;
+      for (int r : rt.unfinished(8)) who += (who.empty() ? "" : ", ") + std::to_string(r);
+      std::cerr << fmt::format(
+          "kairo: {} of {} ranks never finished (the network is idle and nothing will wake "
+          "them; first: {}): a program waits for a notice or completion that never comes\n",
+          rt.size() - rt.finished(), rt.size(), who);
+      return kExitSimFailure;
+    }
     sw::Outcome o = work->outcome(data ? &memory : nullptr);
 
     nlohmann::json j;
@@ -163,6 +195,10 @@ int run(RunArgs& a) {
     j["measured_to_ns"] = double(o.end_ps) / 1000.0;
     j["details"] = o.details;
     j["nic_counters"] = counter_summary(machine);
+    const router::NetworkActivity& act = machine.network().activity();
+    j["network"] = {{"packets", j["nic_counters"]["packets_sent"]},
+                    {"packet_hops", act.packet_hops},
+                    {"flit_hops", act.flit_hops}};
     j["elaborate_s"] = std::chrono::duration<double>(t1 - t0).count();
     j["wall_s"] = std::chrono::duration<double>(t2 - t0).count();
     j["events"] = queue.events_processed();
@@ -200,6 +236,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   c->add_option("--json", a->json_path, "write the result summary (JSON) here");
   c->add_option("--tni-counters", a->tni_csv, "write every active TNI's counters (CSV) here");
+  c->add_option("--seed", a->seed, "seed of the workload's random choices (random-ring's ring)")
+      ->capture_default_str();
   c->add_flag("--quiet", a->quiet, "no progress on stderr");
   c->callback([a, &exit_code] { exit_code = run(*a); });
 }

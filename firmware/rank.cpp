@@ -1,6 +1,8 @@
 #include "firmware/rank.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace kairo::fw {
 
@@ -44,13 +46,20 @@ Runtime::Runtime(sim::EventQueue& q, const router::Topology& topo,
 Task Runtime::finish(Task program) {
   co_await program;
   finished_at_ = std::max(finished_at_, q_.now());
+  ++finished_;
+}
+
+std::vector<int> Runtime::unfinished(std::size_t limit) const {
+  std::vector<int> out;
+  for (std::size_t r = 0; r < tasks_.size() && out.size() < limit; ++r)
+    if (!tasks_[r].done()) out.push_back(int(r));
+  return out;
 }
 
 bool Runtime::all_done() const {
-  for (const auto& t : tasks_) {
-    t.rethrow_if_failed();
+  for (const auto& t : tasks_) t.rethrow_if_failed();
+  for (const auto& t : tasks_)
     if (!t.done()) return false;
-  }
   return true;
 }
 
@@ -74,6 +83,18 @@ std::size_t Runtime::footprint_bytes() const {
 int Rank::size() const { return rt_->size(); }
 router::Coord Rank::coord() const { return rt_->topology().coord_of(router::NodeId(rank_)); }
 sim::Time Rank::now() const { return rt_->queue().now(); }
+
+std::uint64_t Rank::alloc(std::uint64_t bytes, std::uint64_t align) {
+  if (align == 0 || (align & (align - 1)))
+    throw std::invalid_argument("alloc: alignment " + std::to_string(align) + " is not a power of two");
+  const std::uint64_t at = (next_free_ + align - 1) & ~(align - 1);
+  if (at > rt_->memory_bytes() || bytes > rt_->memory_bytes() - at)
+    throw std::runtime_error("rank " + std::to_string(rank_) + ": alloc of " + std::to_string(bytes) +
+                             " B does not fit the node memory (" + std::to_string(rt_->memory_bytes()) +
+                             " B, " + std::to_string(at) + " B in use)");
+  next_free_ = at + bytes;
+  return at;
+}
 
 nic::MemKey Rank::reg_mem(int memid, std::uint64_t address, std::uint64_t length) {
   nic::Registration r = rt_->registries_[std::size_t(rank_)]->add(address, length);

@@ -28,7 +28,11 @@ class Rank {
   int tnis() const { return int(tnis_.size()); }
   sim::Time now() const;
 
-  // Memory: a region of this node's memory, registered under `memid`
+  // Memory: `bytes` of this node's memory, aligned to `align` (a power of
+  // two), from a per-rank bump allocator starting at address 0; throws
+  // std::runtime_error naming the rank when the node memory is exhausted.
+  std::uint64_t alloc(std::uint64_t bytes, std::uint64_t align = 256);
+  // A region of this node's memory, registered under `memid`
   // (FJMPI_Rdma_reg_mem). Returns the key, or 0 if the table is full.
   nic::MemKey reg_mem(int memid, std::uint64_t address, std::uint64_t length);
   // The key another rank registered under `memid` (FJMPI_Rdma_get_remote_addr);
@@ -73,6 +77,7 @@ class Rank {
   std::vector<nic::Notice> notices_;    // arrived, not yet polled
   std::unique_ptr<Signal> any_notice_;  // raised by every TNI's notices
   std::uint64_t next_handle_ = 1;
+  std::uint64_t next_free_ = 0;  // alloc's bump pointer
 };
 
 // All ranks of a run (rank r runs on node r): registration directory and
@@ -86,6 +91,9 @@ class Runtime {
   sim::EventQueue& queue() { return q_; }
   Resumer& resumer() { return resumer_; }
   const router::Topology& topology() const { return topo_; }
+  // The node memory's size, which Rank::alloc stays within (default: 2^40 B).
+  void set_memory_bytes(std::uint64_t b) { memory_bytes_ = b; }
+  std::uint64_t memory_bytes() const { return memory_bytes_; }
 
   // Run `program(rank)` on every rank (each as its own coroutine).
   template <class Program>
@@ -99,6 +107,9 @@ class Runtime {
   bool all_done() const;
   // When the last launched program finished (0 if none did).
   sim::Time finished_at() const { return finished_at_; }
+  // How many launched programs have finished; the first `limit` ranks that have not.
+  int finished() const { return finished_; }
+  std::vector<int> unfinished(std::size_t limit) const;
   // Bytes the runtime holds for its ranks: the rank records, their signals,
   // queues and directory entries (capacities, not sizes), without coroutine
   // frames (fw::FrameBytes counts those).
@@ -114,6 +125,8 @@ class Runtime {
   std::unordered_map<std::uint64_t, nic::MemKey> directory_;  // (rank, memid) -> key
   std::vector<Task> tasks_;
   sim::Time finished_at_ = 0;
+  std::uint64_t memory_bytes_ = std::uint64_t(1) << 40;
+  int finished_ = 0;
 
   Task finish(Task program);  // runs the program, then notes the time
 };

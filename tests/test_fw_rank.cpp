@@ -65,7 +65,8 @@ TEST(FwRank, PingPongRoundTripIsTwoPutsToNotice) {
   const Time period = p.router.clock_period_ps();
   auto leg = [&](Time post, NodeId from, NodeId to) {
     const Time read_done = post + tp.node_latency_ps + test::dma_ps(tp.dma_bytes_per_s, 8);
-    return test::ceil_to(test::network(p, read_done, 2, from, to), period) + test::dma_ps(tp.dma_bytes_per_s, 8);
+    return test::ceil_to(test::network(p, read_done, 2, from, to), period) +
+           test::dma_ps(tp.dma_bytes_per_s, 8);
   };
   const Time t0 = 1000000;
   const Time at_b = leg(t0, 0, NodeId(peer));
@@ -83,7 +84,8 @@ Task ring_get(Rank& r, int tnis) {
   const int right = (r.rank() + 1) % r.size();
   std::vector<std::uint64_t> handles(std::size_t(tnis), 0);
   for (int t = 0; t < tnis; ++t)
-    co_await r.get(t, right, r.remote_key(right, 7), 0, mine, std::uint64_t(4096 * (t + 1)), 1000, &handles[t]);
+    co_await r.get(t, right, r.remote_key(right, 7), 0, mine, std::uint64_t(4096 * (t + 1)), 1000,
+                   &handles[t]);
   for (int t = 0; t < tnis; ++t) {
     nic::Completion c;
     co_await r.complete(t, handles[t], &c);
@@ -95,7 +97,8 @@ TEST(FwRank, GetsOnEveryTniFromTheRightNeighbourBringTheRightBytes) {
   auto p = platforms::load_platform("tofu-small");
   Machine m(p);
   const int n = int(m.bench.net.num_nodes());
-  for (int r = 0; r < n; ++r) m.bench.write(NodeId(r), 0, std::vector<unsigned char>(1000, static_cast<unsigned char>(r)));
+  for (int r = 0; r < n; ++r)
+    m.bench.write(NodeId(r), 0, std::vector<unsigned char>(1000, static_cast<unsigned char>(r)));
   m.rt->launch([&](Rank& r) { return ring_get(r, 4); });
   m.bench.queue.run_direct();
   ASSERT_TRUE(m.rt->all_done());
@@ -104,6 +107,60 @@ TEST(FwRank, GetsOnEveryTniFromTheRightNeighbourBringTheRightBytes) {
       EXPECT_EQ(m.bench.read(NodeId(r), std::uint64_t(4096 * (t + 1)), 1000),
                 std::vector<unsigned char>(1000, static_cast<unsigned char>((r + 1) % n)))
           << "rank " << r << " tni " << t;
+}
+
+// alloc hands out aligned, disjoint ranges and refuses what the node memory
+// cannot hold, naming the rank; a spawned sub-program runs alongside and is joined.
+Task allocate(Rank& r, std::vector<std::uint64_t>* got, std::string* error) {
+  got->push_back(r.alloc(10));
+  got->push_back(r.alloc(100, 64));
+  got->push_back(r.alloc(1, 4096));
+  try {
+    r.alloc(std::uint64_t(1) << 20);
+  } catch (const std::runtime_error& e) {
+    *error = e.what();
+  }
+  co_return;
+}
+
+TEST(FwRank, AllocIsAlignedDisjointAndBoundedByTheNodeMemory) {
+  auto p = platforms::load_platform("tofu-small");
+  Machine m(p);
+  m.rt->set_memory_bytes(1 << 16);
+  std::vector<std::uint64_t> got;
+  std::string error;
+  m.rt->launch([&](Rank& r) { return r.rank() == 5 ? allocate(r, &got, &error) : Task(); });
+  m.bench.queue.run_direct();
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0], 0u);
+  EXPECT_EQ(got[1], 64u) << "10 rounded up to the 64-byte alignment";
+  EXPECT_EQ(got[2], 4096u);
+  EXPECT_NE(error.find("rank 5"), std::string::npos) << error;
+}
+
+Task two_streams(Rank& r, std::vector<Time>* done) {
+  auto stream = [](Rank& r, Time t, std::vector<Time>* d) -> Task {
+    co_await r.compute(t);
+    d->push_back(r.now());
+  };
+  Task a = stream(r, 3000, done), b = stream(r, 5000, done);
+  r.spawn(a);
+  r.spawn(b);
+  co_await b;  // joins after both ran side by side: 5 ns, not 8
+  co_await a;
+  done->push_back(r.now());
+}
+
+TEST(FwRank, SpawnedSubProgramsRunAlongsideAndJoin) {
+  auto p = platforms::load_platform("tofu-small");
+  Machine m(p);
+  std::vector<Time> done;
+  m.rt->launch([&](Rank& r) { return r.rank() == 0 ? two_streams(r, &done) : Task(); });
+  m.bench.queue.run_direct();
+  ASSERT_TRUE(m.rt->all_done());
+  EXPECT_EQ(done, (std::vector<Time>{3000, 5000, 5000}));
+  EXPECT_EQ(m.rt->finished(), m.rt->size());
+  EXPECT_EQ(m.rt->finished_at(), 5000u);
 }
 
 }  // namespace

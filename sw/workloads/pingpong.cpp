@@ -6,8 +6,6 @@ namespace kairo::sw {
 
 namespace {
 
-constexpr std::uint64_t kAnswerBase = 1 << 20;
-
 class Pingpong final : public Workload {
  public:
   Pingpong(Params& prm, const MachineInfo& m) {
@@ -29,8 +27,10 @@ class Pingpong final : public Workload {
 
   fw::Task program(fw::Rank& r) override {
     const std::uint64_t len = size_ ? size_ : 1;
-    const nic::MemKey send = r.reg_mem(1, 0, len);
-    const nic::MemKey answer = r.reg_mem(2, kAnswerBase, len);
+    const std::uint64_t send_at = r.alloc(len), answer_at = r.alloc(len);  // the same on every rank
+    if (r.rank() == src_) answer_at_ = answer_at;
+    const nic::MemKey send = r.reg_mem(1, send_at, len);
+    const nic::MemKey answer = r.reg_mem(2, answer_at, len);
     co_await r.compute(kStart);
     if (r.rank() != src_ && r.rank() != dst_) co_return;
     std::uint64_t h = 0;
@@ -67,7 +67,7 @@ class Pingpong final : public Workload {
     if (m) {
       // put: B's receive buffer holds A's bytes, and A's landing zone B's
       // answer (B sent its own buffer, which now holds A's bytes); get: A's landing zone.
-      bool v = check_pattern(*m, src_, kAnswerBase, get_ ? dst_ : src_, size_);
+      bool v = check_pattern(*m, src_, answer_at_, get_ ? dst_ : src_, size_);
       if (!get_) v = v && check_pattern(*m, dst_, 0, src_, size_);
       o.verified = v;
       if (!v) o.failure = "data mismatch";
@@ -80,6 +80,7 @@ class Pingpong final : public Workload {
   std::uint64_t size_ = 8;
   int src_ = 0, dst_ = 1, tni_ = 0;
   sim::Time start_ = 0, end_ = 0;
+  std::uint64_t answer_at_ = 0;
   bool ok_ = true;
 };
 

@@ -6,9 +6,9 @@
 //
 // Parameters: op=put|get (put), size (8B, at most one descriptor), src (0),
 // dst (1), tni (0).
-// Buffers: each rank registers memid 1 at address 0 with `size` bytes (the
-// region A sends from and B receives into) and memid 2 at 1 MiB (B's answer
-// and A's landing zone).
+// Buffers: each rank allocates and registers memid 1 with `size` bytes (the
+// region A sends from, at address 0, and B receives into) and memid 2 (B's
+// answer and A's landing zone).
 #pragma once
 #include "sw/workloads/workload.h"
 

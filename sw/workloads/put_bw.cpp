@@ -34,7 +34,8 @@ class PutBw final : public Workload {
   void setup(HostMemory& m) override { fill_pattern(m, src_, 0, size_); }
 
   fw::Task program(fw::Rank& r) override {
-    const nic::MemKey buf = r.reg_mem(1, 0, size_);  // the source at src, the landing zone elsewhere
+    // The source at src, the landing zone elsewhere; at address 0 on every rank.
+    const nic::MemKey buf = r.reg_mem(1, r.alloc(size_), size_);
     co_await r.compute(kStart);
     if (r.rank() != src_) co_return;
     start_ = r.now();

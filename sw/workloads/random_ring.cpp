@@ -25,7 +25,7 @@ class RandomRing final : public Workload {
  public:
   RandomRing(Params& prm, const MachineInfo& m) : m_(m) {
     size_ = prm.bytes("size", 2000000, 1, std::uint64_t(1) << 36);
-    seed_ = std::uint64_t(prm.integer("seed", 1, 0, std::numeric_limits<long long>::max()));
+    seed_ = std::uint64_t(prm.integer("seed", (long long)m.seed, 0, std::numeric_limits<long long>::max()));
     if (m.nodes < 2) throw std::invalid_argument("random-ring: needs at least 2 ranks");
     slot_ = (size_ + 4095) / 4096 * 4096;
     order_ = random_ring_order(m.nodes, seed_);
@@ -45,8 +45,9 @@ class RandomRing final : public Workload {
   }
 
   fw::Task program(fw::Rank& r) override {
-    const nic::MemKey send = r.reg_mem(1, 0, size_);
-    r.reg_mem(2, slot_, 2 * slot_);
+    // The same addresses on every rank: send at 0, receive slots at slot_ and 2 x slot_.
+    const nic::MemKey send = r.reg_mem(1, r.alloc(size_, 4096), size_);
+    r.reg_mem(2, r.alloc(2 * slot_, 4096), 2 * slot_);
     co_await r.compute(kStart);
     const int me = r.rank();
     const int left = left_[std::size_t(me)], right = right_[std::size_t(me)];

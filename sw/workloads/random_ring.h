@@ -4,7 +4,7 @@
 // 0, left on TNI 1 when the node has two) and waits until both of its puts
 // completed and both neighbours' data arrived.
 //
-// Parameters: size (2MB, i.e. 2,000,000 bytes as in HPCC), seed (1).
+// Parameters: size (2MB, i.e. 2,000,000 bytes as in HPCC), seed (the run's --seed, 1).
 // Figures, as HPCC defines them: the time is the slowest rank's (from the
 // common start to its last event), bandwidth_gbps = 2 x size / that time
 // (per rank: all the data moved, divided by ranks and time); latency_ns =

@@ -30,7 +30,8 @@ struct MachineInfo {
   const router::Topology* topology = nullptr;
   int nodes = 0;
   int tnis = 0;
-  bool data = true;  // data mode: real bytes travel and are verified
+  bool data = true;        // data mode: real bytes travel and are verified
+  std::uint64_t seed = 1;  // the run's --seed: the default of a workload's own seed
 };
 
 // Debug access to node memories (takes no simulated time): fill send
