@@ -193,6 +193,19 @@ TEST(Cli, SweepGivesATableAndTheSaturationPoint) {
 namespace kairo {
 namespace {
 
+// The put model's pingpong latency between ranks 0 and 1, in ns: half the
+// round trip of two 8-byte puts-to-notice (node latency, DMA read, a 2-flit
+// packet through the network, DMA write), starting when the workload starts (1 us).
+double pingpong_model_ns(const platforms::Platform& p) {
+  const sim::Time period = p.router.clock_period_ps();
+  auto leg = [&](sim::Time post, router::NodeId from, router::NodeId to) {
+    const sim::Time read_done = post + p.nic.node_latency_ps + test::dma_ps(p.nic.dma_bytes_per_s, 8);
+    return test::ceil_to(test::network(p, read_done, 2, from, to), period) + test::dma_ps(p.nic.dma_bytes_per_s, 8);
+  };
+  const sim::Time t0 = 1000000;
+  return double(leg(leg(t0, 0, 1), 1, 0) - t0) / 2000.0;
+}
+
 // `kairo run` through the SystemC kernel: the pingpong latency is half the
 // round trip of two puts-to-notice, each computed here from the put model.
 TEST(Cli, RunPingpongReportsHalfTheRoundTripOfTheputModel) {
@@ -202,14 +215,7 @@ TEST(Cli, RunPingpongReportsHalfTheRoundTripOfTheputModel) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(test::read_file(dir + "/p.json"));
   auto p = platforms::load_platform("tofu-small");
-  const sim::Time period = p.router.clock_period_ps();
-  auto leg = [&](sim::Time post, router::NodeId from, router::NodeId to) {
-    const sim::Time read_done = post + p.nic.node_latency_ps + test::dma_ps(p.nic.dma_bytes_per_s, 8);
-    return test::ceil_to(test::network(p, read_done, 2, from, to), period) + test::dma_ps(p.nic.dma_bytes_per_s, 8);
-  };
-  const sim::Time t0 = 1000000;  // the workload lets every rank register for 1 us
-  const sim::Time back = leg(leg(t0, 0, 1), 1, 0);
-  EXPECT_DOUBLE_EQ(j["latency_ns"].get<double>(), double(back - t0) / 2000.0);
+  EXPECT_DOUBLE_EQ(j["latency_ns"].get<double>(), pingpong_model_ns(p));
   EXPECT_EQ(j["verified"], true);
   auto s = run_kairo({"run", "tofu-small", "--workload", "pingpong", "--mode", "size-only", "--json",
                       dir + "/s.json", "--quiet"});
@@ -228,13 +234,7 @@ TEST(Cli, TofudRackPutLatencyIsWithinAQuarterOfThePublishedFigure) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(test::read_file(dir + "/p.json"));
   auto p = platforms::load_platform("tofud-rack");
-  const sim::Time period = p.router.clock_period_ps();
-  auto leg = [&](sim::Time post, router::NodeId from, router::NodeId to) {
-    const sim::Time read_done = post + p.nic.node_latency_ps + test::dma_ps(p.nic.dma_bytes_per_s, 8);
-    return test::ceil_to(test::network(p, read_done, 2, from, to), period) + test::dma_ps(p.nic.dma_bytes_per_s, 8);
-  };
-  const sim::Time t0 = 1000000;
-  const double model_ns = double(leg(leg(t0, 0, 1), 1, 0) - t0) / 2000.0;
+  const double model_ns = pingpong_model_ns(p);
   EXPECT_DOUBLE_EQ(j["latency_ns"].get<double>(), model_ns);
   EXPECT_NEAR(model_ns / 490.0, 1.0, 0.25) << model_ns << " ns against the published 490 ns";
 }
