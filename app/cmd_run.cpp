@@ -73,6 +73,9 @@ nlohmann::json counter_summary(platforms::RdmaMachine& m) {
       sum.command_queue_high = std::max(sum.command_queue_high, c.command_queue_high);
       sum.completion_queue_high = std::max(sum.completion_queue_high, c.completion_queue_high);
       sum.notice_queue_high = std::max(sum.notice_queue_high, c.notice_queue_high);
+      sum.completion_queue_stalls += c.completion_queue_stalls;
+      sum.notice_queue_stalls += c.notice_queue_stalls;
+      sum.held_packets_high = std::max(sum.held_packets_high, c.held_packets_high);
     }
   return {{"commands", sum.commands},
           {"dma_bytes_read", sum.dma_bytes_read},
@@ -82,7 +85,10 @@ nlohmann::json counter_summary(platforms::RdmaMachine& m) {
           {"error_completions", sum.error_completions},
           {"command_queue_high_max", sum.command_queue_high},
           {"completion_queue_high_max", sum.completion_queue_high},
-          {"notice_queue_high_max", sum.notice_queue_high}};
+          {"notice_queue_high_max", sum.notice_queue_high},
+          {"completion_queue_stalls", sum.completion_queue_stalls},
+          {"notice_queue_stalls", sum.notice_queue_stalls},
+          {"held_packets_high_max", sum.held_packets_high}};
 }
 
 // One line per TNI that did anything.
@@ -90,16 +96,19 @@ void write_tni_csv(const std::string& path, platforms::RdmaMachine& m) {
   std::string out =
       "node,coord,tni,commands,dma_bytes_read,dma_bytes_written,packets_sent,packets_received,error_"
       "completions,"
-      "command_queue_high,completion_queue_high,notice_queue_high\n";
+      "command_queue_high,completion_queue_high,notice_queue_high,completion_queue_stalls,notice_queue_"
+      "stalls,"
+      "held_packets_high\n";
   const router::Topology& topo = m.network().topology();
   for (router::NodeId n = 0; n < m.nodes(); ++n)
     for (int i = 0; i < m.tnis_per_node(); ++i) {
       const nic::TniCounters& c = m.tni(n, i).counters();
       if (!c.commands && !c.packets_received) continue;
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", n, topo.coord_string(topo.coord_of(n)), i,
-                         c.commands, c.dma_bytes_read, c.dma_bytes_written, c.packets_sent,
-                         c.packets_received, c.error_completions, c.command_queue_high,
-                         c.completion_queue_high, c.notice_queue_high);
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", n,
+                         topo.coord_string(topo.coord_of(n)), i, c.commands, c.dma_bytes_read,
+                         c.dma_bytes_written, c.packets_sent, c.packets_received, c.error_completions,
+                         c.command_queue_high, c.completion_queue_high, c.notice_queue_high,
+                         c.completion_queue_stalls, c.notice_queue_stalls, c.held_packets_high);
     }
   write_text_file(path, out);
 }

@@ -32,7 +32,9 @@ Runtime::Runtime(sim::EventQueue& q, const router::Topology& topo,
       Signal* no = side.noticed.get();
       Signal* sp = side.space.get();
       t->on_completion = [c] { c->raise(); };
-      t->on_notice = [no, any] {
+      Rank* rank = r.get();
+      t->on_notice = [no, any, rank] {
+        if (rank->in_library_ > 0) rank->drain_notices();
         no->raise();
         any->raise();
       };
@@ -79,6 +81,17 @@ std::size_t Runtime::footprint_bytes() const {
   }
   return b;
 }
+
+struct Rank::InLibrary {
+  explicit InLibrary(Rank& r) : r_(r) {
+    ++r_.in_library_;
+    r_.drain_notices();
+  }
+  ~InLibrary() { --r_.in_library_; }
+  InLibrary(const InLibrary&) = delete;
+  InLibrary& operator=(const InLibrary&) = delete;
+  Rank& r_;
+};
 
 int Rank::size() const { return rt_->size(); }
 router::Coord Rank::coord() const { return rt_->topology().coord_of(router::NodeId(rank_)); }
@@ -154,6 +167,7 @@ Task Rank::get(int tni, int src, nic::MemKey remote, std::uint64_t remote_offset
 
 Task Rank::poll_cq(int tni, nic::Completion* out) {
   TniSide& side = tnis_[std::size_t(tni)];
+  InLibrary in(*this);
   for (;;) {
     if (!side.early.empty()) {
       *out = side.early.front();
@@ -170,6 +184,7 @@ Task Rank::poll_cq(int tni, nic::Completion* out) {
 
 Task Rank::complete(int tni, std::uint64_t handle, nic::Completion* out) {
   TniSide& side = tnis_[std::size_t(tni)];
+  InLibrary in(*this);
   for (;;) {
     for (std::size_t i = 0; i < side.early.size(); ++i)
       if (side.early[i].handle == handle) {
@@ -194,6 +209,7 @@ void Rank::drain_notices() {
 }
 
 Task Rank::poll(std::uint32_t tag, nic::Notice* out) {
+  InLibrary in(*this);
   for (;;) {
     drain_notices();
     for (std::size_t i = 0; i < notices_.size(); ++i)

@@ -45,7 +45,7 @@ RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data) :
     for (int i = 0; i < net_.network_interfaces(); ++i) {
       tnis_.push_back(std::make_unique<nic::Tni>(ctx, tni_params_, n, i, net_.endpoint(n, i), *memories_.back(),
                                                  *registries_.back(), pool_));
-      net_.endpoint(n, i).set_client(tnis_.back().get());
+      net_.endpoint(n, i).set_client(tnis_.back().get(), /*consume_later=*/true);
     }
   }
 }

@@ -163,5 +163,63 @@ TEST(FwRank, SpawnedSubProgramsRunAlongsideAndJoin) {
   EXPECT_EQ(m.rt->finished_at(), 5000u);
 }
 
+// Progress: two ranks put to each other more often than their notice queues
+// (depth 1) hold, then wait for their own completions before polling any
+// tag. Waiting in the runtime drains notices, so the acknowledgements held
+// behind a full queue get through; without that, both would wait forever.
+Task exchange(Rank& r, int peer, int puts, int expect, Time compute_first, std::vector<Time>* acked) {
+  const nic::MemKey mine = r.reg_mem(1, r.alloc(4096), 4096);
+  co_await r.compute(1000000);
+  if (compute_first) co_await r.compute(compute_first);
+  std::vector<std::uint64_t> hs(static_cast<std::size_t>(puts));
+  for (int k = 0; k < puts; ++k)
+    co_await r.put(0, peer, r.remote_key(peer, 1), std::uint64_t(8 * k), mine, 0, 8, std::uint32_t(10 + k),
+                   &hs[std::size_t(k)]);
+  for (auto h : hs) {
+    nic::Completion c;
+    co_await r.complete(0, h, &c);
+    EXPECT_EQ(c.status, nic::RdmaStatus::kOk);
+    acked->push_back(c.time_ps);
+  }
+  for (int k = 0; k < expect; ++k) co_await r.poll(std::uint32_t(10 + k));
+}
+
+TEST(FwRank, WaitingInTheRuntimeDrainsNoticesSoFullQueuesNeverDeadlock) {
+  auto p = platforms::load_platform("tofu-small");
+  p.nic.notice_queue_depth = 1;
+  Machine m(p);
+  std::vector<Time> acked[2];
+  m.rt->launch(
+      [&](Rank& r) { return r.rank() < 2 ? exchange(r, 1 - r.rank(), 6, 6, 0, &acked[r.rank()]) : Task(); });
+  m.bench.queue.run_direct();
+  ASSERT_TRUE(m.rt->all_done());
+  EXPECT_EQ(acked[0].size(), 6u);
+  EXPECT_EQ(acked[1].size(), 6u);
+  EXPECT_LE(m.bench.tni(0).counters().notice_queue_high, 1u);
+}
+
+// A rank that computes for 50 us does not take notices: after the first
+// (the queue's depth), the sender's puts are acknowledged only once the
+// target is back in the runtime.
+TEST(FwRank, ARankThatComputesBackPressuresItsSenders) {
+  auto p = platforms::load_platform("tofu-small");
+  p.nic.notice_queue_depth = 1;
+  Machine m(p);
+  const Time busy = 50000000;  // 50 us
+  std::vector<Time> acked[2];
+  m.rt->launch([&](Rank& r) {
+    if (r.rank() == 0) return exchange(r, 1, 4, 0, 0, &acked[0]);
+    if (r.rank() == 1) return exchange(r, 0, 0, 4, busy, &acked[1]);
+    return Task();
+  });
+  m.bench.queue.run_direct();
+  ASSERT_TRUE(m.rt->all_done());
+  ASSERT_EQ(acked[0].size(), 4u);
+  const Time back_in_runtime = 1000000 + busy;
+  EXPECT_LT(acked[0][0], back_in_runtime) << "the first notice fits the queue";
+  for (std::size_t k = 1; k < 4; ++k) EXPECT_GT(acked[0][k], back_in_runtime) << "put " << k;
+  EXPECT_GE(m.bench.tni(1).counters().notice_queue_stalls, 1u);
+}
+
 }  // namespace
 }  // namespace kairo::fw

@@ -16,9 +16,9 @@ namespace {
 
 using router::NodeId;
 using sim::Time;
-using test::NicBench;
-using test::network;
 using test::ceil_to;
+using test::network;
+using test::NicBench;
 
 using test::dma_ps;
 
@@ -87,7 +87,8 @@ TEST(Tni, RandomPutsAndGetsArriveByteExact) {
   // [1536KiB, +13KiB), which nothing writes.
   for (int k = 0; k < 40; ++k) {
     const NodeId src = NodeId(rng() % nodes), dst = NodeId(rng() % nodes);
-    const std::uint64_t len = 1 + rng() % 9000, src_off = rng() % 4096, dst_off = std::uint64_t(k) * 16384 + rng() % 4096;
+    const std::uint64_t len = 1 + rng() % 9000, src_off = rng() % 4096,
+                        dst_off = std::uint64_t(k) * 16384 + rng() % 4096;
     Command c;
     c.op = (k % 3 == 0) ? Op::kGet : Op::kPut;
     c.dst_node = dst;
@@ -133,16 +134,49 @@ TEST(Tni, ErrorsCompleteWithTheirStatusAndLeaveTheTargetUntouched) {
     return c;
   };
   std::vector<std::pair<Command, RdmaStatus>> cases;
-  { auto c = base(); c.remote_key = rk + 7; cases.push_back({c, RdmaStatus::kUnregisteredKey}); }  // slot 7: never used
-  { auto c = base(); c.remote_offset = 4090; cases.push_back({c, RdmaStatus::kOutOfBounds}); }
-  { auto c = base(); c.length = std::uint64_t(16) << 20; cases.push_back({c, RdmaStatus::kLengthOverLimit}); }
-  { auto c = base(); c.dst_node = 100000; cases.push_back({c, RdmaStatus::kBadRank}); }
-  { auto c = base(); c.dst_tni = 9; cases.push_back({c, RdmaStatus::kBadTni}); }
-  { auto c = base(); c.local_key = 0; cases.push_back({c, RdmaStatus::kUnregisteredKey}); }
+  {
+    auto c = base();
+    c.remote_key = rk + 7;
+    cases.push_back({c, RdmaStatus::kUnregisteredKey});
+  }  // slot 7: never used
+  {
+    auto c = base();
+    c.remote_offset = 4090;
+    cases.push_back({c, RdmaStatus::kOutOfBounds});
+  }
+  {
+    auto c = base();
+    c.length = std::uint64_t(16) << 20;
+    cases.push_back({c, RdmaStatus::kLengthOverLimit});
+  }
+  {
+    auto c = base();
+    c.dst_node = 100000;
+    cases.push_back({c, RdmaStatus::kBadRank});
+  }
+  {
+    auto c = base();
+    c.dst_tni = 9;
+    cases.push_back({c, RdmaStatus::kBadTni});
+  }
+  {
+    auto c = base();
+    c.local_key = 0;
+    cases.push_back({c, RdmaStatus::kUnregisteredKey});
+  }
   auto stale = b.registries[1]->add(8192, 64).key;
   b.registries[1]->remove(stale);
-  { auto c = base(); c.remote_key = stale; cases.push_back({c, RdmaStatus::kStaleKey}); }
-  { auto c = base(); c.op = Op::kGet; c.remote_key = stale; cases.push_back({c, RdmaStatus::kStaleKey}); }
+  {
+    auto c = base();
+    c.remote_key = stale;
+    cases.push_back({c, RdmaStatus::kStaleKey});
+  }
+  {
+    auto c = base();
+    c.op = Op::kGet;
+    c.remote_key = stale;
+    cases.push_back({c, RdmaStatus::kStaleKey});
+  }
   for (std::size_t i = 0; i < cases.size(); ++i) {
     cases[i].first.handle = i;
     ASSERT_TRUE(b.tni(0).post(cases[i].first));
@@ -230,6 +264,148 @@ TEST(Tni, SizeOnlyModeHasIdenticalTiming) {
   }
   EXPECT_EQ(times[0].size(), 60u);
   EXPECT_EQ(times[0], times[1]);
+}
+
+// ---- back-pressure from full queues ------------------------------------------
+
+Command put_cmd(NodeId dst, MemKey lk, MemKey rk, std::uint64_t off, std::uint64_t len, std::uint32_t tag,
+                std::uint64_t handle) {
+  Command c;
+  c.op = Op::kPut;
+  c.dst_node = dst;
+  c.local_key = lk;
+  c.local_offset = off;
+  c.remote_key = rk;
+  c.remote_offset = off;
+  c.length = len;
+  c.tag = tag;
+  c.handle = handle;
+  return c;
+}
+
+// A completion queue of 2 holds at most 2 entries; the third command waits
+// (the command queue of 3 then fills and refuses posts) and starts only when
+// the owner polls, taking then exactly as long as the first command took
+// after its node latency; every handle completes once.
+TEST(Tni, FullCompletionQueueStallsCommandsUntilPolled) {
+  auto p = platforms::load_platform("tofu-small");
+  p.nic.completion_queue_depth = 2;
+  p.nic.command_queue_depth = 3;
+  NicBench b(p);
+  router::Topology topo(p.dims);
+  const NodeId src = 0, dst = topo.id_of({1, 0, 0, 0, 0, 0});
+  auto lk = b.registries[src]->add(0, 4096).key;
+  auto rk = b.registries[dst]->add(0, 4096).key;
+  Tni& t = b.tni(src);
+  std::uint64_t posted = 0;
+  while (t.post(put_cmd(dst, lk, rk, 8 * posted, 8, 1, posted))) ++posted;
+  EXPECT_EQ(posted, 3u) << "the command queue's depth";
+  b.queue.run_direct();
+  EXPECT_EQ(t.counters().completion_queue_high, 2u);
+  EXPECT_GE(t.counters().completion_queue_stalls, 1u);
+  EXPECT_EQ(t.counters().completion_queue_high, p.nic.completion_queue_depth);
+  // The stalled command still holds its queue slot: two more fit, not three.
+  std::uint64_t more = 0;
+  while (t.post(put_cmd(dst, lk, rk, 8 * (posted + more), 8, 1, posted + more))) ++more;
+  EXPECT_EQ(more, 2u);
+
+  std::vector<Completion> got;
+  auto c0 = t.poll_completion();
+  ASSERT_TRUE(c0.has_value());
+  got.push_back(*c0);
+  const Time poll_at = b.queue.now();
+  b.queue.run_direct();
+  // Command 2 became ready at the node latency long ago; it starts at the poll.
+  std::vector<Completion> rest;
+  while (auto c = t.poll_completion()) {
+    rest.push_back(*c);
+    b.queue.run_direct();
+  }
+  ASSERT_FALSE(rest.empty());
+  std::vector<Completion> all = got;
+  all.insert(all.end(), rest.begin(), rest.end());
+  ASSERT_EQ(all.size(), posted + more);
+  std::vector<std::uint64_t> handles;
+  for (const auto& c : all) {
+    EXPECT_EQ(c.status, RdmaStatus::kOk);
+    handles.push_back(c.handle);
+  }
+  std::sort(handles.begin(), handles.end());
+  for (std::uint64_t h = 0; h < posted + more; ++h) EXPECT_EQ(handles[h], h) << "each handle exactly once";
+  const auto by_handle = [&](std::uint64_t h) {
+    return *std::find_if(all.begin(), all.end(), [&](const Completion& c) { return c.handle == h; });
+  };
+  // The put model (as in the first test) from the poll instead of from the node latency.
+  const Time period = p.router.clock_period_ps();
+  const Time read_done = poll_at + dma_ps(p.nic.dma_bytes_per_s, 8);
+  const Time written = ceil_to(network(p, read_done, 2, src, dst), period) + dma_ps(p.nic.dma_bytes_per_s, 8);
+  EXPECT_EQ(by_handle(2).time_ps, ceil_to(network(p, written, 1, dst, src), period))
+      << "the stalled command starts when the owner polls";
+  EXPECT_LE(t.counters().completion_queue_high, p.nic.completion_queue_depth);
+}
+
+// A notice queue of 1 at the target: the first put's notice fits, the
+// second put waits with its acknowledgement, and the target's receive side
+// stops taking packets, so the sender's later packets stall in the network:
+// it has sent no more than the stalled puts plus what the buffers on the
+// path hold. Polling releases everything, in order, byte-exact.
+TEST(Tni, FullNoticeQueueBackPressuresTheNetworkUntilPolled) {
+  auto p = platforms::load_platform("tofu-small");
+  p.nic.notice_queue_depth = 1;
+  NicBench b(p);
+  router::Topology topo(p.dims);
+  const NodeId src = 0, dst = topo.id_of({1, 0, 0, 0, 0, 0});
+  const std::uint64_t len = 16 * 1920, puts = 6;
+  auto lk = b.registries[src]->add(0, puts * len).key;
+  auto rk = b.registries[dst]->add(0, puts * len).key;
+  std::vector<unsigned char> bytes(puts * len);
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<unsigned char>(i * 7 + i / 251);
+  b.write(src, 0, bytes);
+  for (std::uint64_t k = 0; k < puts; ++k)
+    ASSERT_TRUE(b.tni(src).post(put_cmd(dst, lk, rk, k * len, len, 100 + std::uint32_t(k), k)));
+  b.queue.run_direct();
+
+  const TniCounters& rx = b.tni(dst).counters();
+  const TniCounters& tx = b.tni(src).counters();
+  EXPECT_EQ(rx.notice_queue_high, 1u);
+  EXPECT_GE(rx.notice_queue_stalls, 1u);
+  EXPECT_GE(rx.held_packets_high, 1u);
+  EXPECT_FALSE(b.net.watchdog().fired()) << "back-pressure is not a deadlock";
+  // Buffers between the two engines, each holding vcs x floor(buffer / packet)
+  // whole MTU packets (virtual cut-through): the source router's injection
+  // input, the target router's input from X and the target's ejection buffer,
+  // which may have emptied once more: packets taken in before the stall are
+  // still written to memory, freeing their slots.
+  const std::uint64_t packet_flits = p.nic.max_packet_flits(p.router.flit_bytes);
+  const std::uint64_t per_buffer =
+      std::uint64_t(p.router.vcs) * (std::uint64_t(p.router.vc_buffer_flits) / packet_flits);
+  const std::uint64_t pieces = len / 1920;
+  EXPECT_LE(tx.packets_sent, 2 * pieces + 4 * per_buffer) << "two puts taken in, the rest waits in buffers";
+  EXPECT_LT(tx.packets_sent, puts * pieces);
+  std::uint64_t completed = 0;
+  while (b.tni(src).poll_completion()) ++completed;
+  EXPECT_EQ(completed, 1u) << "only the put whose notice fitted is acknowledged";
+
+  std::vector<std::uint32_t> tags;
+  while (auto n = b.tni(dst).poll_notice()) {
+    tags.push_back(n->tag);
+    const Time poll_at = b.queue.now();
+    b.queue.run_direct();
+    while (auto c = b.tni(src).poll_completion()) {
+      ++completed;
+      EXPECT_EQ(c->status, RdmaStatus::kOk);
+      if (c->handle >= 1) EXPECT_GE(c->time_ps, poll_at) << "acknowledged only after the target polled";
+    }
+    EXPECT_LE(b.tni(dst).counters().notice_queue_high, 1u);
+  }
+  EXPECT_EQ(completed, puts);
+  std::vector<std::uint32_t> want;
+  for (std::uint64_t k = 0; k < puts; ++k) want.push_back(100 + std::uint32_t(k));
+  EXPECT_EQ(tags, want);
+  EXPECT_EQ(tx.packets_sent, puts * pieces);
+  EXPECT_EQ(rx.packets_received, puts * pieces);
+  EXPECT_EQ(b.read(dst, 0, bytes.size()), bytes);
+  EXPECT_EQ(b.net.activity().held, 0u);
 }
 
 }  // namespace

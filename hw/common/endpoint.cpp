@@ -56,13 +56,27 @@ bool Endpoint::can_send(int flits) {
   }
   if (choose_vc(flits) >= 0) return true;
   waiting_ = true;
-  if (!returning_.empty()) retry_at(returning_.front().at);
-  else credit_waiter_ = true;
+  if (!returning_.empty())
+    retry_at(returning_.front().at);
+  else
+    credit_waiter_ = true;
   return false;
 }
 
 void Endpoint::accept(int, int vc, Packet* p) {
   s_.queue->at(p->arrive_ps, sim::kPrioState, this, kHeadArrive, pack_port_vc(0, vc), p);
+}
+
+void Endpoint::consumed(Packet* p) {
+  // Taken the moment its tail is in: exactly as an endpoint that does not hold;
+  // later, the credit delay counts from now.
+  const Time now = s_.queue->now();
+  const Time from = now > s_.clock.ceil(p->tail_ps) ? now : p->tail_ps;
+  // Credits reach the router in the order they were sent.
+  last_credit_ps_ = std::max(last_credit_ps_, s_.clock.ceil(from + back_.latency_ps));
+  back_.src->return_credits(back_.src_port, p->eject_vc, p->flits, last_credit_ps_);
+  --s_.activity->held;
+  s_.activity->last_progress_ps = now;
 }
 
 void Endpoint::return_credits(int, int vc, int flits, Time at) {
@@ -106,7 +120,13 @@ void Endpoint::on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) {
       --s_.activity->in_network;
       s_.activity->last_progress_ps = now;
       // Slots free once the tail is in and the client has taken the packet.
-      back_.src->return_credits(back_.src_port, arg_vc(arg), p->flits, s_.clock.ceil(p->tail_ps + back_.latency_ps));
+      if (consume_later_) {
+        p->eject_vc = std::int8_t(arg_vc(arg));
+        ++s_.activity->held;
+      } else {
+        back_.src->return_credits(back_.src_port, arg_vc(arg), p->flits,
+                                  s_.clock.ceil(p->tail_ps + back_.latency_ps));
+      }
       client_->on_packet(ni_, p);
       return;
     }

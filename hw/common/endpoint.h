@@ -7,8 +7,11 @@
 // sends a packet only when one VC's credits cover it (virtual cut-through);
 // the channel serializes packets at its flit rate.
 // Ejection: the endpoint owns `vcs` receive buffers of `buffer_flits` each;
-// a packet is handed to the client when its tail has arrived and its credits
-// go back to the router after the credit delay.
+// a packet is handed to the client when its head has arrived. Its buffer
+// slots free (credits go back to the router after the credit delay) once its
+// tail is in, or, for a client that consumes later (set_client(c, true)),
+// when the client calls consumed(p): until then the packet occupies the
+// buffer and the network behind it is back-pressured.
 #pragma once
 #include <cstdint>
 
@@ -41,7 +44,13 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
     sim::Time credit_delay_ps = 0;
   };
   void init(const Setup& s, EndpointClient* client, int ni);
-  void set_client(EndpointClient* client) { client_ = client; }
+  void set_client(EndpointClient* client, bool consume_later = false) {
+    client_ = client;
+    consume_later_ = consume_later;
+  }
+  // A consume-later client has taken `p` out of the ejection buffer (now, at
+  // or after its tail arrived): its credits go back.
+  void consumed(Packet* p);
   // Injection channel to a router input port, with that port's VC credits.
   void connect_to_router(PacketSink* router, int port, sim::Time latency_ps, sim::Time flit_ps,
                          int credits_per_vc);
@@ -74,8 +83,10 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
   CreditReturn back_;
   std::int32_t credits_[kMaxVcs] = {};
   CreditPipe returning_;
-  bool waiting_ = false;         // client was refused and wants on_send_ready
-  bool credit_waiter_ = false;   // refused for credits with none on the way
+  bool waiting_ = false;              // client was refused and wants on_send_ready
+  bool credit_waiter_ = false;        // refused for credits with none on the way
+  bool consume_later_ = false;        // the client returns ejection slots with consumed()
+  sim::Time last_credit_ps_ = 0;      // consumed(): the latest credit return so far
   sim::Time retry_at_ = sim::kNever;  // a kRetry event is scheduled for then
   std::uint64_t sent_ = 0, received_ = 0;
 };

@@ -43,14 +43,20 @@ Tni::~Tni() = default;
 bool Tni::post(const Command& c) {
   if (commands_.size() >= p_.command_queue_depth) return false;  // back-pressure, never a drop
   ++counters_.commands;
-  commands_.emplace_back(ctx_.queue->now() + p_.node_latency_ps, c);
-  counters_.command_queue_high = std::max<std::uint32_t>(counters_.command_queue_high, std::uint32_t(commands_.size()));
+  commands_.push_back({ctx_.queue->now() + p_.node_latency_ps, c});
+  counters_.command_queue_high =
+      std::max<std::uint32_t>(counters_.command_queue_high, std::uint32_t(commands_.size()));
   start_next_command();
   return true;
 }
 
 void Tni::start_next_command() {
   if (busy_ || activate_pending_ || commands_.empty()) return;
+  if (!completion_room()) {  // its completion would have no slot: wait for a poll
+    if (!cq_stalled_) ++counters_.completion_queue_stalls;
+    cq_stalled_ = true;
+    return;
+  }
   activate_pending_ = true;
   ctx_.queue->at(std::max(ctx_.queue->now(), commands_.front().first), sim::kPrioState, this, kActivate);
 }
@@ -66,6 +72,7 @@ RdmaStatus Tni::check(const Command& c, Resolution* local) const {
 // The command's node latency has passed: check it, then cut it into packets.
 void Tni::activate() {
   activate_pending_ = false;
+  if (!completion_room()) return start_next_command();  // filled since it was scheduled: stall
   const Command c = commands_.front().second;
   commands_.pop_front();
   if (on_command_space) on_command_space();
@@ -124,7 +131,7 @@ void Tni::activate() {
 // ahead of injection.
 void Tni::pump_reads() {
   while (reads_in_flight_ + ready_.size() + responses_.size() < kTxBufferPackets) {
-    std::deque<Wire*>& q = !response_reads_.empty() ? response_reads_ : reads_;
+    sim::Ring<Wire*>& q = !response_reads_.empty() ? response_reads_ : reads_;
     if (q.empty()) return;
     Wire* w = q.front();
     q.pop_front();
@@ -134,8 +141,10 @@ void Tni::pump_reads() {
       buf = w->data.data();
     }
     const DmaEngine::Result r = tx_dma_.read(ctx_.queue->now(), w->read_address, buf, w->piece_bytes);
-    if (r.status != tlm::TLM_OK_RESPONSE) w->status = RdmaStatus::kOutOfBounds;  // outside the node's memory
-    else counters_.dma_bytes_read += w->piece_bytes;
+    if (r.status != tlm::TLM_OK_RESPONSE)
+      w->status = RdmaStatus::kOutOfBounds;  // outside the node's memory
+    else
+      counters_.dma_bytes_read += w->piece_bytes;
     ++reads_in_flight_;
     ctx_.queue->at(r.done_ps, sim::kPrioState, this, kReadDone, 0, w);
   }
@@ -143,7 +152,7 @@ void Tni::pump_reads() {
 
 void Tni::pump_send() {
   for (;;) {
-    std::deque<Wire*>& q = !responses_.empty() ? responses_ : ready_;
+    sim::Ring<Wire*>& q = !responses_.empty() ? responses_ : ready_;
     if (q.empty()) return;
     Wire* w = q.front();
     const std::uint16_t flits = packetizer_.plan(w->piece_bytes, 0).flits;
@@ -169,9 +178,9 @@ void Tni::send_wire(Wire* w, bool response) {
   ep_.send(p);
   ++counters_.packets_sent;
   // The active command is done once its last packet is on its way.
-  const bool last_of_command = !response && (w->type == Wire::kGetRequest ||
-                                              (w->type == Wire::kPutData &&
-                                               w->piece_offset + w->piece_bytes >= w->op_length));
+  const bool last_of_command =
+      !response && (w->type == Wire::kGetRequest ||
+                    (w->type == Wire::kPutData && w->piece_offset + w->piece_bytes >= w->op_length));
   if (last_of_command) {
     busy_ = false;
     start_next_command();
@@ -192,11 +201,19 @@ void Tni::on_packet(int, hw::Packet* p) {
 void Tni::receive(hw::Packet* p) {
   ++counters_.packets_received;
   Wire* w = static_cast<Wire*>(p->user);
-  pool_.put(p);
+  if (w->type == Wire::kPutData || w->type == Wire::kGetData) {
+    w->rx_packet = p;  // its buffer slots free once the rx DMA has written it
+  } else {
+    ep_.consumed(p);
+    pool_.put(p);
+  }
   switch (w->type) {
-    case Wire::kPutData: return receive_put_data(*w);
-    case Wire::kGetRequest: return receive_get_request(*w);
-    case Wire::kGetData: return receive_get_data(*w);
+    case Wire::kPutData:
+      return receive_put_data(*w);
+    case Wire::kGetRequest:
+      return receive_get_request(*w);
+    case Wire::kGetData:
+      return receive_get_data(*w);
     case Wire::kPutAck: {
       auto it = tx_ops_.find(w->op);
       const std::uint64_t handle = it->second->cmd.handle;
@@ -271,6 +288,7 @@ void Tni::receive_get_data(Wire& w) {
     const std::uint64_t handle = op.cmd.handle;
     tx_ops_.erase(it);
     complete(handle, w.status);
+    release_rx(&w);
     ctx_.wires->put(&w);
     return;
   }
@@ -282,7 +300,15 @@ void Tni::receive_get_data(Wire& w) {
 
 // A piece is in memory. The last piece of a put raises the notice and sends
 // the acknowledgement; the last piece of a get completes it.
+void Tni::release_rx(Wire* w) {
+  if (!w->rx_packet) return;
+  ep_.consumed(w->rx_packet);
+  pool_.put(w->rx_packet);
+  w->rx_packet = nullptr;
+}
+
 void Tni::write_done(Wire* w) {
+  release_rx(w);
   if (w->type == Wire::kGetData) {
     auto it = tx_ops_.find(w->op);
     if (++it->second->pieces_done == it->second->pieces) {
@@ -299,11 +325,25 @@ void Tni::write_done(Wire* w) {
     ctx_.wires->put(w);
     return;
   }
-  if (op.status == RdmaStatus::kOk && w->notify)
-    notice(Notice{w->tag, w->src_node, w->op_length, ctx_.queue->now()});
-  Wire* ack = w;  // reuse the last piece as the acknowledgement
   const RdmaStatus status = op.status;
   rx_ops_.erase(it);
+  if (status == RdmaStatus::kOk && w->notify &&
+      (notices_.size() >= p_.notice_queue_depth || !notice_wait_.empty())) {
+    // No room for the notice: the operation waits, and the receive side stops consuming.
+    if (!rx_stalled_) ++counters_.notice_queue_stalls;
+    rx_stalled_ = true;
+    notice_wait_.push_back(w);
+    return;
+  }
+  finish_put(w, status);
+}
+
+// The put's last byte is in memory and its notice has room: raise it and
+// answer with the acknowledgement (the last piece's wire, reused).
+void Tni::finish_put(Wire* w, RdmaStatus status) {
+  if (status == RdmaStatus::kOk && w->notify)
+    notice(Notice{w->tag, w->src_node, w->op_length, ctx_.queue->now()});
+  Wire* ack = w;
   const std::uint32_t to_node = ack->src_node;
   const std::uint16_t to_tni = ack->src_tni;
   ack->type = Wire::kPutAck;
@@ -316,6 +356,33 @@ void Tni::write_done(Wire* w) {
   pump_send();
 }
 
+// The owner polled: room again. Deferred to an event so that polling never
+// runs the engine inside the caller.
+void Tni::schedule_resume() {
+  if (resume_pending_) return;
+  resume_pending_ = true;
+  ctx_.queue->at(ctx_.queue->now(), sim::kPrioState, this, kResume);
+}
+
+void Tni::resume() {
+  resume_pending_ = false;
+  while (!notice_wait_.empty() && notices_.size() < p_.notice_queue_depth) {
+    Wire* w = notice_wait_.front();
+    notice_wait_.pop_front();
+    finish_put(w, RdmaStatus::kOk);
+  }
+  if (notice_wait_.empty()) rx_stalled_ = false;
+  while (!rx_stalled_ && !held_.empty()) {  // consume what waited, in order, unless it stalls again
+    hw::Packet* p = held_.front();
+    held_.pop_front();
+    receive(p);
+  }
+  if (cq_stalled_ && completion_room()) {
+    cq_stalled_ = false;
+    start_next_command();
+  }
+}
+
 void Tni::complete(std::uint64_t handle, RdmaStatus status) {
   completions_.push_back(Completion{handle, status, ctx_.queue->now()});
   if (status != RdmaStatus::kOk) ++counters_.error_completions;
@@ -326,7 +393,8 @@ void Tni::complete(std::uint64_t handle, RdmaStatus status) {
 
 void Tni::notice(const Notice& n) {
   notices_.push_back(n);
-  counters_.notice_queue_high = std::max<std::uint32_t>(counters_.notice_queue_high, std::uint32_t(notices_.size()));
+  counters_.notice_queue_high =
+      std::max<std::uint32_t>(counters_.notice_queue_high, std::uint32_t(notices_.size()));
   if (on_notice) on_notice();
 }
 
@@ -334,6 +402,7 @@ std::optional<Completion> Tni::poll_completion() {
   if (completions_.empty()) return std::nullopt;
   Completion c = completions_.front();
   completions_.pop_front();
+  if (cq_stalled_) schedule_resume();
   return c;
 }
 
@@ -341,12 +410,14 @@ std::optional<Notice> Tni::poll_notice() {
   if (notices_.empty()) return std::nullopt;
   Notice n = notices_.front();
   notices_.pop_front();
+  if (rx_stalled_) schedule_resume();
   return n;
 }
 
 void Tni::on_event(std::uint32_t kind, std::uint32_t, void* ptr) {
   switch (kind) {
-    case kActivate: return activate();
+    case kActivate:
+      return activate();
     case kReadDone: {
       Wire* w = static_cast<Wire*>(ptr);
       --reads_in_flight_;
@@ -355,9 +426,22 @@ void Tni::on_event(std::uint32_t kind, std::uint32_t, void* ptr) {
       pump_reads();
       return;
     }
-    case kTailIn: return receive(static_cast<hw::Packet*>(ptr));
-    case kWriteDone: return write_done(static_cast<Wire*>(ptr));
-    default: return;
+    case kTailIn: {
+      hw::Packet* p = static_cast<hw::Packet*>(ptr);
+      if (rx_stalled_ || !held_.empty()) {  // stays in the ejection buffer, in arrival order
+        held_.push_back(p);
+        counters_.held_packets_high =
+            std::max<std::uint32_t>(counters_.held_packets_high, std::uint32_t(held_.size()));
+        return;
+      }
+      return receive(p);
+    }
+    case kWriteDone:
+      return write_done(static_cast<Wire*>(ptr));
+    case kResume:
+      return resume();
+    default:
+      return;
   }
 }
 

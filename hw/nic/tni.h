@@ -27,12 +27,25 @@
 // key) completes at once with its status and sends nothing; a target that
 // cannot resolve the remote key writes nothing and answers with the status.
 //
-// Not modeled yet (issue 3): back-pressure from full completion and notice
-// queues (entries beyond the depth are held, never lost, and counted);
-// ordering between operations on different TNIs.
+// Full queues back-pressure, never drop:
+//   command queue ........ post() refuses; the firmware waits for space
+//   completion queue ..... a command starts only when the completion queue
+//                          has room for its completion, counting operations
+//                          in flight (a reservation, like hardware CQ
+//                          credits): a full queue stalls command processing
+//                          until the owner polls a completion
+//   notice queue ......... a put whose notice finds the queue full waits (its
+//                          acknowledgement too), and the receive side stops
+//                          taking packets: they stay in the endpoint's
+//                          ejection buffer, the router's credits do not come
+//                          back and the senders' packets stall in the
+//                          network, until the owner polls a notice
+//   receive buffer ....... a data packet occupies its ejection buffer slots
+//                          until the rx DMA has written it to memory, so a
+//                          DMA slower than the link back-pressures the network
+// Not modeled: ordering between operations on different TNIs.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -45,6 +58,7 @@
 #include "hw/nic/node_memory.h"
 #include "hw/nic/packetizer.h"
 #include "hw/nic/rdma_status.h"
+#include "sim/ring.h"
 
 namespace kairo::nic {
 
@@ -59,8 +73,8 @@ struct Command {
   MemKey remote_key = 0;  // put: destination; get: source
   std::uint64_t remote_offset = 0;
   std::uint64_t length = 0;
-  std::uint32_t tag = 0;  // put: raised at the target with the notice
-  bool notify = true;     // put: raise a notice at the target
+  std::uint32_t tag = 0;     // put: raised at the target with the notice
+  bool notify = true;        // put: raise a notice at the target
   std::uint64_t handle = 0;  // the caller's id, echoed in the completion
 };
 
@@ -92,6 +106,11 @@ struct TniCounters {
   std::uint64_t commands = 0, dma_bytes_read = 0, dma_bytes_written = 0;
   std::uint64_t packets_sent = 0, packets_received = 0, error_completions = 0;
   std::uint32_t command_queue_high = 0, completion_queue_high = 0, notice_queue_high = 0;
+  // Back-pressure: times command processing stalled on a full completion
+  // queue, times the receive side stalled on a full notice queue, and the
+  // most received packets held unconsumed at once.
+  std::uint64_t completion_queue_stalls = 0, notice_queue_stalls = 0;
+  std::uint32_t held_packets_high = 0;
 };
 
 // RDMA packets' headers and payloads, recycled across all engines of a run
@@ -103,16 +122,17 @@ struct Wire {
   std::uint16_t src_tni = 0;
   std::uint32_t dst_node = 0;  // where this packet goes
   std::uint16_t dst_tni = 0;
-  std::uint64_t op = 0;        // the initiator's operation id
-  MemKey key = 0;              // the target-side region of the operation
+  std::uint64_t op = 0;  // the initiator's operation id
+  MemKey key = 0;        // the target-side region of the operation
   std::uint64_t offset = 0;
   std::uint64_t op_length = 0;
   std::uint64_t piece_offset = 0;  // this packet's share of the payload
   std::uint32_t piece_bytes = 0;
   std::uint32_t tag = 0;
   bool notify = false;
-  std::uint64_t read_address = 0;  // sender side: where the tx DMA reads the payload
+  std::uint64_t read_address = 0;   // sender side: where the tx DMA reads the payload
   std::vector<unsigned char> data;  // data mode only
+  hw::Packet* rx_packet = nullptr;  // receiver side: the packet holding its ejection slots until written
   Wire* next_free = nullptr;
 };
 
@@ -143,11 +163,11 @@ struct TniContext {
   sim::EventQueue* queue = nullptr;
   const router::Topology* topo = nullptr;  // to address packets by coordinates
   WirePool* wires = nullptr;
-  sim::Clock clock;               // the router clock the endpoint runs on
+  sim::Clock clock;  // the router clock the endpoint runs on
   std::uint32_t flit_bytes = 32;
-  std::uint32_t nodes = 1;        // valid destination ranks are [0, nodes)
-  std::uint32_t tnis = 1;         // valid destination TNIs are [0, tnis)
-  bool data = true;               // data mode: payload bytes travel
+  std::uint32_t nodes = 1;  // valid destination ranks are [0, nodes)
+  std::uint32_t tnis = 1;   // valid destination TNIs are [0, tnis)
+  bool data = true;         // data mode: payload bytes travel
 };
 
 class Tni : public hw::EndpointClient, public sim::EventTarget {
@@ -174,7 +194,7 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
  private:
   struct TxOp;  // an operation this engine started
   struct RxOp;  // an operation arriving here
-  enum Kind : std::uint32_t { kActivate = hw::kFirstOwnEvent, kReadDone, kTailIn, kWriteDone };
+  enum Kind : std::uint32_t { kActivate = hw::kFirstOwnEvent, kReadDone, kTailIn, kWriteDone, kResume };
 
   void activate();
   void start_next_command();
@@ -190,6 +210,11 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
   void receive_get_request(Wire& w);
   void receive_get_data(Wire& w);
   void write_done(Wire* w);
+  void release_rx(Wire* w);
+  void finish_put(Wire* w, RdmaStatus status);
+  bool completion_room() const { return completions_.size() + tx_ops_.size() < p_.completion_queue_depth; }
+  void schedule_resume();
+  void resume();
   void complete(std::uint64_t handle, RdmaStatus status);
   void notice(const Notice& n);
 
@@ -204,18 +229,23 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
   Packetizer packetizer_;
   DmaEngine tx_dma_, rx_dma_;
 
-  std::deque<std::pair<sim::Time, Command>> commands_;  // posted, with the time each becomes active
+  sim::Ring<std::pair<sim::Time, Command>> commands_;  // posted, with the time each becomes active
   bool busy_ = false;                                  // a command is active
   bool activate_pending_ = false;
-  std::deque<Wire*> response_reads_;  // get data to read for another engine (served first)
-  std::deque<Wire*> reads_;       // packets whose payload the tx DMA still has to read (in order)
+  bool cq_stalled_ = false;          // a command waits for completion-queue room
+  bool rx_stalled_ = false;          // the receive side waits for notice-queue room
+  bool resume_pending_ = false;      // a kResume event is scheduled
+  sim::Ring<Wire*> response_reads_;  // get data to read for another engine (served first)
+  sim::Ring<Wire*> reads_;           // packets whose payload the tx DMA still has to read (in order)
   int reads_in_flight_ = 0;
-  std::deque<Wire*> ready_;       // read, waiting to be injected (command packets)
-  std::deque<Wire*> responses_;   // acknowledgements and get data, injected first
+  sim::Ring<Wire*> ready_;        // read, waiting to be injected (command packets)
+  sim::Ring<Wire*> responses_;    // acknowledgements and get data, injected first
+  sim::Ring<Wire*> notice_wait_;  // puts whose last byte is in, waiting for notice-queue room
+  sim::Ring<hw::Packet*> held_;   // received while stalled: still in the ejection buffer
   std::unordered_map<std::uint64_t, std::unique_ptr<TxOp>> tx_ops_;
   std::unordered_map<std::uint64_t, std::unique_ptr<RxOp>> rx_ops_;
-  std::deque<Completion> completions_;
-  std::deque<Notice> notices_;
+  sim::Ring<Completion> completions_;
+  sim::Ring<Notice> notices_;
   std::uint64_t next_op_ = 1;
   TniCounters counters_;
 };

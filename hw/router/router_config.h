@@ -21,6 +21,7 @@ struct NetworkActivity {
   sim::Time last_progress_ps = 0;   // last time a packet moved
   std::uint64_t packet_hops = 0;    // router-to-router link traversals
   std::uint64_t flit_hops = 0;      // the same, weighted by packet flits
+  std::uint64_t held = 0;           // packets a receiver holds unconsumed (back-pressure, not deadlock)
   Watchdog* watchdog = nullptr;     // armed when the network becomes non-empty
 };
 

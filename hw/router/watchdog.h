@@ -1,7 +1,12 @@
 // Deadlock watchdog: while packets are in the network, if nothing has moved
 // for `timeout`, the run stops and reports every blocked port and VC. It is
 // armed only while packets are in flight, so an idle network schedules
-// nothing and a run still ends when its events run out.
+// nothing and a run still ends when its events run out. While a receiver
+// holds packets it has not consumed (a NIC whose notice queue is full), the
+// network is back-pressured, not deadlocked: the watchdog waits another
+// timeout as long as anything else is still scheduled that could make the
+// receiver consume; when nothing is, it stops watching and the run ends (a
+// receiver that never consumes shows up as unfinished ranks, not as a hang).
 #pragma once
 #include <functional>
 #include <string>
@@ -32,6 +37,12 @@ class Watchdog : public sim::EventTarget {
     if (act_.last_progress_ps + timeout_ > now) {
       armed_ = true;
       q_.at(act_.last_progress_ps + timeout_, sim::kPrioLast, this, 0);
+      return;
+    }
+    if (act_.held > 0) {
+      if (q_.empty()) return;  // nothing left that could ever consume: let the run end
+      armed_ = true;
+      q_.at(now + timeout_, sim::kPrioLast, this, 0);
       return;
     }
     fired_ = true;
