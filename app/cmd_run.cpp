@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "app/cli_common.h"
 #include "firmware/rank.h"
@@ -99,16 +100,15 @@ void write_tni_csv(const std::string& path, platforms::RdmaMachine& m) {
       "command_queue_high,completion_queue_high,notice_queue_high,completion_queue_stalls,notice_queue_"
       "stalls,"
       "held_packets_high\n";
-  const router::Topology& topo = m.network().topology();
   for (router::NodeId n = 0; n < m.nodes(); ++n)
     for (int i = 0; i < m.tnis_per_node(); ++i) {
       const nic::TniCounters& c = m.tni(n, i).counters();
       if (!c.commands && !c.packets_received) continue;
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", n,
-                         topo.coord_string(topo.coord_of(n)), i, c.commands, c.dma_bytes_read,
-                         c.dma_bytes_written, c.packets_sent, c.packets_received, c.error_completions,
-                         c.command_queue_high, c.completion_queue_high, c.notice_queue_high,
-                         c.completion_queue_stalls, c.notice_queue_stalls, c.held_packets_high);
+      out +=
+          fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", n, m.network().node_name(n), i,
+                      c.commands, c.dma_bytes_read, c.dma_bytes_written, c.packets_sent, c.packets_received,
+                      c.error_completions, c.command_queue_high, c.completion_queue_high, c.notice_queue_high,
+                      c.completion_queue_stalls, c.notice_queue_stalls, c.held_packets_high);
     }
   write_text_file(path, out);
 }
@@ -126,11 +126,12 @@ int run(RunArgs& a) {
     platforms::Platform plat = platforms::load_platform(a.platform, a.sets);
     platforms::check_nic_fits_router(plat);
     const bool data = a.mode == "data";
-    router::Topology topo(plat.dims);
+    std::optional<router::Topology> topo;
+    if (plat.kind == platforms::FabricKind::kTorus) topo.emplace(plat.dims);
     sw::MachineInfo mi;
     mi.platform = &plat;
-    mi.topology = &topo;
-    mi.nodes = int(topo.num_nodes());
+    mi.topology = topo ? &*topo : nullptr;
+    mi.nodes = int(plat.nodes());
     mi.tnis = plat.router.network_interfaces;
     mi.data = data;
     mi.seed = a.seed;
@@ -148,7 +149,7 @@ int run(RunArgs& a) {
       for (int i = 0; i < machine.tnis_per_node(); ++i) tnis[n].push_back(&machine.tni(n, i));
       regs.push_back(&machine.registry(n));
     }
-    fw::Runtime rt(queue, machine.network().topology(), tnis, regs);
+    fw::Runtime rt(queue, machine.network().torus(), tnis, regs);
     rt.set_memory_bytes(plat.nic.memory_bytes);
     MachineMemory memory(machine);
     if (data) work->setup(memory);

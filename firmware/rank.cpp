@@ -12,10 +12,10 @@ std::uint64_t dir_key(int rank, int memid) {
 }
 }  // namespace
 
-Runtime::Runtime(sim::EventQueue& q, const router::Topology& topo,
+Runtime::Runtime(sim::EventQueue& q, const router::Topology* torus,
                  std::vector<std::vector<nic::Tni*>> tnis_per_node,
                  std::vector<nic::MemoryRegistry*> registries)
-    : q_(q), topo_(topo), registries_(std::move(registries)) {
+    : q_(q), topo_(torus), registries_(std::move(registries)) {
   for (std::size_t n = 0; n < tnis_per_node.size(); ++n) {
     auto r = std::make_unique<Rank>();
     r->rt_ = this;
@@ -94,7 +94,9 @@ struct Rank::InLibrary {
 };
 
 int Rank::size() const { return rt_->size(); }
-router::Coord Rank::coord() const { return rt_->topology().coord_of(router::NodeId(rank_)); }
+router::Coord Rank::coord() const {
+  return rt_->torus() ? rt_->torus()->coord_of(router::NodeId(rank_)) : router::Coord{};
+}
 sim::Time Rank::now() const { return rt_->queue().now(); }
 
 std::uint64_t Rank::alloc(std::uint64_t bytes, std::uint64_t align) {

@@ -30,7 +30,7 @@ class Rank {
  public:
   int rank() const { return rank_; }
   int size() const;
-  router::Coord coord() const;
+  router::Coord coord() const;  // mesh/torus coordinates; all zero on a switched fabric
   int tnis() const { return int(tnis_.size()); }
   sim::Time now() const;
 
@@ -92,13 +92,14 @@ class Rank {
 // program launch.
 class Runtime {
  public:
-  Runtime(sim::EventQueue& q, const router::Topology& topo, std::vector<std::vector<nic::Tni*>> tnis_per_node,
-          std::vector<nic::MemoryRegistry*> registries);
+  Runtime(sim::EventQueue& q, const router::Topology* torus,
+          std::vector<std::vector<nic::Tni*>> tnis_per_node, std::vector<nic::MemoryRegistry*> registries);
   int size() const { return int(ranks_.size()); }
   Rank& rank(int r) { return *ranks_[std::size_t(r)]; }
   sim::EventQueue& queue() { return q_; }
   Resumer& resumer() { return resumer_; }
-  const router::Topology& topology() const { return topo_; }
+  // The mesh/torus shape, or null on a switched fabric.
+  const router::Topology* torus() const { return topo_; }
   // The node memory's size, which Rank::alloc stays within (default: 2^40 B).
   void set_memory_bytes(std::uint64_t b) { memory_bytes_ = b; }
   std::uint64_t memory_bytes() const { return memory_bytes_; }
@@ -126,7 +127,7 @@ class Runtime {
  private:
   friend class Rank;
   sim::EventQueue& q_;
-  const router::Topology& topo_;
+  const router::Topology* topo_;
   Resumer resumer_;
   std::vector<std::unique_ptr<Rank>> ranks_;
   std::vector<nic::MemoryRegistry*> registries_;

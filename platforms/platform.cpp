@@ -29,8 +29,8 @@ sim::Time round_ps(double ps) { return sim::Time(std::llround(ps)); }
 
 // Listing order of `kairo platforms`; embedded files not named here follow
 // in file-name order.
-const char* const kListingOrder[] = {"mesh-8x8",   "torus-8x8",  "mesh-16x16", "mesh-10x10x10", "torus-10x10x10",
-                                     "tofu-small", "tofud-rack", "tofu-k"};
+const char* const kListingOrder[] = {"mesh-8x8",       "torus-8x8",  "mesh-16x16", "mesh-10x10x10",
+                                     "torus-10x10x10", "tofu-small", "tofud-rack", "tofu-k"};
 
 // "platforms/mesh-8x8.yaml" -> "mesh-8x8": listing the shipped platforms costs
 // no YAML parsing at start-up (a test checks that each file's `name:` is its stem).
@@ -45,6 +45,13 @@ sim::Time RouterParams::flit_ps() const { return round_ps(double(flit_bytes) * 1
 sim::Time RouterParams::host_flit_ps() const {
   double rate = host_bytes_per_s > 0 ? host_bytes_per_s : link_bytes_per_s;
   return round_ps(double(flit_bytes) * 1e12 / rate);
+}
+
+std::uint64_t Platform::nodes() const {
+  if (kind != FabricKind::kTorus) return std::uint64_t(fabric.edges) * std::uint64_t(fabric.hosts_per_edge);
+  std::uint64_t n = 1;
+  for (const auto& d : dims) n *= std::uint64_t(d.size);
+  return n;
 }
 
 double RouterParams::link_flits_per_cycle() const { return link_bytes_per_s / double(flit_bytes) / clock_hz; }
@@ -89,7 +96,8 @@ const std::vector<ParamInfo>& param_table() {
          "propagation delay of the network interface <-> router channel"},
         {"router.credit_delay_cycles", "cycles", n(d.credit_delay_cycles),
          "credit return delay, added to the cable latency on the way back"},
-        {"router.max_packet_flits", "flits", n(d.max_packet_flits), "largest packet, header included (at most 65535)"},
+        {"router.max_packet_flits", "flits", n(d.max_packet_flits),
+         "largest packet, header included (at most 65535)"},
         {"router.routing_order", "names", "declared order",
          "dimension-order routing: the order dimensions are corrected in, e.g. [X, Y, Z, A, C, B]"},
         {"router.tie_break", "name", d.tie_break == router::TieBreak::kPlus ? "plus" : "minus",
@@ -99,8 +107,31 @@ const std::vector<ParamInfo>& param_table() {
          "injection/ejection port pairs per router, 1 to 64 (Tofu: 4 TNIs, TofuD: 6)"},
         {"router.watchdog_cycles", "cycles", n(d.watchdog_cycles),
          "cycles without any progress in a router holding packets before a deadlock is reported"},
+        {"router.switching_delay", "ns", "= the cycle counts",
+         "switched fabrics: time from a packet's arrival (its tail, store-and-forward) to its departure; "
+         "replaces routing, VC and switch allocation cycles"},
+        {"router.forwarding", "name", "cut_through",
+         "switched fabrics: cut_through (forward once the head is in) or store_and_forward (once the tail "
+         "is)"},
+        {"topology.fat_tree", "map", "-",
+         "{edges, hosts_per_edge, uplinks_per_edge, spines}: a two-level fat tree"},
+        {"topology.clusters", "map", "-",
+         "{count, hosts}: clusters of one switch each, joined by wide-area links between their gateways"},
+        {"links.host.bandwidth", "GB/s", "(required)",
+         "switched fabrics: host <-> edge switch, per direction"},
+        {"links.host.latency", "ns", "0ns", "propagation delay of a host link"},
+        {"links.host.buffer", "B", "= router.vc_buffer_flits", "receiver's buffer per VC on a host link"},
+        {"links.up.bandwidth", "GB/s", "(required)",
+         "edge switch <-> spine (fat tree) or cluster switch <-> its gateway (clusters), per direction"},
+        {"links.up.latency", "ns", "0ns", "propagation delay of an up link"},
+        {"links.up.buffer", "B", "= router.vc_buffer_flits", "receiver's buffer per VC on an up link"},
+        {"links.wan.bandwidth", "GB/s", "(required for clusters)", "gateway <-> gateway wide-area link"},
+        {"links.wan.latency", "ns", "0ns", "propagation delay of a wide-area link (e.g. 10ms)"},
+        {"links.wan.buffer", "B", "= router.vc_buffer_flits",
+         "receiver's buffer per VC on a wide-area link; bandwidth x round trip keeps it busy"},
         {"nic.node_latency", "ns", units::format_duration(c.node_latency_ps),
-         "time from posting an RDMA command to the engine starting it (doorbell, descriptor fetch, memory latency, library overhead)"},
+         "time from posting an RDMA command to the engine starting it (doorbell, descriptor fetch, memory "
+         "latency, library overhead)"},
         {"nic.dma_bandwidth", "GB/s", units::format_bandwidth(c.dma_bytes_per_s),
          "DMA rate of each TNI's reads and writes of node memory"},
         {"nic.mtu", "B", units::format_bytes(c.mtu_bytes),
@@ -123,7 +154,6 @@ const std::vector<ParamInfo>& param_table() {
   }();
   return table;
 }
-
 
 const std::vector<ShippedPlatform>& shipped_platforms() {
   static const std::vector<ShippedPlatform> list = [] {

@@ -25,31 +25,36 @@ struct ConfigError : std::runtime_error {
 // in the name or in the value's unit string. Defaults are the K computer's
 // Tofu router where known (see docs/parameters.md for the table and sources).
 struct RouterParams {
-  int vcs = 4;                       // router.vcs: VCs per port
-  int vc_buffer_flits = 64;          // router.vc_buffer_flits: buffer per VC
-  int flit_bytes = 32;               // router.flit_size: "32B"
-  double link_bytes_per_s = 5e9;     // router.link_bandwidth: "5GB/s" per direction
-  double host_bytes_per_s = 0;       // router.host_bandwidth: NI<->router channel; 0 = same as link
-  double clock_hz = 312.5e6;         // router.clock: "312.5MHz"
-  int routing_cycles = 1;            // router.routing_cycles
-  int vc_alloc_cycles = 1;           // router.vc_alloc_cycles
-  int sw_alloc_cycles = 1;           // router.sw_alloc_cycles
-  int switch_traversal_cycles = 1;   // router.switch_traversal_cycles
-  std::vector<sim::Time> cable_ps;   // router.cable_latency: "5ns" or {X: 5ns, ...}; one per dim
-  sim::Time host_latency_ps = 0;     // router.host_latency: NI<->router channel latency
-  int credit_delay_cycles = 1;       // router.credit_delay_cycles: added to the cable on the way back
-  int max_packet_flits = 64;         // router.max_packet_flits
-  std::vector<int> routing_order;    // router.routing_order: [X, Y, Z, A, C, B]; default = declared order
+  int vcs = 4;                      // router.vcs: VCs per port
+  int vc_buffer_flits = 64;         // router.vc_buffer_flits: buffer per VC
+  int flit_bytes = 32;              // router.flit_size: "32B"
+  double link_bytes_per_s = 5e9;    // router.link_bandwidth: "5GB/s" per direction
+  double host_bytes_per_s = 0;      // router.host_bandwidth: NI<->router channel; 0 = same as link
+  double clock_hz = 312.5e6;        // router.clock: "312.5MHz"
+  int routing_cycles = 1;           // router.routing_cycles
+  int vc_alloc_cycles = 1;          // router.vc_alloc_cycles
+  int sw_alloc_cycles = 1;          // router.sw_alloc_cycles
+  int switch_traversal_cycles = 1;  // router.switch_traversal_cycles
+  std::vector<sim::Time> cable_ps;  // router.cable_latency: "5ns" or {X: 5ns, ...}; one per dim
+  sim::Time host_latency_ps = 0;    // router.host_latency: NI<->router channel latency
+  int credit_delay_cycles = 1;      // router.credit_delay_cycles: added to the cable on the way back
+  int max_packet_flits = 64;        // router.max_packet_flits
+  std::vector<int> routing_order;   // router.routing_order: [X, Y, Z, A, C, B]; default = declared order
   router::TieBreak tie_break = router::TieBreak::kPlus;  // router.tie_break: plus | minus
-  std::string allocator = "round_robin";  // router.allocator: round_robin | islip | oldest_first
-  int network_interfaces = 1;        // router.network_interfaces: injection/ejection port pairs
+  std::string allocator = "round_robin";    // router.allocator: round_robin | islip | oldest_first
+  int network_interfaces = 1;               // router.network_interfaces: injection/ejection port pairs
   std::uint64_t watchdog_cycles = 1000000;  // router.watchdog_cycles: no progress this long = deadlock
+  // Switched fabrics (fat trees, clusters): the time a packet spends in a
+  // switch, replacing the cycle counts above when > 0, and whether a switch
+  // waits for the whole packet before forwarding it.
+  sim::Time switching_delay_ps = 0;  // router.switching_delay: "128ns"
+  bool store_and_forward = false;    // router.forwarding: cut_through | store_and_forward
 
   // Derived quantities.
-  sim::Time clock_period_ps() const;   // rounded to the nearest ps
-  sim::Time flit_ps() const;           // one flit on a network link (exact, rounded to ps)
-  sim::Time host_flit_ps() const;      // one flit on the NI channel
-  double link_flits_per_cycle() const; // link bandwidth in flits per router cycle
+  sim::Time clock_period_ps() const;    // rounded to the nearest ps
+  sim::Time flit_ps() const;            // one flit on a network link (exact, rounded to ps)
+  sim::Time host_flit_ps() const;       // one flit on the NI channel
+  double link_flits_per_cycle() const;  // link bandwidth in flits per router cycle
 };
 
 // NIC parameters: the RDMA engines (TNIs) of a node, its memory and its
@@ -72,18 +77,44 @@ struct NicParams {
 
   // Flits of the largest packet (header + MTU) on a router of `flit_bytes`.
   std::uint64_t max_packet_flits(int flit_bytes) const {
-    return (std::uint64_t(mtu_bytes) + header_bytes + std::uint64_t(flit_bytes) - 1) / std::uint64_t(flit_bytes);
+    return (std::uint64_t(mtu_bytes) + header_bytes + std::uint64_t(flit_bytes) - 1) /
+           std::uint64_t(flit_bytes);
   }
 };
 
+// What kind of machine the topology describes.
+enum class FabricKind { kTorus, kFatTree, kClusters };
+
+// One class of switched-fabric links (links.host, links.up, links.wan).
+struct LinkClass {
+  double bytes_per_s = 0;    // links.<class>.bandwidth, per direction
+  sim::Time latency_ps = 0;  // links.<class>.latency: propagation delay
+  std::uint64_t buffer_bytes =
+      0;  // links.<class>.buffer: receiver's buffer per VC; 0 = router.vc_buffer_flits
+};
+
+// A two-level fat tree (edge switches with hosts, spine switches above) or
+// clusters (one switch each) joined by wide-area links through gateways.
+struct SwitchedFabric {
+  int edges = 0;             // topology.fat_tree.edges; clusters: topology.clusters.count
+  int hosts_per_edge = 0;    // topology.fat_tree.hosts_per_edge; clusters: topology.clusters.hosts
+  int uplinks_per_edge = 0;  // topology.fat_tree.uplinks_per_edge (a multiple of spines)
+  int spines = 0;            // topology.fat_tree.spines
+  LinkClass host, up, wan;
+};
+
 struct Platform {
-  std::string name;         // "mesh-8x8"
-  std::string source;       // file it came from, for messages ("platforms/mesh-8x8.yaml")
+  std::string name;    // "mesh-8x8"
+  std::string source;  // file it came from, for messages ("platforms/mesh-8x8.yaml")
   std::string description;
-  std::vector<router::DimSpec> dims;
-  RouterParams router;
-  NicParams nic;            // defaults when the file has no `nic:` section
-  bool has_nic = false;     // the file (or a --set nic.*) has a `nic:` section
+  FabricKind kind = FabricKind::kTorus;
+  std::vector<router::DimSpec> dims;  // mesh/torus
+  SwitchedFabric fabric;              // fat tree, clusters
+  RouterParams router;                // the routers, or every switch of a switched fabric
+  NicParams nic;                      // defaults when the file has no `nic:` section
+  bool has_nic = false;               // the file (or a --set nic.*) has a `nic:` section
+
+  std::uint64_t nodes() const;  // hosts: the product of the dims, or edges x hosts_per_edge
 };
 
 // Throws ConfigError (naming nic.mtu and router.max_packet_flits and the fix)
@@ -95,9 +126,9 @@ void check_nic_fits_router(const Platform& p);
 
 // One parameter of the table printed by `kairo --list-params` and docs.
 struct ParamInfo {
-  std::string key;      // "router.vcs"
-  std::string unit;     // "count", "flits", "B", "GB/s", "ns", "MHz", "cycles", "name"
-  std::string deflt;    // default as text
+  std::string key;    // "router.vcs"
+  std::string unit;   // "count", "flits", "B", "GB/s", "ns", "MHz", "cycles", "name"
+  std::string deflt;  // default as text
   std::string meaning;
 };
 const std::vector<ParamInfo>& param_table();
@@ -105,8 +136,8 @@ const std::vector<ParamInfo>& param_table();
 // Shipped platforms (embedded in the binary at build time), in listing order.
 struct ShippedPlatform {
   std::string name;
-  std::string file;     // "platforms/mesh-8x8.yaml"
-  std::string yaml;     // file text
+  std::string file;  // "platforms/mesh-8x8.yaml"
+  std::string yaml;  // file text
 };
 const std::vector<ShippedPlatform>& shipped_platforms();
 

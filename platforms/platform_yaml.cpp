@@ -24,7 +24,17 @@ namespace {
 // Mirrors router::allocator_names() (hw/router/allocator.h); a test checks
 // that the two lists agree.
 const std::vector<std::string> kAllocatorNames = {"round_robin", "islip", "oldest_first"};
-const std::vector<std::string> kTopKeys = {"name", "description", "topology", "router", "nic"};
+const std::vector<std::string> kTopKeys = {"name", "description", "topology", "router", "nic", "links"};
+const std::vector<std::string> kFatTreeKeys = {"edges", "hosts_per_edge", "uplinks_per_edge", "spines"};
+const std::vector<std::string> kClusterKeys = {"count", "hosts"};
+const std::vector<std::string> kLinkClasses = {"host", "up", "wan"};
+const std::vector<std::string> kLinkKeys = {"bandwidth", "latency", "buffer"};
+// Router keys that describe mesh/torus links and routing; a switched fabric
+// takes links.<class> and table routing instead.
+const std::vector<std::string> kTorusOnlyRouterKeys = {"link_bandwidth", "host_bandwidth", "cable_latency",
+                                                       "host_latency",   "routing_order",  "tie_break"};
+// Ports of the largest switch or router the model builds (hw/router/router.h).
+constexpr int kMaxSwitchPorts = 76;
 const std::vector<std::string> kDimKeys = {"name", "size", "wrap"};
 
 std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
@@ -68,17 +78,21 @@ std::optional<std::string> nic_fit_problem(const RouterParams& r, const NicParam
   const std::uint64_t flits = n.max_packet_flits(r.flit_bytes);
   if (flits <= std::uint64_t(r.max_packet_flits)) return std::nullopt;
   const std::uint64_t room = std::uint64_t(r.max_packet_flits) * std::uint64_t(r.flit_bytes);
-  const std::string fits = fmt::format("a packet (nic.header_size + nic.mtu) fits router.max_packet_flits ({} flits "
-                                       "of {}B)", r.max_packet_flits, r.flit_bytes);
-  const std::string got = fmt::format("{}B ({}B header + {}B = {} flits)", n.mtu_bytes, n.header_bytes, n.mtu_bytes,
-                                      flits);
+  const std::string fits = fmt::format(
+      "a packet (nic.header_size + nic.mtu) fits router.max_packet_flits ({} flits "
+      "of {}B)",
+      r.max_packet_flits, r.flit_bytes);
+  const std::string got =
+      fmt::format("{}B ({}B header + {}B = {} flits)", n.mtu_bytes, n.header_bytes, n.mtu_bytes, flits);
   if (room > n.header_bytes)
-    return fmt::format("expected at most {0}B so that {1}, got {2}: lower nic.mtu to at most {0}B or raise "
-                       "router.max_packet_flits to at least {3}",
-                       room - n.header_bytes, fits, got, flits);
-  return fmt::format("expected a size such that {}, got {}: the header alone fills the packet; raise "
-                     "router.max_packet_flits to at least {} or lower nic.header_size",
-                     fits, got, flits);
+    return fmt::format(
+        "expected at most {0}B so that {1}, got {2}: lower nic.mtu to at most {0}B or raise "
+        "router.max_packet_flits to at least {3}",
+        room - n.header_bytes, fits, got, flits);
+  return fmt::format(
+      "expected a size such that {}, got {}: the header alone fills the packet; raise "
+      "router.max_packet_flits to at least {} or lower nic.header_size",
+      fits, got, flits);
 }
 
 sim::Time default_cable_ps() {
@@ -147,9 +161,12 @@ class Reader {
       -> decltype(parse(std::string_view{}));
   double read_rate(const YAML::Node& n, const std::string& path, const std::string& what);
 
-  std::vector<router::DimSpec> read_topology(const YAML::Node& root);
+  void read_topology(const YAML::Node& root, Platform& pl);
+  void read_switched(const YAML::Node& n, const std::string& path, Platform& pl);
+  void read_links(const YAML::Node& root, Platform& pl);
+  void check_switched(const Platform& pl);
   router::DimSpec read_dim(const YAML::Node& e, std::size_t i, const std::vector<router::DimSpec>& before);
-  void read_router(const YAML::Node& r, const std::vector<router::DimSpec>& dims, RouterParams& p);
+  void read_router(const YAML::Node& r, const Platform& pl, RouterParams& p);
   void read_cables(const std::optional<YAML::Node>& n, const std::vector<std::string>& names,
                    RouterParams& p);
   void read_order(const YAML::Node& n, const std::vector<std::string>& names, RouterParams& p);
@@ -288,6 +305,28 @@ void Reader::apply_set(YAML::Node& root, const std::string& set) {
     YAML::Node v = parsed();
     if (auto r = section_map(root, "nic")) (*r)[parts[1]] = v;
     set_origin_[key] = set;
+  } else if (parts.size() == 3 && parts[0] == "links" &&
+             std::find(kLinkClasses.begin(), kLinkClasses.end(), parts[1]) != kLinkClasses.end() &&
+             std::find(kLinkKeys.begin(), kLinkKeys.end(), parts[2]) != kLinkKeys.end()) {
+    YAML::Node v = parsed();
+    if (auto l = section_map(root, "links")) {
+      YAML::Node c = (*l)[parts[1]];
+      if (!c.IsDefined() || c.IsNull()) (*l)[parts[1]] = YAML::Node(YAML::NodeType::Map);
+      if ((*l)[parts[1]].IsMap()) (*l)[parts[1]][parts[2]] = v;
+    }
+    set_origin_[key] = set;
+  } else if (parts.size() == 3 && parts[0] == "topology" &&
+             ((parts[1] == "fat_tree" &&
+               std::find(kFatTreeKeys.begin(), kFatTreeKeys.end(), parts[2]) != kFatTreeKeys.end()) ||
+              (parts[1] == "clusters" &&
+               std::find(kClusterKeys.begin(), kClusterKeys.end(), parts[2]) != kClusterKeys.end()))) {
+    YAML::Node v = parsed();
+    auto topo = child(root, "topology");
+    auto t = topo ? child(*topo, parts[1]) : std::nullopt;
+    if (!t || !t->IsMap())
+      set_error(source_, set, key, fmt::format("the platform has no topology.{} to change", parts[1]));
+    (*t)[parts[2]] = v;
+    set_origin_[key] = set;
   } else if (parts.size() == 3 && parts[0] == "router" && parts[1] == "cable_latency") {
     const std::string dim = dim_of(parts[2]);
     set_cable(root, dims, dim, parsed());
@@ -301,8 +340,9 @@ void Reader::apply_set(YAML::Node& root, const std::string& set) {
     throw ConfigError(fmt::format(
         "{}: --set {}: unknown key '{}'; expected one of: name, description, router.<key> "
         "(<key>: {}), router.cable_latency.<DIM>, nic.<key> (<key>: {}), topology.dims.<DIM>.size, "
-        "topology.dims.<DIM>.wrap",
-        source_, set, key, join(rkeys), join(nkeys)));
+        "topology.dims.<DIM>.wrap, topology.fat_tree.<key> ({}), topology.clusters.<key> ({}), "
+        "links.<host|up|wan>.<bandwidth|latency|buffer>",
+        source_, set, key, join(rkeys), join(nkeys), join(kFatTreeKeys), join(kClusterKeys)));
   }
 }
 
@@ -385,7 +425,7 @@ Platform Reader::read(const YAML::Node& root) {
   if (pl.name.empty()) fail("name", "expected the platform's name, e.g. mesh-8x8, got an empty value");
   if (auto d = child(root, "description")) pl.description = read_text(*d, "description", "a text");
 
-  pl.dims = read_topology(root);
+  read_topology(root, pl);
   pl.router = RouterParams{};
   auto r = child(root, "router");
   if (r) {
@@ -393,8 +433,10 @@ Platform Reader::read(const YAML::Node& root) {
     if (!r->IsNull() && !r->IsMap())
       fail("router", fmt::format("expected a mapping of router parameters, got {}", describe(*r)));
   }
-  read_router(r ? *r : YAML::Node(), pl.dims, pl.router);
+  read_router(r ? *r : YAML::Node(), pl, pl.router);
   check_router(pl.dims, pl.router);
+  read_links(root, pl);
+  if (pl.kind != FabricKind::kTorus) check_switched(pl);
 
   pl.nic = NicParams{};
   if (auto n = child(root, "nic")) {
@@ -408,16 +450,27 @@ Platform Reader::read(const YAML::Node& root) {
   return pl;
 }
 
-std::vector<router::DimSpec> Reader::read_topology(const YAML::Node& root) {
+void Reader::read_topology(const YAML::Node& root, Platform& pl) {
+  const char* kExpect = "topology: {dims: [...]} (mesh/torus), {fat_tree: {...}} or {clusters: {...}}";
   auto topo = child(root, "topology");
-  if (!topo) fail("topology", "required key missing; expected topology: {dims: [...]}");
+  if (!topo) fail("topology", fmt::format("required key missing; expected {}", kExpect));
   note("topology", *topo);
-  if (!topo->IsMap()) fail("topology", fmt::format("expected a mapping with dims, got {}", describe(*topo)));
-  check_keys(*topo, "topology", {"dims"});
+  if (!topo->IsMap())
+    fail("topology", fmt::format("expected a mapping: {}, got {}", kExpect, describe(*topo)));
+  check_keys(*topo, "topology", {"dims", "fat_tree", "clusters"});
+  if (topo->size() != 1)
+    fail("topology",
+         fmt::format("expected exactly one of dims, fat_tree or clusters, got {} keys", topo->size()));
+  if (auto t = child(*topo, "fat_tree")) {
+    pl.kind = FabricKind::kFatTree;
+    return read_switched(*t, "topology.fat_tree", pl);
+  }
+  if (auto t = child(*topo, "clusters")) {
+    pl.kind = FabricKind::kClusters;
+    return read_switched(*t, "topology.clusters", pl);
+  }
   auto list = child(*topo, "dims");
   const char* kDimsExpect = "a list of 1 to 6 dimensions such as {name: X, size: 8, wrap: false}";
-  if (!list)
-    fail_at("topology", "topology.dims", fmt::format("required key missing; expected {}", kDimsExpect));
   note("topology.dims", *list);
   if (!list->IsSequence() || list->size() < 1 || list->size() > std::size_t(router::kMaxDims))
     fail("topology.dims",
@@ -435,7 +488,149 @@ std::vector<router::DimSpec> Reader::read_topology(const YAML::Node& root) {
                        std::numeric_limits<router::NodeId>::max(), nodes));
     dims.push_back(d);
   }
-  return dims;
+  pl.dims = dims;
+}
+
+// topology.fat_tree or topology.clusters: the counts, checked one by one here
+// and together (with the ports they make) in check_switched.
+void Reader::read_switched(const YAML::Node& n, const std::string& path, Platform& pl) {
+  const bool tree = pl.kind == FabricKind::kFatTree;
+  const std::vector<std::string>& keys = tree ? kFatTreeKeys : kClusterKeys;
+  note(path, n);
+  if (!n.IsMap()) fail(path, fmt::format("expected a mapping {{{}}}, got {}", join(keys), describe(n)));
+  check_keys(n, path, keys);
+  auto count = [&](const char* key, long long min, const char* what, int& out) {
+    auto v = child(n, key);
+    if (!v)
+      fail_at(path, path + "." + key,
+              fmt::format("required key missing; expected an integer >= {} ({})", min, what));
+    out = int(read_int(*v, path + "." + key, min, what, 1 << 20));
+  };
+  SwitchedFabric& f = pl.fabric;
+  if (tree) {
+    count("edges", 1, "edge switches", f.edges);
+    count("hosts_per_edge", 1, "hosts under each edge switch", f.hosts_per_edge);
+    count("uplinks_per_edge", 0, "links from each edge switch up to the spines", f.uplinks_per_edge);
+    count("spines", 0, "spine switches", f.spines);
+  } else {
+    count("count", 1, "clusters", f.edges);
+    count("hosts", 1, "hosts in each cluster", f.hosts_per_edge);
+  }
+}
+
+void Reader::read_links(const YAML::Node& root, Platform& pl) {
+  auto links = child(root, "links");
+  if (pl.kind == FabricKind::kTorus) {
+    if (links)
+      fail("links",
+           "only for fat_tree and clusters topologies; a mesh/torus takes router.link_bandwidth and "
+           "router.cable_latency");
+    return;
+  }
+  const bool wan = pl.kind == FabricKind::kClusters;
+  const std::vector<std::string> classes = wan ? kLinkClasses : std::vector<std::string>{"host", "up"};
+  if (!links)
+    fail("links", fmt::format("required key missing; expected links: {{{}}}, each {{bandwidth, latency}}",
+                              join(classes)));
+  note("links", *links);
+  if (!links->IsMap())
+    fail("links", fmt::format("expected a mapping {{{}}}, got {}", join(classes), describe(*links)));
+  check_keys(*links, "links", classes);
+  auto read_class = [&](const std::string& name, LinkClass& c, bool required) {
+    const std::string path = "links." + name;
+    auto n = child(*links, name);
+    if (!n) {
+      if (required) fail_at("links", path, "required key missing; expected {bandwidth, latency}");
+      return;
+    }
+    note(path, *n);
+    if (!n->IsMap())
+      fail(path, fmt::format("expected a mapping {{bandwidth, latency, buffer}}, got {}", describe(*n)));
+    check_keys(*n, path, kLinkKeys);
+    auto bw = child(*n, "bandwidth");
+    if (!bw) fail_at(path, path + ".bandwidth", "required key missing; expected a bandwidth such as 4GB/s");
+    c.bytes_per_s = read_rate(*bw, path + ".bandwidth", "per direction");
+    if (auto l = child(*n, "latency"))
+      c.latency_ps = read_unit(*l, path + ".latency", "a duration such as 20ns", units::parse_duration);
+    if (auto b = child(*n, "buffer")) {
+      c.buffer_bytes = read_unit(*b, path + ".buffer", "a size such as 64KiB", units::parse_bytes);
+      if (c.buffer_bytes < 1)
+        fail(path + ".buffer", fmt::format("expected a size >= 1B, got {}", b->Scalar()));
+    }
+  };
+  const SwitchedFabric& f = pl.fabric;
+  read_class("host", pl.fabric.host, true);
+  read_class("up", pl.fabric.up, wan ? f.edges > 1 : f.edges > 1 || f.uplinks_per_edge > 0);
+  if (wan) read_class("wan", pl.fabric.wan, f.edges > 1);
+}
+
+void Reader::check_switched(const Platform& pl) {
+  const SwitchedFabric& f = pl.fabric;
+  const RouterParams& r = pl.router;
+  const int nis = r.network_interfaces;
+  auto ports = [&](const std::string& at, const std::string& key, long long n, const std::string& what) {
+    if (n > kMaxSwitchPorts)
+      fail_at(at, key,
+              fmt::format("expected at most {} ports per switch, but {} gives {}", kMaxSwitchPorts, what, n));
+  };
+  if (pl.kind == FabricKind::kFatTree) {
+    const std::string t = "topology.fat_tree";
+    if (f.edges > 1 && f.spines < 1)
+      fail(
+          t + ".spines",
+          fmt::format("expected an integer >= 1: {} edge switches need spines to reach each other", f.edges));
+    if (f.spines > 0 && f.uplinks_per_edge < f.spines)
+      fail(t + ".uplinks_per_edge",
+           fmt::format(
+               "expected at least spines ({}) uplinks per edge switch, so that every spine reaches every "
+               "edge, got {}",
+               f.spines, f.uplinks_per_edge));
+    if (f.spines > 0 && f.uplinks_per_edge % f.spines != 0)
+      fail(t + ".uplinks_per_edge",
+           fmt::format(
+               "expected a multiple of spines ({}) so that every edge has as many links to every spine, "
+               "got {}",
+               f.spines, f.uplinks_per_edge));
+    if (f.spines == 0 && f.uplinks_per_edge > 0)
+      fail(t + ".uplinks_per_edge",
+           fmt::format("expected 0 without spines (nothing to link up to), got {}", f.uplinks_per_edge));
+    ports(pick({"topology.fat_tree.hosts_per_edge", "router.network_interfaces"}, t), t + ".hosts_per_edge",
+          (long long)f.hosts_per_edge * nis + f.uplinks_per_edge,
+          fmt::format("an edge switch with {} hosts x {} network interfaces + {} uplinks", f.hosts_per_edge,
+                      nis, f.uplinks_per_edge));
+    if (f.spines > 0)
+      ports(pick({"topology.fat_tree.edges"}, t), t + ".edges",
+            (long long)f.edges * (f.uplinks_per_edge / f.spines),
+            fmt::format("a spine with {} edges x {} links each", f.edges, f.uplinks_per_edge / f.spines));
+  } else {
+    const std::string t = "topology.clusters";
+    ports(pick({"topology.clusters.hosts", "router.network_interfaces"}, t), t + ".hosts",
+          (long long)f.hosts_per_edge * nis + 1,
+          fmt::format("a cluster switch with {} hosts x {} network interfaces + 1 uplink", f.hosts_per_edge,
+                      nis));
+    ports(pick({"topology.clusters.count"}, t), t + ".count", f.edges,
+          fmt::format("a gateway with 1 uplink + {} wide-area links", f.edges - 1));
+  }
+  // Virtual cut-through: every receive buffer holds the largest packet.
+  const std::uint64_t packet = std::uint64_t(r.max_packet_flits) * std::uint64_t(r.flit_bytes);
+  for (const auto& [name, c] :
+       {std::pair<const char*, const LinkClass&>{"host", f.host}, {"up", f.up}, {"wan", f.wan}})
+    if (c.buffer_bytes > 0 && c.buffer_bytes < packet)
+      fail(std::string("links.") + name + ".buffer",
+           fmt::format(
+               "expected at least router.max_packet_flits x router.flit_size ({}B): a VC must hold the "
+               "largest packet, got {}B",
+               packet, c.buffer_bytes));
+  const auto representable = [&](double bw) {
+    double ps = r.flit_bytes * 1e12 / bw;
+    return ps >= 0.5 && ps < 1e18;
+  };
+  for (const auto& [name, c] :
+       {std::pair<const char*, const LinkClass&>{"host", f.host}, {"up", f.up}, {"wan", f.wan}})
+    if (c.bytes_per_s > 0 && !representable(c.bytes_per_s))
+      fail(std::string("links.") + name + ".bandwidth",
+           fmt::format("expected a bandwidth at which one {}B flit takes between 1ps and 1e18ps, got {}",
+                       r.flit_bytes, units::format_bandwidth(c.bytes_per_s)));
 }
 
 router::DimSpec Reader::read_dim(const YAML::Node& e, std::size_t i,
@@ -468,9 +663,16 @@ router::DimSpec Reader::read_dim(const YAML::Node& e, std::size_t i,
   return d;
 }
 
-void Reader::read_router(const YAML::Node& r, const std::vector<router::DimSpec>& dims, RouterParams& p) {
+void Reader::read_router(const YAML::Node& r, const Platform& pl, RouterParams& p) {
+  const std::vector<router::DimSpec>& dims = pl.dims;
   if (r.IsMap()) check_keys(r, "router", router_keys());
   auto get = [&](const char* key) { return child(r, key); };
+  if (pl.kind != FabricKind::kTorus)
+    for (const std::string& k : kTorusOnlyRouterKeys)
+      if (get(k.c_str()))
+        fail("router." + k,
+             "only for mesh/torus topologies; a switched fabric takes links.host, links.up and "
+             "links.wan, and routes by destination tables");
   auto cycles = [&](const char* key, int& out, const char* what) {
     if (auto n = get(key)) out = int(read_int(*n, std::string("router.") + key, 0, what));
   };
@@ -505,7 +707,8 @@ void Reader::read_router(const YAML::Node& r, const std::vector<router::DimSpec>
   if (auto n = get("host_latency"))
     p.host_latency_ps = read_unit(*n, "router.host_latency", "a duration such as 0ns", units::parse_duration);
   if (auto n = get("max_packet_flits"))
-    p.max_packet_flits = int(read_int(*n, "router.max_packet_flits", 1, "flits in the largest packet", 65535));
+    p.max_packet_flits =
+        int(read_int(*n, "router.max_packet_flits", 1, "flits in the largest packet", 65535));
   p.routing_order.clear();
   if (auto n = get("routing_order"))
     read_order(*n, names, p);
@@ -532,6 +735,16 @@ void Reader::read_router(const YAML::Node& r, const std::vector<router::DimSpec>
   if (auto n = get("watchdog_cycles"))
     p.watchdog_cycles = std::uint64_t(read_int(
         *n, "router.watchdog_cycles", 1, "cycles without progress before a deadlock is reported", LLONG_MAX));
+  if (auto n = get("switching_delay"))
+    p.switching_delay_ps =
+        read_unit(*n, "router.switching_delay", "a duration such as 128ns", units::parse_duration);
+  if (auto n = get("forwarding")) {
+    const std::string f = read_text(*n, "router.forwarding", "cut_through or store_and_forward");
+    if (f != "cut_through" && f != "store_and_forward")
+      fail("router.forwarding",
+           fmt::format("expected cut_through or store_and_forward, got {}", describe(*n)));
+    p.store_and_forward = f == "store_and_forward";
+  }
 }
 
 void Reader::read_cables(const std::optional<YAML::Node>& n, const std::vector<std::string>& names,
@@ -642,9 +855,10 @@ void Reader::read_nic(const YAML::Node& n, NicParams& p) {
     if (!v) return std::nullopt;
     std::uint64_t b = read_unit(*v, path(key), "a size such as 1920B or 32GiB", units::parse_bytes);
     if (b < 1 || b > max)
-      fail(path(key), max == std::numeric_limits<std::uint64_t>::max()
-                          ? fmt::format("expected a size >= 1B ({}), got {}", what, v->Scalar())
-                          : fmt::format("expected a size between 1B and {}B ({}), got {}", max, what, v->Scalar()));
+      fail(path(key),
+           max == std::numeric_limits<std::uint64_t>::max()
+               ? fmt::format("expected a size >= 1B ({}), got {}", what, v->Scalar())
+               : fmt::format("expected a size between 1B and {}B ({}), got {}", max, what, v->Scalar()));
     return b;
   };
   auto count = [&](const char* key, std::uint32_t& out, const char* what) {
@@ -656,10 +870,12 @@ void Reader::read_nic(const YAML::Node& n, NicParams& p) {
   const std::uint64_t u32 = std::numeric_limits<std::uint32_t>::max();
   const std::uint64_t u64 = std::numeric_limits<std::uint64_t>::max();
   duration("node_latency", p.node_latency_ps);
-  if (auto v = get("dma_bandwidth")) p.dma_bytes_per_s = read_rate(*v, "nic.dma_bandwidth", "DMA rate of a TNI");
+  if (auto v = get("dma_bandwidth"))
+    p.dma_bytes_per_s = read_rate(*v, "nic.dma_bandwidth", "DMA rate of a TNI");
   if (auto b = size("mtu", u32, "largest payload per packet")) p.mtu_bytes = std::uint32_t(*b);
   if (auto b = size("header_size", u32, "header bytes per packet")) p.header_bytes = std::uint32_t(*b);
-  if (auto b = size("max_descriptor_size", u64, "largest transfer of one command")) p.max_descriptor_bytes = *b;
+  if (auto b = size("max_descriptor_size", u64, "largest transfer of one command"))
+    p.max_descriptor_bytes = *b;
   count("command_queue_depth", p.command_queue_depth, "command queue entries per TNI");
   count("completion_queue_depth", p.completion_queue_depth, "completion queue entries per TNI");
   count("notice_queue_depth", p.notice_queue_depth, "notice queue entries per TNI");
@@ -672,8 +888,8 @@ void Reader::read_nic(const YAML::Node& n, NicParams& p) {
 
 void Reader::check_nic(const RouterParams& r, const NicParams& p) {
   if (auto problem = nic_fit_problem(r, p))
-    fail_at(pick({"nic.mtu", "nic.header_size", "router.max_packet_flits", "router.flit_size"}, "nic"), "nic.mtu",
-            *problem);
+    fail_at(pick({"nic.mtu", "nic.header_size", "router.max_packet_flits", "router.flit_size"}, "nic"),
+            "nic.mtu", *problem);
 }
 
 }  // namespace

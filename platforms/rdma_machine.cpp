@@ -11,7 +11,8 @@ const Platform& checked(const Platform& p) {
 }
 }  // namespace
 
-RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data) : net_(checked(p), queue) {
+RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data)
+    : net_(build_network(checked(p), queue)) {
   const NicParams& np = p.nic;
   tni_params_.node_latency_ps = np.node_latency_ps;
   tni_params_.dma_bytes_per_s = np.dma_bytes_per_s;
@@ -24,12 +25,12 @@ RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data) :
 
   nic::TniContext ctx;
   ctx.queue = &queue;
-  ctx.topo = &net_.topology();
+  ctx.topo = net_->torus();
   ctx.wires = &wires_;
-  ctx.clock = net_.config().clock;
+  ctx.clock = net_->clock();
   ctx.flit_bytes = std::uint32_t(p.router.flit_bytes);
-  ctx.nodes = std::uint32_t(net_.num_nodes());
-  ctx.tnis = std::uint32_t(net_.network_interfaces());
+  ctx.nodes = std::uint32_t(net_->num_nodes());
+  ctx.tnis = std::uint32_t(net_->network_interfaces());
   ctx.data = data;
 
   nic::NodeMemory::Params mp;
@@ -37,22 +38,21 @@ RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data) :
   mp.mode = data ? nic::MemoryMode::kData : nic::MemoryMode::kSizeOnly;
   mp.access_latency = sc_core::sc_time::from_value(np.memory_latency_ps);
   mp.bandwidth_bytes_per_s = np.memory_bytes_per_s;
-  const router::Topology& topo = net_.topology();
-  for (router::NodeId n = 0; n < net_.num_nodes(); ++n) {
-    const std::string name = "mem_" + topo.coord_string(topo.coord_of(n));
+  for (router::NodeId n = 0; n < net_->num_nodes(); ++n) {
+    const std::string name = "mem_" + net_->node_name(n);
     memories_.push_back(std::make_unique<nic::NodeMemory>(name.c_str(), mp));
     registries_.push_back(std::make_unique<nic::MemoryRegistry>(np.registrations));
-    for (int i = 0; i < net_.network_interfaces(); ++i) {
-      tnis_.push_back(std::make_unique<nic::Tni>(ctx, tni_params_, n, i, net_.endpoint(n, i), *memories_.back(),
-                                                 *registries_.back(), pool_));
-      net_.endpoint(n, i).set_client(tnis_.back().get(), /*consume_later=*/true);
+    for (int i = 0; i < net_->network_interfaces(); ++i) {
+      tnis_.push_back(std::make_unique<nic::Tni>(ctx, tni_params_, n, i, net_->endpoint(n, i),
+                                                 *memories_.back(), *registries_.back(), pool_));
+      net_->endpoint(n, i).set_client(tnis_.back().get(), /*consume_later=*/true);
     }
   }
 }
 
 void RdmaMachine::keep_until_exit() {
   keep_ = true;
-  net_.keep_until_exit();
+  net_->keep_until_exit();
 }
 
 RdmaMachine::~RdmaMachine() {

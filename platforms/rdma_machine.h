@@ -1,13 +1,13 @@
-// A mesh/torus platform with its NICs: on every node a TLM node memory, a
-// memory registration table and one RDMA engine (TNI) per network interface,
-// bound to the node's router through the network endpoints. A pure netlist:
-// it declares and binds, the behaviour lives in hw/.
+// A platform with its NICs: on every node a TLM node memory, a memory
+// registration table and one RDMA engine (TNI) per network interface, bound
+// to the network (mesh/torus routers or a switched fabric) through its
+// endpoints. A pure netlist: it declares and binds, the behaviour lives in hw/.
 #pragma once
 #include <memory>
 #include <vector>
 
 #include "hw/nic/tni.h"
-#include "platforms/torus_netlist.h"
+#include "platforms/network.h"
 
 namespace kairo::platforms {
 
@@ -17,10 +17,12 @@ class RdmaMachine {
   RdmaMachine(const Platform& platform, sim::EventQueue& queue, bool data);
   ~RdmaMachine();
 
-  TorusNetlist& network() { return net_; }
-  std::size_t nodes() const { return net_.num_nodes(); }
-  int tnis_per_node() const { return net_.network_interfaces(); }
-  nic::Tni& tni(router::NodeId n, int i) { return *tnis_[std::size_t(n) * std::size_t(tnis_per_node()) + std::size_t(i)]; }
+  Network& network() { return *net_; }
+  std::size_t nodes() const { return net_->num_nodes(); }
+  int tnis_per_node() const { return net_->network_interfaces(); }
+  nic::Tni& tni(router::NodeId n, int i) {
+    return *tnis_[std::size_t(n) * std::size_t(tnis_per_node()) + std::size_t(i)];
+  }
   nic::NodeMemory& memory(router::NodeId n) { return *memories_[n]; }
   nic::MemoryRegistry& registry(router::NodeId n) { return *registries_[n]; }
   nic::TniParams tni_params() const { return tni_params_; }
@@ -28,7 +30,7 @@ class RdmaMachine {
   void keep_until_exit();
 
  private:
-  TorusNetlist net_;
+  std::unique_ptr<Network> net_;
   nic::TniParams tni_params_;
   nic::WirePool wires_;
   hw::PacketPool pool_;

@@ -10,33 +10,39 @@
 #include "hw/common/endpoint.h"
 #include "hw/router/router.h"
 #include "hw/router/watchdog.h"
+#include "platforms/network.h"
 #include "platforms/platform.h"
 
 namespace kairo::platforms {
 
-class TorusNetlist {
+class TorusNetlist final : public Network {
  public:
   TorusNetlist(const Platform& platform, sim::EventQueue& queue);
-  ~TorusNetlist();
+  ~TorusNetlist() override;
 
-  const Platform& platform() const { return platform_; }
+  const Platform& platform() const override { return platform_; }
   const router::Topology& topology() const { return topo_; }
+  const router::Topology* torus() const override { return &topo_; }
   const router::RouterConfig& config() const { return cfg_; }
-  std::size_t num_nodes() const { return routers_.size(); }
+  std::size_t num_nodes() const override { return routers_.size(); }
   router::Router& router(router::NodeId n) { return *routers_[n]; }
   const router::Router& router(router::NodeId n) const { return *routers_[n]; }
-  hw::Endpoint& endpoint(router::NodeId n, int ni) { return endpoints_[std::size_t(n) * cfg_.network_interfaces + ni]; }
-  int network_interfaces() const { return cfg_.network_interfaces; }
-  router::NetworkActivity& activity() { return activity_; }
-  router::Watchdog& watchdog() { return *watchdog_; }
+  hw::Endpoint& endpoint(router::NodeId n, int ni) override {
+    return endpoints_[std::size_t(n) * cfg_.network_interfaces + ni];
+  }
+  int network_interfaces() const override { return cfg_.network_interfaces; }
+  sim::Clock clock() const override { return cfg_.clock; }
+  std::string node_name(router::NodeId n) const override { return topo_.coord_string(topo_.coord_of(n)); }
+  router::NetworkActivity& activity() override { return activity_; }
+  router::Watchdog& watchdog() override { return *watchdog_; }
 
   void reset_counters(sim::Time now);
   // The process is about to exit: leave the routers in place instead of
   // destroying them (SystemC removes each module from its registries by a
   // linear search, so tearing down the K computer's 82,944 routers one by one
   // takes seconds). The operating system reclaims the memory.
-  void keep_until_exit() { keep_until_exit_ = true; }
-  std::vector<std::string> describe_blocked(std::size_t limit);
+  void keep_until_exit() override { keep_until_exit_ = true; }
+  std::vector<std::string> describe_blocked(std::size_t limit) override;
 
  private:
   void bind_links(router::NodeId n);

@@ -11,6 +11,7 @@
 #include "hw/nic/tni.h"
 #include "platforms/platform.h"
 #include "platforms/rdma_machine.h"
+#include "platforms/torus_netlist.h"
 #include "tests/pipeline_formula.h"
 
 namespace kairo::test {
@@ -52,7 +53,7 @@ struct NicBench {
   platforms::Platform plat;
   sim::EventQueue queue;
   platforms::RdmaMachine machine;
-  platforms::TorusNetlist& net;
+  platforms::Network& net;
   std::vector<MemoryRegistry*> registries;
   std::vector<Tni*> tnis;
 };

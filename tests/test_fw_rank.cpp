@@ -21,7 +21,7 @@ struct Machine {
       for (int i = 0; i < bench.net.network_interfaces(); ++i) tnis[n].push_back(&bench.tni(n, i));
       regs.push_back(bench.registries[n]);
     }
-    rt = std::make_unique<Runtime>(bench.queue, bench.net.topology(), tnis, regs);
+    rt = std::make_unique<Runtime>(bench.queue, bench.net.torus(), tnis, regs);
   }
   NicBench bench;
   std::unique_ptr<Runtime> rt;

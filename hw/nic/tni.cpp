@@ -170,7 +170,7 @@ void Tni::send_wire(Wire* w, bool response) {
   p->created_ps = ctx_.queue->now();
   p->src = node_;
   p->dst = w->dst_node;
-  p->dst_coord = ctx_.topo->coord_of(w->dst_node);
+  if (ctx_.topo) p->dst_coord = ctx_.topo->coord_of(w->dst_node);  // mesh/torus routing needs it
   p->flits = plan.flits;
   p->bytes = plan.wire_bytes;
   p->dst_ni = w->dst_tni;

@@ -9,14 +9,15 @@ namespace kairo::router {
 using sim::Time;
 
 Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
-    : sc_module(name), cfg_(cfg), id_(id), coord_(cfg.topo->coord_of(id)) {
+    : sc_module(name), cfg_(cfg), id_(id), coord_(cfg.topo ? cfg.topo->coord_of(id) : Coord{}) {
   const int np = cfg.num_ports();
   ports_.resize(np);
   vc_time_.resize(std::size_t(np) * cfg.vcs);
   while ((1 << vshift_) < cfg.vcs) ++vshift_;
   in_vcs_.resize(std::size_t(np) << vshift_);
   occupied_words_ = int((in_vcs_.size() + 63) / 64);
-  if (np > kMaxPorts) throw std::invalid_argument("a router has at most " + std::to_string(kMaxPorts) + " ports");
+  if (np > kMaxPorts)
+    throw std::invalid_argument("a router has at most " + std::to_string(kMaxPorts) + " ports");
   requests_.resize(in_vcs_.size());
   allocator_ = make_allocator(cfg.allocator, np, cfg.vcs, np);
   if (!allocator_) throw std::invalid_argument("unknown allocator '" + cfg.allocator + "'");
@@ -37,6 +38,7 @@ void Router::connect_input(int port, hw::CreditSink* src, int src_port, Time cre
 }
 
 std::string Router::port_name(int port) const {
+  if (cfg_.port_names) return (*cfg_.port_names)[std::size_t(port)];
   int links = cfg_.topo->num_link_ports();
   return port < links ? cfg_.topo->port_name(port) : fmt::format("ni{}", port - links);
 }
@@ -59,8 +61,13 @@ void Router::accept(int port, int vc, hw::Packet* p) {
   c.flits_received += p->flits;
   c.bytes_received += p->bytes;
 
-  RouteDecision d = cfg_.routing->route(coord_, p->dst_coord, p->in_dim, p->vc_class);
-  if (d.port < 0) {
+  if (cfg_.table) {  // switched fabric: the destination's table entry
+    const int out = cfg_.table->port(id_, p->dst, p->dst_ni);
+    p->out_port = std::int16_t(out);
+    p->out_class = VcClass::kAny;
+    p->out_dim = std::int8_t(out < cfg_.num_link_ports() ? 0 : -1);
+  } else if (RouteDecision d = cfg_.routing->route(coord_, p->dst_coord, p->in_dim, p->vc_class);
+             d.port < 0) {
     p->out_port = std::int16_t(cfg_.ni_port(p->dst_ni));
     p->out_class = VcClass::kAny;
     p->out_dim = -1;
@@ -69,7 +76,8 @@ void Router::accept(int port, int vc, hw::Packet* p) {
     p->out_class = d.vc_class;
     p->out_dim = std::int8_t(d.dim);
   }
-  p->ready_ps = p->arrive_ps + cfg_.pipeline_ps;
+  // Cut-through: eligible once the head is in; store-and-forward: the tail.
+  p->ready_ps = (cfg_.store_and_forward ? cfg_.clock.ceil(p->tail_ps) : p->arrive_ps) + cfg_.pipeline_ps;
 
   hw::PacketFifo& q = fifo(port, vc);
   q.push(p);
@@ -153,7 +161,8 @@ void Router::allocate() {
     depart(r.input, r.vc, in_vcs_[vc_index(r.input, r.vc)].chosen_vc, t);
   } else if (n > 1) {
     allocator_->clear();
-    for (int k = 0; k < n; ++k) allocator_->add_request(requests_[k].input, requests_[k].vc, requests_[k].output, requests_[k].age);
+    for (int k = 0; k < n; ++k)
+      allocator_->add_request(requests_[k].input, requests_[k].vc, requests_[k].output, requests_[k].age);
     allocator_->allocate();
     for (int in = 0; in < int(ports_.size()); ++in) {
       int vc = allocator_->grant_vc(in);
@@ -179,16 +188,21 @@ Time Router::next_wake(Time t) {
       const Port& in = ports_[idx >> vshift_];
       Port& out = ports_[h.out_port];
       Time when;
-      if (h.ready_ps > t) when = h.ready_ps;
-      else if (!input_free(in, t)) when = cfg_.clock.floor(in.in_busy_until - st);
-      else if (!output_free(out, t)) when = cfg_.clock.floor(out.out.free_at - st);
+      if (h.ready_ps > t)
+        when = h.ready_ps;
+      else if (!input_free(in, t))
+        when = cfg_.clock.floor(in.in_busy_until - st);
+      else if (!output_free(out, t))
+        when = cfg_.clock.floor(out.out.free_at - st);
       else if (apply_credits(out, t), choose_vc(out, h.flits, h.out_class) < 0) {
-        if (!out.returning.empty()) when = out.returning.front().at;
+        if (!out.returning.empty())
+          when = out.returning.front().at;
         else {
           credit_waiters_[h.out_port >> 6] |= 1ULL << (h.out_port & 63);
           continue;
         }
-      } else when = t + period;  // lost arbitration: retry next cycle
+      } else
+        when = t + period;  // lost arbitration: retry next cycle
       if (when < wake) wake = when;
     }
   }
@@ -200,8 +214,10 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
   hw::PacketFifo& q = fifo(in_port, in_vc);
   hw::Packet* p = q.pop();
   --buffered_;
-  if (q.empty()) set_occupied(vc_index(in_port, in_vc), false);
-  else set_head(vc_index(in_port, in_vc), *q.head);
+  if (q.empty())
+    set_occupied(vc_index(in_port, in_vc), false);
+  else
+    set_head(vc_index(in_port, in_vc), *q.head);
   Port& out = ports_[p->out_port];
 
   const Time start = std::max({t + cfg_.traversal_ps, out.out.free_at, in.in_busy_until});
@@ -269,7 +285,8 @@ void Router::describe_blocked(std::vector<std::string>& out, std::size_t limit) 
       if (h.ready_ps > t)
         why = fmt::format("arriving or in the routing/allocation pipeline for {:.1f} more cycles",
                           cfg_.clock.to_cycles(h.ready_ps - t));
-      else if (!o.out.connected()) why = "output not connected";
+      else if (!o.out.connected())
+        why = "output not connected";
       else if (!output_free(o, t))
         why = fmt::format("output link busy for {:.1f} more cycles", cfg_.clock.to_cycles(o.out.free_at - t));
       else if (!input_free(ports_[port], t))
@@ -280,10 +297,11 @@ void Router::describe_blocked(std::vector<std::string>& out, std::size_t limit) 
         for (int v = cfg_.class_first(h.out_class); v < cfg_.class_last(h.out_class); ++v)
           why += fmt::format(" vc{}={}", v, o.credits[v]);
         why += fmt::format(", packet needs {})", h.flits);
-      } else why = "eligible";
-      out.push_back(fmt::format("{}: input {} vc{} holds {} packet(s); head packet {} ({} -> {}) waits for output {}: {}",
-                                name(), port_name(port), vc, q.count, h.id, h.src, h.dst,
-                                port_name(h.out_port), why));
+      } else
+        why = "eligible";
+      out.push_back(fmt::format(
+          "{}: input {} vc{} holds {} packet(s); head packet {} ({} -> {}) waits for output {}: {}", name(),
+          port_name(port), vc, q.count, h.id, h.src, h.dst, port_name(h.out_port), why));
     }
   }
 }

@@ -4,8 +4,10 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "hw/common/link.h"
+#include "hw/router/forwarding_table.h"
 #include "hw/router/routing.h"
 #include "hw/router/topology.h"
 #include "sim/event_queue.h"
@@ -17,12 +19,12 @@ class Watchdog;
 
 // Run-wide activity, for the deadlock watchdog and the run's cost report.
 struct NetworkActivity {
-  std::uint64_t in_network = 0;     // packets injected and not yet delivered
-  sim::Time last_progress_ps = 0;   // last time a packet moved
-  std::uint64_t packet_hops = 0;    // router-to-router link traversals
-  std::uint64_t flit_hops = 0;      // the same, weighted by packet flits
-  std::uint64_t held = 0;           // packets a receiver holds unconsumed (back-pressure, not deadlock)
-  Watchdog* watchdog = nullptr;     // armed when the network becomes non-empty
+  std::uint64_t in_network = 0;    // packets injected and not yet delivered
+  sim::Time last_progress_ps = 0;  // last time a packet moved
+  std::uint64_t packet_hops = 0;   // router-to-router link traversals
+  std::uint64_t flit_hops = 0;     // the same, weighted by packet flits
+  std::uint64_t held = 0;          // packets a receiver holds unconsumed (back-pressure, not deadlock)
+  Watchdog* watchdog = nullptr;    // armed when the network becomes non-empty
 };
 
 struct RouterConfig {
@@ -39,9 +41,18 @@ struct RouterConfig {
   sim::Time traversal_ps = 0;     // switch traversal (overlaps the previous tail)
   sim::Time credit_delay_ps = 0;  // receiver-side credit return delay
   std::string allocator = "round_robin";
+  // Switched fabrics: ports to other switches first, then `network_interfaces`
+  // host ports; routes come from the table, not from coordinates; packets
+  // may wait for their tail (store-and-forward). Mesh/torus: link_ports < 0
+  // (the topology's), table null.
+  int link_ports = -1;
+  const ForwardingTable* table = nullptr;
+  bool store_and_forward = false;
+  const std::vector<std::string>* port_names = nullptr;  // switched fabrics
 
-  int num_ports() const { return topo->num_link_ports() + network_interfaces; }
-  int ni_port(int ni) const { return topo->num_link_ports() + ni; }
+  int num_link_ports() const { return link_ports >= 0 ? link_ports : topo->num_link_ports(); }
+  int num_ports() const { return num_link_ports() + network_interfaces; }
+  int ni_port(int ni) const { return num_link_ports() + ni; }
   // VCs a packet of class c may use: [first, last).
   int class_first(VcClass c) const { return c == VcClass::kHigh ? vcs / 2 : 0; }
   int class_last(VcClass c) const { return c == VcClass::kLow ? vcs / 2 : vcs; }

@@ -15,11 +15,15 @@ class PutBw final : public Workload {
     tnis_ = int(prm.integer("tnis", m.tnis, 1, m.tnis));
     src_ = int(prm.integer("src", 0, 0, m.nodes - 1));
     count_ = int(prm.integer("count", 1, 1, 1 << 20));
-    const router::Topology& t = *m.topology;
-    for (int d = 0; d < t.num_dims(); ++d)
-      for (int dir : {+1, -1})
-        if (auto n = t.neighbor(router::NodeId(src_), d, dir))
-          if (std::find(dsts_.begin(), dsts_.end(), int(*n)) == dsts_.end()) dsts_.push_back(int(*n));
+    if (m.topology) {  // mesh/torus: one neighbour per TNI, so each has its own link
+      const router::Topology& t = *m.topology;
+      for (int d = 0; d < t.num_dims(); ++d)
+        for (int dir : {+1, -1})
+          if (auto n = t.neighbor(router::NodeId(src_), d, dir))
+            if (std::find(dsts_.begin(), dsts_.end(), int(*n)) == dsts_.end()) dsts_.push_back(int(*n));
+    } else {  // switched fabric: the next ranks (a host's TNIs share its switch)
+      for (int k = 1; k < m.nodes && int(dsts_.size()) < tnis_; ++k) dsts_.push_back((src_ + k) % m.nodes);
+    }
     if (int(dsts_.size()) < tnis_)
       throw std::invalid_argument(
           fmt::format("--param tnis={}: rank {} has only {} distinct neighbours", tnis_, src_, dsts_.size()));
@@ -59,8 +63,10 @@ class PutBw final : public Workload {
     if (!ok_) o.failure = "an operation completed with an error";
     const platforms::Platform& p = *m_.platform;
     const double flits = double(p.nic.max_packet_flits(p.router.flit_bytes));
-    const double link_payload = p.router.link_bytes_per_s * p.nic.mtu_bytes / (flits * p.router.flit_bytes);
-    const double host = p.router.host_bytes_per_s > 0 ? p.router.host_bytes_per_s : p.router.link_bytes_per_s;
+    const bool torus = p.kind == platforms::FabricKind::kTorus;
+    const double link = torus ? p.router.link_bytes_per_s : p.fabric.host.bytes_per_s;
+    const double link_payload = link * p.nic.mtu_bytes / (flits * p.router.flit_bytes);
+    const double host = torus && p.router.host_bytes_per_s > 0 ? p.router.host_bytes_per_s : link;
     const double injection_payload = host * p.nic.mtu_bytes / (flits * p.router.flit_bytes);
     const double dma = p.nic.dma_bytes_per_s;
     const double per_tni = std::min({dma, link_payload, injection_payload});

@@ -1,0 +1,225 @@
+#include "platforms/switch_netlist.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace kairo::platforms {
+
+using router::NodeId;
+using sim::Time;
+
+namespace {
+Time flit_time(const Platform& p, const LinkClass& c) {
+  return Time(std::llround(double(p.router.flit_bytes) * 1e12 / c.bytes_per_s));
+}
+int buffer_flits(const Platform& p, const LinkClass& c) {
+  if (c.buffer_bytes == 0) return p.router.vc_buffer_flits;
+  return int(std::min<std::uint64_t>(c.buffer_bytes / std::uint64_t(p.router.flit_bytes), 1u << 30));
+}
+}  // namespace
+
+SwitchNetlist::SwitchNetlist(const Platform& platform, sim::EventQueue& queue) : platform_(platform) {
+  hosts_ = std::size_t(platform_.nodes());
+  nis_ = platform_.router.network_interfaces;
+  clock_ = sim::Clock(platform_.router.clock_period_ps());
+  plan();
+  route();
+  build(queue);
+}
+
+SwitchNetlist::~SwitchNetlist() {
+  if (keep_until_exit_)
+    for (auto& s : switches_) (void)s.release();
+}
+
+// Switches, their ports and the cables between them. Fat tree: edges
+// [0, E), spines [E, E + S); edge port u (u < U) goes to spine u mod S, the
+// spine's ports count edges then parallel links. Clusters: cluster switches
+// [0, C), gateways [C, 2C); a cluster switch's port 0 goes to its gateway,
+// whose other ports go to the other gateways in cluster order.
+void SwitchNetlist::plan() {
+  const SwitchedFabric& f = platform_.fabric;
+  const int host_ports = f.hosts_per_edge * nis_;
+  auto add_switch = [&](int link_ports) {
+    link_ports_.push_back(link_ports);
+    names_.emplace_back();
+  };
+  if (platform_.kind == FabricKind::kFatTree) {
+    const int U = f.uplinks_per_edge, S = f.spines, per = S ? U / S : 0;
+    for (int e = 0; e < f.edges; ++e) add_switch(U);
+    for (int s = 0; s < S; ++s) add_switch(f.edges * per);
+    for (int e = 0; e < f.edges; ++e)
+      for (int u = 0; u < U; ++u) {
+        const int s = u % S, k = u / S;
+        links_.push_back(Link{std::size_t(e), std::size_t(f.edges + s), u, e * per + k, &f.up});
+        names_[std::size_t(e)].push_back(fmt::format("up{}", u));
+      }
+    for (int s = 0; s < S; ++s)
+      for (int e = 0; e < f.edges; ++e)
+        for (int k = 0; k < per; ++k)
+          names_[std::size_t(f.edges + s)].push_back(fmt::format("edge{}.{}", e, k));
+  } else {
+    const int C = f.edges;
+    for (int c = 0; c < C; ++c) add_switch(1);
+    for (int c = 0; c < C; ++c) add_switch(C);  // its cluster + the other gateways
+    for (int c = 0; c < C; ++c) {
+      links_.push_back(Link{std::size_t(c), std::size_t(C + c), 0, 0, &f.up});
+      names_[std::size_t(c)].push_back("up");
+      names_[std::size_t(C + c)].push_back(fmt::format("cluster{}", c));
+    }
+    auto wan_port = [](int from, int to) { return 1 + (to < from ? to : to - 1); };
+    for (int c = 0; c < C; ++c)
+      for (int d = 0; d < C; ++d) {
+        if (d == c) continue;
+        names_[std::size_t(C + c)].push_back(fmt::format("wan{}", d));
+        if (d > c)
+          links_.push_back(
+              Link{std::size_t(C + c), std::size_t(C + d), wan_port(c, d), wan_port(d, c), &f.wan});
+      }
+  }
+  // Host ports follow the link ports on edge (cluster) switches.
+  for (int e = 0; e < f.edges; ++e)
+    for (int h = 0; h < f.hosts_per_edge; ++h)
+      for (int i = 0; i < nis_; ++i)
+        names_[std::size_t(e)].push_back(nis_ > 1 ? fmt::format("h{}.ni{}", e * f.hosts_per_edge + h, i)
+                                                  : fmt::format("h{}", e * f.hosts_per_edge + h));
+  (void)host_ports;
+}
+
+// Shortest-path (hop count) routes by breadth-first search from every edge
+// switch; ties between equally short ports go to the (destination mod
+// count)-th, in port order.
+void SwitchNetlist::route() {
+  const SwitchedFabric& f = platform_.fabric;
+  const std::size_t n = link_ports_.size();
+  std::vector<std::vector<std::pair<int, std::size_t>>> adj(n);  // (port, neighbour)
+  for (const Link& l : links_) {
+    adj[l.a].push_back({l.port_a, l.b});
+    adj[l.b].push_back({l.port_b, l.a});
+  }
+  for (auto& a : adj) std::sort(a.begin(), a.end());
+  table_ = router::ForwardingTable(n, hosts_, nis_);
+  constexpr int kFar = std::numeric_limits<int>::max();
+  for (int e = 0; e < f.edges; ++e) {
+    std::vector<int> dist(n, kFar);
+    std::vector<std::size_t> frontier{std::size_t(e)};
+    dist[std::size_t(e)] = 0;
+    for (std::size_t i = 0; i < frontier.size(); ++i)
+      for (const auto& [port, nb] : adj[frontier[i]])
+        if (dist[nb] == kFar) {
+          dist[nb] = dist[frontier[i]] + 1;
+          frontier.push_back(nb);
+        }
+    for (int h = 0; h < f.hosts_per_edge; ++h) {
+      const NodeId d = NodeId(e * f.hosts_per_edge + h);
+      for (std::size_t s = 0; s < n; ++s) {
+        for (int i = 0; i < nis_; ++i) {
+          if (s == std::size_t(e)) {
+            table_.set(s, d, i, link_ports_[s] + h * nis_ + i);
+            continue;
+          }
+          if (dist[s] == kFar)
+            throw ConfigError(fmt::format("{}: switch {} cannot reach host {}: the fabric is not connected",
+                                          platform_.source, s, d));
+          std::vector<int> closer;
+          for (const auto& [port, nb] : adj[s])
+            if (dist[nb] == dist[s] - 1) closer.push_back(port);
+          table_.set(s, d, i, closer[d % closer.size()]);
+        }
+      }
+    }
+  }
+}
+
+void SwitchNetlist::build(sim::EventQueue& queue) {
+  const Platform& p = platform_;
+  const RouterParams& rp = p.router;
+  const SwitchedFabric& f = p.fabric;
+  const Time credit_delay = clock_.cycles(rp.credit_delay_cycles);
+  for (std::size_t s = 0; s < link_ports_.size(); ++s) {
+    router::RouterConfig cfg;
+    cfg.queue = &queue;
+    cfg.activity = &activity_;
+    cfg.clock = clock_;
+    cfg.vcs = rp.vcs;
+    cfg.vc_buffer_flits = rp.vc_buffer_flits;
+    cfg.flit_bytes = rp.flit_bytes;
+    cfg.link_ports = link_ports_[s];
+    cfg.network_interfaces = s < std::size_t(f.edges) ? f.hosts_per_edge * nis_ : 0;
+    cfg.pipeline_ps = rp.switching_delay_ps > 0
+                          ? clock_.ceil(rp.switching_delay_ps)
+                          : clock_.cycles(rp.routing_cycles + rp.vc_alloc_cycles + rp.sw_alloc_cycles);
+    cfg.traversal_ps = rp.switching_delay_ps > 0 ? 0 : clock_.cycles(rp.switch_traversal_cycles);
+    cfg.credit_delay_ps = credit_delay;
+    cfg.allocator = rp.allocator;
+    cfg.table = &table_;
+    cfg.store_and_forward = rp.store_and_forward;
+    cfg.port_names = &names_[s];
+    configs_.push_back(cfg);
+    const std::string name =
+        s < std::size_t(f.edges)
+            ? fmt::format(p.kind == FabricKind::kFatTree ? "edge{}" : "cluster{}", s)
+            : fmt::format(p.kind == FabricKind::kFatTree ? "spine{}" : "gateway{}", s - std::size_t(f.edges));
+    switches_.push_back(std::make_unique<router::Router>(name.c_str(), configs_.back(), NodeId(s)));
+  }
+  for (const Link& l : links_) {
+    const Time flit = flit_time(p, *l.cls), lat = l.cls->latency_ps;
+    const int credits = buffer_flits(p, *l.cls);
+    router::Router &a = *switches_[l.a], &b = *switches_[l.b];
+    a.connect_output(l.port_a, &b, l.port_b, lat, flit, credits);
+    b.connect_input(l.port_b, &a, l.port_a, credit_delay + lat);
+    b.connect_output(l.port_b, &a, l.port_a, lat, flit, credits);
+    a.connect_input(l.port_a, &b, l.port_b, credit_delay + lat);
+  }
+  endpoints_.resize(hosts_ * std::size_t(nis_));
+  const Time hflit = flit_time(p, f.host), hlat = f.host.latency_ps;
+  const int hbuf = buffer_flits(p, f.host);
+  hw::Endpoint::Setup setup{&queue, &activity_, clock_, rp.vcs, hbuf, credit_delay};
+  for (NodeId h = 0; h < hosts_; ++h) {
+    router::Router& sw = *switches_[edge_of(h)];
+    for (int i = 0; i < nis_; ++i) {
+      hw::Endpoint& e = endpoint(h, i);
+      const int port = link_ports_[edge_of(h)] + int(h % NodeId(f.hosts_per_edge)) * nis_ + i;
+      e.init(setup, nullptr, i);
+      e.connect_to_router(&sw, port, hlat, hflit, hbuf);
+      sw.connect_input(port, &e, 0, credit_delay + hlat);
+      sw.connect_output(port, &e, 0, hlat, hflit, hbuf);
+      e.connect_from_router(&sw, port, credit_delay + hlat);
+    }
+  }
+  // Nothing moves while a packet crosses a long cable: the watchdog waits
+  // for at least a few of the longest round trips.
+  Time longest = f.host.latency_ps;
+  for (const Link& l : links_) longest = std::max(longest, l.cls->latency_ps);
+  const Time timeout = std::max(clock_.cycles(rp.watchdog_cycles), 4 * (longest + credit_delay));
+  watchdog_ =
+      std::make_unique<router::Watchdog>(queue, activity_, timeout, [this] { return describe_blocked(64); });
+  activity_.watchdog = watchdog_.get();
+}
+
+SwitchNetlist::LinkTally SwitchNetlist::links() const {
+  LinkTally t;
+  t.host = hosts_ * std::uint64_t(nis_);
+  for (const Link& l : links_) (l.cls == &platform_.fabric.wan ? t.wan : t.up) += 1;
+  return t;
+}
+
+std::vector<std::string> SwitchNetlist::describe_blocked(std::size_t limit) {
+  std::vector<std::string> out;
+  for (auto& s : switches_) {
+    if (s->buffered_packets() == 0) continue;
+    s->describe_blocked(out, limit);
+    if (out.size() >= limit) break;
+  }
+  return out;
+}
+
+std::unique_ptr<Network> build_network(const Platform& p, sim::EventQueue& queue) {
+  if (p.kind == FabricKind::kTorus) return std::make_unique<TorusNetlist>(p, queue);
+  return std::make_unique<SwitchNetlist>(p, queue);
+}
+
+}  // namespace kairo::platforms

@@ -1,0 +1,82 @@
+// The netlist of a switched fabric: a two-level fat tree (edge switches with
+// their hosts, spine switches above, d-mod-k up/down routing) or clusters of
+// one switch each joined by wide-area links between per-cluster gateways.
+// Switches are the same router module as a mesh/torus uses, with table
+// routing, per-link-class rates, latencies and buffers, and cut-through or
+// store-and-forward; hosts attach through the same endpoints. The builder
+// declares and binds; routes are computed once, here, into a forwarding
+// table: from every switch, among the ports on a shortest path to the
+// destination's switch, the (destination mod count)-th (d-mod-k: spreads
+// destinations evenly over parallel up links, deterministic, deadlock-free
+// on a tree).
+#pragma once
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hw/router/router.h"
+#include "platforms/network.h"
+#include "platforms/torus_netlist.h"
+
+namespace kairo::platforms {
+
+class SwitchNetlist final : public Network {
+ public:
+  SwitchNetlist(const Platform& platform, sim::EventQueue& queue);
+  ~SwitchNetlist() override;
+
+  const Platform& platform() const override { return platform_; }
+  std::size_t num_nodes() const override { return hosts_; }
+  int network_interfaces() const override { return nis_; }
+  hw::Endpoint& endpoint(router::NodeId n, int ni) override {
+    return endpoints_[std::size_t(n) * std::size_t(nis_) + std::size_t(ni)];
+  }
+  sim::Clock clock() const override { return clock_; }
+  std::string node_name(router::NodeId n) const override { return "h" + std::to_string(n); }
+  router::NetworkActivity& activity() override { return activity_; }
+  router::Watchdog& watchdog() override { return *watchdog_; }
+  std::vector<std::string> describe_blocked(std::size_t limit) override;
+  void keep_until_exit() override { keep_until_exit_ = true; }
+
+  std::size_t num_switches() const { return switches_.size(); }
+  router::Router& switch_at(std::size_t s) { return *switches_[s]; }
+  // The switch host `n` attaches to.
+  std::size_t edge_of(router::NodeId n) const {
+    return std::size_t(n) / std::size_t(platform_.fabric.hosts_per_edge);
+  }
+  const router::ForwardingTable& table() const { return table_; }
+
+  // Switch-to-switch links (each counted once, both directions) by class.
+  struct LinkTally {
+    std::uint64_t host = 0, up = 0, wan = 0;
+  };
+  LinkTally links() const;
+
+ private:
+  struct Link {  // one switch-to-switch cable
+    std::size_t a, b;
+    int port_a, port_b;
+    const LinkClass* cls;
+  };
+  void plan();
+  void build(sim::EventQueue& queue);
+  void route();
+
+  Platform platform_;
+  std::size_t hosts_ = 0;
+  int nis_ = 1;
+  sim::Clock clock_;
+  std::vector<int> link_ports_;                  // per switch
+  std::vector<std::vector<std::string>> names_;  // per switch, per port
+  std::vector<Link> links_;
+  std::deque<router::RouterConfig> configs_;  // one per switch (port counts differ)
+  router::ForwardingTable table_;
+  router::NetworkActivity activity_;
+  std::vector<std::unique_ptr<router::Router>> switches_;
+  std::vector<hw::Endpoint> endpoints_;
+  std::unique_ptr<router::Watchdog> watchdog_;
+  bool keep_until_exit_ = false;
+};
+
+}  // namespace kairo::platforms
