@@ -1,16 +1,25 @@
 // `kairo platforms` and `kairo check`.
-#include <iostream>
-
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
 
 #include "app/cli_common.h"
 #include "hw/router/topology.h"
 #include "platforms/platform.h"
+#include "platforms/switch_netlist.h"
+#include "sim/units.h"
 
 namespace kairo::app {
 namespace {
 
 std::string shape_of(const platforms::Platform& p) {
+  const platforms::SwitchedFabric& f = p.fabric;
+  if (p.kind == platforms::FabricKind::kFatTree)
+    return fmt::format("fat tree: {} edge switches x {} hosts, {} uplinks each, {} spines", f.edges,
+                       f.hosts_per_edge, f.uplinks_per_edge, f.spines);
+  if (p.kind == platforms::FabricKind::kClusters)
+    return fmt::format("{} clusters x {} hosts, joined by wide-area links", f.edges, f.hosts_per_edge);
   std::string s;
   for (const auto& d : p.dims) s += fmt::format("{}{}{}", s.empty() ? "" : "x", d.size, "");
   std::string wraps;
@@ -18,24 +27,70 @@ std::string shape_of(const platforms::Platform& p) {
   return s + "  " + wraps;
 }
 
+// A switched fabric's shape from its netlist: switches, cables by class and
+// the bisection (half the edge switches, or clusters, against the rest).
+void check_switched(const platforms::Platform& p) {
+  sim::EventQueue queue(p.router.clock_period_ps());
+  platforms::SwitchNetlist net(p, queue);
+  const platforms::SwitchedFabric& f = p.fabric;
+  const auto links = net.links();
+  const bool tree = p.kind == platforms::FabricKind::kFatTree;
+  const std::uint64_t half = std::uint64_t(f.edges / 2), other = std::uint64_t(f.edges) - half;
+  double bisection = 0;
+  std::string cut;
+  if (f.edges == 1) {
+    bisection = double(f.hosts_per_edge / 2) * p.router.network_interfaces * f.host.bytes_per_s;
+    cut = "half the hosts of the only switch";
+  } else if (tree) {
+    bisection = std::min(
+        double(half * std::uint64_t(f.hosts_per_edge * p.router.network_interfaces)) * f.host.bytes_per_s,
+        double(half * std::uint64_t(f.uplinks_per_edge)) * f.up.bytes_per_s);
+    cut = fmt::format("{} of {} edge switches against the rest, through their uplinks", half, f.edges);
+  } else {
+    bisection = std::min({double(half * other) * f.wan.bytes_per_s, double(half) * f.up.bytes_per_s,
+                          double(half * std::uint64_t(f.hosts_per_edge)) * f.host.bytes_per_s});
+    cut = fmt::format("{} of {} clusters against the rest, over the wide-area links", half, f.edges);
+  }
+  std::cout << fmt::format("platform {} ({})\n", p.name, p.source);
+  std::cout << fmt::format("  shape      {}\n", shape_of(p));
+  std::cout << fmt::format("  nodes      {}\n", net.num_nodes());
+  std::cout << fmt::format("  switches   {} ({} {}, {} {}), {}, {}ns switching\n", net.num_switches(),
+                           f.edges, tree ? "edge" : "cluster", net.num_switches() - std::size_t(f.edges),
+                           tree ? "spine" : "gateway",
+                           p.router.store_and_forward ? "store-and-forward" : "cut-through",
+                           double(p.router.switching_delay_ps) / 1000.0);
+  std::cout << fmt::format("  links      {} host ({}), {} up ({}), {} wide-area ({})\n", links.host,
+                           units::format_bandwidth(f.host.bytes_per_s), links.up,
+                           units::format_bandwidth(f.up.bytes_per_s), links.wan,
+                           units::format_bandwidth(f.wan.bytes_per_s));
+  std::cout << fmt::format("  bisection  {:.3f} GB/s per direction ({})\n", bisection / 1e9, cut);
+  net.keep_until_exit();
+}
+
 int check(const std::string& name, const std::vector<std::string>& sets) {
   try {
     platforms::Platform p = platforms::load_platform(name, sets);
+    if (p.kind != platforms::FabricKind::kTorus) {
+      check_switched(p);
+      return kExitOk;
+    }
     router::Topology topo(p.dims);
     std::uint64_t links = 0;  // unidirectional router-to-router links
     for (router::NodeId n = 0; n < topo.num_nodes(); ++n)
-      for (int port = 0; port < topo.num_link_ports(); ++port) links += topo.neighbor_via_port(n, port).has_value();
+      for (int port = 0; port < topo.num_link_ports(); ++port)
+        links += topo.neighbor_via_port(n, port).has_value();
     // Bisection: cut the largest dimension in half; links crossing the cut in one direction.
     int cut = 0;
     for (int d = 1; d < topo.num_dims(); ++d)
       if (topo.dim(d).size > topo.dim(cut).size) cut = d;
     const auto& cd = topo.dim(cut);
-    std::uint64_t cross = (topo.num_nodes() / std::uint64_t(cd.size)) * (cd.size == 2 ? 1 : (topo.is_ring(cut) ? 2 : 1));
+    std::uint64_t cross =
+        (topo.num_nodes() / std::uint64_t(cd.size)) * (cd.size == 2 ? 1 : (topo.is_ring(cut) ? 2 : 1));
     std::cout << fmt::format("platform {} ({})\n", p.name, p.source);
     std::cout << fmt::format("  shape      {}\n", shape_of(p));
     std::cout << fmt::format("  nodes      {}\n", topo.num_nodes());
-    std::cout << fmt::format("  routers    {} ({} link ports + {} network interfaces each)\n", topo.num_nodes(),
-                             topo.num_link_ports(), p.router.network_interfaces);
+    std::cout << fmt::format("  routers    {} ({} link ports + {} network interfaces each)\n",
+                             topo.num_nodes(), topo.num_link_ports(), p.router.network_interfaces);
     std::cout << fmt::format("  links      {} unidirectional router-to-router, {} NI channel pairs\n", links,
                              topo.num_nodes() * std::uint64_t(p.router.network_interfaces));
     std::cout << fmt::format("  bisection  {:.1f} GB/s per direction (cut across {}: {} links)\n",
@@ -56,8 +111,7 @@ void add_platform_commands(CLI::App& app, int& exit_code) {
     for (const auto& s : platforms::shipped_platforms()) {
       try {
         platforms::Platform p = platforms::load_platform(s.name);
-        router::Topology topo(p.dims);
-        std::cout << fmt::format("{:<16} {:>8} nodes  {}\n", p.name, topo.num_nodes(), shape_of(p));
+        std::cout << fmt::format("{:<16} {:>8} nodes  {}\n", p.name, p.nodes(), shape_of(p));
       } catch (const std::exception& e) {
         std::cout << fmt::format("{:<16} invalid: {}\n", s.name, e.what());
         exit_code = kExitSimFailure;

@@ -29,8 +29,9 @@ sim::Time round_ps(double ps) { return sim::Time(std::llround(ps)); }
 
 // Listing order of `kairo platforms`; embedded files not named here follow
 // in file-name order.
-const char* const kListingOrder[] = {"mesh-8x8",       "torus-8x8",  "mesh-16x16", "mesh-10x10x10",
-                                     "torus-10x10x10", "tofu-small", "tofud-rack", "tofu-k"};
+const char* const kListingOrder[] = {"mesh-8x8",       "torus-8x8",  "mesh-16x16",   "mesh-10x10x10",
+                                     "torus-10x10x10", "tofu-small", "tofud-rack",   "tofu-k",
+                                     "ib-qdr-16",      "ib-qdr-256", "eps-tree-128", "grid-2x32"};
 
 // "platforms/mesh-8x8.yaml" -> "mesh-8x8": listing the shipped platforms costs
 // no YAML parsing at start-up (a test checks that each file's `name:` is its stem).

@@ -446,6 +446,12 @@ Platform Reader::read(const YAML::Node& root) {
     pl.has_nic = true;
     read_nic(*n, pl.nic);
     check_nic(pl.router, pl.nic);
+  } else {
+    // No nic: section: the default NIC, its MTU cut to the router's largest packet.
+    const std::uint64_t room =
+        std::uint64_t(pl.router.max_packet_flits) * std::uint64_t(pl.router.flit_bytes);
+    if (room > pl.nic.header_bytes)
+      pl.nic.mtu_bytes = std::uint32_t(std::min<std::uint64_t>(pl.nic.mtu_bytes, room - pl.nic.header_bytes));
   }
   return pl;
 }

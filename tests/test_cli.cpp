@@ -15,16 +15,19 @@ namespace {
 using test::run_kairo;
 
 std::string platform_file(const std::string& router_extra, const std::string& dims = "") {
-  std::string d = dims.empty() ? "    - {name: X, size: 4, wrap: false}\n    - {name: Y, size: 4, wrap: false}\n" : dims;
+  std::string d =
+      dims.empty() ? "    - {name: X, size: 4, wrap: false}\n    - {name: Y, size: 4, wrap: false}\n" : dims;
   return "name: test-mesh\ntopology:\n  dims:\n" + d +
          "router:\n  clock: 1GHz\n  flit_size: 32B\n  link_bandwidth: 32GB/s\n  vcs: 4\n"
-         "  vc_buffer_flits: 8\n  max_packet_flits: 8\n" + router_extra;
+         "  vc_buffer_flits: 8\n  max_packet_flits: 8\n" +
+         router_extra;
 }
 
 void expect_bad_input(const std::vector<std::string>& args, const std::vector<std::string>& must_mention) {
   auto r = run_kairo(args);
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  for (const auto& m : must_mention) EXPECT_NE(r.err.find(m), std::string::npos) << "missing '" << m << "' in: " << r.err;
+  for (const auto& m : must_mention)
+    EXPECT_NE(r.err.find(m), std::string::npos) << "missing '" << m << "' in: " << r.err;
   EXPECT_TRUE(r.out.empty() || r.out.find("accepted") == std::string::npos) << "nothing half-done";
 }
 
@@ -48,8 +51,9 @@ TEST(Cli, ZeroVcsIsRejected) {
 
 TEST(Cli, VcBufferSmallerThanTheLargestPacketIsRejectedUnderVirtualCutThrough) {
   auto dir = test::temp_dir();
-  auto f = test::write_file(dir, "p.yaml", platform_file("  vc_buffer_flits: 4\n").replace(
-                                               platform_file("").find("  vc_buffer_flits: 8\n"), 20, ""));
+  auto f = test::write_file(dir, "p.yaml",
+                            platform_file("  vc_buffer_flits: 4\n")
+                                .replace(platform_file("").find("  vc_buffer_flits: 8\n"), 20, ""));
   expect_bad_input({"traffic", f, "--rate", "0.1"}, {f, "vc_buffer_flits", "max_packet_flits"});
 }
 
@@ -60,12 +64,15 @@ TEST(Cli, ZeroBandwidthIsRejected) {
 
 TEST(Cli, ValuesBeyondTheModelsLimitsAreRejected) {
   expect_bad_input({"check", "mesh-8x8", "--set", "router.vcs=17"}, {"router.vcs", "between 1 and 16"});
-  expect_bad_input({"check", "mesh-8x8", "--set", "router.network_interfaces=65"}, {"router.network_interfaces"});
-  expect_bad_input({"check", "mesh-8x8", "--set", "router.max_packet_flits=70000"}, {"router.max_packet_flits"});
+  expect_bad_input({"check", "mesh-8x8", "--set", "router.network_interfaces=65"},
+                   {"router.network_interfaces"});
+  expect_bad_input({"check", "mesh-8x8", "--set", "router.max_packet_flits=70000"},
+                   {"router.max_packet_flits"});
 }
 
 TEST(Cli, UnknownPatternListsTheKnownOnes) {
-  expect_bad_input({"traffic", "mesh-8x8", "--pattern", "zigzag", "--rate", "0.1"}, {"--pattern", "zigzag", "tornado"});
+  expect_bad_input({"traffic", "mesh-8x8", "--pattern", "zigzag", "--rate", "0.1"},
+                   {"--pattern", "zigzag", "tornado"});
 }
 
 TEST(Cli, RateAboveOneIsRejected) {
@@ -103,8 +110,8 @@ TEST(Cli, WatchdogStopsTheRunWithExitCodeOneAndNamesPortsAndVcs) {
 }
 
 TEST(Cli, HelpWorksOnEveryCommand) {
-  for (auto cmd : std::vector<std::vector<std::string>>{{"--help"}, {"traffic", "--help"}, {"platforms", "--help"},
-                                                        {"check", "--help"}}) {
+  for (auto cmd : std::vector<std::vector<std::string>>{
+           {"--help"}, {"traffic", "--help"}, {"platforms", "--help"}, {"check", "--help"}}) {
     auto r = run_kairo(cmd);
     EXPECT_EQ(r.exit_code, 0) << cmd[0];
     EXPECT_NE(r.out.find("Usage"), std::string::npos);
@@ -118,6 +125,8 @@ TEST(Cli, PlatformsListsEveryShippedPlatformWithItsNodeCount) {
     auto p = platforms::load_platform(s.name);
     std::uint64_t nodes = 1;
     for (const auto& d : p.dims) nodes *= std::uint64_t(d.size);
+    if (p.kind != platforms::FabricKind::kTorus)
+      nodes = std::uint64_t(p.fabric.edges) * std::uint64_t(p.fabric.hosts_per_edge);
     EXPECT_NE(r.out.find(s.name), std::string::npos);
     EXPECT_NE(r.out.find(std::to_string(nodes) + " nodes"), std::string::npos) << s.name;
   }
@@ -147,8 +156,9 @@ nlohmann::json strip_cost(nlohmann::json j) {
 // direct driver the library tests use.
 TEST(Cli, SystemCRunsAreDeterministicAndMatchTheDirectDriver) {
   auto dir = test::temp_dir();
-  std::vector<std::string> args = {"traffic", "tofu-small", "--pattern", "uniform", "--rate", "0.4",
-                                   "--warmup-cycles", "500", "--measure-cycles", "2000", "--seed", "11", "--quiet"};
+  std::vector<std::string> args = {
+      "traffic", "tofu-small",       "--pattern", "uniform", "--rate", "0.4",    "--warmup-cycles",
+      "500",     "--measure-cycles", "2000",      "--seed",  "11",     "--quiet"};
   auto a = args, b = args;
   a.insert(a.end(), {"--json", dir + "/a.json"});
   b.insert(b.end(), {"--json", dir + "/b.json"});
@@ -173,8 +183,9 @@ TEST(Cli, SystemCRunsAreDeterministicAndMatchTheDirectDriver) {
 
 TEST(Cli, SweepGivesATableAndTheSaturationPoint) {
   auto dir = test::temp_dir();
-  auto r = run_kairo({"traffic", "mesh-8x8", "--sweep", "0.1,0.2,0.6", "--warmup-cycles", "500",
-                      "--measure-cycles", "2000", "--csv", dir + "/s.csv", "--json", dir + "/s.json", "--quiet"});
+  auto r =
+      run_kairo({"traffic", "mesh-8x8", "--sweep", "0.1,0.2,0.6", "--warmup-cycles", "500",
+                 "--measure-cycles", "2000", "--csv", dir + "/s.csv", "--json", dir + "/s.json", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto csv = test::read_file(dir + "/s.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4) << csv;
@@ -200,7 +211,8 @@ double pingpong_model_ns(const platforms::Platform& p) {
   const sim::Time period = p.router.clock_period_ps();
   auto leg = [&](sim::Time post, router::NodeId from, router::NodeId to) {
     const sim::Time read_done = post + p.nic.node_latency_ps + test::dma_ps(p.nic.dma_bytes_per_s, 8);
-    return test::ceil_to(test::network(p, read_done, 2, from, to), period) + test::dma_ps(p.nic.dma_bytes_per_s, 8);
+    return test::ceil_to(test::network(p, read_done, 2, from, to), period) +
+           test::dma_ps(p.nic.dma_bytes_per_s, 8);
   };
   const sim::Time t0 = 1000000;
   return double(leg(leg(t0, 0, 1), 1, 0) - t0) / 2000.0;
@@ -210,8 +222,9 @@ double pingpong_model_ns(const platforms::Platform& p) {
 // round trip of two puts-to-notice, each computed here from the put model.
 TEST(Cli, RunPingpongReportsHalfTheRoundTripOfTheputModel) {
   auto dir = test::temp_dir();
-  auto r = run_kairo({"run", "tofu-small", "--workload", "pingpong", "--param", "op=put", "--param", "size=8B",
-                      "--param", "src=0", "--param", "dst=1", "--json", dir + "/p.json", "--quiet"});
+  auto r =
+      run_kairo({"run", "tofu-small", "--workload", "pingpong", "--param", "op=put", "--param", "size=8B",
+                 "--param", "src=0", "--param", "dst=1", "--json", dir + "/p.json", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(test::read_file(dir + "/p.json"));
   auto p = platforms::load_platform("tofu-small");
@@ -243,7 +256,8 @@ TEST(Cli, RunRejectsUnknownWorkloadsAndParameters) {
   expect_bad_input({"run", "tofu-small", "--workload", "nosuch"}, {"--workload", "pingpong"});
   expect_bad_input({"run", "tofu-small", "--workload", "pingpong", "--param", "sizee=8B"}, {"sizee"});
   expect_bad_input({"run", "tofu-small", "--workload", "pingpong", "--param", "dst=96"}, {"dst"});
-  expect_bad_input({"run", "tofu-small", "--workload", "pingpong", "--param", "op=send"}, {"op", "put or get"});
+  expect_bad_input({"run", "tofu-small", "--workload", "pingpong", "--param", "op=send"},
+                   {"op", "put or get"});
 }
 
 }  // namespace

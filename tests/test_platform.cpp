@@ -89,8 +89,8 @@ const std::map<std::string, Shape>& documented() {
 TEST(Platform, ShippedPlatformsAreListedInDocumentedOrder) {
   std::vector<std::string> names;
   for (const auto& p : shipped_platforms()) names.push_back(p.name);
-  std::vector<std::string> expected = {"mesh-8x8",   "torus-8x8",  "mesh-16x16", "mesh-10x10x10", "torus-10x10x10",
-                                       "tofu-small", "tofud-rack", "tofu-k"};
+  std::vector<std::string> expected = {"mesh-8x8",       "torus-8x8",  "mesh-16x16", "mesh-10x10x10",
+                                       "torus-10x10x10", "tofu-small", "tofud-rack", "tofu-k"};
   ASSERT_GE(names.size(), expected.size());
   EXPECT_EQ(std::vector<std::string>(names.begin(), names.begin() + long(expected.size())), expected);
 }
@@ -254,7 +254,8 @@ TEST(Platform, UnknownKeyIsNamedWithTheValidOnes) {
 TEST(Platform, ErrorsNameTheLineOfTheBadValue) {
   // vcs is on line 10 of this file.
   std::string yaml = kMesh + "  clock: 1GHz\n  vc_buffer_flits: 8\n  vcs: 0\n  max_packet_flits: 8\n";
-  EXPECT_EQ(error_of(yaml), "bad.yaml:10: router.vcs: expected an integer between 1 and 16 (VCs per port), got 0");
+  EXPECT_EQ(error_of(yaml),
+            "bad.yaml:10: router.vcs: expected an integer between 1 and 16 (VCs per port), got 0");
   // An empty value is reported on its key's line, not the next one.
   expect_contains(error_of(kMesh + "  vcs:\n  max_packet_flits: 8\n"),
                   {"bad.yaml:8: router.vcs", "got nothing"});
@@ -386,7 +387,8 @@ TEST(Platform, SetToAnUnknownKeyListsTheValidPatterns) {
 
 TEST(Platform, SetValueIsValidatedLikeAFileValue) {
   EXPECT_EQ(load_error("mesh-8x8", {"router.vcs=0"}),
-            "platforms/mesh-8x8.yaml: --set router.vcs=0: router.vcs: expected an integer between 1 and 16 (VCs per "
+            "platforms/mesh-8x8.yaml: --set router.vcs=0: router.vcs: expected an integer between 1 and 16 "
+            "(VCs per "
             "port), got 0");
   expect_contains(load_error("torus-8x8", {"router.vcs=1"}),
                   {"platforms/torus-8x8.yaml", "--set router.vcs=1: router.vcs", "expected an integer >= 2"});
@@ -432,11 +434,11 @@ TEST(Platform, TofudRackIsOneRackOfTofuD) {
   for (const auto& d : p.dims) names += d.name;
   EXPECT_EQ(names, "XYZABC");
   const RouterParams& r = p.router;
-  EXPECT_EQ(r.network_interfaces, 6);         // TNIs per node
+  EXPECT_EQ(r.network_interfaces, 6);  // TNIs per node
   EXPECT_DOUBLE_EQ(r.clock_hz, 425e6);
-  EXPECT_EQ(r.clock_period_ps(), 2353u);      // 1e12 / 425e6 = 2352.9
+  EXPECT_EQ(r.clock_period_ps(), 2353u);  // 1e12 / 425e6 = 2352.9
   EXPECT_DOUBLE_EQ(r.link_bytes_per_s, 6.8e9);
-  EXPECT_EQ(r.flit_ps(), 4706u);              // 32B / 6.8GB/s = 4705.9ps
+  EXPECT_EQ(r.flit_ps(), 4706u);  // 32B / 6.8GB/s = 4705.9ps
   EXPECT_EQ(r.flit_ps(), 2 * r.clock_period_ps());
   EXPECT_DOUBLE_EQ(r.link_flits_per_cycle(), 0.5);
   EXPECT_EQ(r.vcs, 4);
@@ -450,7 +452,7 @@ TEST(Platform, TofudRackIsOneRackOfTofuD) {
   EXPECT_EQ(p.nic.header_bytes, 32u);
   EXPECT_EQ(p.nic.max_packet_flits(r.flit_bytes), 61u);  // (32 + 1920) / 32
   EXPECT_EQ(p.nic.node_latency_ps, 400000u);  // assumed for TofuD's direct descriptors (docs/performance.md)
-  const NicParams d;  // the rest are the defaults
+  const NicParams d;                          // the rest are the defaults
   EXPECT_EQ(p.nic.dma_bytes_per_s, d.dma_bytes_per_s);
   EXPECT_NO_THROW(check_nic_fits_router(p));
 }
@@ -461,7 +463,9 @@ TEST(Platform, NicDefaultsWhenAbsent) {
   const NicParams& n = p.nic;
   EXPECT_EQ(n.node_latency_ps, 700000u);
   EXPECT_DOUBLE_EQ(n.dma_bytes_per_s, 2.8e9);
-  EXPECT_EQ(n.mtu_bytes, 1920u);
+  EXPECT_EQ(n.mtu_bytes, std::min<std::uint32_t>(
+                             1920u, std::uint32_t(p.router.max_packet_flits * p.router.flit_bytes) - 32u))
+      << "the default 1920B, cut to the router's largest packet";
   EXPECT_EQ(n.header_bytes, 32u);
   EXPECT_EQ(n.max_descriptor_bytes, (std::uint64_t(16) << 20) - 1);
   EXPECT_EQ(n.command_queue_depth, 64u);
@@ -491,25 +495,27 @@ TEST(Platform, NicDefaultsWhenAbsent) {
   EXPECT_EQ(deflt["nic.memory_size"], "32GiB");
   EXPECT_EQ(deflt["nic.memory_latency"], "0ns");
   EXPECT_EQ(deflt["nic.memory_bandwidth"], "unlimited");
-  // Every shipped platform but tofud-rack takes the defaults.
-  for (const auto& sp : shipped_platforms())
-    if (sp.name != "tofud-rack") {
-      SCOPED_TRACE(sp.name);
-      Platform s = load_platform(sp.name);
-      EXPECT_FALSE(s.has_nic);
-      EXPECT_EQ(s.nic.mtu_bytes, 1920u);
-      EXPECT_EQ(s.nic.dma_bytes_per_s, 2.8e9);
-    }
+  // The shipped platforms without a nic: section take the defaults, the MTU
+  // cut to the router's largest packet.
+  for (const auto& sp : shipped_platforms()) {
+    SCOPED_TRACE(sp.name);
+    Platform s = load_platform(sp.name);
+    if (s.has_nic) continue;
+    const std::uint32_t room = std::uint32_t(s.router.max_packet_flits * s.router.flit_bytes) - 32u;
+    EXPECT_EQ(s.nic.mtu_bytes, std::min(1920u, room));
+    EXPECT_EQ(s.nic.dma_bytes_per_s, 2.8e9);
+  }
 }
 
 TEST(Platform, NicKeysSetTheirFields) {
-  Platform p = parse_platform(kMesh +
-                                  "  max_packet_flits: 16\n  vc_buffer_flits: 16\n  flit_size: 16B\n"
-                                  "nic:\n  node_latency: 0.6us\n  dma_bandwidth: 10GB/s\n  mtu: 240B\n"
-                                  "  header_size: 16B\n  max_descriptor_size: 1MiB\n  command_queue_depth: 8\n"
-                                  "  completion_queue_depth: 9\n  notice_queue_depth: 10\n  registrations: 11\n"
-                                  "  memory_size: 1GiB\n  memory_latency: 80ns\n  memory_bandwidth: 20GB/s\n",
-                              "nic.yaml");
+  Platform p =
+      parse_platform(kMesh +
+                         "  max_packet_flits: 16\n  vc_buffer_flits: 16\n  flit_size: 16B\n"
+                         "nic:\n  node_latency: 0.6us\n  dma_bandwidth: 10GB/s\n  mtu: 240B\n"
+                         "  header_size: 16B\n  max_descriptor_size: 1MiB\n  command_queue_depth: 8\n"
+                         "  completion_queue_depth: 9\n  notice_queue_depth: 10\n  registrations: 11\n"
+                         "  memory_size: 1GiB\n  memory_latency: 80ns\n  memory_bandwidth: 20GB/s\n",
+                     "nic.yaml");
   const NicParams& n = p.nic;
   EXPECT_TRUE(p.has_nic);
   EXPECT_EQ(n.node_latency_ps, 600000u);
@@ -528,7 +534,8 @@ TEST(Platform, NicKeysSetTheirFields) {
 }
 
 TEST(Platform, SetOverridesNicKeys) {
-  Platform p = load_platform("tofud-rack", {"nic.mtu=1024B", "nic.dma_bandwidth=5GB/s", "nic.registrations=16"});
+  Platform p =
+      load_platform("tofud-rack", {"nic.mtu=1024B", "nic.dma_bandwidth=5GB/s", "nic.registrations=16"});
   EXPECT_EQ(p.nic.mtu_bytes, 1024u);
   EXPECT_EQ(p.nic.header_bytes, 32u);  // the file's value stays
   EXPECT_DOUBLE_EQ(p.nic.dma_bytes_per_s, 5e9);
@@ -547,9 +554,10 @@ TEST(Platform, SetOverridesNicKeys) {
                    "router.max_packet_flits (8 flits of 32B)", "got 256B (32B header + 256B = 9 flits)",
                    "lower nic.mtu to at most 224B or raise router.max_packet_flits to at least 9"});
   // A router change that no longer fits the NIC is reported at that --set, for nic.mtu.
-  expect_contains(load_error("tofud-rack", {"router.max_packet_flits=32"}),
-                  {"platforms/tofud-rack.yaml: --set router.max_packet_flits=32: nic.mtu: expected at most 992B",
-                   "raise router.max_packet_flits to at least 61"});
+  expect_contains(
+      load_error("tofud-rack", {"router.max_packet_flits=32"}),
+      {"platforms/tofud-rack.yaml: --set router.max_packet_flits=32: nic.mtu: expected at most 992B",
+       "raise router.max_packet_flits to at least 61"});
   expect_contains(load_error("mesh-8x8", {"nic.mtus=1KiB"}),
                   {"--set nic.mtus=1KiB", "unknown key 'nic.mtus'", "nic.<key>", "max_descriptor_size"});
 }
@@ -560,12 +568,14 @@ TEST(Platform, NicErrorsNameFileLineKeyAndExpected) {
     std::string nic_lines, where, expected;
   };
   const std::vector<Case> cases = {
-      {"  mtus: 1920B\n", "bad.yaml:9: nic.mtus: ", "unknown key; expected one of: node_latency, dma_bandwidth"},
+      {"  mtus: 1920B\n",
+       "bad.yaml:9: nic.mtus: ", "unknown key; expected one of: node_latency, dma_bandwidth"},
       {"  dma_bandwidth: 0GB/s\n", "bad.yaml:9: nic.dma_bandwidth: ", "expected a bandwidth > 0"},
       {"  dma_bandwidth: fast\n", "bad.yaml:9: nic.dma_bandwidth: ", "expected a bandwidth such as"},
       {"  memory_bandwidth: 0B/s\n", "bad.yaml:9: nic.memory_bandwidth: ", "expected a bandwidth > 0"},
       {"  command_queue_depth: 0\n", "bad.yaml:9: nic.command_queue_depth: ", "expected an integer >= 1"},
-      {"  completion_queue_depth: 0\n", "bad.yaml:9: nic.completion_queue_depth: ", "expected an integer >= 1"},
+      {"  completion_queue_depth: 0\n",
+       "bad.yaml:9: nic.completion_queue_depth: ", "expected an integer >= 1"},
       {"  notice_queue_depth: -3\n", "bad.yaml:9: nic.notice_queue_depth: ", "expected an integer >= 1"},
       {"  registrations: 0\n", "bad.yaml:9: nic.registrations: ", "expected an integer >= 1"},
       {"  mtu: 0B\n", "bad.yaml:9: nic.mtu: ", "expected a size between 1B and 4294967295B"},
@@ -580,7 +590,8 @@ TEST(Platform, NicErrorsNameFileLineKeyAndExpected) {
        "flits of 32B), got 4096B (32B header + 4096B = 129 flits): lower nic.mtu to at most 2016B or raise "
        "router.max_packet_flits to at least 129"},
       {"  header_size: 4KiB\n", "bad.yaml:9: nic.mtu: ",
-       "expected a size such that a packet (nic.header_size + nic.mtu) fits router.max_packet_flits (64 flits of "
+       "expected a size such that a packet (nic.header_size + nic.mtu) fits router.max_packet_flits (64 "
+       "flits of "
        "32B), got 1920B (4096B header + 1920B = 188 flits): the header alone fills the packet; raise "
        "router.max_packet_flits to at least 188 or lower nic.header_size"},
   };
@@ -588,24 +599,22 @@ TEST(Platform, NicErrorsNameFileLineKeyAndExpected) {
     SCOPED_TRACE(c.nic_lines);
     expect_contains(error_of(kMesh + "nic:\n" + c.nic_lines), {c.where + c.expected});
   }
-  expect_contains(error_of(kMesh + "nic: 5\n"), {"bad.yaml:8: nic: expected a mapping of NIC parameters, got 5"});
+  expect_contains(error_of(kMesh + "nic: 5\n"),
+                  {"bad.yaml:8: nic: expected a mapping of NIC parameters, got 5"});
 }
 
-TEST(Platform, NicFitIsCheckedOnlyWithANicSection) {
-  // The BookSim-comparable routers carry 8-flit packets: the default 1920B MTU
-  // does not fit, which only matters to whatever builds NICs on them.
+TEST(Platform, WithoutANicSectionTheDefaultMtuIsCutToFitTheRouter) {
+  // The BookSim-comparable routers carry 8-flit packets of 32B: a NIC on them
+  // gets the default NIC with an MTU of 8 x 32B - the 32B header.
   Platform m = load_platform("mesh-8x8");
   EXPECT_FALSE(m.has_nic);
-  try {
-    check_nic_fits_router(m);
-    ADD_FAILURE() << "the default NIC fits an 8-flit router";
-  } catch (const ConfigError& e) {
-    expect_contains(e.what(), {"platforms/mesh-8x8.yaml: nic.mtu: expected at most 224B",
-                               "lower nic.mtu to at most 224B or raise router.max_packet_flits to at least 61"});
-  }
+  EXPECT_EQ(m.nic.mtu_bytes, 8u * 32u - m.nic.header_bytes);
+  EXPECT_NO_THROW(check_nic_fits_router(m));
+  // An explicit nic: section keeps its MTU and is checked.
   expect_contains(error_of("name: t\ntopology:\n  dims:\n    - {name: X, size: 4}\nrouter:\n"
                            "  max_packet_flits: 8\n  vc_buffer_flits: 8\nnic: {}\n"),
-                  {"bad.yaml:6: nic.mtu: expected at most 224B"});  // at the router key in the file
+                  {"bad.yaml:6: nic.mtu: expected at most 224B",
+                   "lower nic.mtu to at most 224B or raise router.max_packet_flits to at least 61"});
 }
 
 TEST(Platform, DocsTableListsEveryParameterWithItsDefault) {

@@ -223,7 +223,14 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
   const Time start = std::max({t + cfg_.traversal_ps, out.out.free_at, in.in_busy_until});
   const Time tail_leaves = std::max(start + Time(p->flits) * out.out.flit_ps, p->tail_ps + out.out.flit_ps);
   out.out.free_at = tail_leaves;
-  in.in_busy_until = tail_leaves;
+  // Cut-through: the input streams the packet out at the output's pace.
+  // Store-and-forward: the whole packet is in, and the crossbar moves it to
+  // the output at the faster of the two links' rates (the output link then
+  // drains it), so a slow output does not hold a fast input.
+  const Time input_done = cfg_.store_and_forward
+                              ? start + Time(p->flits) * std::min(in.out.flit_ps, out.out.flit_ps)
+                              : tail_leaves;
+  in.in_busy_until = input_done;
 
   out.credits[out_vc] -= p->flits;
   if (out.credits[out_vc] == 0) vc_time(p->out_port, out_vc).zero_since = t;
@@ -247,9 +254,9 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
   p->arrive_ps = cfg_.clock.ceil(start + out.out.flit_ps + out.out.latency_ps);
   out.out.dst->accept(out.out.dst_port, out_vc, p);
 
-  // The packet's buffer slots upstream free as its tail leaves.
+  // The packet's buffer slots upstream free as its tail leaves the input.
   const hw::CreditReturn& up = in.upstream;
-  up.src->return_credits(up.src_port, in_vc, p->flits, cfg_.clock.ceil(tail_leaves + up.latency_ps));
+  up.src->return_credits(up.src_port, in_vc, p->flits, cfg_.clock.ceil(input_done + up.latency_ps));
 }
 
 PortCounters Router::counters(int port, Time now) {
