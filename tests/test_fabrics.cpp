@@ -1,0 +1,189 @@
+// Switched fabrics (issue 4): what `kairo check` counts equals the shape,
+// a put across a fat tree takes the time the parameters give, streams
+// share an oversubscribed uplink and a wide-area link as they should.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <regex>
+
+#include "tests/nic_bench.h"
+#include "tests/test_support.h"
+
+namespace kairo {
+namespace {
+
+using router::NodeId;
+using sim::Time;
+using test::NicBench;
+using namespace kairo::nic;
+
+std::uint64_t number_after(const std::string& text, const std::string& pattern) {
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex(pattern))) return ~std::uint64_t(0);
+  return std::stoull(m[1]);
+}
+
+// 1. Node and link counts from the shape, for every shipped platform.
+TEST(Fabrics, CheckCountsNodesAndLinksAsTheShapeGives) {
+  for (const auto& sp : platforms::shipped_platforms()) {
+    SCOPED_TRACE(sp.name);
+    auto p = platforms::load_platform(sp.name);
+    auto r = test::run_kairo({"check", sp.name});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const int nis = p.router.network_interfaces;
+    if (p.kind == platforms::FabricKind::kTorus) {
+      std::uint64_t nodes = 1;
+      for (const auto& d : p.dims) nodes *= std::uint64_t(d.size);
+      std::uint64_t links = 0;  // unidirectional router-to-router
+      for (const auto& d : p.dims) {
+        const std::uint64_t lines = nodes / std::uint64_t(d.size);  // rows along this dimension
+        if (d.size == 2)
+          links += lines * 2;  // one cable, both ways
+        else if (d.size > 2)
+          links += lines * 2 * std::uint64_t(d.wrap ? d.size : d.size - 1);
+      }
+      EXPECT_EQ(number_after(r.out, R"(nodes +(\d+))"), nodes);
+      EXPECT_EQ(number_after(r.out, R"(links +(\d+) unidirectional)"), links);
+      EXPECT_EQ(number_after(r.out, R"((\d+) NI channel pairs)"), nodes * std::uint64_t(nis));
+    } else {
+      const auto& f = p.fabric;
+      const bool tree = p.kind == platforms::FabricKind::kFatTree;
+      const std::uint64_t nodes = std::uint64_t(f.edges) * std::uint64_t(f.hosts_per_edge);
+      const std::uint64_t switches = tree ? std::uint64_t(f.edges + f.spines) : 2 * std::uint64_t(f.edges);
+      const std::uint64_t up =
+          tree ? std::uint64_t(f.edges) * std::uint64_t(f.uplinks_per_edge) : std::uint64_t(f.edges);
+      const std::uint64_t wan = tree ? 0 : std::uint64_t(f.edges) * std::uint64_t(f.edges - 1) / 2;
+      EXPECT_EQ(number_after(r.out, R"(nodes +(\d+))"), nodes);
+      EXPECT_EQ(number_after(r.out, R"(switches +(\d+))"), switches);
+      EXPECT_EQ(number_after(r.out, R"(links +(\d+) host)"), nodes * std::uint64_t(nis));
+      EXPECT_EQ(number_after(r.out, R"((\d+) up \()"), up);
+      EXPECT_EQ(number_after(r.out, R"((\d+) wide-area)"), wan);
+    }
+  }
+}
+
+Command put(NodeId dst, MemKey lk, MemKey rk, std::uint64_t len, std::uint64_t handle) {
+  Command c;
+  c.dst_node = dst;
+  c.local_key = lk;
+  c.remote_key = rk;
+  c.length = len;
+  c.tag = std::uint32_t(handle);
+  c.handle = handle;
+  return c;
+}
+
+// 2a. A 2MB put between nodes on different edge switches of ib-qdr-16,
+// computed from the parameters: the DMA reads packet after packet; each
+// packet crosses three cut-through switches (head: a flit and the cable per
+// link, rounded up to the switch clock, plus the switching delay); the rx
+// DMA writes each packet once its tail is in; the acknowledgement (one flit)
+// goes back the same way once the last byte is written.
+TEST(Fabrics, TwoMegabytePutAcrossTheTreeTakesTheModelledTime) {
+  auto p = platforms::load_platform("ib-qdr-16");
+  NicBench b(p, /*data=*/false);
+  const NodeId src = 0, dst = 8;  // edge 0 and edge 1
+  const std::uint64_t len = 2000000;
+  auto lk = b.registries[src]->add(0, len).key;
+  auto rk = b.registries[dst]->add(0, len).key;
+  ASSERT_TRUE(b.tni(src).post(put(dst, lk, rk, len, 1)));
+  b.queue.run_direct();
+  auto c = b.tni(src).poll_completion();
+  ASSERT_TRUE(c.has_value());
+  ASSERT_EQ(c->status, RdmaStatus::kOk);
+
+  const Time period = p.router.clock_period_ps();
+  const Time flit = Time(std::llround(p.router.flit_bytes * 1e12 / p.fabric.host.bytes_per_s));
+  const Time cable = p.fabric.host.latency_ps;  // host and up links alike here
+  ASSERT_EQ(p.fabric.up.latency_ps, cable);
+  const Time sw = test::ceil_to(p.router.switching_delay_ps, period);
+  auto tail_in = [&](Time sent, std::uint64_t flits) {  // at the far endpoint
+    Time start = sent;
+    for (int hop = 0; hop < 3; ++hop) start = test::ceil_to(start + flit + cable, period) + sw;
+    return start + Time(flits) * flit + cable;
+  };
+  const std::uint64_t mtu = p.nic.mtu_bytes, hdr = p.nic.header_bytes,
+                      fb = std::uint64_t(p.router.flit_bytes);
+  Time read_done = p.nic.node_latency_ps, written = 0;
+  for (std::uint64_t off = 0; off < len; off += mtu) {
+    const std::uint64_t piece = std::min(mtu, len - off);
+    read_done += test::dma_ps(p.nic.dma_bytes_per_s, piece);
+    const Time in = test::ceil_to(tail_in(read_done, (piece + hdr + fb - 1) / fb), period);
+    written = std::max(in, written) + test::dma_ps(p.nic.dma_bytes_per_s, piece);
+  }
+  const Time acked = test::ceil_to(tail_in(written, 1), period);
+  EXPECT_EQ(c->time_ps, acked);
+  EXPECT_NEAR(double(c->time_ps) * 1e-12, 600e-9 + double(len) / 2.8e9, 5e-6) << "DMA-bound, as seed 004";
+}
+
+// 2b. eps-tree-128 is 5:1 oversubscribed: 32 hosts of one edge switch
+// putting to 32 hosts of another share the 64Gbps uplink.
+TEST(Fabrics, StreamsAcrossAnOversubscribedTreeShareTheUplink) {
+  auto p = platforms::load_platform("eps-tree-128");
+  NicBench b(p, /*data=*/false);
+  const int H = p.fabric.hosts_per_edge;
+  const std::uint64_t len = 1 << 20;
+  for (int i = 0; i < H; ++i) {
+    auto lk = b.registries[NodeId(i)]->add(0, len).key;
+    auto rk = b.registries[NodeId(H + i)]->add(0, len).key;
+    ASSERT_TRUE(b.tni(NodeId(i)).post(put(NodeId(H + i), lk, rk, len, std::uint64_t(i))));
+  }
+  b.queue.run_direct();
+  Time last = 0;
+  for (int i = 0; i < H; ++i) {
+    auto c = b.tni(NodeId(i)).poll_completion();
+    ASSERT_TRUE(c.has_value());
+    EXPECT_EQ(c->status, RdmaStatus::kOk);
+    last = std::max(last, c->time_ps);
+  }
+  const double flits = std::ceil(double(p.nic.mtu_bytes + p.nic.header_bytes) / p.router.flit_bytes);
+  const double uplink_payload = p.fabric.up.bytes_per_s * p.nic.mtu_bytes / (flits * p.router.flit_bytes);
+  const double aggregate = double(len) * H / (double(last) * 1e-12);
+  EXPECT_NEAR(aggregate / uplink_payload, 1.0, 0.02) << aggregate / 1e9 << " GB/s";
+}
+
+// 3. grid-2x32: across the 10ms wide-area link, one put takes the latency
+// plus its serialization on the 1Gbps host link; 32 streams at once share
+// the 10Gbps link evenly.
+TEST(Fabrics, WideAreaPutsPayTheLatencyAndShareTheLinkFairly) {
+  auto p = platforms::load_platform("grid-2x32");
+  const int H = p.fabric.hosts_per_edge;
+  const std::uint64_t len = 1 << 20;
+  const double flits = std::ceil(double(p.nic.mtu_bytes + p.nic.header_bytes) / p.router.flit_bytes);
+  const double wire = flits * p.router.flit_bytes / p.nic.mtu_bytes;  // wire bytes per payload byte
+  const double wan_s = double(p.fabric.wan.latency_ps) * 1e-12;
+  {
+    NicBench b(p, /*data=*/false);
+    auto lk = b.registries[0]->add(0, len).key;
+    auto rk = b.registries[NodeId(H)]->add(0, len).key;
+    ASSERT_TRUE(b.tni(0).post(put(NodeId(H), lk, rk, len, 1)));
+    b.queue.run_direct();
+    auto n = b.tni(NodeId(H)).poll_notice();
+    ASSERT_TRUE(n.has_value());
+    const double serialization = double(len) * wire / p.fabric.host.bytes_per_s;
+    const double one_way = double(n->time_ps) * 1e-12;
+    EXPECT_GE(one_way, wan_s + serialization);
+    EXPECT_LT(one_way, (wan_s + serialization) * 1.02) << "little besides latency and serialization";
+    auto c = b.tni(0).poll_completion();
+    ASSERT_TRUE(c.has_value());
+    EXPECT_GE(double(c->time_ps) * 1e-12, one_way + wan_s) << "the acknowledgement crosses back";
+  }
+  NicBench b(p, /*data=*/false);
+  for (int i = 0; i < H; ++i) {
+    auto lk = b.registries[NodeId(i)]->add(0, len).key;
+    auto rk = b.registries[NodeId(H + i)]->add(0, len).key;
+    ASSERT_TRUE(b.tni(NodeId(i)).post(put(NodeId(H + i), lk, rk, len, std::uint64_t(i))));
+  }
+  b.queue.run_direct();
+  const double share = p.fabric.wan.bytes_per_s / wire / H;  // payload bytes/s per stream
+  for (int i = 0; i < H; ++i) {
+    auto n = b.tni(NodeId(H + i)).poll_notice();
+    ASSERT_TRUE(n.has_value());
+    const double rate = double(len) / (double(n->time_ps) * 1e-12 - wan_s);
+    EXPECT_NEAR(rate / share, 1.0, 0.10) << "stream " << i << ": " << rate / 1e6 << " MB/s";
+  }
+}
+
+}  // namespace
+}  // namespace kairo
