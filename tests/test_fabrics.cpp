@@ -185,5 +185,24 @@ TEST(Fabrics, WideAreaPutsPayTheLatencyAndShareTheLinkFairly) {
   }
 }
 
+// 5. The random ring runs and verifies on every shipped platform (tofu-k,
+// the whole K computer, in its own test below).
+void expect_random_ring(const std::string& platform, const std::string& size) {
+  SCOPED_TRACE(platform);
+  const std::string json = test::temp_dir() + "/rr.json";
+  auto r = test::run_kairo(
+      {"run", platform, "--workload", "random-ring", "--param", "size=" + size, "--json", json, "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string out = test::read_file(json);
+  EXPECT_NE(out.find("\"verified\": true"), std::string::npos) << out;
+}
+
+TEST(Fabrics, RandomRingVerifiesOnEveryShippedPlatform) {
+  for (const auto& sp : platforms::shipped_platforms())
+    if (sp.name != "tofu-k") expect_random_ring(sp.name, "16KiB");
+}
+
+TEST(Fabrics, RandomRingVerifiesOnTheWholeKComputer) { expect_random_ring("tofu-k", "1KiB"); }
+
 }  // namespace
 }  // namespace kairo
