@@ -32,10 +32,10 @@ double peak_rss_mib() {
   return double(ru.ru_maxrss) / 1024.0;
 }
 
-// Node memories through their debug transport (no simulated time).
+// Ranks' node memories through their debug transport (no simulated time).
 class MachineMemory final : public sw::HostMemory {
  public:
-  explicit MachineMemory(platforms::RdmaMachine& m) : m_(m) {}
+  MachineMemory(platforms::RdmaMachine& m, const platforms::Platform& p) : m_(m), p_(p) {}
   void write(int node, std::uint64_t address, const unsigned char* bytes, std::size_t n) override {
     transport(node, address, const_cast<unsigned char*>(bytes), n, tlm::TLM_WRITE_COMMAND);
   }
@@ -44,19 +44,21 @@ class MachineMemory final : public sw::HostMemory {
   }
 
  private:
-  void transport(int node, std::uint64_t address, unsigned char* bytes, std::size_t n, tlm::tlm_command cmd) {
+  void transport(int rank, std::uint64_t address, unsigned char* bytes, std::size_t n, tlm::tlm_command cmd) {
     if (n == 0) return;
+    const router::NodeId node = p_.node_of_rank(std::uint64_t(rank));
     tlm::tlm_generic_payload t;
     t.set_command(cmd);
     t.set_address(address);
     t.set_data_ptr(bytes);
     t.set_data_length(unsigned(n));
     t.set_streaming_width(unsigned(n));
-    if (m_.memory(router::NodeId(node)).transport_dbg(t) != n)
-      throw std::runtime_error(
-          fmt::format("host access to node {} memory at {:#x} (+{} B) failed", node, address, n));
+    if (m_.memory(node).transport_dbg(t) != n)
+      throw std::runtime_error(fmt::format(
+          "host access to rank {}'s memory (node {}) at {:#x} (+{} B) failed", rank, node, address, n));
   }
   platforms::RdmaMachine& m_;
+  const platforms::Platform& p_;
 };
 
 // Every TNI's counters: totals and high-water marks over the machine.
@@ -131,7 +133,7 @@ int run(RunArgs& a) {
     sw::MachineInfo mi;
     mi.platform = &plat;
     mi.topology = topo ? &*topo : nullptr;
-    mi.nodes = int(plat.nodes());
+    mi.nodes = int(plat.ranks());  // ranks (== nodes unless ranks.map says otherwise)
     mi.tnis = plat.router.network_interfaces;
     mi.data = data;
     mi.seed = a.seed;
@@ -143,15 +145,20 @@ int run(RunArgs& a) {
     sim::EventQueue queue(plat.router.clock_period_ps());
     platforms::RdmaMachine machine(plat, queue, data);
     machine.keep_until_exit();
-    std::vector<std::vector<nic::Tni*>> tnis(machine.nodes());
+    // Rank r runs on node plat.node_of_rank(r) (the platform's ranks.map).
+    const std::size_t ranks = std::size_t(plat.ranks());
+    std::vector<std::vector<nic::Tni*>> tnis(ranks);
     std::vector<nic::MemoryRegistry*> regs;
-    for (router::NodeId n = 0; n < machine.nodes(); ++n) {
-      for (int i = 0; i < machine.tnis_per_node(); ++i) tnis[n].push_back(&machine.tni(n, i));
+    std::vector<router::NodeId> rank_nodes;
+    for (std::size_t r = 0; r < ranks; ++r) {
+      const router::NodeId n = plat.node_of_rank(r);
+      for (int i = 0; i < machine.tnis_per_node(); ++i) tnis[r].push_back(&machine.tni(n, i));
       regs.push_back(&machine.registry(n));
+      rank_nodes.push_back(n);
     }
-    fw::Runtime rt(queue, machine.network().torus(), tnis, regs);
+    fw::Runtime rt(queue, machine.network().torus(), tnis, regs, rank_nodes);
     rt.set_memory_bytes(plat.nic.memory_bytes);
-    MachineMemory memory(machine);
+    MachineMemory memory(machine, plat);
     if (data) work->setup(memory);
     rt.launch([&](fw::Rank& r) { return work->program(r); });
     sim::Kernel kernel("kernel", queue);
@@ -192,6 +199,7 @@ int run(RunArgs& a) {
     nlohmann::json j;
     j["platform"] = plat.name;
     j["nodes"] = machine.nodes();
+    j["ranks"] = rt.size();
     j["tnis_per_node"] = machine.tnis_per_node();
     j["workload"] = a.workload;
     j["params"] = work->params();
@@ -213,8 +221,8 @@ int run(RunArgs& a) {
     j["wall_s"] = std::chrono::duration<double>(t2 - t0).count();
     j["events"] = queue.events_processed();
     j["peak_rss_mib"] = peak_rss_mib();
-    const double ranks = double(rt.size());
-    j["runtime_bytes_per_rank"] = (double(rt.footprint_bytes()) + double(fw::FrameBytes::peak)) / ranks;
+    j["runtime_bytes_per_rank"] =
+        (double(rt.footprint_bytes()) + double(fw::FrameBytes::peak)) / double(rt.size());
     j["coroutine_frame_bytes_peak"] = fw::FrameBytes::peak;
     if (!a.tni_csv.empty()) write_tni_csv(a.tni_csv, machine);
     if (!a.json_path.empty())

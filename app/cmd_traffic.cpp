@@ -1,11 +1,10 @@
 // `kairo traffic`: synthetic traffic on a mesh/torus platform.
+#include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <iostream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "app/cli_common.h"
 #include "traffic/traffic_run.h"
@@ -69,7 +68,8 @@ std::vector<double> parse_rates(const std::string& list) {
     char* end = nullptr;
     double r = std::strtod(item.c_str(), &end);
     if (item.empty() || *end != '\0' || !(r > 0 && r <= 1))
-      throw std::invalid_argument("--sweep: expected a comma-separated list of rates within (0, 1], got '" + item + "'");
+      throw std::invalid_argument("--sweep: expected a comma-separated list of rates within (0, 1], got '" +
+                                  item + "'");
     rates.push_back(r);
   }
   if (rates.empty()) throw std::invalid_argument("--sweep: expected at least one rate");
@@ -81,8 +81,9 @@ std::vector<double> parse_rates(const std::string& list) {
 nlohmann::json sweep(const platforms::Platform& plat, TrafficArgs& a, int& code, std::string& csv) {
   std::vector<double> rates = parse_rates(a.sweep);
   nlohmann::json points = nlohmann::json::array();
-  csv = "rate,offered_flits_per_node_cycle,accepted_flits_per_node_cycle,avg_packet_latency_cycles,"
-        "avg_network_latency_cycles,p99_latency_cycles,avg_hops,deadlock\n";
+  csv =
+      "rate,offered_flits_per_node_cycle,accepted_flits_per_node_cycle,avg_packet_latency_cycles,"
+      "avg_network_latency_cycles,p99_latency_cycles,avg_hops,deadlock\n";
   double zero_load = 0, max_accepted = 0;
   nlohmann::json saturation = nullptr, last_stable = nullptr;
   for (double r : rates) {
@@ -96,7 +97,8 @@ nlohmann::json sweep(const platforms::Platform& plat, TrafficArgs& a, int& code,
     double lat = p["avg_packet_latency_cycles"];
     if (p["deadlock"] == true || p["packets_lost"] != 0) code = kExitSimFailure;
     csv += fmt::format("{},{:.6f},{:.6f},{:.3f},{:.3f},{},{:.4f},{}\n", r, offered, accepted, lat,
-                       p["avg_network_latency_cycles"].get<double>(), p["latency_percentiles_cycles"]["p99"].get<std::uint64_t>(),
+                       p["avg_network_latency_cycles"].get<double>(),
+                       p["latency_percentiles_cycles"]["p99"].get<std::uint64_t>(),
                        p["avg_hops"].get<double>(), p["deadlock"].get<bool>());
     if (zero_load == 0) zero_load = lat;
     max_accepted = std::max(max_accepted, accepted);
@@ -104,19 +106,26 @@ nlohmann::json sweep(const platforms::Platform& plat, TrafficArgs& a, int& code,
     if (saturated && saturation.is_null()) saturation = r;
     if (!saturated && saturation.is_null()) last_stable = r;
   }
-  return {{"platform", plat.name},
-          {"pattern", a.opt.pattern},
-          {"packet_flits", a.opt.packet_flits},
-          {"sweep", points},
-          {"saturation_rate", saturation},
-          {"last_stable_rate", last_stable},
-          {"max_accepted_flits_per_node_cycle", max_accepted},
-          {"saturation_rule", "first rate with accepted < 0.95 x offered or latency > 3 x the lowest rate's"}};
+  return {
+      {"platform", plat.name},
+      {"pattern", a.opt.pattern},
+      {"packet_flits", a.opt.packet_flits},
+      {"sweep", points},
+      {"saturation_rate", saturation},
+      {"last_stable_rate", last_stable},
+      {"max_accepted_flits_per_node_cycle", max_accepted},
+      {"saturation_rule", "first rate with accepted < 0.95 x offered or latency > 3 x the lowest rate's"}};
 }
 
 int run_traffic_command(TrafficArgs& a) {
   try {
     platforms::Platform plat = platforms::load_platform(a.platform, a.sets);
+    if (plat.kind != platforms::FabricKind::kTorus)
+      throw std::invalid_argument(
+          fmt::format("platform {}: kairo traffic runs on mesh/torus platforms; {} is a {} (use kairo run "
+                      "with a workload)",
+                      a.platform, plat.name,
+                      plat.kind == platforms::FabricKind::kFatTree ? "fat tree" : "set of clusters"));
     a.opt.hotspots.assign(a.hotspots.begin(), a.hotspots.end());
     if (!a.quiet) a.opt.progress = [](const std::string& line) { std::cerr << line << "\n"; };
     traffic::validate(a.opt, plat);
@@ -125,16 +134,21 @@ int run_traffic_command(TrafficArgs& a) {
     if (!a.sweep.empty()) {
       std::string csv;
       result = sweep(plat, a, code, csv);
-      if (!a.csv_path.empty()) write_text_file(a.csv_path, csv);
-      else std::cout << csv;
+      if (!a.csv_path.empty())
+        write_text_file(a.csv_path, csv);
+      else
+        std::cout << csv;
     } else {
       a.opt.exiting_after = true;
       traffic::TrafficResult r = traffic::run_traffic(plat, a.opt);
       result = r.json;
       if (r.deadlock) {
-        std::cerr << fmt::format("kairo: deadlock: no packet moved for {} cycles with {} packet(s) in the network; "
-                                 "blocked ports and VCs:\n", plat.router.watchdog_cycles,
-                                 result["packets_created"].get<std::uint64_t>() - result["packets_delivered"].get<std::uint64_t>());
+        std::cerr << fmt::format(
+            "kairo: deadlock: no packet moved for {} cycles with {} packet(s) in the network; "
+            "blocked ports and VCs:\n",
+            plat.router.watchdog_cycles,
+            result["packets_created"].get<std::uint64_t>() -
+                result["packets_delivered"].get<std::uint64_t>());
         for (auto& line : r.blocked) std::cerr << "  " << line << "\n";
         code = kExitSimFailure;
       } else if (r.lost_or_duplicated) {
@@ -160,20 +174,25 @@ int run_traffic_command(TrafficArgs& a) {
 void add_traffic_command(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<TrafficArgs>();
   CLI::App* c = app.add_subcommand("traffic", "run synthetic traffic on a mesh/torus platform");
-  c->add_option("platform", a->platform, "shipped platform name (see `kairo platforms`) or YAML file")->required();
+  c->add_option("platform", a->platform, "shipped platform name (see `kairo platforms`) or YAML file")
+      ->required();
   c->add_option("--pattern", a->opt.pattern, "uniform|transpose|bitcomp|tornado|neighbor|hotspot|randperm")
       ->capture_default_str();
   c->add_option("--rate", a->opt.rate, "injection rate, flits per node per router cycle, in (0, 1]")
       ->capture_default_str();
   c->add_option("--packet-flits", a->opt.packet_flits, "packet size in flits")->capture_default_str();
-  c->add_option("--warmup-cycles", a->opt.warmup_cycles, "warm-up cycles (not measured)")->capture_default_str();
-  c->add_option("--measure-cycles", a->opt.measure_cycles, "measurement window in cycles")->capture_default_str();
+  c->add_option("--warmup-cycles", a->opt.warmup_cycles, "warm-up cycles (not measured)")
+      ->capture_default_str();
+  c->add_option("--measure-cycles", a->opt.measure_cycles, "measurement window in cycles")
+      ->capture_default_str();
   c->add_option("--drain-cycles", a->opt.drain_cycles,
                 "longest drain with sources still on (default: warm-up + measure)");
   c->add_option("--seed", a->opt.seed, "random seed")->capture_default_str();
   c->add_option("--batch", a->opt.batch_packets, "batch mode: every node sends N packets as fast as it can");
-  c->add_option("--hotspot-nodes", a->hotspots, "hotspot pattern: node ids that attract traffic")->delimiter(',');
-  c->add_option("--hotspot-fraction", a->opt.hotspot_fraction, "hotspot pattern: share of packets sent to hotspots")
+  c->add_option("--hotspot-nodes", a->hotspots, "hotspot pattern: node ids that attract traffic")
+      ->delimiter(',');
+  c->add_option("--hotspot-fraction", a->opt.hotspot_fraction,
+                "hotspot pattern: share of packets sent to hotspots")
       ->capture_default_str();
   c->add_option("--sweep", a->sweep, "comma-separated rates: latency/throughput table and saturation point");
   c->add_option("--csv", a->csv_path, "with --sweep: write the table here (default: stdout)");

@@ -14,8 +14,8 @@ std::uint64_t dir_key(int rank, int memid) {
 
 Runtime::Runtime(sim::EventQueue& q, const router::Topology* torus,
                  std::vector<std::vector<nic::Tni*>> tnis_per_node,
-                 std::vector<nic::MemoryRegistry*> registries)
-    : q_(q), topo_(torus), registries_(std::move(registries)) {
+                 std::vector<nic::MemoryRegistry*> registries, std::vector<router::NodeId> nodes)
+    : q_(q), topo_(torus), registries_(std::move(registries)), nodes_(std::move(nodes)) {
   for (std::size_t n = 0; n < tnis_per_node.size(); ++n) {
     auto r = std::make_unique<Rank>();
     r->rt_ = this;
@@ -94,9 +94,9 @@ struct Rank::InLibrary {
 };
 
 int Rank::size() const { return rt_->size(); }
-router::Coord Rank::coord() const {
-  return rt_->torus() ? rt_->torus()->coord_of(router::NodeId(rank_)) : router::Coord{};
-}
+router::NodeId Rank::node() const { return rt_->node_of(rank_); }
+
+router::Coord Rank::coord() const { return rt_->torus() ? rt_->torus()->coord_of(node()) : router::Coord{}; }
 sim::Time Rank::now() const { return rt_->queue().now(); }
 
 std::uint64_t Rank::alloc(std::uint64_t bytes, std::uint64_t align) {
@@ -140,7 +140,7 @@ nic::Command Rank::command(nic::Op op, int tni, int peer, nic::MemKey remote, st
                            std::uint32_t tag, bool notify, std::uint64_t* handle) {
   nic::Command c;
   c.op = op;
-  c.dst_node = std::uint32_t(peer);
+  c.dst_node = rt_->node_of(peer);
   c.dst_tni = std::uint16_t(tni);
   c.remote_key = remote;
   c.remote_offset = remote_offset;

@@ -29,6 +29,7 @@ class Runtime;
 class Rank {
  public:
   int rank() const { return rank_; }
+  router::NodeId node() const;  // the node it runs on (platform ranks.map)
   int size() const;
   router::Coord coord() const;  // mesh/torus coordinates; all zero on a switched fabric
   int tnis() const { return int(tnis_.size()); }
@@ -92,8 +93,17 @@ class Rank {
 // program launch.
 class Runtime {
  public:
+  // Rank r runs on node nodes[r] (empty: on node r) with tnis_per_rank[r]
+  // and registries[r], that node's TNIs and registration table.
   Runtime(sim::EventQueue& q, const router::Topology* torus,
-          std::vector<std::vector<nic::Tni*>> tnis_per_node, std::vector<nic::MemoryRegistry*> registries);
+          std::vector<std::vector<nic::Tni*>> tnis_per_rank, std::vector<nic::MemoryRegistry*> registries,
+          std::vector<router::NodeId> nodes = {});
+  // The node a rank runs on; an id no node has for a rank out of range (the
+  // TNI then reports a bad rank).
+  router::NodeId node_of(int rank) const {
+    if (rank < 0 || rank >= size()) return ~router::NodeId(0);
+    return nodes_.empty() ? router::NodeId(rank) : nodes_[std::size_t(rank)];
+  }
   int size() const { return int(ranks_.size()); }
   Rank& rank(int r) { return *ranks_[std::size_t(r)]; }
   sim::EventQueue& queue() { return q_; }
@@ -131,6 +141,7 @@ class Runtime {
   Resumer resumer_;
   std::vector<std::unique_ptr<Rank>> ranks_;
   std::vector<nic::MemoryRegistry*> registries_;
+  std::vector<router::NodeId> nodes_;
   std::unordered_map<std::uint64_t, nic::MemKey> directory_;  // (rank, memid) -> key
   std::vector<Task> tasks_;
   sim::Time finished_at_ = 0;

@@ -118,6 +118,11 @@ const std::vector<ParamInfo>& param_table() {
          "{edges, hosts_per_edge, uplinks_per_edge, spines}: a two-level fat tree"},
         {"topology.clusters", "map", "-",
          "{count, hosts}: clusters of one switch each, joined by wide-area links between their gateways"},
+        {"ranks.map", "name", "linear",
+         "the node each rank runs on: linear (rank r on node r), random (a seeded permutation, ranks.seed) "
+         "or "
+         "an explicit list of distinct node ids, one per rank (fewer ranks than nodes allowed)"},
+        {"ranks.seed", "count", "1", "seed of ranks.map: random"},
         {"links.host.bandwidth", "GB/s", "(required)",
          "switched fabrics: host <-> edge switch, per direction"},
         {"links.host.latency", "ns", "0ns", "propagation delay of a host link"},

@@ -113,8 +113,14 @@ struct Platform {
   RouterParams router;                // the routers, or every switch of a switched fabric
   NicParams nic;                      // defaults when the file has no `nic:` section
   bool has_nic = false;               // the file (or a --set nic.*) has a `nic:` section
+  // ranks.map: the node each rank runs on; empty = rank r on node r, on every node.
+  std::vector<router::NodeId> rank_nodes;
 
   std::uint64_t nodes() const;  // hosts: the product of the dims, or edges x hosts_per_edge
+  std::uint64_t ranks() const { return rank_nodes.empty() ? nodes() : rank_nodes.size(); }
+  router::NodeId node_of_rank(std::uint64_t r) const {
+    return rank_nodes.empty() ? router::NodeId(r) : rank_nodes[std::size_t(r)];
+  }
 };
 
 // Throws ConfigError (naming nic.mtu and router.max_packet_flits and the fix)

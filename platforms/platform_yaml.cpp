@@ -24,7 +24,8 @@ namespace {
 // Mirrors router::allocator_names() (hw/router/allocator.h); a test checks
 // that the two lists agree.
 const std::vector<std::string> kAllocatorNames = {"round_robin", "islip", "oldest_first"};
-const std::vector<std::string> kTopKeys = {"name", "description", "topology", "router", "nic", "links"};
+const std::vector<std::string> kTopKeys = {"name", "description", "topology", "router",
+                                           "nic",  "links",       "ranks"};
 const std::vector<std::string> kFatTreeKeys = {"edges", "hosts_per_edge", "uplinks_per_edge", "spines"};
 const std::vector<std::string> kClusterKeys = {"count", "hosts"};
 const std::vector<std::string> kLinkClasses = {"host", "up", "wan"};
@@ -165,6 +166,7 @@ class Reader {
   void read_switched(const YAML::Node& n, const std::string& path, Platform& pl);
   void read_links(const YAML::Node& root, Platform& pl);
   void check_switched(const Platform& pl);
+  void read_ranks(const YAML::Node& root, Platform& pl);
   router::DimSpec read_dim(const YAML::Node& e, std::size_t i, const std::vector<router::DimSpec>& before);
   void read_router(const YAML::Node& r, const Platform& pl, RouterParams& p);
   void read_cables(const std::optional<YAML::Node>& n, const std::vector<std::string>& names,
@@ -185,7 +187,7 @@ std::string Reader::locate(const std::string& path) const {
   for (std::string p = path;;) {
     if (auto it = set_origin_.find(p); it != set_origin_.end())
       return fmt::format("{}: --set {}", source_, it->second);
-    auto dot = p.rfind('.');
+    auto dot = p.find_last_of(".[");
     if (dot == std::string::npos) break;
     p.resize(dot);
   }
@@ -327,6 +329,10 @@ void Reader::apply_set(YAML::Node& root, const std::string& set) {
       set_error(source_, set, key, fmt::format("the platform has no topology.{} to change", parts[1]));
     (*t)[parts[2]] = v;
     set_origin_[key] = set;
+  } else if (parts.size() == 2 && parts[0] == "ranks" && (parts[1] == "map" || parts[1] == "seed")) {
+    YAML::Node v = parsed();
+    if (auto r = section_map(root, "ranks")) (*r)[parts[1]] = v;
+    set_origin_[key] = set;
   } else if (parts.size() == 3 && parts[0] == "router" && parts[1] == "cable_latency") {
     const std::string dim = dim_of(parts[2]);
     set_cable(root, dims, dim, parsed());
@@ -341,7 +347,7 @@ void Reader::apply_set(YAML::Node& root, const std::string& set) {
         "{}: --set {}: unknown key '{}'; expected one of: name, description, router.<key> "
         "(<key>: {}), router.cable_latency.<DIM>, nic.<key> (<key>: {}), topology.dims.<DIM>.size, "
         "topology.dims.<DIM>.wrap, topology.fat_tree.<key> ({}), topology.clusters.<key> ({}), "
-        "links.<host|up|wan>.<bandwidth|latency|buffer>",
+        "links.<host|up|wan>.<bandwidth|latency|buffer>, ranks.map, ranks.seed",
         source_, set, key, join(rkeys), join(nkeys), join(kFatTreeKeys), join(kClusterKeys)));
   }
 }
@@ -437,6 +443,7 @@ Platform Reader::read(const YAML::Node& root) {
   check_router(pl.dims, pl.router);
   read_links(root, pl);
   if (pl.kind != FabricKind::kTorus) check_switched(pl);
+  read_ranks(root, pl);
 
   pl.nic = NicParams{};
   if (auto n = child(root, "nic")) {
@@ -568,6 +575,50 @@ void Reader::read_links(const YAML::Node& root, Platform& pl) {
   read_class("host", pl.fabric.host, true);
   read_class("up", pl.fabric.up, wan ? f.edges > 1 : f.edges > 1 || f.uplinks_per_edge > 0);
   if (wan) read_class("wan", pl.fabric.wan, f.edges > 1);
+}
+
+// ranks: {map: linear | random | [node, ...], seed: N}.
+void Reader::read_ranks(const YAML::Node& root, Platform& pl) {
+  auto ranks = child(root, "ranks");
+  if (!ranks) return;
+  note("ranks", *ranks);
+  const char* expect = "a mapping {map: linear | random | [node ids], seed: N}";
+  if (!ranks->IsMap()) fail("ranks", fmt::format("expected {}, got {}", expect, describe(*ranks)));
+  check_keys(*ranks, "ranks", {"map", "seed"});
+  const std::uint64_t nodes = pl.nodes();
+  std::uint64_t seed = 1;
+  if (auto s = child(*ranks, "seed"))
+    seed = std::uint64_t(read_int(*s, "ranks.seed", 0, "seed of ranks.map: random", LLONG_MAX));
+  auto m = child(*ranks, "map");
+  if (!m) return;
+  note("ranks.map", *m);
+  if (m->IsScalar() && m->Scalar() == "linear") return;
+  if (m->IsScalar() && m->Scalar() == "random") {
+    pl.rank_nodes.resize(std::size_t(nodes));
+    for (std::size_t i = 0; i < pl.rank_nodes.size(); ++i) pl.rank_nodes[i] = router::NodeId(i);
+    std::uint64_t x = seed;  // Fisher-Yates with splitmix64: the same permutation everywhere
+    for (std::size_t i = pl.rank_nodes.size(); i > 1; --i) {
+      std::uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      z ^= z >> 31;
+      std::swap(pl.rank_nodes[i - 1], pl.rank_nodes[std::size_t(z % i)]);
+    }
+    return;
+  }
+  if (!m->IsSequence() || m->size() == 0)
+    fail("ranks.map",
+         fmt::format("expected linear, random or a list of node ids (one per rank), got {}", describe(*m)));
+  std::vector<bool> used(std::size_t(nodes), false);
+  for (std::size_t r = 0; r < m->size(); ++r) {
+    const std::string at = fmt::format("ranks.map[{}]", r);
+    const auto n = std::uint64_t(
+        read_int((*m)[r], at, 0, fmt::format("the node rank {} runs on", r), (long long)nodes - 1));
+    if (used[std::size_t(n)])
+      fail(at, fmt::format("expected a node no other rank runs on, got node {} again", n));
+    used[std::size_t(n)] = true;
+    pl.rank_nodes.push_back(router::NodeId(n));
+  }
 }
 
 void Reader::check_switched(const Platform& pl) {

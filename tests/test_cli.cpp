@@ -207,7 +207,7 @@ namespace {
 // The put model's pingpong latency between ranks 0 and 1, in ns: half the
 // round trip of two 8-byte puts-to-notice (node latency, DMA read, a 2-flit
 // packet through the network, DMA write), starting when the workload starts (1 us).
-double pingpong_model_ns(const platforms::Platform& p) {
+double pingpong_model_ns(const platforms::Platform& p, router::NodeId a = 0, router::NodeId b = 1) {
   const sim::Time period = p.router.clock_period_ps();
   auto leg = [&](sim::Time post, router::NodeId from, router::NodeId to) {
     const sim::Time read_done = post + p.nic.node_latency_ps + test::dma_ps(p.nic.dma_bytes_per_s, 8);
@@ -215,7 +215,7 @@ double pingpong_model_ns(const platforms::Platform& p) {
            test::dma_ps(p.nic.dma_bytes_per_s, 8);
   };
   const sim::Time t0 = 1000000;
-  return double(leg(leg(t0, 0, 1), 1, 0) - t0) / 2000.0;
+  return double(leg(leg(t0, a, b), b, a) - t0) / 2000.0;
 }
 
 // `kairo run` through the SystemC kernel: the pingpong latency is half the
@@ -250,6 +250,30 @@ TEST(Cli, TofudRackPutLatencyIsWithinAQuarterOfThePublishedFigure) {
   const double model_ns = pingpong_model_ns(p);
   EXPECT_DOUBLE_EQ(j["latency_ns"].get<double>(), model_ns);
   EXPECT_NEAR(model_ns / 490.0, 1.0, 0.25) << model_ns << " ns against the published 490 ns";
+}
+
+// ranks.map places ranks on nodes: rank 1 on node 5 makes pingpong between
+// ranks 0 and 1 the put model between nodes 0 and 5; a random placement
+// still moves every byte right.
+TEST(Cli, RanksRunWhereTheRankMapPutsThem) {
+  auto dir = test::temp_dir();
+  auto r = run_kairo({"run", "tofu-small", "--workload", "pingpong", "--set", "ranks.map=[0, 5]", "--json",
+                      dir + "/p.json", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(test::read_file(dir + "/p.json"));
+  EXPECT_EQ(j["ranks"], 2);
+  EXPECT_DOUBLE_EQ(j["latency_ns"].get<double>(),
+                   pingpong_model_ns(platforms::load_platform("tofu-small"), 0, 5));
+  EXPECT_NE(pingpong_model_ns(platforms::load_platform("tofu-small"), 0, 5),
+            pingpong_model_ns(platforms::load_platform("tofu-small"), 0, 1))
+      << "node 5 is farther than node 1";
+  EXPECT_EQ(j["verified"], true);
+  auto g = run_kairo({"run", "tofu-small", "--workload", "random-ring", "--param", "size=8KiB", "--set",
+                      "ranks.map=random", "--set", "ranks.seed=3", "--json", dir + "/g.json", "--quiet"});
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  auto jg = nlohmann::json::parse(test::read_file(dir + "/g.json"));
+  EXPECT_EQ(jg["ranks"], 96);
+  EXPECT_EQ(jg["verified"], true);
 }
 
 TEST(Cli, RunRejectsUnknownWorkloadsAndParameters) {

@@ -17,10 +17,14 @@ class PutBw final : public Workload {
     count_ = int(prm.integer("count", 1, 1, 1 << 20));
     if (m.topology) {  // mesh/torus: one neighbour per TNI, so each has its own link
       const router::Topology& t = *m.topology;
+      std::vector<int> rank_on(t.num_nodes(), -1);  // node -> rank (ranks.map)
+      for (int r = 0; r < m.nodes; ++r) rank_on[m.platform->node_of_rank(std::uint64_t(r))] = r;
+      const router::NodeId here = m.platform->node_of_rank(std::uint64_t(src_));
       for (int d = 0; d < t.num_dims(); ++d)
         for (int dir : {+1, -1})
-          if (auto n = t.neighbor(router::NodeId(src_), d, dir))
-            if (std::find(dsts_.begin(), dsts_.end(), int(*n)) == dsts_.end()) dsts_.push_back(int(*n));
+          if (auto n = t.neighbor(here, d, dir); n && rank_on[*n] >= 0)
+            if (std::find(dsts_.begin(), dsts_.end(), rank_on[*n]) == dsts_.end())
+              dsts_.push_back(rank_on[*n]);
     } else {  // switched fabric: the next ranks (a host's TNIs share its switch)
       for (int k = 1; k < m.nodes && int(dsts_.size()) < tnis_; ++k) dsts_.push_back((src_ + k) % m.nodes);
     }

@@ -1,9 +1,8 @@
 // put-bw: the bandwidth one rank reaches putting large messages on 1..n of
 // its TNIs at once. TNI i sends `count` messages of `size` bytes to the i-th
 // distinct neighbour of `src` (neighbours in dimension order, + before -;
-// on a switched fabric, rank src + 1 + i), into that neighbour's TNI i, so every engine has its own injection channel
-// and its own network link. Messages over the per-descriptor limit go as
-// several puts.
+// on a switched fabric, rank src + 1 + i), into that neighbour's TNI i, so every engine has its own injection
+// channel and its own network link. Messages over the per-descriptor limit go as several puts.
 //
 // Parameters: size (16MiB), tnis (all of the node's), src (0), count (1).
 // Figures: bandwidth_gbps = all bytes / (last completion - first post);

@@ -28,19 +28,19 @@ inline constexpr sim::Time kStart = 1000000;  // 1 us
 struct MachineInfo {
   const platforms::Platform* platform = nullptr;
   const router::Topology* topology = nullptr;
-  int nodes = 0;
+  int nodes = 0;  // ranks; rank r runs on node platform->node_of_rank(r)
   int tnis = 0;
   bool data = true;        // data mode: real bytes travel and are verified
   std::uint64_t seed = 1;  // the run's --seed: the default of a workload's own seed
 };
 
-// Debug access to node memories (takes no simulated time): fill send
-// buffers before the run, read what arrived after it.
+// Debug access to ranks' node memories (takes no simulated time): fill send
+// buffers before the run, read what arrived after it. Addressed by rank.
 class HostMemory {
  public:
   virtual ~HostMemory() = default;
-  virtual void write(int node, std::uint64_t address, const unsigned char* bytes, std::size_t n) = 0;
-  virtual void read(int node, std::uint64_t address, unsigned char* bytes, std::size_t n) = 0;
+  virtual void write(int rank, std::uint64_t address, const unsigned char* bytes, std::size_t n) = 0;
+  virtual void read(int rank, std::uint64_t address, unsigned char* bytes, std::size_t n) = 0;
 };
 
 struct Outcome {
