@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hw/common/endpoint.h"
+#include "hw/router/router.h"
 #include "hw/router/router_config.h"
 #include "hw/router/watchdog.h"
 #include "platforms/platform.h"
@@ -33,6 +34,10 @@ class Network {
   // of destroying them (see TorusNetlist::keep_until_exit).
   virtual void keep_until_exit() = 0;
 };
+
+// What every router (or switch) holding packets waits for, `limit` lines at most.
+std::vector<std::string> describe_blocked(const std::vector<std::unique_ptr<router::Router>>& routers,
+                                          std::size_t limit);
 
 // The netlist the platform describes (TorusNetlist or SwitchNetlist).
 std::unique_ptr<Network> build_network(const Platform& p, sim::EventQueue& queue);

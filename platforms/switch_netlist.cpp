@@ -208,10 +208,15 @@ SwitchNetlist::LinkTally SwitchNetlist::links() const {
 }
 
 std::vector<std::string> SwitchNetlist::describe_blocked(std::size_t limit) {
+  return platforms::describe_blocked(switches_, limit);
+}
+
+std::vector<std::string> describe_blocked(const std::vector<std::unique_ptr<router::Router>>& routers,
+                                          std::size_t limit) {
   std::vector<std::string> out;
-  for (auto& s : switches_) {
-    if (s->buffered_packets() == 0) continue;
-    s->describe_blocked(out, limit);
+  for (const auto& r : routers) {
+    if (r->buffered_packets() == 0) continue;
+    r->describe_blocked(out, limit);
     if (out.size() >= limit) break;
   }
   return out;

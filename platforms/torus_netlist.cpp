@@ -87,13 +87,7 @@ void TorusNetlist::reset_counters(Time now) {
 }
 
 std::vector<std::string> TorusNetlist::describe_blocked(std::size_t limit) {
-  std::vector<std::string> out;
-  for (auto& r : routers_) {
-    if (r->buffered_packets() == 0) continue;
-    r->describe_blocked(out, limit);
-    if (out.size() >= limit) break;
-  }
-  return out;
+  return platforms::describe_blocked(routers_, limit);
 }
 
 }  // namespace kairo::platforms
