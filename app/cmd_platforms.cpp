@@ -15,6 +15,9 @@ namespace {
 
 std::string shape_of(const platforms::Platform& p) {
   const platforms::SwitchedFabric& f = p.fabric;
+  if (p.kind == platforms::FabricKind::kFatTree && f.levels > 0)
+    return fmt::format("fat tree: {}-ary {}-tree of radix {}: {} edge switches x {} hosts, {} switches above",
+                       f.k(), f.levels, f.radix, f.edges, f.hosts_per_edge, f.spines);
   if (p.kind == platforms::FabricKind::kFatTree)
     return fmt::format("fat tree: {} edge switches x {} hosts, {} uplinks each, {} spines", f.edges,
                        f.hosts_per_edge, f.uplinks_per_edge, f.spines);

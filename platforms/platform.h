@@ -93,13 +93,18 @@ struct LinkClass {
       0;  // links.<class>.buffer: receiver's buffer per VC; 0 = router.vc_buffer_flits
 };
 
-// A two-level fat tree (edge switches with hosts, spine switches above) or
-// clusters (one switch each) joined by wide-area links through gateways.
+// A fat tree, given either as two levels (edge switches with hosts, spine
+// switches above, any number of parallel links) or as a k-ary n-tree (n
+// levels of k^(n-1) switches of radix 2k, Petrini and Vanneschi's wiring),
+// or clusters (one switch each) joined by wide-area links through gateways.
 struct SwitchedFabric {
-  int edges = 0;             // topology.fat_tree.edges; clusters: topology.clusters.count
+  int edges = 0;             // topology.fat_tree.edges; clusters: topology.clusters.count; k-ary: k^(n-1)
   int hosts_per_edge = 0;    // topology.fat_tree.hosts_per_edge; clusters: topology.clusters.hosts
-  int uplinks_per_edge = 0;  // topology.fat_tree.uplinks_per_edge (a multiple of spines)
-  int spines = 0;            // topology.fat_tree.spines
+  int uplinks_per_edge = 0;  // topology.fat_tree.uplinks_per_edge (a multiple of spines); k-ary: k
+  int spines = 0;            // topology.fat_tree.spines; k-ary: the switches above the edges
+  int levels = 0;            // topology.fat_tree.levels: n of a k-ary n-tree; 0 = the two-level form
+  int radix = 0;             // topology.fat_tree.radix: 2k, the switches' ports (k down, k up)
+  int k() const { return radix / 2; }
   LinkClass host, up, wan;
 };
 

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <charconv>
 #include <climits>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <optional>
@@ -26,7 +27,8 @@ namespace {
 const std::vector<std::string> kAllocatorNames = {"round_robin", "islip", "oldest_first"};
 const std::vector<std::string> kTopKeys = {"name", "description", "topology", "router",
                                            "nic",  "links",       "ranks"};
-const std::vector<std::string> kFatTreeKeys = {"edges", "hosts_per_edge", "uplinks_per_edge", "spines"};
+const std::vector<std::string> kFatTreeKeys = {"edges",  "hosts_per_edge", "uplinks_per_edge",
+                                               "spines", "levels",         "radix"};
 const std::vector<std::string> kClusterKeys = {"count", "hosts"};
 const std::vector<std::string> kLinkClasses = {"host", "up", "wan"};
 const std::vector<std::string> kLinkKeys = {"bandwidth", "latency", "buffer"};
@@ -520,6 +522,29 @@ void Reader::read_switched(const YAML::Node& n, const std::string& path, Platfor
     out = int(read_int(*v, path + "." + key, min, what, 1 << 20));
   };
   SwitchedFabric& f = pl.fabric;
+  if (tree && (child(n, "levels") || child(n, "radix"))) {  // a k-ary n-tree
+    for (const char* k : {"edges", "uplinks_per_edge", "spines"})
+      if (child(n, k))
+        fail(path + "." + k,
+             "not with levels and radix: a k-ary n-tree has k^(n-1) switches per level and k "
+             "uplinks each");
+    count("levels", 1, "levels of switches", f.levels);
+    count("radix", 2, "ports per switch, k down and k up", f.radix);
+    if (f.radix % 2)
+      fail(path + ".radix", fmt::format("expected an even number (k down and k up ports), got {}", f.radix));
+    const int k = f.k();
+    double w = std::pow(double(k), double(f.levels - 1));
+    if (w > double(1 << 20))
+      fail(path + ".levels",
+           fmt::format("expected at most 2^20 switches per level, got {}^{}", k, f.levels - 1));
+    f.edges = int(w);
+    f.spines = (f.levels - 1) * f.edges;
+    f.uplinks_per_edge = f.levels > 1 ? k : 0;
+    f.hosts_per_edge = k;
+    if (child(n, "hosts_per_edge"))
+      count("hosts_per_edge", 1, "hosts under each edge switch", f.hosts_per_edge);
+    return;
+  }
   if (tree) {
     count("edges", 1, "edge switches", f.edges);
     count("hosts_per_edge", 1, "hosts under each edge switch", f.hosts_per_edge);
@@ -630,7 +655,15 @@ void Reader::check_switched(const Platform& pl) {
       fail_at(at, key,
               fmt::format("expected at most {} ports per switch, but {} gives {}", kMaxSwitchPorts, what, n));
   };
-  if (pl.kind == FabricKind::kFatTree) {
+  if (pl.kind == FabricKind::kFatTree && f.levels > 0) {
+    const std::string t = "topology.fat_tree";
+    ports(
+        pick({"topology.fat_tree.hosts_per_edge", "topology.fat_tree.radix", "router.network_interfaces"}, t),
+        t + ".hosts_per_edge", (long long)f.hosts_per_edge * nis + f.uplinks_per_edge,
+        fmt::format("an edge switch with {} hosts x {} network interfaces + {} uplinks", f.hosts_per_edge,
+                    nis, f.uplinks_per_edge));
+    ports(t, t + ".radix", f.radix, fmt::format("radix {}", f.radix));
+  } else if (pl.kind == FabricKind::kFatTree) {
     const std::string t = "topology.fat_tree";
     if (f.edges > 1 && f.spines < 1)
       fail(

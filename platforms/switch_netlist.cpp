@@ -47,7 +47,36 @@ void SwitchNetlist::plan() {
     link_ports_.push_back(link_ports);
     names_.emplace_back();
   };
-  if (platform_.kind == FabricKind::kFatTree) {
+  if (platform_.kind == FabricKind::kFatTree && f.levels > 0) {
+    // k-ary n-tree: switch (level l, word w) is l * W + w; w's base-k digit
+    // l picks, among the k switches above that differ from w only in that
+    // digit, the one its up port j reaches (digit l = j), whose down port is
+    // w's digit l. Up ports follow down ports; edges have no down ports.
+    const int k = f.k(), n = f.levels, W = f.edges;
+    for (int l = 0; l < n; ++l)
+      for (int w = 0; w < W; ++w) add_switch((l > 0 ? k : 0) + (l + 1 < n ? k : 0));
+    std::vector<int> power(std::size_t(n), 1);
+    for (int l = 1; l < n; ++l) power[std::size_t(l)] = power[std::size_t(l - 1)] * k;
+    for (int l = 0; l < n; ++l)
+      for (int w = 0; w < W; ++w) {
+        auto& names = names_[std::size_t(l * W + w)];
+        if (l > 0)
+          for (int d = 0; d < k; ++d) names.push_back(fmt::format("down{}", d));
+        if (l + 1 < n)
+          for (int j = 0; j < k; ++j) names.push_back(fmt::format("up{}", j));
+      }
+    for (int l = 0; l + 1 < n; ++l)
+      for (int w = 0; w < W; ++w) {
+        const int digit = (w / power[std::size_t(l)]) % k;
+        for (int j = 0; j < k; ++j) {
+          const int above = w + (j - digit) * power[std::size_t(l)];
+          links_.push_back(Link{std::size_t(l * W + w), std::size_t((l + 1) * W + above), (l > 0 ? k : 0) + j,
+                                digit, &f.up});
+        }
+      }
+    for (int l = 0; l < n; ++l)
+      for (int w = 0; w < W; ++w) stride_.push_back(power[std::size_t(l)]);
+  } else if (platform_.kind == FabricKind::kFatTree) {
     const int U = f.uplinks_per_edge, S = f.spines, per = S ? U / S : 0;
     for (int e = 0; e < f.edges; ++e) add_switch(U);
     for (int s = 0; s < S; ++s) add_switch(f.edges * per);
@@ -91,7 +120,8 @@ void SwitchNetlist::plan() {
 
 // Shortest-path (hop count) routes by breadth-first search from every edge
 // switch; ties between equally short ports go to the (destination mod
-// count)-th, in port order.
+// count)-th, in port order; on a k-ary n-tree, a level-l switch takes the
+// destination's base-k digit l instead (d-mod-k: (d / k^l) mod k).
 void SwitchNetlist::route() {
   const SwitchedFabric& f = platform_.fabric;
   const std::size_t n = link_ports_.size();
@@ -127,7 +157,8 @@ void SwitchNetlist::route() {
           std::vector<int> closer;
           for (const auto& [port, nb] : adj[s])
             if (dist[nb] == dist[s] - 1) closer.push_back(port);
-          table_.set(s, d, i, closer[d % closer.size()]);
+          const std::size_t stride = s < stride_.size() ? std::size_t(stride_[s]) : 1;
+          table_.set(s, d, i, closer[(d / stride) % closer.size()]);
         }
       }
     }
@@ -159,10 +190,15 @@ void SwitchNetlist::build(sim::EventQueue& queue) {
     cfg.store_and_forward = rp.store_and_forward;
     cfg.port_names = &names_[s];
     configs_.push_back(cfg);
-    const std::string name =
-        s < std::size_t(f.edges)
-            ? fmt::format(p.kind == FabricKind::kFatTree ? "edge{}" : "cluster{}", s)
-            : fmt::format(p.kind == FabricKind::kFatTree ? "spine{}" : "gateway{}", s - std::size_t(f.edges));
+    std::string name;
+    if (p.kind == FabricKind::kClusters)
+      name = s < std::size_t(f.edges) ? fmt::format("cluster{}", s)
+                                      : fmt::format("gateway{}", s - std::size_t(f.edges));
+    else if (f.levels > 0)
+      name = fmt::format("l{}s{}", s / std::size_t(f.edges), s % std::size_t(f.edges));
+    else
+      name = s < std::size_t(f.edges) ? fmt::format("edge{}", s)
+                                      : fmt::format("spine{}", s - std::size_t(f.edges));
     switches_.push_back(std::make_unique<router::Router>(name.c_str(), configs_.back(), NodeId(s)));
   }
   for (const Link& l : links_) {

@@ -70,6 +70,7 @@ class SwitchNetlist final : public Network {
   std::vector<int> link_ports_;                  // per switch
   std::vector<std::vector<std::string>> names_;  // per switch, per port
   std::vector<Link> links_;
+  std::vector<int> stride_;                   // k-ary n-trees: k^level per switch (d-mod-k)
   std::deque<router::RouterConfig> configs_;  // one per switch (port counts differ)
   router::ForwardingTable table_;
   router::NetworkActivity activity_;

@@ -204,5 +204,63 @@ TEST(Fabrics, RandomRingVerifiesOnEveryShippedPlatform) {
 
 TEST(Fabrics, RandomRingVerifiesOnTheWholeKComputer) { expect_random_ring("tofu-k", "1KiB"); }
 
+// A k-ary n-tree (Petrini and Vanneschi): k^(n-1) switches per level, k up
+// links from each, and d-mod-k routing, which takes the destination's
+// base-k digit l at level l. Its counts follow the shape, and the shift
+// permutation (host i to host i + N/2) crosses the top without two streams
+// sharing a link, so every stream runs at its DMA rate.
+const char* kKaryTree = R"(name: kary-4-3
+topology:
+  fat_tree: {levels: 3, radix: 8}
+router:
+  clock: 1GHz
+  flit_size: 64B
+  vcs: 2
+  vc_buffer_flits: 128
+  max_packet_flits: 33
+  switching_delay: 128ns
+links:
+  host: {bandwidth: 4GB/s, latency: 1ns}
+  up: {bandwidth: 4GB/s, latency: 1ns}
+nic: {mtu: 2048B, header_size: 42B}
+)";
+
+TEST(Fabrics, KaryNTreeHasItsShapeAndRoutesAShiftWithoutContention) {
+  const std::string file = test::write_file(test::temp_dir(), "kary.yaml", kKaryTree);
+  auto p = platforms::load_platform(file);
+  const int k = 4, n = 3;
+  const std::uint64_t W = 16, N = W * std::uint64_t(k);  // k^(n-1) switches per level, k hosts each
+  auto r = test::run_kairo({"check", file});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(number_after(r.out, R"(nodes +(\d+))"), N);
+  EXPECT_EQ(number_after(r.out, R"(switches +(\d+))"), std::uint64_t(n) * W);
+  EXPECT_EQ(number_after(r.out, R"((\d+) up \()"), std::uint64_t(n - 1) * W * std::uint64_t(k));
+
+  const std::uint64_t len = 512 * 1024;
+  auto run = [&](NodeId first, NodeId last) {  // hosts [first, last) put to host + N/2 at once
+    NicBench b(p, /*data=*/false);
+    for (NodeId i = first; i < last; ++i) {
+      const NodeId d = NodeId((i + N / 2) % N);
+      auto lk = b.registries[i]->add(0, len).key;
+      auto rk = b.registries[d]->add(1 << 20, len).key;
+      EXPECT_TRUE(b.tni(i).post(put(d, lk, rk, len, i)));
+    }
+    b.queue.run_direct();
+    std::vector<Time> done;
+    for (NodeId i = first; i < last; ++i) {
+      auto c = b.tni(i).poll_completion();
+      done.push_back(c ? c->time_ps : 0);
+    }
+    return done;
+  };
+  const Time solo = run(0, 1)[0];  // one stream alone: DMA-bound, plus the path's latency
+  EXPECT_NEAR(
+      double(solo) * 1e-12 / (double(p.nic.node_latency_ps) * 1e-12 + double(len) / p.nic.dma_bytes_per_s),
+      1.0, 0.02);
+  const auto all = run(0, NodeId(N));
+  for (NodeId i = 0; i < N; ++i)
+    EXPECT_NEAR(double(all[i]) / double(solo), 1.0, 0.002) << "stream " << i << " met another on a link";
+}
+
 }  // namespace
 }  // namespace kairo
