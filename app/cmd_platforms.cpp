@@ -32,7 +32,7 @@ std::string shape_of(const platforms::Platform& p) {
 
 // A switched fabric's shape from its netlist: switches, cables by class and
 // the bisection (half the edge switches, or clusters, against the rest).
-void check_switched(const platforms::Platform& p) {
+void check_switched(const platforms::Platform& p, bool ports) {
   sim::EventQueue queue(p.router.clock_period_ps());
   platforms::SwitchNetlist net(p, queue);
   const platforms::SwitchedFabric& f = p.fabric;
@@ -67,14 +67,16 @@ void check_switched(const platforms::Platform& p) {
                            units::format_bandwidth(f.up.bytes_per_s), links.wan,
                            units::format_bandwidth(f.wan.bytes_per_s));
   std::cout << fmt::format("  bisection  {:.3f} GB/s per direction ({})\n", bisection / 1e9, cut);
+  if (ports)
+    for (const auto& line : net.describe_ports()) std::cout << "  " << line << "\n";
   net.keep_until_exit();
 }
 
-int check(const std::string& name, const std::vector<std::string>& sets) {
+int check(const std::string& name, const std::vector<std::string>& sets, bool ports) {
   try {
     platforms::Platform p = platforms::load_platform(name, sets);
     if (p.kind != platforms::FabricKind::kTorus) {
-      check_switched(p);
+      check_switched(p, ports);
       return kExitOk;
     }
     router::Topology topo(p.dims);
@@ -126,7 +128,10 @@ void add_platform_commands(CLI::App& app, int& exit_code) {
   CLI::App* c = app.add_subcommand("check", "validate a platform and print its shape");
   c->add_option("platform", *name, "shipped platform name or YAML file")->required();
   c->add_option("--set", *sets, "override a platform parameter, key=value (repeatable)");
-  c->callback([name, sets, &exit_code] { exit_code = check(*name, *sets); });
+  auto ports = std::make_shared<bool>(false);
+  c->add_flag("--ports", *ports,
+              "switched fabrics: list every switch's ports with their bandwidth and latency");
+  c->callback([name, sets, ports, &exit_code] { exit_code = check(*name, *sets, *ports); });
 }
 
 }  // namespace kairo::app

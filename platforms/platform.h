@@ -106,6 +106,16 @@ struct SwitchedFabric {
   int radix = 0;             // topology.fat_tree.radix: 2k, the switches' ports (k down, k up)
   int k() const { return radix / 2; }
   LinkClass host, up, wan;
+  // links.ports: one cable given its own values, named by a switch and one
+  // of its ports as `kairo check --ports` lists them (edge0 up3, l1s2 down0,
+  // cluster1 h40); keys it leaves out keep the cable's class values.
+  struct PortOverride {
+    std::string sw, port;
+    LinkClass values;
+    bool bandwidth = false, latency = false, buffer = false;  // which keys it sets
+    std::string where;                                        // "file:line: links.ports[i]" for messages
+  };
+  std::vector<PortOverride> ports;
 };
 
 struct Platform {

@@ -331,6 +331,10 @@ void Reader::apply_set(YAML::Node& root, const std::string& set) {
       set_error(source_, set, key, fmt::format("the platform has no topology.{} to change", parts[1]));
     (*t)[parts[2]] = v;
     set_origin_[key] = set;
+  } else if (parts.size() == 2 && parts[0] == "links" && parts[1] == "ports") {
+    YAML::Node v = parsed();
+    if (auto l = section_map(root, "links")) (*l)["ports"] = v;
+    set_origin_[key] = set;
   } else if (parts.size() == 2 && parts[0] == "ranks" && (parts[1] == "map" || parts[1] == "seed")) {
     YAML::Node v = parsed();
     if (auto r = section_map(root, "ranks")) (*r)[parts[1]] = v;
@@ -349,7 +353,7 @@ void Reader::apply_set(YAML::Node& root, const std::string& set) {
         "{}: --set {}: unknown key '{}'; expected one of: name, description, router.<key> "
         "(<key>: {}), router.cable_latency.<DIM>, nic.<key> (<key>: {}), topology.dims.<DIM>.size, "
         "topology.dims.<DIM>.wrap, topology.fat_tree.<key> ({}), topology.clusters.<key> ({}), "
-        "links.<host|up|wan>.<bandwidth|latency|buffer>, ranks.map, ranks.seed",
+        "links.<host|up|wan>.<bandwidth|latency|buffer>, links.ports, ranks.map, ranks.seed",
         source_, set, key, join(rkeys), join(nkeys), join(kFatTreeKeys), join(kClusterKeys)));
   }
 }
@@ -573,7 +577,47 @@ void Reader::read_links(const YAML::Node& root, Platform& pl) {
   note("links", *links);
   if (!links->IsMap())
     fail("links", fmt::format("expected a mapping {{{}}}, got {}", join(classes), describe(*links)));
-  check_keys(*links, "links", classes);
+  std::vector<std::string> keys = classes;
+  keys.push_back("ports");
+  check_keys(*links, "links", keys);
+  auto read_values = [&](const YAML::Node& n, const std::string& path, LinkClass& c) {
+    if (auto bw = child(n, "bandwidth")) c.bytes_per_s = read_rate(*bw, path + ".bandwidth", "per direction");
+    if (auto l = child(n, "latency"))
+      c.latency_ps = read_unit(*l, path + ".latency", "a duration such as 20ns", units::parse_duration);
+    if (auto b = child(n, "buffer")) {
+      c.buffer_bytes = read_unit(*b, path + ".buffer", "a size such as 64KiB", units::parse_bytes);
+      if (c.buffer_bytes < 1)
+        fail(path + ".buffer", fmt::format("expected a size >= 1B, got {}", b->Scalar()));
+    }
+  };
+  if (auto ports = child(*links, "ports")) {
+    note("links.ports", *ports);
+    const char* expect = "a list of {switch: edge0, port: up3, bandwidth, latency, buffer}";
+    if (!ports->IsSequence())
+      fail("links.ports", fmt::format("expected {}, got {}", expect, describe(*ports)));
+    for (std::size_t i = 0; i < ports->size(); ++i) {
+      const std::string at = fmt::format("links.ports[{}]", i);
+      const YAML::Node& e = (*ports)[i];
+      note(at, e);
+      if (!e.IsMap()) fail(at, fmt::format("expected {}, got {}", expect, describe(e)));
+      check_keys(e, at, {"switch", "port", "bandwidth", "latency", "buffer"});
+      SwitchedFabric::PortOverride o;
+      for (const char* k : {"switch", "port"}) {
+        auto v = child(e, k);
+        if (!v) fail_at(at, at + "." + k, fmt::format("required key missing; expected {}", expect));
+        (std::string(k) == "switch" ? o.sw : o.port) =
+            read_text(*v, at + "." + k, "a name such as edge0 or up3");
+      }
+      o.bandwidth = bool(child(e, "bandwidth"));
+      o.latency = bool(child(e, "latency"));
+      o.buffer = bool(child(e, "buffer"));
+      if (!o.bandwidth && !o.latency && !o.buffer)
+        fail(at, "expected at least one of bandwidth, latency, buffer to set");
+      read_values(e, at, o.values);
+      o.where = locate(at) + ": " + at;
+      pl.fabric.ports.push_back(o);
+    }
+  }
   auto read_class = [&](const std::string& name, LinkClass& c, bool required) {
     const std::string path = "links." + name;
     auto n = child(*links, name);

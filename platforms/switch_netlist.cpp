@@ -1,10 +1,13 @@
 #include "platforms/switch_netlist.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include "sim/units.h"
 
 namespace kairo::platforms {
 
@@ -26,6 +29,7 @@ SwitchNetlist::SwitchNetlist(const Platform& platform, sim::EventQueue& queue) :
   nis_ = platform_.router.network_interfaces;
   clock_ = sim::Clock(platform_.router.clock_period_ps());
   plan();
+  apply_port_overrides();
   route();
   build(queue);
 }
@@ -109,6 +113,16 @@ void SwitchNetlist::plan() {
               Link{std::size_t(C + c), std::size_t(C + d), wan_port(c, d), wan_port(d, c), &f.wan});
       }
   }
+  for (std::size_t s = 0; s < link_ports_.size(); ++s) {
+    const std::size_t E = std::size_t(f.edges);
+    if (platform_.kind == FabricKind::kClusters)
+      switch_names_.push_back(s < E ? fmt::format("cluster{}", s) : fmt::format("gateway{}", s - E));
+    else if (f.levels > 0)
+      switch_names_.push_back(fmt::format("l{}s{}", s / E, s % E));
+    else
+      switch_names_.push_back(s < E ? fmt::format("edge{}", s) : fmt::format("spine{}", s - E));
+  }
+  host_class_.assign(hosts_ * std::size_t(nis_), &f.host);
   // Host ports follow the link ports on edge (cluster) switches.
   for (int e = 0; e < f.edges; ++e)
     for (int h = 0; h < f.hosts_per_edge; ++h)
@@ -116,6 +130,47 @@ void SwitchNetlist::plan() {
         names_[std::size_t(e)].push_back(nis_ > 1 ? fmt::format("h{}.ni{}", e * f.hosts_per_edge + h, i)
                                                   : fmt::format("h{}", e * f.hosts_per_edge + h));
   (void)host_ports;
+}
+
+// links.ports: the cable at a named switch port takes its own values.
+void SwitchNetlist::apply_port_overrides() {
+  for (const auto& o : platform_.fabric.ports) {
+    auto sw = std::find(switch_names_.begin(), switch_names_.end(), o.sw);
+    if (sw == switch_names_.end())
+      throw ConfigError(
+          fmt::format("{}.switch: no switch named '{}'; expected one of {} ... {} (kairo check --ports lists "
+                      "every switch and port)",
+                      o.where, o.sw, switch_names_.front(), switch_names_.back()));
+    const std::size_t s = std::size_t(sw - switch_names_.begin());
+    auto pt = std::find(names_[s].begin(), names_[s].end(), o.port);
+    if (pt == names_[s].end())
+      throw ConfigError(fmt::format("{}.port: switch {} has no port named '{}'; expected one of: {}", o.where,
+                                    o.sw, o.port, fmt::join(names_[s], ", ")));
+    const int port = int(pt - names_[s].begin());
+    auto apply = [&](const LinkClass* base) {
+      LinkClass c = *base;
+      if (o.bandwidth) c.bytes_per_s = o.values.bytes_per_s;
+      if (o.latency) c.latency_ps = o.values.latency_ps;
+      if (o.buffer) c.buffer_bytes = o.values.buffer_bytes;
+      const std::uint64_t packet =
+          std::uint64_t(platform_.router.max_packet_flits) * std::uint64_t(platform_.router.flit_bytes);
+      if (o.buffer && c.buffer_bytes < packet)
+        throw ConfigError(
+            fmt::format("{}.buffer: expected at least router.max_packet_flits x router.flit_size ({}B): "
+                        "a VC must hold the largest packet, got {}B",
+                        o.where, packet, c.buffer_bytes));
+      custom_.push_back(c);
+      return &custom_.back();
+    };
+    if (port >= link_ports_[s]) {  // a host port
+      const std::size_t k = std::size_t(s) * std::size_t(platform_.fabric.hosts_per_edge * nis_) +
+                            std::size_t(port - link_ports_[s]);
+      host_class_[k] = apply(host_class_[k]);
+      continue;
+    }
+    for (Link& l : links_)
+      if ((l.a == s && l.port_a == port) || (l.b == s && l.port_b == port)) l.cls = apply(l.cls);
+  }
 }
 
 // Shortest-path (hop count) routes by breadth-first search from every edge
@@ -190,16 +245,8 @@ void SwitchNetlist::build(sim::EventQueue& queue) {
     cfg.store_and_forward = rp.store_and_forward;
     cfg.port_names = &names_[s];
     configs_.push_back(cfg);
-    std::string name;
-    if (p.kind == FabricKind::kClusters)
-      name = s < std::size_t(f.edges) ? fmt::format("cluster{}", s)
-                                      : fmt::format("gateway{}", s - std::size_t(f.edges));
-    else if (f.levels > 0)
-      name = fmt::format("l{}s{}", s / std::size_t(f.edges), s % std::size_t(f.edges));
-    else
-      name = s < std::size_t(f.edges) ? fmt::format("edge{}", s)
-                                      : fmt::format("spine{}", s - std::size_t(f.edges));
-    switches_.push_back(std::make_unique<router::Router>(name.c_str(), configs_.back(), NodeId(s)));
+    switches_.push_back(
+        std::make_unique<router::Router>(switch_names_[s].c_str(), configs_.back(), NodeId(s)));
   }
   for (const Link& l : links_) {
     const Time flit = flit_time(p, *l.cls), lat = l.cls->latency_ps;
@@ -211,12 +258,13 @@ void SwitchNetlist::build(sim::EventQueue& queue) {
     a.connect_input(l.port_a, &b, l.port_b, credit_delay + lat);
   }
   endpoints_.resize(hosts_ * std::size_t(nis_));
-  const Time hflit = flit_time(p, f.host), hlat = f.host.latency_ps;
-  const int hbuf = buffer_flits(p, f.host);
-  hw::Endpoint::Setup setup{&queue, &activity_, clock_, rp.vcs, hbuf, credit_delay};
   for (NodeId h = 0; h < hosts_; ++h) {
     router::Router& sw = *switches_[edge_of(h)];
     for (int i = 0; i < nis_; ++i) {
+      const LinkClass& hc = *host_class_[std::size_t(h) * std::size_t(nis_) + std::size_t(i)];
+      const Time hflit = flit_time(p, hc), hlat = hc.latency_ps;
+      const int hbuf = buffer_flits(p, hc);
+      hw::Endpoint::Setup setup{&queue, &activity_, clock_, rp.vcs, hbuf, credit_delay};
       hw::Endpoint& e = endpoint(h, i);
       const int port = link_ports_[edge_of(h)] + int(h % NodeId(f.hosts_per_edge)) * nis_ + i;
       e.init(setup, nullptr, i);
@@ -228,12 +276,34 @@ void SwitchNetlist::build(sim::EventQueue& queue) {
   }
   // Nothing moves while a packet crosses a long cable: the watchdog waits
   // for at least a few of the longest round trips.
-  Time longest = f.host.latency_ps;
+  Time longest = 0;
+  for (const LinkClass* c : host_class_) longest = std::max(longest, c->latency_ps);
   for (const Link& l : links_) longest = std::max(longest, l.cls->latency_ps);
   const Time timeout = std::max(clock_.cycles(rp.watchdog_cycles), 4 * (longest + credit_delay));
   watchdog_ =
       std::make_unique<router::Watchdog>(queue, activity_, timeout, [this] { return describe_blocked(64); });
   activity_.watchdog = watchdog_.get();
+}
+
+std::vector<std::string> SwitchNetlist::describe_ports() const {
+  std::vector<const LinkClass*> cls(0);
+  std::vector<std::string> out;
+  for (std::size_t s = 0; s < switch_names_.size(); ++s) {
+    std::string line = switch_names_[s] + ":";
+    for (int port = 0; port < int(names_[s].size()); ++port) {
+      const LinkClass* c = nullptr;
+      if (port >= link_ports_[s])
+        c = host_class_[s * std::size_t(platform_.fabric.hosts_per_edge * nis_) +
+                        std::size_t(port - link_ports_[s])];
+      else
+        for (const Link& l : links_)
+          if ((l.a == s && l.port_a == port) || (l.b == s && l.port_b == port)) c = l.cls;
+      line += fmt::format(" {}({}, {})", names_[s][std::size_t(port)],
+                          units::format_bandwidth(c->bytes_per_s), units::format_duration(c->latency_ps));
+    }
+    out.push_back(line);
+  }
+  return out;
 }
 
 SwitchNetlist::LinkTally SwitchNetlist::links() const {

@@ -52,6 +52,8 @@ class SwitchNetlist final : public Network {
     std::uint64_t host = 0, up = 0, wan = 0;
   };
   LinkTally links() const;
+  // One line per switch: its name, then every port with its bandwidth and latency.
+  std::vector<std::string> describe_ports() const;
 
  private:
   struct Link {  // one switch-to-switch cable
@@ -60,6 +62,7 @@ class SwitchNetlist final : public Network {
     const LinkClass* cls;
   };
   void plan();
+  void apply_port_overrides();
   void build(sim::EventQueue& queue);
   void route();
 
@@ -70,7 +73,11 @@ class SwitchNetlist final : public Network {
   std::vector<int> link_ports_;                  // per switch
   std::vector<std::vector<std::string>> names_;  // per switch, per port
   std::vector<Link> links_;
-  std::vector<int> stride_;                   // k-ary n-trees: k^level per switch (d-mod-k)
+  std::vector<int> stride_;
+  std::vector<std::string> switch_names_;     // per switch
+  std::vector<const LinkClass*> host_class_;  // per host network interface
+  std::deque<LinkClass> custom_;  // links.ports values, one per cable they change                   // k-ary
+                                  // n-trees: k^level per switch (d-mod-k)
   std::deque<router::RouterConfig> configs_;  // one per switch (port counts differ)
   router::ForwardingTable table_;
   router::NetworkActivity activity_;

@@ -262,5 +262,35 @@ TEST(Fabrics, KaryNTreeHasItsShapeAndRoutesAShiftWithoutContention) {
     EXPECT_NEAR(double(all[i]) / double(solo), 1.0, 0.002) << "stream " << i << " met another on a link";
 }
 
+// links.ports gives one cable its own values: host 0's link at 1GB/s makes
+// its put bound by that link, while its neighbours keep the class's 4GB/s.
+TEST(Fabrics, APortOverrideChangesOnlyItsCable) {
+  auto p =
+      platforms::load_platform("ib-qdr-16", {"links.ports=[{switch: edge0, port: h0, bandwidth: 1GB/s}]"});
+  ASSERT_EQ(p.fabric.ports.size(), 1u);
+  NicBench b(p, /*data=*/false);
+  const std::uint64_t len = 1 << 20;
+  for (NodeId src : {NodeId(0), NodeId(2)}) {
+    auto lk = b.registries[src]->add(0, len).key;
+    auto rk = b.registries[src + 1]->add(0, len).key;
+    ASSERT_TRUE(b.tni(src).post(put(src + 1, lk, rk, len, src)));
+  }
+  b.queue.run_direct();
+  const double flits = std::ceil(double(p.nic.mtu_bytes + p.nic.header_bytes) / p.router.flit_bytes);
+  const double wire = flits * p.router.flit_bytes / p.nic.mtu_bytes;
+  const double L = double(p.nic.node_latency_ps) * 1e-12;
+  auto c0 = b.tni(0).poll_completion();
+  auto c2 = b.tni(2).poll_completion();
+  ASSERT_TRUE(c0 && c2);
+  EXPECT_NEAR(double(c0->time_ps) * 1e-12 / (L + double(len) * wire / 1e9), 1.0, 0.01)
+      << "bound by its 1GB/s link";
+  EXPECT_NEAR(double(c2->time_ps) * 1e-12 / (L + double(len) / p.nic.dma_bytes_per_s), 1.0, 0.01)
+      << "its neighbour keeps 4GB/s and is DMA-bound";
+  auto r = test::run_kairo({"check", "ib-qdr-16", "--ports", "--set",
+                            "links.ports=[{switch: edge0, port: h0, bandwidth: 1GB/s}]"});
+  EXPECT_NE(r.out.find(" h0(1GB/s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" h1(4GB/s"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace kairo
