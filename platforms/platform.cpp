@@ -115,7 +115,8 @@ const std::vector<ParamInfo>& param_table() {
          "switched fabrics: cut_through (forward once the head is in) or store_and_forward (once the tail "
          "is)"},
         {"topology.fat_tree", "map", "-",
-         "{edges, hosts_per_edge, uplinks_per_edge, spines}: a two-level fat tree"},
+         "{edges, hosts_per_edge, uplinks_per_edge, spines}: a two-level fat tree; or {levels, radix, "
+         "hosts_per_edge}: a k-ary n-tree (k = radix / 2)"},
         {"topology.clusters", "map", "-",
          "{count, hosts}: clusters of one switch each, joined by wide-area links between their gateways"},
         {"ranks.map", "name", "linear",
@@ -131,6 +132,10 @@ const std::vector<ParamInfo>& param_table() {
          "edge switch <-> spine (fat tree) or cluster switch <-> its gateway (clusters), per direction"},
         {"links.up.latency", "ns", "0ns", "propagation delay of an up link"},
         {"links.up.buffer", "B", "= router.vc_buffer_flits", "receiver's buffer per VC on an up link"},
+        {"links.ports", "list", "-",
+         "cables with their own values: [{switch, port, bandwidth, latency, buffer}], names as kairo check "
+         "--ports "
+         "lists them"},
         {"links.wan.bandwidth", "GB/s", "(required for clusters)", "gateway <-> gateway wide-area link"},
         {"links.wan.latency", "ns", "0ns", "propagation delay of a wide-area link (e.g. 10ms)"},
         {"links.wan.buffer", "B", "= router.vc_buffer_flits",
