@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sw/workloads/barrier.h"
 #include "sw/workloads/pingpong.h"
 #include "sw/workloads/put_bw.h"
 #include "sw/workloads/random_ring.h"
@@ -18,6 +19,8 @@ const std::vector<WorkloadInfo>& workloads() {
       {"random-ring",
        "HPCC random ring: every rank puts size to both neighbours of a seeded random ring (size, seed)",
        make_random_ring},
+      {"barrier", "barriers over puts: ring, recursive-doubling or dissemination (algo, iterations, skew_ns)",
+       make_barrier},
   };
   return list;
 }

@@ -1,0 +1,71 @@
+#include "sw/collectives/barrier.h"
+
+#include <stdexcept>
+
+namespace kairo::coll {
+
+namespace {
+Put signal(int to, std::uint32_t tag) { return Put{to, 0, 0, kBarrierBytes, tag, 0}; }
+}  // namespace
+
+Schedule barrier_ring(int rank, int p, std::uint32_t tag_base) {
+  Schedule s;
+  for (int k = 0; k + 1 < p; ++k) {
+    const std::uint32_t tag = tag_base + std::uint32_t(k);
+    s.push_back(Step{{signal((rank + 1) % p, tag)}, {Wait{(rank + p - 1) % p, tag}}});
+  }
+  return s;
+}
+
+Schedule barrier_recursive_doubling(int rank, int p, std::uint32_t tag_base) {
+  Schedule s;
+  if (p < 2) return s;
+  int pow2 = 1, n = 0;
+  while (pow2 * 2 <= p) pow2 *= 2, ++n;
+  const int extra = p - pow2;
+  std::uint32_t tag = tag_base;
+  if (extra > 0) {  // the ranks above 2^n report to their partners first
+    if (rank >= pow2)
+      s.push_back(Step{{signal(rank - pow2, tag)}, {}});
+    else if (rank < extra)
+      s.push_back(Step{{}, {Wait{rank + pow2, tag}}});
+    ++tag;
+  }
+  if (rank < pow2)
+    for (int i = 0; i < n; ++i, ++tag) {
+      const int partner = rank ^ (1 << i);
+      s.push_back(Step{{signal(partner, tag)}, {Wait{partner, tag}}});
+    }
+  else
+    tag += std::uint32_t(n);
+  if (extra > 0) {  // and are released by them last
+    if (rank >= pow2)
+      s.push_back(Step{{}, {Wait{rank - pow2, tag}}});
+    else if (rank < extra)
+      s.push_back(Step{{signal(rank + pow2, tag)}, {}});
+  }
+  return s;
+}
+
+Schedule barrier_dissemination(int rank, int p, std::uint32_t tag_base) {
+  Schedule s;
+  for (int i = 0, d = 1; d < p; ++i, d *= 2) {
+    const std::uint32_t tag = tag_base + std::uint32_t(i);
+    s.push_back(Step{{signal((rank + d) % p, tag)}, {Wait{(rank + p - d) % p, tag}}});
+  }
+  return s;
+}
+
+const std::vector<std::string>& barrier_algorithms() {
+  static const std::vector<std::string> names = {"ring", "recursive-doubling", "dissemination"};
+  return names;
+}
+
+Schedule barrier(const std::string& algo, int rank, int p, std::uint32_t tag_base) {
+  if (algo == "ring") return barrier_ring(rank, p, tag_base);
+  if (algo == "recursive-doubling") return barrier_recursive_doubling(rank, p, tag_base);
+  if (algo == "dissemination") return barrier_dissemination(rank, p, tag_base);
+  throw std::invalid_argument("unknown barrier algorithm '" + algo + "'");
+}
+
+}  // namespace kairo::coll

@@ -1,0 +1,93 @@
+#include "sw/workloads/barrier.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "sw/collectives/barrier.h"
+#include "sw/collectives/executor.h"
+
+namespace kairo::sw {
+
+namespace {
+
+constexpr int kRecvMemid = 1, kSendMemid = 2;
+
+class Barrier final : public Workload {
+ public:
+  Barrier(Params& prm, const MachineInfo& m) : m_(m) {
+    algo_ = prm.text("algo", "recursive-doubling");
+    const auto& algos = coll::barrier_algorithms();
+    if (std::find(algos.begin(), algos.end(), algo_) == algos.end())
+      throw std::invalid_argument(
+          fmt::format("--param algo={}: expected one of: {}", algo_, fmt::join(algos, ", ")));
+    iterations_ = int(prm.integer("iterations", 1, 1, 1 << 20));
+    skew_ = sim::Time(prm.integer("skew_ns", 0, 0, 1000000000)) * 1000;
+    p_ = m.nodes;
+    if (p_ < 2) throw std::invalid_argument("barrier: needs at least 2 ranks");
+    entry_.assign(std::size_t(iterations_), std::vector<sim::Time>(std::size_t(p_), 0));
+    exit_ = entry_;
+  }
+
+  nlohmann::json params() const override {
+    return {{"algo", algo_}, {"iterations", iterations_}, {"skew_ns", double(skew_) / 1000.0}};
+  }
+
+  fw::Task program(fw::Rank& r) override {
+    const nic::MemKey recv = r.reg_mem(kRecvMemid, r.alloc(coll::kBarrierBytes), coll::kBarrierBytes);
+    const nic::MemKey send = r.reg_mem(kSendMemid, r.alloc(coll::kBarrierBytes), coll::kBarrierBytes);
+    (void)recv;
+    co_await r.compute(kStart +
+                       sim::Time(std::uint64_t(r.rank()) * 7919 % std::uint64_t(p_)) * skew_ / sim::Time(p_));
+    for (int it = 0; it < iterations_; ++it) {
+      const coll::Schedule s = coll::barrier(algo_, r.rank(), p_, std::uint32_t(it) * 1000000u + 1u);
+      entry_[std::size_t(it)][std::size_t(r.rank())] = r.now();
+      co_await coll::run_schedule(r, s, send, kRecvMemid, nullptr, &ok_);
+      exit_[std::size_t(it)][std::size_t(r.rank())] = r.now();
+    }
+  }
+
+  Outcome outcome(HostMemory* m) override {
+    Outcome o;
+    double sum_ns = 0;
+    bool held = true;
+    for (int it = 0; it < iterations_; ++it) {
+      const auto& in = entry_[std::size_t(it)];
+      const auto& out = exit_[std::size_t(it)];
+      const sim::Time last_in = *std::max_element(in.begin(), in.end());
+      const sim::Time first_out = *std::min_element(out.begin(), out.end());
+      const sim::Time last_out = *std::max_element(out.begin(), out.end());
+      held = held && first_out >= last_in;
+      sum_ns += double(last_out - last_in) / 1000.0;
+      if (it == 0) o.start_ps = last_in;
+      o.end_ps = last_out;
+    }
+    o.latency_ns = sum_ns / iterations_;
+    o.bandwidth_gbps = 0;
+    o.ok = ok_;
+    if (!ok_) o.failure = "a put completed with an error";
+    const coll::Schedule s0 = coll::barrier(algo_, 0, p_, 1);
+    o.details = {{"ranks", p_}, {"steps_rank0", s0.size()}, {"barrier_held", held}};
+    if (m) {
+      o.verified = held;
+      if (!held) o.failure = "a rank left the barrier before every rank had entered it";
+    }
+    return o;
+  }
+
+ private:
+  MachineInfo m_;
+  std::string algo_;
+  int iterations_ = 1, p_ = 0;
+  sim::Time skew_ = 0;
+  std::vector<std::vector<sim::Time>> entry_, exit_;
+  bool ok_ = true;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_barrier(Params& p, const MachineInfo& m) {
+  return std::make_unique<Barrier>(p, m);
+}
+
+}  // namespace kairo::sw

@@ -1,0 +1,109 @@
+// Collective schedules (sw/collectives) inspected without a network, and
+// the barrier workload run through `kairo run`: every barrier holds (no rank
+// leaves before all entered) on a Tofu, a mesh, a torus and a fat tree, at
+// rank counts that are not powers of two; ring time grows linearly with p
+// and recursive doubling beats it at 64 ranks and more.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "sw/collectives/barrier.h"
+#include "tests/test_support.h"
+
+namespace kairo::coll {
+namespace {
+
+std::vector<Schedule> all_ranks(const std::string& algo, int p) {
+  std::vector<Schedule> s;
+  for (int r = 0; r < p; ++r) s.push_back(barrier(algo, r, p, 1));
+  return s;
+}
+
+TEST(Collectives, BarrierSchedulesMatchEveryPutWithOneWait) {
+  for (const auto& algo : barrier_algorithms())
+    for (int p : {2, 3, 5, 7, 8, 16, 31, 96, 100}) {
+      auto problems = check_schedules(all_ranks(algo, p));
+      EXPECT_TRUE(problems.empty()) << algo << " p=" << p << ": " << problems.front();
+    }
+}
+
+TEST(Collectives, BarrierStepCountsFollowTheAlgorithms) {
+  for (int p : {2, 3, 5, 8, 16, 96, 100}) {
+    const int lg = int(std::floor(std::log2(p))), pow2 = 1 << lg, extra = p - pow2;
+    const int ceil_lg = int(std::ceil(std::log2(p)));
+    for (int r = 0; r < p; ++r) {
+      EXPECT_EQ(barrier_ring(r, p, 1).size(), std::size_t(p - 1));
+      EXPECT_EQ(barrier_dissemination(r, p, 1).size(), std::size_t(ceil_lg)) << "p=" << p;
+      // recursive doubling: log2 rounds among the first 2^n ranks, plus one
+      // step before and after for the ranks paired with the r extra ones
+      const std::size_t rd = barrier_recursive_doubling(r, p, 1).size();
+      if (r >= pow2)
+        EXPECT_EQ(rd, 2u) << "p=" << p << " r=" << r;
+      else if (r < extra)
+        EXPECT_EQ(rd, std::size_t(lg + 2)) << "p=" << p << " r=" << r;
+      else
+        EXPECT_EQ(rd, std::size_t(lg)) << "p=" << p << " r=" << r;
+    }
+  }
+}
+
+TEST(Collectives, BrokenSchedulesAreCaught) {
+  auto s = all_ranks("ring", 4);
+  s[2][1].waits.clear();  // rank 2 never waits for its second arrival
+  EXPECT_FALSE(check_schedules(s).empty());
+  auto d = all_ranks("dissemination", 5);
+  d[0][0].puts[0].to = 0;  // to itself
+  EXPECT_FALSE(check_schedules(d).empty());
+}
+
+nlohmann::json barrier_run(const std::string& platform, const std::string& algo,
+                           std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {
+      "run",          platform,  "--workload",   "barrier", "--param",
+      "algo=" + algo, "--param", "skew_ns=3000", "--json",  test::temp_dir() + "/b.json",
+      "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  auto r = test::run_kairo(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  if (r.exit_code != 0) return nlohmann::json::object();
+  return nlohmann::json::parse(test::read_file(args[9]));
+}
+
+std::string first_ranks(int p) {
+  std::string s = "ranks.map=[";
+  for (int r = 0; r < p; ++r) s += (r ? "," : "") + std::to_string(r);
+  return s + "]";
+}
+
+TEST(Collectives, EveryBarrierHoldsOnEveryKindOfNetwork) {
+  for (const char* platform : {"tofu-small", "mesh-8x8", "torus-8x8", "ib-qdr-16", "eps-tree-128"})
+    for (const auto& algo : barrier_algorithms()) {
+      auto j = barrier_run(platform, algo);
+      EXPECT_EQ(j["verified"], true) << platform << " " << algo;
+    }
+  for (int p : {5, 7, 12})  // not powers of two
+    for (const auto& algo : barrier_algorithms()) {
+      auto j = barrier_run("tofu-small", algo, {"--set", first_ranks(p), "--param", "iterations=3"});
+      EXPECT_EQ(j["verified"], true) << p << " ranks, " << algo;
+      EXPECT_EQ(j["ranks"], p);
+    }
+}
+
+TEST(Collectives, RingGrowsLinearlyAndRecursiveDoublingWinsFrom64Ranks) {
+  std::map<int, double> ring;
+  for (int p : {16, 32, 64})
+    ring[p] = barrier_run("tofu-small", "ring", {"--set", first_ranks(p)})["latency_ns"];
+  // p - 1 steps of about the same cost: doubling p about doubles the time
+  EXPECT_NEAR((ring[64] / 63) / (ring[32] / 31), 1.0, 0.1);
+  EXPECT_NEAR((ring[32] / 31) / (ring[16] / 15), 1.0, 0.1);
+  for (int p : {64, 96}) {
+    const double r = barrier_run("tofu-small", "ring", {"--set", first_ranks(p)})["latency_ns"];
+    const double rd =
+        barrier_run("tofu-small", "recursive-doubling", {"--set", first_ranks(p)})["latency_ns"];
+    EXPECT_LT(rd, r / 4) << p << " ranks";
+  }
+}
+
+}  // namespace
+}  // namespace kairo::coll
