@@ -8,6 +8,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "sw/collectives/alltoall.h"
 #include "sw/collectives/barrier.h"
 #include "tests/test_support.h"
 
@@ -103,6 +104,55 @@ TEST(Collectives, RingGrowsLinearlyAndRecursiveDoublingWinsFrom64Ranks) {
         barrier_run("tofu-small", "recursive-doubling", {"--set", first_ranks(p)})["latency_ns"];
     EXPECT_LT(rd, r / 4) << p << " ranks";
   }
+}
+
+TEST(Collectives, AlltoallSchedulesSendToEveryOtherRankExactlyOnce) {
+  for (const auto& algo : alltoall_algorithms())
+    for (int p : {2, 3, 5, 8, 16, 96}) {
+      std::vector<Schedule> all;
+      for (int r = 0; r < p; ++r) all.push_back(alltoall(algo, r, p, 100, 1));
+      auto problems = check_schedules(all);
+      EXPECT_TRUE(problems.empty()) << algo << " p=" << p << ": " << problems.front();
+      for (int r = 0; r < p; ++r) {
+        std::vector<int> to(std::size_t(p), 0);
+        for (const Step& st : all[std::size_t(r)])
+          for (const Put& put : st.puts) {
+            ++to[std::size_t(put.to)];
+            EXPECT_EQ(put.src_offset, std::uint64_t(put.to) * 100)
+                << "the block addressed to the destination";
+            EXPECT_EQ(put.dst_offset, std::uint64_t(r) * 100) << "lands at the sender's slot";
+          }
+        for (int d = 0; d < p; ++d)
+          EXPECT_EQ(to[std::size_t(d)], d == r ? 0 : 1) << algo << " " << r << "->" << d;
+      }
+      const std::size_t steps = algo == "a2a" ? 1 : std::size_t(p - 1);
+      EXPECT_EQ(all[0].size(), steps) << algo;
+    }
+}
+
+TEST(Collectives, AlltoallVerifiesEverywhereWithIdenticalTimingInBothModes) {
+  auto run = [](std::vector<std::string> args) {
+    const std::string json = test::temp_dir() + "/a.json";
+    args.insert(args.end(), {"--json", json, "--quiet"});
+    auto r = test::run_kairo(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.exit_code == 0 ? nlohmann::json::parse(test::read_file(json)) : nlohmann::json::object();
+  };
+  for (const char* platform : {"tofu-small", "mesh-8x8", "torus-8x8", "ib-qdr-16", "grid-2x32"})
+    for (const auto& algo : alltoall_algorithms()) {
+      auto d = run(
+          {"run", platform, "--workload", "alltoall", "--param", "algo=" + algo, "--param", "size=1000B"});
+      auto s = run({"run", platform, "--workload", "alltoall", "--param", "algo=" + algo, "--param",
+                    "size=1000B", "--mode", "size-only"});
+      EXPECT_EQ(d["verified"], true) << platform << " " << algo;
+      EXPECT_EQ(d["completion_ns"], s["completion_ns"]) << platform << " " << algo;
+    }
+  for (int p : {5, 7})
+    for (const auto& algo : alltoall_algorithms()) {
+      auto d = run({"run", "tofu-small", "--workload", "alltoall", "--param", "algo=" + algo, "--param",
+                    "size=3000B", "--set", first_ranks(p)});
+      EXPECT_EQ(d["verified"], true) << p << " ranks, " << algo;
+    }
 }
 
 }  // namespace

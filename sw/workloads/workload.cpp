@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sw/workloads/alltoall.h"
 #include "sw/workloads/barrier.h"
 #include "sw/workloads/pingpong.h"
 #include "sw/workloads/put_bw.h"
@@ -21,6 +22,8 @@ const std::vector<WorkloadInfo>& workloads() {
        make_random_ring},
       {"barrier", "barriers over puts: ring, recursive-doubling or dissemination (algo, iterations, skew_ns)",
        make_barrier},
+      {"alltoall", "all-to-all of size bytes per pair: a2a (simple spread) or pairwise (algo, size)",
+       make_alltoall},
   };
   return list;
 }
