@@ -171,6 +171,8 @@ int run(RunArgs& a) {
     auto t1 = std::chrono::steady_clock::now();
     kernel.run();
     auto t2 = std::chrono::steady_clock::now();
+    if (!a.tni_csv.empty())
+      write_tni_csv(a.tni_csv, machine);  // also when the run failed: it helps to see why
     if (machine.network().watchdog().fired()) {
       std::cerr << fmt::format(
           "kairo: deadlock: no packet moved for {} cycles with {} packet(s) in the network; "
@@ -224,7 +226,6 @@ int run(RunArgs& a) {
     j["runtime_bytes_per_rank"] =
         (double(rt.footprint_bytes()) + double(fw::FrameBytes::peak)) / double(rt.size());
     j["coroutine_frame_bytes_peak"] = fw::FrameBytes::peak;
-    if (!a.tni_csv.empty()) write_tni_csv(a.tni_csv, machine);
     if (!a.json_path.empty())
       write_text_file(a.json_path, j.dump(2) + "\n");
     else

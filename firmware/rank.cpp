@@ -31,7 +31,12 @@ Runtime::Runtime(sim::EventQueue& q, const router::Topology* torus,
       Signal* c = side.completed.get();
       Signal* no = side.noticed.get();
       Signal* sp = side.space.get();
-      t->on_completion = [c] { c->raise(); };
+      const std::size_t index = r->tnis_.size();
+      Rank* owner = r.get();
+      t->on_completion = [c, owner, index] {
+        if (owner->in_library_ > 0) owner->drain_completions(index);
+        c->raise();
+      };
       Rank* rank = r.get();
       t->on_notice = [no, any, rank] {
         if (rank->in_library_ > 0) rank->drain_notices();
@@ -86,6 +91,7 @@ struct Rank::InLibrary {
   explicit InLibrary(Rank& r) : r_(r) {
     ++r_.in_library_;
     r_.drain_notices();
+    for (std::size_t t = 0; t < r_.tnis_.size(); ++t) r_.drain_completions(t);
   }
   ~InLibrary() { --r_.in_library_; }
   InLibrary(const InLibrary&) = delete;
@@ -131,7 +137,8 @@ Task Rank::submit(int tni, const nic::Command& c) {
   // An out-of-range TNI is the engine's error to report; use TNI 0 to carry it.
   TniSide& side = tnis_[std::size_t(tni >= 0 && tni < tnis() ? tni : 0)];
   nic::Command cmd = c;
-  if (tni < 0 || tni >= tnis()) cmd.dst_tni = 0xffff;        // reported as a bad TNI
+  if (tni < 0 || tni >= tnis()) cmd.dst_tni = 0xffff;  // reported as a bad TNI
+  InLibrary in(*this);  // waiting for space is time in the library: queues drain meanwhile
   while (!side.tni->post(cmd)) co_await side.space->wait();  // a full queue back-pressures
 }
 
@@ -203,6 +210,11 @@ Task Rank::complete(int tni, std::uint64_t handle, nic::Completion* out) {
     }
     co_await side.completed->wait();
   }
+}
+
+void Rank::drain_completions(std::size_t tni) {
+  TniSide& side = tnis_[tni];
+  while (auto c = side.tni->poll_completion()) side.early.push_back(*c);
 }
 
 void Rank::drain_notices() {

@@ -4,11 +4,12 @@
 // seed 004). A rank's program is a coroutine (fw::Task) that calls these;
 // waiting suspends it until the hardware raises the matching signal.
 //
-// Progress: like a polling RDMA library, a rank moves arrived notices from
-// its TNIs' hardware notice queues into its own list whenever it is inside a
-// runtime call (posting, waiting for a completion or a tag), and not while it
-// computes: a rank that computes long while puts keep landing fills the
-// hardware queue, and the TNI back-pressures the network (hw/nic/tni.h).
+// Progress: like a polling RDMA library, a rank moves arrived notices and
+// completions from its TNIs' hardware queues into its own lists whenever it
+// is inside a runtime call (posting, waiting for a completion or a tag), and
+// not while it computes: a rank that computes long while puts keep landing
+// fills the hardware queues, and the TNI back-pressures (hw/nic/tni.h); a
+// rank that posts more than its completion queue holds never deadlocks.
 //
 // Compiled as C++20 (firmware/ only).
 #pragma once
@@ -77,7 +78,8 @@ class Rank {
                        nic::MemKey local, std::uint64_t local_offset, std::uint64_t length, std::uint32_t tag,
                        bool notify, std::uint64_t* handle);
   void drain_notices();
-  struct InLibrary;  // marks a runtime call in progress (see Progress above)
+  void drain_completions(std::size_t tni);  // into that TNI's `early` list
+  struct InLibrary;                         // marks a runtime call in progress (see Progress above)
   int in_library_ = 0;
 
   Runtime* rt_ = nullptr;

@@ -10,6 +10,7 @@
 
 #include "sw/collectives/alltoall.h"
 #include "sw/collectives/barrier.h"
+#include "sw/collectives/bcast.h"
 #include "tests/test_support.h"
 
 namespace kairo::coll {
@@ -152,6 +153,54 @@ TEST(Collectives, AlltoallVerifiesEverywhereWithIdenticalTimingInBothModes) {
       auto d = run({"run", "tofu-small", "--workload", "alltoall", "--param", "algo=" + algo, "--param",
                     "size=3000B", "--set", first_ranks(p)});
       EXPECT_EQ(d["verified"], true) << p << " ranks, " << algo;
+    }
+}
+
+// An engine whose completion queue (8) and command queue (4) are far
+// smaller than an all-to-all's p - 1 puts: the runtime drains completions
+// while a rank waits in it, so nothing deadlocks and every block arrives.
+TEST(Collectives, AlltoallLargerThanTheNicQueuesStillCompletes) {
+  const std::string json = test::temp_dir() + "/q.json";
+  auto r = test::run_kairo({"run", "tofu-small", "--workload", "alltoall", "--param", "size=1KiB", "--set",
+                            "nic.completion_queue_depth=8", "--set", "nic.command_queue_depth=4", "--json",
+                            json, "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(test::read_file(json));
+  EXPECT_EQ(j["verified"], true);
+  EXPECT_GT(j["nic_counters"]["completion_queue_stalls"].get<int>(), 0) << "the queues did fill";
+  EXPECT_LE(j["nic_counters"]["completion_queue_high_max"].get<int>(), 8);
+}
+
+TEST(Collectives, BinomialBcastReachesEveryRankOnceAndForwardsOnlyWhatArrived) {
+  for (int p : {2, 3, 5, 8, 13, 96})
+    for (int root : {0, p / 2, p - 1}) {
+      std::vector<Schedule> all;
+      for (int r = 0; r < p; ++r) all.push_back(bcast_binomial(r, p, root, 100, 1));
+      auto problems = check_schedules(all);
+      EXPECT_TRUE(problems.empty()) << "p=" << p << " root=" << root << ": " << problems.front();
+      const std::size_t rounds = std::size_t(std::ceil(std::log2(p)));
+      EXPECT_EQ(all[std::size_t(root)].size(), rounds) << "the root sends in every round";
+      for (int r = 0; r < p; ++r) {
+        int waits = 0;
+        bool received = r == root;
+        for (const Step& st : all[std::size_t(r)]) {
+          if (!st.puts.empty()) EXPECT_TRUE(received) << "rank " << r << " forwards before it has the data";
+          waits += int(st.waits.size());
+          if (!st.waits.empty()) received = true;
+        }
+        EXPECT_EQ(waits, r == root ? 0 : 1) << "p=" << p << " r=" << r;
+      }
+    }
+}
+
+TEST(Collectives, BcastVerifiesFromAnyRoot) {
+  for (const char* platform : {"tofu-small", "mesh-8x8", "ib-qdr-16", "grid-2x32"})
+    for (const char* root : {"root=0", "root=5"}) {
+      const std::string json = test::temp_dir() + "/bc.json";
+      auto r = test::run_kairo({"run", platform, "--workload", "bcast", "--param", "size=10000B", "--param",
+                                root, "--json", json, "--quiet"});
+      ASSERT_EQ(r.exit_code, 0) << platform << ": " << r.err;
+      EXPECT_EQ(nlohmann::json::parse(test::read_file(json))["verified"], true) << platform << " " << root;
     }
 }
 

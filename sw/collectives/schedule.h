@@ -15,8 +15,9 @@ struct Put {
   std::uint64_t src_offset = 0;  // in this rank's send region
   std::uint64_t dst_offset = 0;  // in the destination's receive region
   std::uint64_t bytes = 0;
-  std::uint32_t tag = 0;  // raised at the destination
-  int tni = 0;            // which of this rank's TNIs posts it (taken modulo their number)
+  std::uint32_t tag = 0;   // raised at the destination
+  int tni = 0;             // which of this rank's TNIs posts it (taken modulo their number)
+  bool from_recv = false;  // read from this rank's receive region instead (forwarding what arrived)
 };
 
 struct Wait {

@@ -4,6 +4,7 @@
 
 #include "sw/workloads/alltoall.h"
 #include "sw/workloads/barrier.h"
+#include "sw/workloads/bcast.h"
 #include "sw/workloads/pingpong.h"
 #include "sw/workloads/put_bw.h"
 #include "sw/workloads/random_ring.h"
@@ -22,6 +23,7 @@ const std::vector<WorkloadInfo>& workloads() {
        make_random_ring},
       {"barrier", "barriers over puts: ring, recursive-doubling or dissemination (algo, iterations, skew_ns)",
        make_barrier},
+      {"bcast", "broadcast of size bytes from root: binomial (algo, size, root)", make_bcast},
       {"alltoall", "all-to-all of size bytes per pair: a2a (simple spread) or pairwise (algo, size)",
        make_alltoall},
   };

@@ -1,0 +1,78 @@
+#include "sw/workloads/bcast.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "sw/collectives/bcast.h"
+#include "sw/collectives/executor.h"
+
+namespace kairo::sw {
+
+namespace {
+
+constexpr int kRecvMemid = 1, kSendMemid = 2;
+
+class Bcast final : public Workload {
+ public:
+  Bcast(Params& prm, const MachineInfo& m) {
+    algo_ = prm.text("algo", "binomial");
+    const auto& algos = coll::bcast_algorithms();
+    if (std::find(algos.begin(), algos.end(), algo_) == algos.end())
+      throw std::invalid_argument(
+          fmt::format("--param algo={}: expected one of: {}", algo_, fmt::join(algos, ", ")));
+    p_ = m.nodes;
+    size_ = prm.bytes("size", 1 << 20, 1, m.platform->nic.max_descriptor_bytes);
+    root_ = int(prm.integer("root", 0, 0, p_ - 1));
+    if (p_ < 2) throw std::invalid_argument("bcast: needs at least 2 ranks");
+    end_.assign(std::size_t(p_), 0);
+  }
+
+  nlohmann::json params() const override { return {{"algo", algo_}, {"size", size_}, {"root", root_}}; }
+
+  // Every rank's buffer is its receive region, at address 0; the root's holds the data.
+  void setup(HostMemory& m) override { fill_pattern(m, root_, 0, size_); }
+
+  fw::Task program(fw::Rank& r) override {
+    r.reg_mem(kRecvMemid, r.alloc(size_, 4096), size_);
+    const nic::MemKey send = r.reg_mem(kSendMemid, r.alloc(8), 8);  // unused: bcast forwards its buffer
+    co_await r.compute(kStart);
+    co_await coll::run_schedule(r, coll::bcast(algo_, r.rank(), p_, root_, size_, 1), send, kRecvMemid,
+                                nullptr, &ok_);
+    end_[std::size_t(r.rank())] = r.now();
+  }
+
+  Outcome outcome(HostMemory* m) override {
+    Outcome o;
+    o.start_ps = kStart;
+    o.end_ps = *std::max_element(end_.begin(), end_.end());
+    o.latency_ns = double(o.end_ps - o.start_ps) / 1000.0;
+    o.bandwidth_gbps = double(size_) / o.latency_ns;
+    o.ok = ok_;
+    if (!ok_) o.failure = "a put completed with an error";
+    o.details = {{"ranks", p_}, {"root_steps", coll::bcast(algo_, root_, p_, root_, size_, 1).size()}};
+    if (m) {
+      bool v = true;
+      for (int r = 0; r < p_ && v; ++r) v = check_pattern(*m, r, 0, root_, size_);
+      o.verified = v;
+      if (!v) o.failure = "a rank's buffer does not hold the root's bytes";
+    }
+    return o;
+  }
+
+ private:
+  std::string algo_;
+  std::uint64_t size_ = 0;
+  int p_ = 0, root_ = 0;
+  std::vector<sim::Time> end_;
+  bool ok_ = true;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_bcast(Params& p, const MachineInfo& m) {
+  return std::make_unique<Bcast>(p, m);
+}
+
+}  // namespace kairo::sw
