@@ -204,5 +204,30 @@ TEST(Collectives, BcastVerifiesFromAnyRoot) {
     }
 }
 
+// Seed 000's formula (1): L = alpha floor(k_b/2) ceil(k_b/2) (prod of the
+// other sizes) m / B, reported with every all-to-all on a mesh/torus.
+TEST(Collectives, AlltoallReportsTheMeshTorusLowerBound) {
+  auto run = [](const std::string& platform) {
+    const std::string json = test::temp_dir() + "/lb.json";
+    auto r = test::run_kairo({"run", platform, "--workload", "alltoall", "--param", "size=4KiB", "--mode",
+                              "size-only", "--json", json, "--quiet"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(test::read_file(json));
+  };
+  // mesh-8x8 and torus-8x8: 32B flits at 32GB/s, 8-flit packets of 32B
+  // header + 224B payload, so B = 32GB/s x 224 / 256.
+  const double B = 32e9 * 224.0 / 256.0, m = 4096;
+  auto mesh = run("mesh-8x8");
+  EXPECT_NEAR(mesh["details"]["lower_bound_ns"].get<double>(), 1.0 * 4 * 4 * 8 * m / B * 1e9, 1e-6);
+  auto torus = run("torus-8x8");
+  EXPECT_NEAR(torus["details"]["lower_bound_ns"].get<double>(), 0.5 * 4 * 4 * 8 * m / B * 1e9, 1e-6);
+  for (auto* j : {&mesh, &torus}) {
+    EXPECT_GE((*j)["details"]["ratio_to_bound"].get<double>(), 1.0) << "no algorithm beats the bound";
+    EXPECT_DOUBLE_EQ((*j)["details"]["ratio_to_bound"].get<double>(),
+                     (*j)["latency_ns"].get<double>() / (*j)["details"]["lower_bound_ns"].get<double>());
+  }
+  EXPECT_FALSE(run("ib-qdr-16")["details"].contains("lower_bound_ns")) << "a mesh/torus formula";
+}
+
 }  // namespace
 }  // namespace kairo::coll

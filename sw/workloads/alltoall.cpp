@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "sw/collectives/alltoall.h"
+#include "sw/collectives/bounds.h"
 #include "sw/collectives/executor.h"
 
 namespace kairo::sw {
@@ -68,6 +69,12 @@ class Alltoall final : public Workload {
     o.details = {{"ranks", p_},
                  {"fastest_rank_ns", double(*std::min_element(end_.begin(), end_.end()) - kStart) / 1000.0},
                  {"steps", coll::alltoall(algo_, 0, p_, size_, 1).size()}};
+    // Seed 000's formula (1) holds for an all-to-all among every node of a mesh/torus.
+    if (auto lb = coll::alltoall_lower_bound_ns(*m_.platform, size_);
+        lb && std::uint64_t(p_) == m_.platform->nodes() && m_.platform->rank_nodes.empty()) {
+      o.details["lower_bound_ns"] = *lb;
+      o.details["ratio_to_bound"] = o.latency_ns / *lb;
+    }
     if (m) {
       std::vector<unsigned char> got(size_);
       bool v = true;
