@@ -11,6 +11,7 @@
 #include "sw/collectives/alltoall.h"
 #include "sw/collectives/barrier.h"
 #include "sw/collectives/bcast.h"
+#include "sw/collectives/gather.h"
 #include "tests/test_support.h"
 
 namespace kairo::coll {
@@ -227,6 +228,54 @@ TEST(Collectives, AlltoallReportsTheMeshTorusLowerBound) {
                      (*j)["latency_ns"].get<double>() / (*j)["details"]["lower_bound_ns"].get<double>());
   }
   EXPECT_FALSE(run("ib-qdr-16")["details"].contains("lower_bound_ns")) << "a mesh/torus formula";
+}
+
+TEST(Collectives, GatherScatterAllgatherSchedulesAreConsistent) {
+  for (int p : {2, 3, 7, 16, 96})
+    for (int root : {0, p - 1}) {
+      std::vector<Schedule> sc, ga, gl, ag;
+      for (int r = 0; r < p; ++r) {
+        sc.push_back(scatter_linear(r, p, root, 64, 1));
+        ga.push_back(gather_linear(r, p, root, 64, 1));
+        gl.push_back(gather_limited(r, p, root, 64, 3, 1));
+        ag.push_back(allgather_ring(r, p, 64, 1));
+      }
+      for (auto* s : {&sc, &ga, &gl, &ag}) {
+        auto problems = check_schedules(*s);
+        EXPECT_TRUE(problems.empty()) << "p=" << p << ": " << problems.front();
+      }
+      EXPECT_EQ(ag[0].size(), std::size_t(p - 1)) << "ring allgather: p - 1 steps";
+      // The limited gather never lets more than 3 senders go before their blocks landed.
+      int released = 0, landed = 0;
+      for (const Step& st : gl[std::size_t(root)]) {
+        released += int(st.puts.size());
+        landed += int(st.waits.size());
+        EXPECT_LE(released - landed, 3) << "p=" << p;
+      }
+      EXPECT_EQ(landed, p - 1);
+    }
+}
+
+TEST(Collectives, GatherScatterAllgatherVerify) {
+  auto run = [](std::vector<std::string> args) {
+    const std::string json = test::temp_dir() + "/g.json";
+    args.insert(args.end(), {"--param", "size=3000B", "--json", json, "--quiet"});
+    auto r = test::run_kairo(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.exit_code == 0 ? nlohmann::json::parse(test::read_file(json)) : nlohmann::json::object();
+  };
+  for (const char* platform : {"tofu-small", "mesh-8x8", "ib-qdr-16", "grid-2x32"}) {
+    EXPECT_EQ(run({"run", platform, "--workload", "scatter", "--param", "root=3"})["verified"], true)
+        << platform;
+    EXPECT_EQ(run({"run", platform, "--workload", "gather", "--param", "root=3"})["verified"], true)
+        << platform;
+    EXPECT_EQ(run({"run", platform, "--workload", "gather", "--param", "algo=limited", "--param",
+                   "streams=2"})["verified"],
+              true)
+        << platform;
+    EXPECT_EQ(run({"run", platform, "--workload", "allgather"})["verified"], true) << platform;
+  }
+  EXPECT_EQ(run({"run", "tofu-small", "--workload", "allgather", "--set", first_ranks(7)})["verified"], true);
 }
 
 }  // namespace

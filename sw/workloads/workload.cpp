@@ -5,6 +5,7 @@
 #include "sw/workloads/alltoall.h"
 #include "sw/workloads/barrier.h"
 #include "sw/workloads/bcast.h"
+#include "sw/workloads/blocks.h"
 #include "sw/workloads/pingpong.h"
 #include "sw/workloads/put_bw.h"
 #include "sw/workloads/random_ring.h"
@@ -24,6 +25,11 @@ const std::vector<WorkloadInfo>& workloads() {
       {"barrier", "barriers over puts: ring, recursive-doubling or dissemination (algo, iterations, skew_ns)",
        make_barrier},
       {"bcast", "broadcast of size bytes from root: binomial (algo, size, root)", make_bcast},
+      {"scatter", "root sends block j to rank j: linear (algo, size, root)", make_scatter},
+      {"gather",
+       "every rank's block to the root: linear, limited with --param streams=n (algo, size, root, streams)",
+       make_gather},
+      {"allgather", "every rank gets every block: ring (algo, size)", make_allgather},
       {"alltoall", "all-to-all of size bytes per pair: a2a (simple spread) or pairwise (algo, size)",
        make_alltoall},
   };
@@ -41,10 +47,14 @@ constexpr std::uint64_t kChunk = 1 << 16;  // host-side copies go through a boun
 }  // namespace
 
 void fill_pattern(HostMemory& m, int rank, std::uint64_t address, std::uint64_t length) {
+  fill_pattern(m, rank, address, length, rank);
+}
+
+void fill_pattern(HostMemory& m, int rank, std::uint64_t address, std::uint64_t length, int pattern_of) {
   std::vector<unsigned char> buf(std::min(length, kChunk));
   for (std::uint64_t at = 0; at < length; at += kChunk) {
     const std::uint64_t n = std::min(kChunk, length - at);
-    for (std::uint64_t i = 0; i < n; ++i) buf[i] = pattern_byte(rank, at + i);
+    for (std::uint64_t i = 0; i < n; ++i) buf[i] = pattern_byte(pattern_of, at + i);
     m.write(rank, address + at, buf.data(), n);
   }
 }

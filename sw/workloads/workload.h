@@ -76,6 +76,8 @@ inline unsigned char pattern_byte(int rank, std::uint64_t i) {
   return static_cast<unsigned char>(i * 31 + 7 + std::uint64_t(rank) * 101 + (i >> 8) * 13);
 }
 void fill_pattern(HostMemory& m, int rank, std::uint64_t address, std::uint64_t length);
+// The same, in rank `rank`'s memory but with rank `pattern_of`'s bytes.
+void fill_pattern(HostMemory& m, int rank, std::uint64_t address, std::uint64_t length, int pattern_of);
 // True when `length` bytes at `address` on `node` are rank `rank`'s pattern.
 bool check_pattern(HostMemory& m, int node, std::uint64_t address, int rank, std::uint64_t length);
 

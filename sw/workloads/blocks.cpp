@@ -1,0 +1,126 @@
+#include "sw/workloads/blocks.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "sw/collectives/executor.h"
+#include "sw/collectives/gather.h"
+
+namespace kairo::sw {
+
+namespace {
+
+constexpr int kRecvMemid = 1, kSendMemid = 2;
+enum class Kind { kScatter, kGather, kAllgather };
+
+class Blocks final : public Workload {
+ public:
+  Blocks(Kind kind, Params& prm, const MachineInfo& m) : kind_(kind) {
+    const std::vector<std::string> algos = kind == Kind::kScatter ? std::vector<std::string>{"linear"}
+                                           : kind == Kind::kGather
+                                               ? std::vector<std::string>{"linear", "limited"}
+                                               : std::vector<std::string>{"ring"};
+    algo_ = prm.text("algo", algos.front());
+    if (std::find(algos.begin(), algos.end(), algo_) == algos.end())
+      throw std::invalid_argument(
+          fmt::format("--param algo={}: expected one of: {}", algo_, fmt::join(algos, ", ")));
+    p_ = m.nodes;
+    if (p_ < 2) throw std::invalid_argument("needs at least 2 ranks");
+    size_ = prm.bytes("size", 32 * 1024, 1, m.platform->nic.max_descriptor_bytes);
+    if (kind != Kind::kAllgather) root_ = int(prm.integer("root", 0, 0, p_ - 1));
+    if (algo_ == "limited") streams_ = int(prm.integer("streams", 4, 1, p_ - 1));
+    region_ = std::uint64_t(p_) * size_;
+    recv_base_ = (region_ + 4095) / 4096 * 4096;  // after the send region (program()'s allocations)
+    end_.assign(std::size_t(p_), 0);
+  }
+
+  nlohmann::json params() const override {
+    nlohmann::json j = {{"algo", algo_}, {"size", size_}};
+    if (kind_ != Kind::kAllgather) j["root"] = root_;
+    if (algo_ == "limited") j["streams"] = streams_;
+    return j;
+  }
+
+  void setup(HostMemory& m) override {
+    switch (kind_) {
+      case Kind::kScatter:  // the root's block j is rank j's pattern; the root keeps its own
+        for (int j = 0; j < p_; ++j) fill_pattern(m, root_, std::uint64_t(j) * size_, size_, j);
+        fill_pattern(m, root_, recv_base_, size_, root_);
+        return;
+      case Kind::kGather:
+        for (int r = 0; r < p_; ++r) fill_pattern(m, r, 0, size_);
+        fill_pattern(m, root_, recv_base_ + std::uint64_t(root_) * size_, size_, root_);
+        return;
+      case Kind::kAllgather:
+        for (int r = 0; r < p_; ++r) fill_pattern(m, r, recv_base_ + std::uint64_t(r) * size_, size_, r);
+        return;
+    }
+  }
+
+  fw::Task program(fw::Rank& r) override {
+    const nic::MemKey send = r.reg_mem(kSendMemid, r.alloc(region_, 4096), region_);
+    r.reg_mem(kRecvMemid, r.alloc(region_ + coll::kTokenBytes, 4096), region_ + coll::kTokenBytes);
+    co_await r.compute(kStart);
+    coll::Schedule s;
+    if (kind_ == Kind::kScatter)
+      s = coll::scatter_linear(r.rank(), p_, root_, size_, 1);
+    else if (kind_ == Kind::kAllgather)
+      s = coll::allgather_ring(r.rank(), p_, size_, 1);
+    else if (algo_ == "limited")
+      s = coll::gather_limited(r.rank(), p_, root_, size_, streams_, 1);
+    else
+      s = coll::gather_linear(r.rank(), p_, root_, size_, 1);
+    co_await coll::run_schedule(r, s, send, kRecvMemid, nullptr, &ok_);
+    end_[std::size_t(r.rank())] = r.now();
+  }
+
+  Outcome outcome(HostMemory* m) override {
+    Outcome o;
+    o.start_ps = kStart;
+    o.end_ps = *std::max_element(end_.begin(), end_.end());
+    o.latency_ns = double(o.end_ps - o.start_ps) / 1000.0;
+    const double bytes = kind_ == Kind::kScatter ? double(size_) : double(region_);
+    o.bandwidth_gbps = bytes / o.latency_ns;
+    o.ok = ok_;
+    if (!ok_) o.failure = "a put completed with an error";
+    o.details = {{"ranks", p_}};
+    if (m) {
+      bool v = true;
+      for (int r = 0; r < p_ && v; ++r)
+        for (int j = 0; j < p_ && v; ++j) {
+          if (kind_ == Kind::kScatter && j == 0) v = check_pattern(*m, r, recv_base_, r, size_);
+          if (kind_ == Kind::kGather && r == root_)
+            v = check_pattern(*m, r, recv_base_ + std::uint64_t(j) * size_, j, size_);
+          if (kind_ == Kind::kAllgather)
+            v = check_pattern(*m, r, recv_base_ + std::uint64_t(j) * size_, j, size_);
+        }
+      o.verified = v;
+      if (!v) o.failure = "a block is not where the collective puts it";
+    }
+    return o;
+  }
+
+ private:
+  Kind kind_;
+  std::string algo_;
+  int p_ = 0, root_ = 0, streams_ = 4;
+  std::uint64_t size_ = 0, region_ = 0, recv_base_ = 0;
+  std::vector<sim::Time> end_;
+  bool ok_ = true;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_scatter(Params& p, const MachineInfo& m) {
+  return std::make_unique<Blocks>(Kind::kScatter, p, m);
+}
+std::unique_ptr<Workload> make_gather(Params& p, const MachineInfo& m) {
+  return std::make_unique<Blocks>(Kind::kGather, p, m);
+}
+std::unique_ptr<Workload> make_allgather(Params& p, const MachineInfo& m) {
+  return std::make_unique<Blocks>(Kind::kAllgather, p, m);
+}
+
+}  // namespace kairo::sw
