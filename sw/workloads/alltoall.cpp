@@ -23,11 +23,7 @@ unsigned char block_byte(int src, int dst, std::uint64_t i) {
 class Alltoall final : public Workload {
  public:
   Alltoall(Params& prm, const MachineInfo& m) : m_(m) {
-    algo_ = prm.text("algo", "a2a");
-    const auto& algos = coll::alltoall_algorithms();
-    if (std::find(algos.begin(), algos.end(), algo_) == algos.end())
-      throw std::invalid_argument(
-          fmt::format("--param algo={}: expected one of: {}", algo_, fmt::join(algos, ", ")));
+    algo_ = algorithm_param(prm, coll::alltoall_algorithms());
     size_ = prm.bytes("size", 32 * 1024, 1, m.platform->nic.max_descriptor_bytes);
     p_ = m.nodes;
     if (p_ < 2) throw std::invalid_argument("alltoall: needs at least 2 ranks");
@@ -59,13 +55,7 @@ class Alltoall final : public Workload {
   }
 
   Outcome outcome(HostMemory* m) override {
-    Outcome o;
-    o.start_ps = kStart;
-    o.end_ps = *std::max_element(end_.begin(), end_.end());
-    o.latency_ns = double(o.end_ps - o.start_ps) / 1000.0;
-    o.bandwidth_gbps = double(p_ - 1) * double(size_) / o.latency_ns;
-    o.ok = ok_;
-    if (!ok_) o.failure = "a put completed with an error";
+    Outcome o = collective_outcome(end_, double(p_ - 1) * double(size_), ok_);
     o.details = {{"ranks", p_},
                  {"fastest_rank_ns", double(*std::min_element(end_.begin(), end_.end()) - kStart) / 1000.0},
                  {"steps", coll::alltoall(algo_, 0, p_, size_, 1).size()}};
@@ -83,8 +73,7 @@ class Alltoall final : public Workload {
           m->read(r, recv_base_ + std::uint64_t(j) * size_, got.data(), got.size());
           for (std::uint64_t i = 0; i < size_ && v; ++i) v = got[i] == block_byte(j, r, i);
         }
-      o.verified = v;
-      if (!v) o.failure = "a receive block does not hold what its sender addressed to it";
+      set_verified(o, v, "a receive block does not hold what its sender addressed to it");
     }
     return o;
   }

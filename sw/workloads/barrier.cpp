@@ -16,11 +16,7 @@ constexpr int kRecvMemid = 1, kSendMemid = 2;
 class Barrier final : public Workload {
  public:
   Barrier(Params& prm, const MachineInfo& m) : m_(m) {
-    algo_ = prm.text("algo", "recursive-doubling");
-    const auto& algos = coll::barrier_algorithms();
-    if (std::find(algos.begin(), algos.end(), algo_) == algos.end())
-      throw std::invalid_argument(
-          fmt::format("--param algo={}: expected one of: {}", algo_, fmt::join(algos, ", ")));
+    algo_ = algorithm_param(prm, {"recursive-doubling", "ring", "dissemination"});
     iterations_ = int(prm.integer("iterations", 1, 1, 1 << 20));
     skew_ = sim::Time(prm.integer("skew_ns", 0, 0, 1000000000)) * 1000;
     p_ = m.nodes;

@@ -17,11 +17,7 @@ constexpr int kRecvMemid = 1, kSendMemid = 2;
 class Bcast final : public Workload {
  public:
   Bcast(Params& prm, const MachineInfo& m) {
-    algo_ = prm.text("algo", "binomial");
-    const auto& algos = coll::bcast_algorithms();
-    if (std::find(algos.begin(), algos.end(), algo_) == algos.end())
-      throw std::invalid_argument(
-          fmt::format("--param algo={}: expected one of: {}", algo_, fmt::join(algos, ", ")));
+    algo_ = algorithm_param(prm, coll::bcast_algorithms());
     p_ = m.nodes;
     size_ = prm.bytes("size", 1 << 20, 1, m.platform->nic.max_descriptor_bytes);
     root_ = int(prm.integer("root", 0, 0, p_ - 1));
@@ -44,19 +40,12 @@ class Bcast final : public Workload {
   }
 
   Outcome outcome(HostMemory* m) override {
-    Outcome o;
-    o.start_ps = kStart;
-    o.end_ps = *std::max_element(end_.begin(), end_.end());
-    o.latency_ns = double(o.end_ps - o.start_ps) / 1000.0;
-    o.bandwidth_gbps = double(size_) / o.latency_ns;
-    o.ok = ok_;
-    if (!ok_) o.failure = "a put completed with an error";
+    Outcome o = collective_outcome(end_, double(size_), ok_);
     o.details = {{"ranks", p_}, {"root_steps", coll::bcast(algo_, root_, p_, root_, size_, 1).size()}};
     if (m) {
       bool v = true;
       for (int r = 0; r < p_ && v; ++r) v = check_pattern(*m, r, 0, root_, size_);
-      o.verified = v;
-      if (!v) o.failure = "a rank's buffer does not hold the root's bytes";
+      set_verified(o, v, "a rank's buffer does not hold the root's bytes");
     }
     return o;
   }

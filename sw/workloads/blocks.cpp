@@ -22,10 +22,7 @@ class Blocks final : public Workload {
                                            : kind == Kind::kGather
                                                ? std::vector<std::string>{"linear", "limited"}
                                                : std::vector<std::string>{"ring"};
-    algo_ = prm.text("algo", algos.front());
-    if (std::find(algos.begin(), algos.end(), algo_) == algos.end())
-      throw std::invalid_argument(
-          fmt::format("--param algo={}: expected one of: {}", algo_, fmt::join(algos, ", ")));
+    algo_ = algorithm_param(prm, algos);
     p_ = m.nodes;
     if (p_ < 2) throw std::invalid_argument("needs at least 2 ranks");
     size_ = prm.bytes("size", 32 * 1024, 1, m.platform->nic.max_descriptor_bytes);
@@ -77,14 +74,8 @@ class Blocks final : public Workload {
   }
 
   Outcome outcome(HostMemory* m) override {
-    Outcome o;
-    o.start_ps = kStart;
-    o.end_ps = *std::max_element(end_.begin(), end_.end());
-    o.latency_ns = double(o.end_ps - o.start_ps) / 1000.0;
     const double bytes = kind_ == Kind::kScatter ? double(size_) : double(region_);
-    o.bandwidth_gbps = bytes / o.latency_ns;
-    o.ok = ok_;
-    if (!ok_) o.failure = "a put completed with an error";
+    Outcome o = collective_outcome(end_, bytes, ok_);
     o.details = {{"ranks", p_}};
     if (m) {
       bool v = true;
@@ -96,8 +87,7 @@ class Blocks final : public Workload {
           if (kind_ == Kind::kAllgather)
             v = check_pattern(*m, r, recv_base_ + std::uint64_t(j) * size_, j, size_);
         }
-      o.verified = v;
-      if (!v) o.failure = "a block is not where the collective puts it";
+      set_verified(o, v, "a block is not where the collective puts it");
     }
     return o;
   }

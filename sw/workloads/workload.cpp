@@ -1,5 +1,8 @@
 #include "sw/workloads/workload.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 
 #include "sw/workloads/alltoall.h"
@@ -40,6 +43,25 @@ std::string workload_names() {
   std::string s;
   for (const auto& w : workloads()) s += (s.empty() ? "" : ", ") + std::string(w.name);
   return s;
+}
+
+std::string algorithm_param(Params& prm, const std::vector<std::string>& algos) {
+  const std::string a = prm.text("algo", algos.front());
+  if (std::find(algos.begin(), algos.end(), a) == algos.end())
+    throw std::invalid_argument(
+        fmt::format("--param algo={}: expected one of: {}", a, fmt::join(algos, ", ")));
+  return a;
+}
+
+Outcome collective_outcome(const std::vector<sim::Time>& end, double bytes, bool ok) {
+  Outcome o;
+  o.start_ps = kStart;
+  o.end_ps = *std::max_element(end.begin(), end.end());
+  o.latency_ns = double(o.end_ps - o.start_ps) / 1000.0;
+  o.bandwidth_gbps = o.latency_ns > 0 ? bytes / o.latency_ns : 0.0;
+  o.ok = ok;
+  if (!ok) o.failure = "a put completed with an error";
+  return o;
 }
 
 namespace {

@@ -71,6 +71,18 @@ struct WorkloadInfo {
 const std::vector<WorkloadInfo>& workloads();
 std::string workload_names();  // "pingpong, put-bw, random-ring"
 
+// `--param algo=`: one of `algos` (the first is the default), or an error naming them.
+std::string algorithm_param(Params& prm, const std::vector<std::string>& algos);
+// What every collective reports: from kStart to the slowest rank's end
+// (`end`, per rank), `bytes` per rank over that time, and whether every
+// operation completed without error.
+Outcome collective_outcome(const std::vector<sim::Time>& end, double bytes, bool ok);
+// Records a data-mode verification.
+inline void set_verified(Outcome& o, bool v, const char* failure) {
+  o.verified = v;
+  if (!v) o.failure = failure;
+}
+
 // Byte i of the data rank `rank` sends in the shipped workloads.
 inline unsigned char pattern_byte(int rank, std::uint64_t i) {
   return static_cast<unsigned char>(i * 31 + 7 + std::uint64_t(rank) * 101 + (i >> 8) * 13);
