@@ -7,11 +7,13 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "sw/collectives/alltoall.h"
 #include "sw/collectives/barrier.h"
 #include "sw/collectives/bcast.h"
 #include "sw/collectives/gather.h"
+#include "sw/collectives/neighbor.h"
 #include "tests/test_support.h"
 
 namespace kairo::coll {
@@ -276,6 +278,72 @@ TEST(Collectives, GatherScatterAllgatherVerify) {
     EXPECT_EQ(run({"run", platform, "--workload", "allgather"})["verified"], true) << platform;
   }
   EXPECT_EQ(run({"run", "tofu-small", "--workload", "allgather", "--set", first_ranks(7)})["verified"], true);
+}
+
+// Seed 003: 6 neighbors on 4 NICs. Native: 4 whole messages, then 2 (two
+// NICs idle); fragment: gcd(6, 4) = 2, so half messages in 3 steps with all
+// 4 NICs busy in each. Every message arrives whole either way.
+TEST(Collectives, NeighborSchedulesKeepEveryNicBusyWhenFragmenting) {
+  const Grid g{{4, 5, 6}};
+  const int p = g.ranks(), nics = 4;
+  const std::uint64_t size = 1000;
+  for (bool fragment : {false, true}) {
+    std::vector<Schedule> all;
+    for (int r = 0; r < p; ++r)
+      all.push_back(fragment ? neighbor_fragment(g, r, nics, size, 1) : neighbor_native(g, r, nics, size, 1));
+    auto problems = check_schedules(all);
+    EXPECT_TRUE(problems.empty()) << problems.front();
+    EXPECT_EQ(all[0].size(), fragment ? 3u : 2u);
+    for (int r = 0; r < p; r += 17) {
+      std::vector<std::uint64_t> bytes(6, 0);
+      for (std::size_t st = 0; st < all[std::size_t(r)].size(); ++st) {
+        std::set<int> busy;
+        for (const Put& put : all[std::size_t(r)][st].puts) {
+          busy.insert(put.tni);
+          bytes[put.src_offset / size] += put.bytes;
+        }
+        if (fragment) EXPECT_EQ(busy.size(), std::size_t(nics)) << "step " << st << " leaves a NIC idle";
+      }
+      for (int k = 0; k < 6; ++k) EXPECT_EQ(bytes[std::size_t(k)], size) << "message " << k << " goes whole";
+    }
+  }
+  EXPECT_EQ(g.neighbor(g.neighbor(7, 2), 3), 7) << "+ then - along a dimension comes back";
+}
+
+TEST(Collectives, NeighborVerifiesAndFragmentingWinsForLargeMessages) {
+  auto run = [](std::vector<std::string> args) {
+    const std::string json = test::temp_dir() + "/n.json";
+    args.insert(args.end(), {"--json", json, "--quiet"});
+    auto r = test::run_kairo(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.exit_code == 0 ? nlohmann::json::parse(test::read_file(json)) : nlohmann::json::object();
+  };
+  for (const char* algo : {"algo=native", "algo=fragment"})
+    EXPECT_EQ(run({"run", "tofu-small", "--workload", "neighbor", "--param", algo, "--param", "size=20000B",
+                   "--param", "grid=4x4x6"})["verified"],
+              true)
+        << algo;
+  // A 6x6x6 torus whose process grid is the physical one, with 4 NICs per
+  // node: 256 KiB messages are DMA-bound, so native takes 2 message times
+  // and fragment 3 half-message times.
+  auto torus = [&](const char* algo) {
+    return run({"run",        "torus-10x10x10",
+                "--workload", "neighbor",
+                "--param",    algo,
+                "--param",    "size=256KiB",
+                "--param",    "grid=6x6x6",
+                "--set",      "topology.dims.X.size=6",
+                "--set",      "topology.dims.Y.size=6",
+                "--set",      "topology.dims.Z.size=6",
+                "--set",      "router.network_interfaces=4",
+                "--set",      "router.max_packet_flits=64",
+                "--set",      "router.vc_buffer_flits=64",
+                "--mode",     "size-only"})["latency_ns"]
+        .get<double>();
+  };
+  const double native = torus("algo=native"), fragment = torus("algo=fragment");
+  EXPECT_LT(fragment, native);
+  EXPECT_NEAR(fragment / native, 3.0 / 4.0, 0.05) << "3 half-steps against 2 whole ones";
 }
 
 }  // namespace

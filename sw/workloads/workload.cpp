@@ -9,6 +9,7 @@
 #include "sw/workloads/barrier.h"
 #include "sw/workloads/bcast.h"
 #include "sw/workloads/blocks.h"
+#include "sw/workloads/neighbor.h"
 #include "sw/workloads/pingpong.h"
 #include "sw/workloads/put_bw.h"
 #include "sw/workloads/random_ring.h"
@@ -33,6 +34,10 @@ const std::vector<WorkloadInfo>& workloads() {
        "every rank's block to the root: linear, limited with --param streams=n (algo, size, root, streams)",
        make_gather},
       {"allgather", "every rank gets every block: ring (algo, size)", make_allgather},
+      {"neighbor",
+       "exchange with the 2r neighbors of a periodic process grid: native or fragment over n NICs "
+       "(algo, size, grid, nics)",
+       make_neighbor},
       {"alltoall", "all-to-all of size bytes per pair: a2a (simple spread) or pairwise (algo, size)",
        make_alltoall},
   };

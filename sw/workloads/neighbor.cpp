@@ -1,0 +1,116 @@
+#include "sw/workloads/neighbor.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "sw/collectives/executor.h"
+#include "sw/collectives/neighbor.h"
+
+namespace kairo::sw {
+
+namespace {
+
+constexpr int kRecvMemid = 1, kSendMemid = 2;
+
+// The most cube-like a x b x c = p with every side >= 3, or none.
+std::vector<int> cube_grid(int p) {
+  std::vector<int> best;
+  for (int a = 3; a * a * a <= p; ++a)
+    for (int b = a; a * b * b <= p; ++b)
+      if (p % (a * b) == 0 && p / (a * b) >= b) best = {a, b, p / (a * b)};
+  return best;
+}
+
+class Neighbor final : public Workload {
+ public:
+  Neighbor(Params& prm, const MachineInfo& m) {
+    algo_ = algorithm_param(prm, {"native", "fragment"});
+    size_ = prm.bytes("size", 1 << 20, 1, m.platform->nic.max_descriptor_bytes);
+    nics_ = int(prm.integer("nics", m.tnis, 1, m.tnis));
+    const std::string grid = prm.text("grid", "auto");
+    if (grid == "auto") {
+      grid_.dims = cube_grid(m.nodes);
+      if (grid_.dims.empty())
+        throw std::invalid_argument(
+            fmt::format("--param grid: {} ranks have no 3-dimensional grid with every side >= 3; give one, "
+                        "e.g. grid=4x4x6",
+                        m.nodes));
+    } else {
+      for (std::size_t at = 0; at <= grid.size();) {
+        const std::size_t x = std::min(grid.find('x', at), grid.size());
+        const std::string part = grid.substr(at, x - at);
+        char* end = nullptr;
+        const long v = std::strtol(part.c_str(), &end, 10);
+        if (part.empty() || *end || v < 3 || v > 1 << 20)
+          throw std::invalid_argument("--param grid=" + grid +
+                                      ": expected sizes >= 3 joined by x, e.g. 4x4x6");
+        grid_.dims.push_back(int(v));
+        at = x + 1;
+      }
+      if (grid_.ranks() != m.nodes)
+        throw std::invalid_argument(fmt::format("--param grid={}: expected {} ranks in all, the grid has {}",
+                                                grid, m.nodes, grid_.ranks()));
+    }
+    end_.assign(std::size_t(m.nodes), 0);
+  }
+
+  nlohmann::json params() const override {
+    return {{"algo", algo_}, {"size", size_}, {"nics", nics_}, {"grid", grid_.dims}};
+  }
+
+  std::uint64_t region() const { return std::uint64_t(2 * grid_.dims.size()) * size_; }
+  std::uint64_t recv_base() const { return (region() + 4095) / 4096 * 4096; }
+  static int pattern_id(int sender, int k) { return sender * 16 + k; }
+
+  void setup(HostMemory& m) override {
+    for (int r = 0; r < grid_.ranks(); ++r)
+      for (int k = 0; k < int(2 * grid_.dims.size()); ++k)
+        fill_pattern(m, r, std::uint64_t(k) * size_, size_, pattern_id(r, k));
+  }
+
+  coll::Schedule schedule(int rank) const {
+    return algo_ == "native" ? coll::neighbor_native(grid_, rank, nics_, size_, 1)
+                             : coll::neighbor_fragment(grid_, rank, nics_, size_, 1);
+  }
+
+  fw::Task program(fw::Rank& r) override {
+    const nic::MemKey send = r.reg_mem(kSendMemid, r.alloc(region(), 4096), region());
+    r.reg_mem(kRecvMemid, r.alloc(region(), 4096), region());
+    co_await r.compute(kStart);
+    co_await coll::run_schedule(r, schedule(r.rank()), send, kRecvMemid, nullptr, &ok_);
+    end_[std::size_t(r.rank())] = r.now();
+  }
+
+  Outcome outcome(HostMemory* m) override {
+    Outcome o = collective_outcome(end_, double(region()), ok_);
+    o.details = {{"steps", schedule(0).size()}, {"neighbors", 2 * grid_.dims.size()}};
+    if (m) {
+      bool v = true;
+      for (int r = 0; r < grid_.ranks() && v; ++r)
+        for (int k = 0; k < int(2 * grid_.dims.size()) && v; ++k)
+          v = check_pattern(*m, r, recv_base() + std::uint64_t(k) * size_,
+                            pattern_id(grid_.neighbor(r, k ^ 1), k), size_);
+      set_verified(o, v, "a received message is not the one its neighbor sent");
+    }
+    return o;
+  }
+
+ private:
+  std::string algo_;
+  std::uint64_t size_ = 0;
+  int nics_ = 1;
+  coll::Grid grid_;
+  std::vector<sim::Time> end_;
+  bool ok_ = true;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_neighbor(Params& p, const MachineInfo& m) {
+  return std::make_unique<Neighbor>(p, m);
+}
+
+}  // namespace kairo::sw
