@@ -2,12 +2,15 @@
 // with its NICs (platforms::RdmaMachine), through the SystemC kernel.
 #include <fmt/format.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 
 #include "app/cli_common.h"
 #include "firmware/rank.h"
@@ -115,7 +118,11 @@ void write_tni_csv(const std::string& path, platforms::RdmaMachine& m) {
   write_text_file(path, out);
 }
 
+int sweep(RunArgs& a, const std::string& list);
+
 int run(RunArgs& a) {
+  for (const auto& kv : a.params)
+    if (kv.rfind("sizes=", 0) == 0) return sweep(a, kv.substr(6));
   try {
     const sw::WorkloadInfo* info = nullptr;
     for (const auto& w : sw::workloads())
@@ -242,13 +249,71 @@ int run(RunArgs& a) {
   }
 }
 
+// --param sizes=1KiB,32KiB,1MiB: the workload once per size, each run in a
+// child process (SystemC elaborates once per process), then a table (CSV on
+// stdout) and, with --json, every run's summary.
+int sweep(RunArgs& a, const std::string& list) {
+  std::vector<std::string> sizes;
+  try {
+    std::stringstream ss(list);
+    for (std::string item; std::getline(ss, item, ',');) {
+      units::parse_bytes(item);
+      sizes.push_back(item);
+    }
+  } catch (const units::UnitError& e) {
+    return bad_input("--param sizes=" + list + ": " + e.what());
+  }
+  if (sizes.empty())
+    return bad_input("--param sizes=: expected a comma-separated list of sizes, e.g. 1KiB,32KiB");
+  for (const auto& kv : a.params)
+    if (kv.rfind("size=", 0) == 0) return bad_input("--param size and --param sizes: give one of them");
+  char dir_template[] = "/tmp/kairo-sweep-XXXXXX";
+  if (!::mkdtemp(dir_template)) return bad_input("--param sizes: cannot create a temporary directory");
+  nlohmann::json runs = nlohmann::json::array();
+  std::string table = "size,completion_ns,latency_ns,bandwidth_gbps,verified\n";
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    RunArgs b = a;
+    b.params.clear();
+    for (const auto& kv : a.params)
+      if (kv.rfind("sizes=", 0) != 0) b.params.push_back(kv);
+    b.params.push_back("size=" + sizes[i]);
+    b.json_path = std::string(dir_template) + "/" + std::to_string(i) + ".json";
+    b.tni_csv.clear();
+    b.quiet = true;
+    if (!a.quiet) std::cerr << "kairo run: size " << sizes[i] << "\n";
+    std::cout.flush();
+    const pid_t pid = ::fork();
+    if (pid == 0) ::_exit(run(b));
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : kExitSimFailure;
+    if (code == kExitBadInput) return kExitBadInput;  // the child said what was wrong
+    std::ifstream in(b.json_path);
+    if (!in) {
+      std::cerr << "kairo: the run with size " << sizes[i] << " failed\n";
+      return kExitSimFailure;
+    }
+    nlohmann::json j = nlohmann::json::parse(in);
+    table += fmt::format("{},{},{},{},{}\n", sizes[i], j["completion_ns"].dump(), j["latency_ns"].dump(),
+                         j["bandwidth_gbps"].dump(), j["verified"].dump());
+    runs.push_back(j);
+    if (code != kExitOk) {
+      std::cout << table;
+      return code;
+    }
+  }
+  std::cout << table;
+  if (!a.json_path.empty()) write_text_file(a.json_path, nlohmann::json{{"sweep", runs}}.dump(2) + "\n");
+  return kExitOk;
+}
+
 }  // namespace
 
 void add_run_command(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<RunArgs>();
   CLI::App* c = app.add_subcommand("run", "run a workload on every rank of a platform");
   c->add_option("platform", a->platform, "shipped platform name or YAML file")->required();
-  c->add_option("--workload", a->workload, "pingpong | put-bw | random-ring")->required();
+  c->add_option("--workload", a->workload, sw::workload_names())->required();
   c->add_option("--param", a->params, "workload parameter key=value (repeatable)");
   c->add_option("--set", a->sets, "override a platform parameter, key=value (repeatable)");
   c->add_option("--mode", a->mode, "data (real bytes, verified) or size-only (identical timing)")

@@ -138,5 +138,23 @@ TEST(Workloads, BadParametersAreNamed) {
   expect_bad({"run", "tofu-small", "--workload", "nosuch"}, "random-ring");
 }
 
+// --param sizes= runs the workload once per size and tabulates the figures:
+// each row is exactly what a run with that one size reports.
+TEST(Workloads, SizesSweepTabulatesOneRunPerSize) {
+  auto r = run_kairo({"run", "tofu-small", "--workload", "alltoall", "--param", "sizes=1KiB,4KiB", "--mode",
+                      "size-only", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("size,completion_ns,latency_ns,bandwidth_gbps,verified\n", 0), 0u) << r.out;
+  auto one = run_json(
+      {"run", "tofu-small", "--workload", "alltoall", "--param", "size=4KiB", "--mode", "size-only"});
+  ASSERT_FALSE(one.empty());
+  const std::string row = "4KiB," + one["completion_ns"].dump() + "," + one["latency_ns"].dump() + ",";
+  EXPECT_NE(r.out.find(row), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n1KiB,"), std::string::npos);
+  auto bad = run_kairo({"run", "tofu-small", "--workload", "alltoall", "--param", "sizes=1KiB,4XB"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("sizes"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace kairo
