@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -27,6 +28,7 @@ struct RunArgs {
   std::vector<std::string> params, sets;
   bool quiet = false;
   std::uint64_t seed = 1;
+  std::string compare;  // --compare key=v1,v2,...
 };
 
 double peak_rss_mib() {
@@ -119,8 +121,10 @@ void write_tni_csv(const std::string& path, platforms::RdmaMachine& m) {
 }
 
 int sweep(RunArgs& a, const std::string& list);
+int compare(RunArgs& a);
 
 int run(RunArgs& a) {
+  if (!a.compare.empty()) return compare(a);
   for (const auto& kv : a.params)
     if (kv.rfind("sizes=", 0) == 0) return sweep(a, kv.substr(6));
   try {
@@ -249,38 +253,24 @@ int run(RunArgs& a) {
   }
 }
 
-// --param sizes=1KiB,32KiB,1MiB: the workload once per size, each run in a
-// child process (SystemC elaborates once per process), then a table (CSV on
-// stdout) and, with --json, every run's summary.
-int sweep(RunArgs& a, const std::string& list) {
-  std::vector<std::string> sizes;
-  try {
-    std::stringstream ss(list);
-    for (std::string item; std::getline(ss, item, ',');) {
-      units::parse_bytes(item);
-      sizes.push_back(item);
-    }
-  } catch (const units::UnitError& e) {
-    return bad_input("--param sizes=" + list + ": " + e.what());
-  }
-  if (sizes.empty())
-    return bad_input("--param sizes=: expected a comma-separated list of sizes, e.g. 1KiB,32KiB");
-  for (const auto& kv : a.params)
-    if (kv.rfind("size=", 0) == 0) return bad_input("--param size and --param sizes: give one of them");
-  char dir_template[] = "/tmp/kairo-sweep-XXXXXX";
-  if (!::mkdtemp(dir_template)) return bad_input("--param sizes: cannot create a temporary directory");
-  nlohmann::json runs = nlohmann::json::array();
-  std::string table = "size,completion_ns,latency_ns,bandwidth_gbps,verified\n";
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
+// One run per value of `key` (replacing any --param key=...), each in a
+// child process (SystemC elaborates once per process). Returns the exit code
+// of the first run that did not succeed, else 0, with every summary in `runs`.
+int run_variants(const RunArgs& a, const std::string& key, const std::vector<std::string>& values,
+                 const std::string& drop, std::vector<nlohmann::json>& runs) {
+  char dir_template[] = "/tmp/kairo-runs-XXXXXX";
+  if (!::mkdtemp(dir_template)) return bad_input("cannot create a temporary directory under /tmp");
+  for (std::size_t i = 0; i < values.size(); ++i) {
     RunArgs b = a;
+    b.compare.clear();
     b.params.clear();
     for (const auto& kv : a.params)
-      if (kv.rfind("sizes=", 0) != 0) b.params.push_back(kv);
-    b.params.push_back("size=" + sizes[i]);
+      if (kv.rfind(drop + "=", 0) != 0 && kv.rfind(key + "=", 0) != 0) b.params.push_back(kv);
+    b.params.push_back(key + "=" + values[i]);
     b.json_path = std::string(dir_template) + "/" + std::to_string(i) + ".json";
     b.tni_csv.clear();
     b.quiet = true;
-    if (!a.quiet) std::cerr << "kairo run: size " << sizes[i] << "\n";
+    if (!a.quiet) std::cerr << "kairo run: " << key << "=" << values[i] << "\n";
     std::cout.flush();
     const pid_t pid = ::fork();
     if (pid == 0) ::_exit(run(b));
@@ -290,21 +280,73 @@ int sweep(RunArgs& a, const std::string& list) {
     if (code == kExitBadInput) return kExitBadInput;  // the child said what was wrong
     std::ifstream in(b.json_path);
     if (!in) {
-      std::cerr << "kairo: the run with size " << sizes[i] << " failed\n";
+      std::cerr << "kairo: the run with " << key << "=" << values[i] << " failed\n";
       return kExitSimFailure;
     }
-    nlohmann::json j = nlohmann::json::parse(in);
-    table += fmt::format("{},{},{},{},{}\n", sizes[i], j["completion_ns"].dump(), j["latency_ns"].dump(),
-                         j["bandwidth_gbps"].dump(), j["verified"].dump());
-    runs.push_back(j);
-    if (code != kExitOk) {
-      std::cout << table;
-      return code;
-    }
+    runs.push_back(nlohmann::json::parse(in));
+    if (code != kExitOk) return code;
   }
+  return kExitOk;
+}
+
+std::vector<std::string> split_list(const std::string& list) {
+  std::vector<std::string> v;
+  std::stringstream ss(list);
+  for (std::string item; std::getline(ss, item, ',');) v.push_back(item);
+  return v;
+}
+
+std::string row(const std::string& value, const nlohmann::json& j) {
+  return fmt::format("{},{},{},{},{}\n", value, j["completion_ns"].dump(), j["latency_ns"].dump(),
+                     j["bandwidth_gbps"].dump(), j["verified"].dump());
+}
+
+// --param sizes=1KiB,32KiB,1MiB: the workload once per size; a CSV table on
+// stdout and, with --json, every run's summary.
+int sweep(RunArgs& a, const std::string& list) {
+  const std::vector<std::string> sizes = split_list(list);
+  try {
+    for (const auto& item : sizes) units::parse_bytes(item);
+  } catch (const units::UnitError& e) {
+    return bad_input("--param sizes=" + list + ": " + e.what());
+  }
+  if (sizes.empty())
+    return bad_input("--param sizes=: expected a comma-separated list of sizes, e.g. 1KiB,32KiB");
+  for (const auto& kv : a.params)
+    if (kv.rfind("size=", 0) == 0) return bad_input("--param size and --param sizes: give one of them");
+  std::vector<nlohmann::json> runs;
+  const int code = run_variants(a, "size", sizes, "sizes", runs);
+  if (code == kExitBadInput) return code;
+  std::string table = "size,completion_ns,latency_ns,bandwidth_gbps,verified\n";
+  for (std::size_t i = 0; i < runs.size(); ++i) table += row(sizes[i], runs[i]);
   std::cout << table;
   if (!a.json_path.empty()) write_text_file(a.json_path, nlohmann::json{{"sweep", runs}}.dump(2) + "\n");
-  return kExitOk;
+  return code;
+}
+
+// --compare algo=a,b,c: the workload once per value, ranked by latency
+// (fastest first); a CSV table on stdout and, with --json, every summary.
+int compare(RunArgs& a) {
+  const auto eq = a.compare.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == a.compare.size())
+    return bad_input("--compare " + a.compare +
+                     ": expected key=value,value,..., e.g. algo=ring,recursive-doubling");
+  const std::string key = a.compare.substr(0, eq);
+  const std::vector<std::string> values = split_list(a.compare.substr(eq + 1));
+  std::vector<nlohmann::json> runs;
+  const int code = run_variants(a, key, values, key, runs);
+  if (code == kExitBadInput) return code;
+  std::vector<std::size_t> order(runs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return runs[x]["latency_ns"].get<double>() < runs[y]["latency_ns"].get<double>();
+  });
+  std::string table = "rank," + key + ",completion_ns,latency_ns,bandwidth_gbps,verified\n";
+  for (std::size_t r = 0; r < order.size(); ++r)
+    table += std::to_string(r + 1) + "," + row(values[order[r]], runs[order[r]]);
+  std::cout << table;
+  if (!a.json_path.empty()) write_text_file(a.json_path, nlohmann::json{{"compare", runs}}.dump(2) + "\n");
+  return code;
 }
 
 }  // namespace
@@ -322,6 +364,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   c->add_option("--tni-counters", a->tni_csv, "write every active TNI's counters (CSV) here");
   c->add_option("--seed", a->seed, "seed of the workload's random choices (random-ring's ring)")
       ->capture_default_str();
+  c->add_option("--compare", a->compare,
+                "run once per value of a parameter and rank by latency, e.g. algo=ring,recursive-doubling");
   c->add_flag("--quiet", a->quiet, "no progress on stderr");
   c->callback([a, &exit_code] { exit_code = run(*a); });
 }

@@ -156,5 +156,25 @@ TEST(Workloads, SizesSweepTabulatesOneRunPerSize) {
   EXPECT_NE(bad.err.find("sizes"), std::string::npos);
 }
 
+// --compare key=a,b,c runs once per value and ranks them by latency; the
+// table's order and figures match the separate runs.
+TEST(Workloads, CompareRanksAlgorithmsByLatency) {
+  auto r = run_kairo(
+      {"run", "tofu-small", "--workload", "barrier", "--compare", "algo=ring,recursive-doubling", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto ring = run_json({"run", "tofu-small", "--workload", "barrier", "--param", "algo=ring"});
+  auto rd = run_json({"run", "tofu-small", "--workload", "barrier", "--param", "algo=recursive-doubling"});
+  ASSERT_FALSE(ring.empty() || rd.empty());
+  const bool rd_first = rd["latency_ns"].get<double>() < ring["latency_ns"].get<double>();
+  EXPECT_TRUE(rd_first) << "96 ranks: recursive doubling is the faster barrier";
+  EXPECT_NE(r.out.find("1,recursive-doubling," + rd["completion_ns"].dump() + "," + rd["latency_ns"].dump()),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("2,ring," + ring["completion_ns"].dump()), std::string::npos) << r.out;
+  auto bad = run_kairo({"run", "tofu-small", "--workload", "barrier", "--compare", "algo=ring,nosuch"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("nosuch"), std::string::npos) << bad.err;
+}
+
 }  // namespace
 }  // namespace kairo
