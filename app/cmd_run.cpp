@@ -169,6 +169,9 @@ int run(RunArgs& a) {
     }
     fw::Runtime rt(queue, machine.network().torus(), tnis, regs, rank_nodes);
     rt.set_memory_bytes(plat.nic.memory_bytes);
+    std::vector<tlm::tlm_fw_transport_if<>*> mems;
+    for (router::NodeId n : rank_nodes) mems.push_back(machine.memory(n).target());
+    rt.set_memories(std::move(mems));
     MachineMemory memory(machine, plat);
     if (data) work->setup(memory);
     rt.launch([&](fw::Rank& r) { return work->program(r); });

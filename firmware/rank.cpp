@@ -117,6 +117,37 @@ std::uint64_t Rank::alloc(std::uint64_t bytes, std::uint64_t align) {
   return at;
 }
 
+namespace {
+Task local_access(Rank& r, tlm::tlm_fw_transport_if<>* mem, tlm::tlm_command cmd, std::uint64_t address,
+                  unsigned char* data, std::uint64_t bytes) {
+  if (!mem) throw std::runtime_error("rank " + std::to_string(r.rank()) + ": no node memory attached");
+  tlm::tlm_generic_payload t;
+  t.set_command(cmd);
+  t.set_address(address);
+  t.set_data_ptr(data);
+  t.set_data_length(unsigned(bytes));
+  t.set_streaming_width(unsigned(bytes));
+  t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  mem->b_transport(t, delay);
+  if (t.get_response_status() != tlm::TLM_OK_RESPONSE)
+    throw std::runtime_error("rank " + std::to_string(r.rank()) + ": local memory access at " +
+                             std::to_string(address) + " (+" + std::to_string(bytes) + " B) refused");
+  if (delay.value() > 0) co_await r.compute(sim::Time(delay.value()));
+}
+}  // namespace
+
+Task Rank::read_local(std::uint64_t address, void* dst, std::uint64_t bytes) {
+  co_await local_access(*this, rt_->memories_.empty() ? nullptr : rt_->memories_[std::size_t(rank_)],
+                        tlm::TLM_READ_COMMAND, address, static_cast<unsigned char*>(dst), bytes);
+}
+
+Task Rank::write_local(std::uint64_t address, const void* src, std::uint64_t bytes) {
+  co_await local_access(*this, rt_->memories_.empty() ? nullptr : rt_->memories_[std::size_t(rank_)],
+                        tlm::TLM_WRITE_COMMAND, address,
+                        const_cast<unsigned char*>(static_cast<const unsigned char*>(src)), bytes);
+}
+
 nic::MemKey Rank::reg_mem(int memid, std::uint64_t address, std::uint64_t length) {
   nic::Registration r = rt_->registries_[std::size_t(rank_)]->add(address, length);
   if (r.status != nic::RdmaStatus::kOk) return 0;

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <tlm>
 #include <unordered_map>
 #include <vector>
 
@@ -62,6 +63,13 @@ class Rank {
   Task poll(std::uint32_t tag, nic::Notice* out = nullptr);
   // Spend `duration` computing.
   Delay compute(sim::Time duration);
+  // Local memory: read or write `bytes` of this node's memory through its
+  // TLM target (b_transport), taking the memory's annotated time. In
+  // size-only runs nothing is stored: reads give zeros, timing is the same.
+  // Throws std::runtime_error naming the rank if the access is refused.
+  Task read_local(std::uint64_t address, void* dst, std::uint64_t bytes);
+  Task write_local(std::uint64_t address, const void* src, std::uint64_t bytes);
+
   // Run `t` alongside the caller (e.g. one sub-program per TNI) from now on;
   // `co_await t` later waits for it to finish. `t` must outlive its run.
   void spawn(Task& t);
@@ -112,6 +120,8 @@ class Runtime {
   Resumer& resumer() { return resumer_; }
   // The mesh/torus shape, or null on a switched fabric.
   const router::Topology* torus() const { return topo_; }
+  // Each rank's node memory, for Rank::read_local / write_local.
+  void set_memories(std::vector<tlm::tlm_fw_transport_if<>*> m) { memories_ = std::move(m); }
   // The node memory's size, which Rank::alloc stays within (default: 2^40 B).
   void set_memory_bytes(std::uint64_t b) { memory_bytes_ = b; }
   std::uint64_t memory_bytes() const { return memory_bytes_; }
@@ -144,6 +154,7 @@ class Runtime {
   std::vector<std::unique_ptr<Rank>> ranks_;
   std::vector<nic::MemoryRegistry*> registries_;
   std::vector<router::NodeId> nodes_;
+  std::vector<tlm::tlm_fw_transport_if<>*> memories_;         // per rank
   std::unordered_map<std::uint64_t, nic::MemKey> directory_;  // (rank, memid) -> key
   std::vector<Task> tasks_;
   sim::Time finished_at_ = 0;
@@ -151,6 +162,7 @@ class Runtime {
   int finished_ = 0;
 
   Task finish(Task program);  // runs the program, then notes the time
+  friend class Rank;
 };
 
 }  // namespace kairo::fw

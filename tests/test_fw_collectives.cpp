@@ -346,5 +346,28 @@ TEST(Collectives, NeighborVerifiesAndFragmentingWinsForLargeMessages) {
   EXPECT_NEAR(fragment / native, 3.0 / 4.0, 0.05) << "3 half-steps against 2 whole ones";
 }
 
+// Recursive-doubling allreduce with real sums of doubles: every rank's
+// vector ends as the exact element-wise sum, on every kind of network and
+// at rank counts that are not powers of two; size-only runs take the same time.
+TEST(Collectives, AllreduceSumsExactlyEverywhere) {
+  auto run = [](std::vector<std::string> args) {
+    const std::string json = test::temp_dir() + "/ar.json";
+    args.insert(args.end(), {"--param", "size=4000B", "--json", json, "--quiet"});
+    auto r = test::run_kairo(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.exit_code == 0 ? nlohmann::json::parse(test::read_file(json)) : nlohmann::json::object();
+  };
+  for (const char* platform : {"tofu-small", "mesh-8x8", "ib-qdr-16", "grid-2x32"}) {
+    auto d = run({"run", platform, "--workload", "allreduce"});
+    EXPECT_EQ(d["verified"], true) << platform;
+    auto s = run({"run", platform, "--workload", "allreduce", "--mode", "size-only"});
+    EXPECT_EQ(d["completion_ns"], s["completion_ns"]) << platform;
+  }
+  for (int p : {3, 5, 12})
+    EXPECT_EQ(run({"run", "tofu-small", "--workload", "allreduce", "--set", first_ranks(p)})["verified"],
+              true)
+        << p << " ranks";
+}
+
 }  // namespace
 }  // namespace kairo::coll

@@ -221,5 +221,35 @@ TEST(FwRank, ARankThatComputesBackPressuresItsSenders) {
   EXPECT_GE(m.bench.tni(1).counters().notice_queue_stalls, 1u);
 }
 
+// Local memory access from firmware: what a rank writes it reads back; an
+// access outside the node memory is refused with the rank named.
+Task local_memory(Rank& r, std::vector<unsigned char>* back, std::string* error) {
+  const std::vector<unsigned char> data = {1, 2, 3, 4, 5};
+  co_await r.write_local(100, data.data(), data.size());
+  back->resize(data.size());
+  co_await r.read_local(100, back->data(), back->size());
+  try {
+    co_await r.read_local(std::uint64_t(1) << 50, back->data(), 1);
+  } catch (const std::runtime_error& e) {
+    *error = e.what();
+  }
+}
+
+TEST(FwRank, LocalMemoryReadsWhatWasWrittenAndRefusesOutOfRange) {
+  auto p = platforms::load_platform("tofu-small");
+  Machine m(p);
+  std::vector<tlm::tlm_fw_transport_if<>*> mems;
+  for (NodeId n = 0; n < m.bench.net.num_nodes(); ++n) mems.push_back(m.bench.machine.memory(n).target());
+  m.rt->set_memories(mems);
+  std::vector<unsigned char> back;
+  std::string error;
+  m.rt->launch([&](Rank& r) { return r.rank() == 3 ? local_memory(r, &back, &error) : Task(); });
+  m.bench.queue.run_direct();
+  ASSERT_TRUE(m.rt->all_done());
+  EXPECT_EQ(back, (std::vector<unsigned char>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(m.bench.read(3, 100, 5), back) << "it is the node's memory";
+  EXPECT_NE(error.find("rank 3"), std::string::npos) << error;
+}
+
 }  // namespace
 }  // namespace kairo::fw

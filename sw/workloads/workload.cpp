@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "sw/workloads/allreduce.h"
 #include "sw/workloads/alltoall.h"
 #include "sw/workloads/barrier.h"
 #include "sw/workloads/bcast.h"
@@ -38,6 +39,9 @@ const std::vector<WorkloadInfo>& workloads() {
        "exchange with the 2r neighbors of a periodic process grid: native or fragment over n NICs "
        "(algo, size, grid, nics)",
        make_neighbor},
+      {"allreduce",
+       "element-wise sum of every rank's doubles: recursive-doubling (algo, size, reduce_rate_mbps)",
+       make_allreduce},
       {"alltoall", "all-to-all of size bytes per pair: a2a (simple spread) or pairwise (algo, size)",
        make_alltoall},
   };
