@@ -46,7 +46,6 @@ SwitchNetlist::~SwitchNetlist() {
 // whose other ports go to the other gateways in cluster order.
 void SwitchNetlist::plan() {
   const SwitchedFabric& f = platform_.fabric;
-  const int host_ports = f.hosts_per_edge * nis_;
   auto add_switch = [&](int link_ports) {
     link_ports_.push_back(link_ports);
     names_.emplace_back();
@@ -129,7 +128,6 @@ void SwitchNetlist::plan() {
       for (int i = 0; i < nis_; ++i)
         names_[std::size_t(e)].push_back(nis_ > 1 ? fmt::format("h{}.ni{}", e * f.hosts_per_edge + h, i)
                                                   : fmt::format("h{}", e * f.hosts_per_edge + h));
-  (void)host_ports;
 }
 
 // links.ports: the cable at a named switch port takes its own values.
@@ -286,7 +284,6 @@ void SwitchNetlist::build(sim::EventQueue& queue) {
 }
 
 std::vector<std::string> SwitchNetlist::describe_ports() const {
-  std::vector<const LinkClass*> cls(0);
   std::vector<std::string> out;
   for (std::size_t s = 0; s < switch_names_.size(); ++s) {
     std::string line = switch_names_[s] + ":";

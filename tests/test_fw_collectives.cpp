@@ -62,17 +62,22 @@ TEST(Collectives, BrokenSchedulesAreCaught) {
   EXPECT_FALSE(check_schedules(d).empty());
 }
 
-nlohmann::json barrier_run(const std::string& platform, const std::string& algo,
-                           std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {
-      "run",          platform,  "--workload",   "barrier", "--param",
-      "algo=" + algo, "--param", "skew_ns=3000", "--json",  test::temp_dir() + "/b.json",
-      "--quiet"};
+// Runs kairo with `args` plus `extra`, expecting success; its JSON summary
+// (empty on failure, which the expectation reports).
+nlohmann::json run_ok(std::vector<std::string> args, const std::vector<std::string>& extra = {}) {
+  const std::string json = test::temp_dir() + "/run.json";
   args.insert(args.end(), extra.begin(), extra.end());
+  args.insert(args.end(), {"--json", json, "--quiet"});
   auto r = test::run_kairo(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  if (r.exit_code != 0) return nlohmann::json::object();
-  return nlohmann::json::parse(test::read_file(args[9]));
+  return r.exit_code == 0 ? nlohmann::json::parse(test::read_file(json)) : nlohmann::json::object();
+}
+
+nlohmann::json barrier_run(const std::string& platform, const std::string& algo,
+                           const std::vector<std::string>& extra = {}) {
+  return run_ok(
+      {"run", platform, "--workload", "barrier", "--param", "algo=" + algo, "--param", "skew_ns=3000"},
+      extra);
 }
 
 std::string first_ranks(int p) {
@@ -135,13 +140,7 @@ TEST(Collectives, AlltoallSchedulesSendToEveryOtherRankExactlyOnce) {
 }
 
 TEST(Collectives, AlltoallVerifiesEverywhereWithIdenticalTimingInBothModes) {
-  auto run = [](std::vector<std::string> args) {
-    const std::string json = test::temp_dir() + "/a.json";
-    args.insert(args.end(), {"--json", json, "--quiet"});
-    auto r = test::run_kairo(args);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return r.exit_code == 0 ? nlohmann::json::parse(test::read_file(json)) : nlohmann::json::object();
-  };
+  auto run = [](std::vector<std::string> args) { return run_ok(std::move(args)); };
   for (const char* platform : {"tofu-small", "mesh-8x8", "torus-8x8", "ib-qdr-16", "grid-2x32"})
     for (const auto& algo : alltoall_algorithms()) {
       auto d = run(
@@ -211,11 +210,7 @@ TEST(Collectives, BcastVerifiesFromAnyRoot) {
 // other sizes) m / B, reported with every all-to-all on a mesh/torus.
 TEST(Collectives, AlltoallReportsTheMeshTorusLowerBound) {
   auto run = [](const std::string& platform) {
-    const std::string json = test::temp_dir() + "/lb.json";
-    auto r = test::run_kairo({"run", platform, "--workload", "alltoall", "--param", "size=4KiB", "--mode",
-                              "size-only", "--json", json, "--quiet"});
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return nlohmann::json::parse(test::read_file(json));
+    return run_ok({"run", platform, "--workload", "alltoall", "--param", "size=4KiB", "--mode", "size-only"});
   };
   // mesh-8x8 and torus-8x8: 32B flits at 32GB/s, 8-flit packets of 32B
   // header + 224B payload, so B = 32GB/s x 224 / 256.
@@ -259,13 +254,7 @@ TEST(Collectives, GatherScatterAllgatherSchedulesAreConsistent) {
 }
 
 TEST(Collectives, GatherScatterAllgatherVerify) {
-  auto run = [](std::vector<std::string> args) {
-    const std::string json = test::temp_dir() + "/g.json";
-    args.insert(args.end(), {"--param", "size=3000B", "--json", json, "--quiet"});
-    auto r = test::run_kairo(args);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return r.exit_code == 0 ? nlohmann::json::parse(test::read_file(json)) : nlohmann::json::object();
-  };
+  auto run = [](std::vector<std::string> args) { return run_ok(std::move(args), {"--param", "size=3000B"}); };
   for (const char* platform : {"tofu-small", "mesh-8x8", "ib-qdr-16", "grid-2x32"}) {
     EXPECT_EQ(run({"run", platform, "--workload", "scatter", "--param", "root=3"})["verified"], true)
         << platform;
@@ -311,13 +300,7 @@ TEST(Collectives, NeighborSchedulesKeepEveryNicBusyWhenFragmenting) {
 }
 
 TEST(Collectives, NeighborVerifiesAndFragmentingWinsForLargeMessages) {
-  auto run = [](std::vector<std::string> args) {
-    const std::string json = test::temp_dir() + "/n.json";
-    args.insert(args.end(), {"--json", json, "--quiet"});
-    auto r = test::run_kairo(args);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return r.exit_code == 0 ? nlohmann::json::parse(test::read_file(json)) : nlohmann::json::object();
-  };
+  auto run = [](std::vector<std::string> args) { return run_ok(std::move(args)); };
   for (const char* algo : {"algo=native", "algo=fragment"})
     EXPECT_EQ(run({"run", "tofu-small", "--workload", "neighbor", "--param", algo, "--param", "size=20000B",
                    "--param", "grid=4x4x6"})["verified"],
@@ -350,13 +333,7 @@ TEST(Collectives, NeighborVerifiesAndFragmentingWinsForLargeMessages) {
 // vector ends as the exact element-wise sum, on every kind of network and
 // at rank counts that are not powers of two; size-only runs take the same time.
 TEST(Collectives, AllreduceSumsExactlyEverywhere) {
-  auto run = [](std::vector<std::string> args) {
-    const std::string json = test::temp_dir() + "/ar.json";
-    args.insert(args.end(), {"--param", "size=4000B", "--json", json, "--quiet"});
-    auto r = test::run_kairo(args);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return r.exit_code == 0 ? nlohmann::json::parse(test::read_file(json)) : nlohmann::json::object();
-  };
+  auto run = [](std::vector<std::string> args) { return run_ok(std::move(args), {"--param", "size=4000B"}); };
   for (const char* platform : {"tofu-small", "mesh-8x8", "ib-qdr-16", "grid-2x32"}) {
     auto d = run({"run", platform, "--workload", "allreduce"});
     EXPECT_EQ(d["verified"], true) << platform;

@@ -41,13 +41,9 @@ Schedule gather_limited(int rank, int p, int root, std::uint64_t size, int strea
     Step first;
     for (int i = 1; i <= n; ++i) first.puts.push_back(go(i));
     s.push_back(first);
-    for (int i = 1; i < p; ++i) {  // each landing block lets the next sender go
-      Step st;
-      st.waits.push_back(Wait{(root + i) % p, tag_base + std::uint32_t(i)});
-      if (i + n < p) st.puts.push_back(go(i + n));
-      // the token goes out once the block has landed: put it in the next step
-      s.push_back(Step{{}, st.waits});
-      if (!st.puts.empty()) s.push_back(Step{st.puts, {}});
+    for (int i = 1; i < p; ++i) {  // each landing block lets the next sender go, in the step after
+      s.push_back(Step{{}, {Wait{(root + i) % p, tag_base + std::uint32_t(i)}}});
+      if (i + n < p) s.push_back(Step{{go(i + n)}, {}});
     }
   } else {
     const int i = (rank - root + p) % p;
@@ -60,13 +56,12 @@ Schedule gather_limited(int rank, int p, int root, std::uint64_t size, int strea
 Schedule allgather_ring(int rank, int p, std::uint64_t size, std::uint32_t tag_base) {
   Schedule s;
   for (int i = 0; i + 1 < p; ++i) {
-    const int send_block = (rank - i + p) % p, recv_block = (rank - i - 1 + p) % p;
+    const int send_block = (rank - i + p) % p;
     const std::uint32_t tag = tag_base + std::uint32_t(i);
     Put put{
         (rank + 1) % p,    std::uint64_t(send_block) * size, std::uint64_t(send_block) * size, size, tag, 0,
         /*from_recv=*/true};
     s.push_back(Step{{put}, {Wait{(rank - 1 + p) % p, tag}}});
-    (void)recv_block;
   }
   return s;
 }

@@ -15,7 +15,7 @@ constexpr int kRecvMemid = 1, kSendMemid = 2;
 
 class Barrier final : public Workload {
  public:
-  Barrier(Params& prm, const MachineInfo& m) : m_(m) {
+  Barrier(Params& prm, const MachineInfo& m) {
     algo_ = algorithm_param(prm, {"recursive-doubling", "ring", "dissemination"});
     iterations_ = int(prm.integer("iterations", 1, 1, 1 << 20));
     skew_ = sim::Time(prm.integer("skew_ns", 0, 0, 1000000000)) * 1000;
@@ -72,7 +72,6 @@ class Barrier final : public Workload {
   }
 
  private:
-  MachineInfo m_;
   std::string algo_;
   int iterations_ = 1, p_ = 0;
   sim::Time skew_ = 0;
