@@ -53,11 +53,7 @@ class MachineMemory final : public sw::HostMemory {
     if (n == 0) return;
     const router::NodeId node = p_.node_of_rank(std::uint64_t(rank));
     tlm::tlm_generic_payload t;
-    t.set_command(cmd);
-    t.set_address(address);
-    t.set_data_ptr(bytes);
-    t.set_data_length(unsigned(n));
-    t.set_streaming_width(unsigned(n));
+    nic::set_payload(t, cmd, address, bytes, n);
     if (m_.memory(node).transport_dbg(t) != n)
       throw std::runtime_error(fmt::format(
           "host access to rank {}'s memory (node {}) at {:#x} (+{} B) failed", rank, node, address, n));

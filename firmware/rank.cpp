@@ -122,12 +122,7 @@ Task local_access(Rank& r, tlm::tlm_fw_transport_if<>* mem, tlm::tlm_command cmd
                   unsigned char* data, std::uint64_t bytes) {
   if (!mem) throw std::runtime_error("rank " + std::to_string(r.rank()) + ": no node memory attached");
   tlm::tlm_generic_payload t;
-  t.set_command(cmd);
-  t.set_address(address);
-  t.set_data_ptr(data);
-  t.set_data_length(unsigned(bytes));
-  t.set_streaming_width(unsigned(bytes));
-  t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  nic::set_payload(t, cmd, address, data, bytes);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   mem->b_transport(t, delay);
   if (t.get_response_status() != tlm::TLM_OK_RESPONSE)

@@ -31,21 +31,13 @@ struct NicBench {
   Tni& tni(NodeId n, int i = 0) { return machine.tni(n, i); }
   void write(NodeId n, std::uint64_t addr, const std::vector<unsigned char>& bytes) {
     tlm::tlm_generic_payload t;
-    t.set_command(tlm::TLM_WRITE_COMMAND);
-    t.set_address(addr);
-    t.set_data_ptr(const_cast<unsigned char*>(bytes.data()));
-    t.set_data_length(unsigned(bytes.size()));
-    t.set_streaming_width(unsigned(bytes.size()));
+    set_payload(t, tlm::TLM_WRITE_COMMAND, addr, const_cast<unsigned char*>(bytes.data()), bytes.size());
     machine.memory(n).transport_dbg(t);
   }
   std::vector<unsigned char> read(NodeId n, std::uint64_t addr, std::size_t len) {
     std::vector<unsigned char> out(len);
     tlm::tlm_generic_payload t;
-    t.set_command(tlm::TLM_READ_COMMAND);
-    t.set_address(addr);
-    t.set_data_ptr(out.data());
-    t.set_data_length(unsigned(len));
-    t.set_streaming_width(unsigned(len));
+    set_payload(t, tlm::TLM_READ_COMMAND, addr, out.data(), len);
     machine.memory(n).transport_dbg(t);
     return out;
   }

@@ -20,17 +20,31 @@
 // TLM_BURST_ERROR_RESPONSE; nothing is written on an error. DMI is not
 // offered (pages are not contiguous).
 #pragma once
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
 #include <memory>
+#include <systemc>
+#include <tlm>
 #include <unordered_map>
 
 namespace kairo::nic {
 
 enum class MemoryMode { kData, kSizeOnly };
+
+// A generic payload for `length` bytes at `address` (no byte enables,
+// streaming width = length, response not yet set): how hosts, tests and
+// firmware address a node memory.
+inline void set_payload(tlm::tlm_generic_payload& t, tlm::tlm_command cmd, std::uint64_t address,
+                        unsigned char* data, std::uint64_t length) {
+  t.set_command(cmd);
+  t.set_address(address);
+  t.set_data_ptr(data);
+  t.set_data_length(unsigned(length));
+  t.set_streaming_width(unsigned(length));
+  t.set_byte_enable_ptr(nullptr);
+  t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+}
 
 class NodeMemory : public sc_core::sc_module {
  public:
