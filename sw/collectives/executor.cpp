@@ -1,5 +1,8 @@
 #include "sw/collectives/executor.h"
 
+#include <cmath>
+#include <cstring>
+
 namespace kairo::coll {
 
 namespace {
@@ -18,25 +21,52 @@ fw::Task collect(fw::Rank& r, int tni, std::vector<std::uint64_t>& hs, std::size
   }
   hs.erase(hs.begin(), hs.begin() + std::ptrdiff_t(done));
 }
+
+fw::Task run_op(fw::Rank& r, const Op& op, const Buffers& b, std::vector<double>& x, std::vector<double>& y) {
+  const std::uint64_t n = op.bytes;
+  x.resize((n + 7) / 8);
+  co_await r.read_local(b.recv_address + op.recv_offset, x.data(), n);
+  double work = double(n);
+  if (op.kind == Op::Kind::kSum) {
+    y.resize(n / 8);
+    co_await r.read_local(b.send_address + op.send_offset, y.data(), n);
+    for (std::size_t i = 0; i < y.size(); ++i) x[i] = op.recv_first ? x[i] + y[i] : y[i] + x[i];
+    work *= 2;
+  }
+  co_await r.compute(sim::Time(std::ceil(work * 1e12 / b.reduce_bytes_per_s)));
+  co_await r.write_local(b.send_address + op.send_offset, x.data(), n);
+}
 }  // namespace
 
-fw::Task run_schedule(fw::Rank& r, const Schedule& s, nic::MemKey send, int recv_memid,
-                      std::vector<sim::Time>* step_end, bool* ok) {
+void PhaseLog::record(const char* phase, sim::Time t) {
+  for (Entry& e : entries_)
+    if (e.name == phase) {
+      e.end = std::max(e.end, t);
+      return;
+    }
+  entries_.push_back(Entry{phase, t});
+}
+
+fw::Task run_schedule(fw::Rank& r, const Schedule& s, const Buffers& b, bool* ok, PhaseLog* phases) {
   std::vector<std::vector<std::uint64_t>> posted(std::size_t(r.tnis()));  // handles per TNI, oldest first
-  const nic::MemKey recv = r.remote_key(r.rank(), recv_memid);            // this rank's own receive region
+  const nic::MemKey send = r.remote_key(r.rank(), b.send_memid), recv = r.remote_key(r.rank(), b.recv_memid);
+  std::vector<double> x, y;  // the ops' operands
   for (const Step& step : s) {
     for (const Put& p : step.puts) {
       const int tni = p.tni % r.tnis();
       co_await collect(r, tni, posted[std::size_t(tni)], kWindow - 1, ok);
       std::uint64_t h = 0;
-      co_await r.put(tni, p.to, r.remote_key(p.to, recv_memid), p.dst_offset, p.from_recv ? recv : send,
-                     p.src_offset, p.bytes, p.tag, &h);
+      co_await r.put(tni, p.to, r.remote_key(p.to, p.to_send ? b.send_memid : b.recv_memid), p.dst_offset,
+                     p.from_recv ? recv : send, p.src_offset, p.bytes, p.tag, &h);
       posted[std::size_t(tni)].push_back(h);
     }
     for (const Wait& w : step.waits) co_await r.poll(w.tag);
-    for (int t = 0; t < r.tnis(); ++t) co_await collect(r, t, posted[std::size_t(t)], 0, ok);
-    if (step_end) step_end->push_back(r.now());
+    if (step.complete_puts)
+      for (int t = 0; t < r.tnis(); ++t) co_await collect(r, t, posted[std::size_t(t)], 0, ok);
+    for (const Op& op : step.ops) co_await run_op(r, op, b, x, y);
+    if (phases && step.phase[0]) phases->record(step.phase, r.now());
   }
+  for (int t = 0; t < r.tnis(); ++t) co_await collect(r, t, posted[std::size_t(t)], 0, ok);
 }
 
 }  // namespace kairo::coll

@@ -1,8 +1,9 @@
 // Runs one rank's schedule through the firmware API: each step posts its
 // puts (on the TNIs they name), waits for the step's arrivals by tag, then
 // for its own puts' completions, so the next step may reuse the buffers and
-// the completion queue never fills.
+// the completion queue never fills, and last runs the step's local ops.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "firmware/rank.h"
@@ -10,10 +11,31 @@
 
 namespace kairo::coll {
 
-// `send`: this rank's key for its send region; `recv_memid`: the memid every
-// rank registered its receive region under (the destination's key is looked
-// up with it). `step_end`, if given, gets the time each step ended.
-fw::Task run_schedule(fw::Rank& r, const Schedule& s, nic::MemKey send, int recv_memid,
-                      std::vector<sim::Time>* step_end = nullptr, bool* ok = nullptr);
+// Where a rank's two regions are: registered under the same memids on every
+// rank (a put's destination key is looked up with them), at these local
+// addresses (for the ops).
+struct Buffers {
+  int send_memid = 0, recv_memid = 0;
+  std::uint64_t send_address = 0, recv_address = 0;
+  double reduce_bytes_per_s = 1e10;  // an op's arithmetic: a sum takes 2 x bytes / rate, a copy bytes / rate
+};
+
+// When each phase of an algorithm ended: the latest time any rank finished
+// a step of it. Shared by all ranks of a run; phases in order of first end.
+class PhaseLog {
+ public:
+  void record(const char* phase, sim::Time t);
+  struct Entry {
+    std::string name;
+    sim::Time end = 0;
+  };
+  const std::vector<Entry>& entries() const { return entries_; }
+
+ private:
+  std::vector<Entry> entries_;
+};
+
+fw::Task run_schedule(fw::Rank& r, const Schedule& s, const Buffers& b, bool* ok = nullptr,
+                      PhaseLog* phases = nullptr);
 
 }  // namespace kairo::coll

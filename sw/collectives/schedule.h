@@ -18,6 +18,7 @@ struct Put {
   std::uint32_t tag = 0;   // raised at the destination
   int tni = 0;             // which of this rank's TNIs posts it (taken modulo their number)
   bool from_recv = false;  // read from this rank's receive region instead (forwarding what arrived)
+  bool to_send = false;    // land in the destination's send region instead (an in-place allgather)
 };
 
 struct Wait {
@@ -25,9 +26,29 @@ struct Wait {
   std::uint32_t tag = 0;
 };
 
+// A local operation on this rank's buffers, run after the step's arrivals:
+// kSum adds `bytes` of doubles of the receive region into the send region,
+// in a fixed operand order so every run gives the same bits; kCopy copies
+// them. The rank spends the memory accesses plus the reduction rate's time.
+struct Op {
+  enum class Kind : std::uint8_t { kSum, kCopy };
+  Kind kind = Kind::kSum;
+  std::uint64_t recv_offset = 0;  // operand in the receive region
+  std::uint64_t send_offset = 0;  // operand and result in the send region
+  std::uint64_t bytes = 0;        // a multiple of 8 for kSum
+  bool recv_first = false;        // kSum: result = recv + send when true, send + recv otherwise
+};
+
 struct Step {
   std::vector<Put> puts;    // posted at once at the start of the step
   std::vector<Wait> waits;  // then the step ends when all of these have arrived
+  std::vector<Op> ops;      // and these local operations have run
+  const char* phase = "";   // the algorithm's phase this step belongs to ("scatter", "counter_copy", ...)
+  // false: the step ends without waiting for its puts' completions, which
+  // are collected when the TNI's window fills or the schedule ends. Only for
+  // puts whose source bytes this rank never rewrites later: a put over a
+  // 10 ms wide-area link would otherwise cost a 20 ms round trip per step.
+  bool complete_puts = true;
 };
 
 using Schedule = std::vector<Step>;

@@ -10,7 +10,6 @@ namespace kairo::sw {
 
 namespace {
 
-constexpr int kRecvMemid = 1, kSendMemid = 2;
 
 double initial(int rank, std::uint64_t i) { return double((std::uint64_t(rank) * 7 + i * 3) % 1000); }
 
@@ -43,14 +42,14 @@ class Allreduce final : public Workload {
   }
 
   // One exchange: put my vector to `to` (slot `slot` there), wait for tag from `from`.
-  fw::Task exchange(fw::Rank& r, nic::MemKey send, int to, int from, int slot) {
+  fw::Task exchange(fw::Rank& r, const coll::Buffers& send, int to, int from, int slot) {
     coll::Step st;
     const std::uint32_t tag = 1 + std::uint32_t(slot);
     if (to >= 0) st.puts.push_back(coll::Put{to, 0, std::uint64_t(slot) * size_, size_, tag, slot});
     if (from >= 0) st.waits.push_back(coll::Wait{from, tag});
     coll::Schedule one;  // a named schedule: GCC 12 mishandles a braced temporary in co_await
     one.push_back(st);
-    co_await coll::run_schedule(r, one, send, kRecvMemid, nullptr, &ok_);
+    co_await coll::run_schedule(r, one, send, &ok_);
   }
 
   // vec = (lower rank's vector) + (higher rank's vector), the received one from slot `slot`.
@@ -70,9 +69,8 @@ class Allreduce final : public Workload {
   }
 
   fw::Task program(fw::Rank& r) override {
-    const nic::MemKey send = r.reg_mem(kSendMemid, r.alloc(size_, 4096), size_);  // the vector, at 0
     const int slots = rounds_ + 2;
-    r.reg_mem(kRecvMemid, r.alloc(std::uint64_t(slots) * size_, 4096), std::uint64_t(slots) * size_);
+    const coll::Buffers send = collective_buffers(r, size_, std::uint64_t(slots) * size_);
     co_await r.compute(kStart);
     const int me = r.rank(), extra = p_ - pow2_;
     if (me >= pow2_) {  // hand my vector over, get the result back

@@ -13,7 +13,6 @@ namespace kairo::sw {
 
 namespace {
 
-constexpr int kRecvMemid = 1, kSendMemid = 2;
 
 // Byte i of the block rank `src` sends to rank `dst`.
 unsigned char block_byte(int src, int dst, std::uint64_t i) {
@@ -28,7 +27,7 @@ class Alltoall final : public Workload {
     p_ = m.nodes;
     if (p_ < 2) throw std::invalid_argument("alltoall: needs at least 2 ranks");
     region_ = std::uint64_t(p_) * size_;
-    recv_base_ = (region_ + 4095) / 4096 * 4096;  // where program()'s second alloc puts it
+    recv_base_ = recv_region_address(region_);
     end_.assign(std::size_t(p_), 0);
   }
 
@@ -46,11 +45,10 @@ class Alltoall final : public Workload {
   }
 
   fw::Task program(fw::Rank& r) override {
-    const nic::MemKey send = r.reg_mem(kSendMemid, r.alloc(region_, 4096), region_);
-    r.reg_mem(kRecvMemid, r.alloc(region_, 4096), region_);
+    const coll::Buffers b = collective_buffers(r, region_, region_);
     co_await r.compute(kStart);
     const coll::Schedule s = coll::alltoall(algo_, r.rank(), p_, size_, 1);
-    co_await coll::run_schedule(r, s, send, kRecvMemid, nullptr, &ok_);
+    co_await coll::run_schedule(r, s, b, &ok_);
     end_[std::size_t(r.rank())] = r.now();
   }
 

@@ -11,7 +11,6 @@ namespace kairo::sw {
 
 namespace {
 
-constexpr int kRecvMemid = 1, kSendMemid = 2;
 
 class Barrier final : public Workload {
  public:
@@ -30,15 +29,13 @@ class Barrier final : public Workload {
   }
 
   fw::Task program(fw::Rank& r) override {
-    const nic::MemKey recv = r.reg_mem(kRecvMemid, r.alloc(coll::kBarrierBytes), coll::kBarrierBytes);
-    const nic::MemKey send = r.reg_mem(kSendMemid, r.alloc(coll::kBarrierBytes), coll::kBarrierBytes);
-    (void)recv;
+    const coll::Buffers b = collective_buffers(r, coll::kBarrierBytes, coll::kBarrierBytes);
     co_await r.compute(kStart +
                        sim::Time(std::uint64_t(r.rank()) * 7919 % std::uint64_t(p_)) * skew_ / sim::Time(p_));
     for (int it = 0; it < iterations_; ++it) {
       const coll::Schedule s = coll::barrier(algo_, r.rank(), p_, std::uint32_t(it) * 1000000u + 1u);
       entry_[std::size_t(it)][std::size_t(r.rank())] = r.now();
-      co_await coll::run_schedule(r, s, send, kRecvMemid, nullptr, &ok_);
+      co_await coll::run_schedule(r, s, b, &ok_);
       exit_[std::size_t(it)][std::size_t(r.rank())] = r.now();
     }
   }

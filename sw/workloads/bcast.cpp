@@ -12,7 +12,6 @@ namespace kairo::sw {
 
 namespace {
 
-constexpr int kRecvMemid = 1, kSendMemid = 2;
 
 class Bcast final : public Workload {
  public:
@@ -28,14 +27,12 @@ class Bcast final : public Workload {
   nlohmann::json params() const override { return {{"algo", algo_}, {"size", size_}, {"root", root_}}; }
 
   // Every rank's buffer is its receive region, at address 0; the root's holds the data.
-  void setup(HostMemory& m) override { fill_pattern(m, root_, 0, size_); }
+  void setup(HostMemory& m) override { fill_pattern(m, root_, recv_region_address(8), size_); }
 
   fw::Task program(fw::Rank& r) override {
-    r.reg_mem(kRecvMemid, r.alloc(size_, 4096), size_);
-    const nic::MemKey send = r.reg_mem(kSendMemid, r.alloc(8), 8);  // unused: bcast forwards its buffer
+    const coll::Buffers b = collective_buffers(r, 8, size_);  // the buffer is the receive region
     co_await r.compute(kStart);
-    co_await coll::run_schedule(r, coll::bcast(algo_, r.rank(), p_, root_, size_, 1), send, kRecvMemid,
-                                nullptr, &ok_);
+    co_await coll::run_schedule(r, coll::bcast(algo_, r.rank(), p_, root_, size_, 1), b, &ok_);
     end_[std::size_t(r.rank())] = r.now();
   }
 
@@ -44,7 +41,7 @@ class Bcast final : public Workload {
     o.details = {{"ranks", p_}, {"root_steps", coll::bcast(algo_, root_, p_, root_, size_, 1).size()}};
     if (m) {
       bool v = true;
-      for (int r = 0; r < p_ && v; ++r) v = check_pattern(*m, r, 0, root_, size_);
+      for (int r = 0; r < p_ && v; ++r) v = check_pattern(*m, r, recv_region_address(8), root_, size_);
       set_verified(o, v, "a rank's buffer does not hold the root's bytes");
     }
     return o;

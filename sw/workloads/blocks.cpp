@@ -12,7 +12,6 @@ namespace kairo::sw {
 
 namespace {
 
-constexpr int kRecvMemid = 1, kSendMemid = 2;
 enum class Kind { kScatter, kGather, kAllgather };
 
 class Blocks final : public Workload {
@@ -29,7 +28,7 @@ class Blocks final : public Workload {
     if (kind != Kind::kAllgather) root_ = int(prm.integer("root", 0, 0, p_ - 1));
     if (algo_ == "limited") streams_ = int(prm.integer("streams", 4, 1, p_ - 1));
     region_ = std::uint64_t(p_) * size_;
-    recv_base_ = (region_ + 4095) / 4096 * 4096;  // after the send region (program()'s allocations)
+    recv_base_ = recv_region_address(region_);
     end_.assign(std::size_t(p_), 0);
   }
 
@@ -57,8 +56,7 @@ class Blocks final : public Workload {
   }
 
   fw::Task program(fw::Rank& r) override {
-    const nic::MemKey send = r.reg_mem(kSendMemid, r.alloc(region_, 4096), region_);
-    r.reg_mem(kRecvMemid, r.alloc(region_ + coll::kTokenBytes, 4096), region_ + coll::kTokenBytes);
+    const coll::Buffers b = collective_buffers(r, region_, region_ + coll::kTokenBytes);
     co_await r.compute(kStart);
     coll::Schedule s;
     if (kind_ == Kind::kScatter)
@@ -69,7 +67,7 @@ class Blocks final : public Workload {
       s = coll::gather_limited(r.rank(), p_, root_, size_, streams_, 1);
     else
       s = coll::gather_linear(r.rank(), p_, root_, size_, 1);
-    co_await coll::run_schedule(r, s, send, kRecvMemid, nullptr, &ok_);
+    co_await coll::run_schedule(r, s, b, &ok_);
     end_[std::size_t(r.rank())] = r.now();
   }
 

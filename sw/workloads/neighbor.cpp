@@ -13,7 +13,6 @@ namespace kairo::sw {
 
 namespace {
 
-constexpr int kRecvMemid = 1, kSendMemid = 2;
 
 // The most cube-like a x b x c = p with every side >= 3, or none.
 std::vector<int> cube_grid(int p) {
@@ -77,10 +76,9 @@ class Neighbor final : public Workload {
   }
 
   fw::Task program(fw::Rank& r) override {
-    const nic::MemKey send = r.reg_mem(kSendMemid, r.alloc(region(), 4096), region());
-    r.reg_mem(kRecvMemid, r.alloc(region(), 4096), region());
+    const coll::Buffers b = collective_buffers(r, region(), region());
     co_await r.compute(kStart);
-    co_await coll::run_schedule(r, schedule(r.rank()), send, kRecvMemid, nullptr, &ok_);
+    co_await coll::run_schedule(r, schedule(r.rank()), b, &ok_);
     end_[std::size_t(r.rank())] = r.now();
   }
 

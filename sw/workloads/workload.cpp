@@ -73,6 +73,33 @@ Outcome collective_outcome(const std::vector<sim::Time>& end, double bytes, bool
   return o;
 }
 
+coll::Buffers collective_buffers(fw::Rank& r, std::uint64_t send_bytes, std::uint64_t recv_bytes,
+                                 double reduce_bytes_per_s) {
+  constexpr int kRecvMemid = 1, kSendMemid = 2;
+  coll::Buffers b;
+  b.send_memid = kSendMemid;
+  b.recv_memid = kRecvMemid;
+  b.reduce_bytes_per_s = reduce_bytes_per_s;
+  send_bytes = std::max<std::uint64_t>(send_bytes, 8);
+  recv_bytes = std::max<std::uint64_t>(recv_bytes, 8);
+  b.send_address = r.alloc(send_bytes, 4096);
+  b.recv_address = r.alloc(recv_bytes, 4096);
+  if (!r.reg_mem(kSendMemid, b.send_address, send_bytes) || !r.reg_mem(kRecvMemid, b.recv_address, recv_bytes))
+    throw std::runtime_error("rank " + std::to_string(r.rank()) + ": the memory registration table is full");
+  return b;
+}
+
+nlohmann::json phase_times(const coll::PhaseLog& log) {
+  nlohmann::json j = nlohmann::json::array();
+  sim::Time prev = kStart;
+  for (const auto& e : log.entries()) {
+    j.push_back({{"phase", e.name}, {"end_ns", double(e.end - kStart) / 1000.0},
+                 {"ns", double(e.end - std::min(prev, e.end)) / 1000.0}});
+    prev = std::max(prev, e.end);
+  }
+  return j;
+}
+
 namespace {
 constexpr std::uint64_t kChunk = 1 << 16;  // host-side copies go through a bounded buffer
 }  // namespace

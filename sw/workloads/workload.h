@@ -19,6 +19,7 @@
 
 #include "firmware/rank.h"
 #include "platforms/platform.h"
+#include "sw/collectives/executor.h"
 #include "sw/workloads/params.h"
 
 namespace kairo::sw {
@@ -77,6 +78,15 @@ std::string algorithm_param(Params& prm, const std::vector<std::string>& algos);
 // (`end`, per rank), `bytes` per rank over that time, and whether every
 // operation completed without error.
 Outcome collective_outcome(const std::vector<sim::Time>& end, double bytes, bool ok);
+// A collective's two regions (sw/collectives/executor.h): the send region
+// at address 0, the receive region at the next 4 KiB boundary after it,
+// both registered under the same memids on every rank.
+inline std::uint64_t recv_region_address(std::uint64_t send_bytes) { return (send_bytes + 4095) / 4096 * 4096; }
+coll::Buffers collective_buffers(fw::Rank& r, std::uint64_t send_bytes, std::uint64_t recv_bytes,
+                                 double reduce_bytes_per_s = 1e10);
+// The phases' times for the JSON: [{"phase", "end_ns", "ns"}], each phase's
+// duration from the previous phase's end (the first from kStart).
+nlohmann::json phase_times(const coll::PhaseLog& log);
 // Records a data-mode verification.
 inline void set_verified(Outcome& o, bool v, const char* failure) {
   o.verified = v;
