@@ -4,8 +4,10 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "sw/collectives/alltoall.h"
+#include "sw/collectives/barrier.h"
 #include "sw/collectives/bounds.h"
 #include "sw/collectives/executor.h"
 
@@ -13,10 +15,45 @@ namespace kairo::sw {
 
 namespace {
 
-
 // Byte i of the block rank `src` sends to rank `dst`.
 unsigned char block_byte(int src, int dst, std::uint64_t i) {
   return static_cast<unsigned char>(i * 13 + std::uint64_t(src) * 29 + std::uint64_t(dst) * 71 + (i >> 9));
+}
+
+// The ranks' mesh/torus coordinates for a2at and tofu, which need one rank
+// on every node of a mesh/torus.
+coll::TorusRanks torus_ranks(const MachineInfo& m, const std::string& algo) {
+  const std::string need = "--param algo=" + algo + " needs one rank on every node of a mesh/torus";
+  const platforms::Platform& plat = *m.platform;
+  if (!m.topology)
+    throw std::invalid_argument(
+        fmt::format("{}; {} is a switched fabric (use algo=a2a or algo=pairwise there)", need, plat.name));
+  const router::Topology& topo = *m.topology;
+  if (std::uint64_t(m.nodes) != topo.num_nodes())
+    throw std::invalid_argument(
+        fmt::format("{}; this run has {} ranks on {} nodes (ranks.map)", need, m.nodes, topo.num_nodes()));
+  coll::TorusRanks t;
+  for (int d = 0; d < topo.num_dims(); ++d) t.sizes.push_back(topo.dim(d).size);
+  t.routing_order = plat.router.routing_order;
+  t.rank_of_node.assign(topo.num_nodes(), -1);
+  for (int r = 0; r < m.nodes; ++r) {
+    const router::NodeId n = plat.node_of_rank(std::uint64_t(r));
+    t.node_of_rank.push_back(n);
+    if (n < topo.num_nodes() && t.rank_of_node[n] < 0) t.rank_of_node[n] = r;
+  }
+  if (auto why = coll::check_torus_ranks(t); !why.empty()) throw std::invalid_argument(need + "; " + why);
+  return t;
+}
+
+// A schedule cut where its steps' phase changes, so that each stretch
+// (tofu's "exchange" groups and "barrier"s) gets its own time.
+std::vector<coll::Schedule> phase_runs(coll::Schedule s) {
+  std::vector<coll::Schedule> runs;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (i == 0 || std::strcmp(s[i].phase, s[i - 1].phase) != 0) runs.emplace_back();
+    runs.back().push_back(std::move(s[i]));
+  }
+  return runs;
 }
 
 class Alltoall final : public Workload {
@@ -26,12 +63,27 @@ class Alltoall final : public Workload {
     size_ = prm.bytes("size", 32 * 1024, 1, m.platform->nic.max_descriptor_bytes);
     p_ = m.nodes;
     if (p_ < 2) throw std::invalid_argument("alltoall: needs at least 2 ranks");
-    region_ = std::uint64_t(p_) * size_;
+    if (coll::alltoall_needs_torus(algo_)) {
+      torus_ = torus_ranks(m, algo_);
+      opt_.torus = &torus_;
+    }
+    if (algo_ == "tofu")
+      opt_.barrier_every =
+          int(prm.integer("barrier_every", coll::tofu_default_barrier_every(p_), 1, p_ - 1));
+    region_ = std::uint64_t(p_) * size_ + (algo_ == "tofu" ? coll::kBarrierBytes : 0);
     recv_base_ = recv_region_address(region_);
     end_.assign(std::size_t(p_), 0);
+    const coll::Schedule s0 = schedule(0);
+    steps_ = s0.size();
+    for (const coll::Schedule& run : phase_runs(s0)) run_names_.push_back(run.front().phase);
+    logs_.resize(run_names_.size());
   }
 
-  nlohmann::json params() const override { return {{"algo", algo_}, {"size", size_}}; }
+  nlohmann::json params() const override {
+    nlohmann::json j = {{"algo", algo_}, {"size", size_}};
+    if (algo_ == "tofu") j["barrier_every"] = opt_.barrier_every;
+    return j;
+  }
 
   // Send region at 0, receive region at the next 4 KiB; the own block copied in place.
   void setup(HostMemory& m) override {
@@ -47,8 +99,11 @@ class Alltoall final : public Workload {
   fw::Task program(fw::Rank& r) override {
     const coll::Buffers b = collective_buffers(r, region_, region_);
     co_await r.compute(kStart);
-    const coll::Schedule s = coll::alltoall(algo_, r.rank(), p_, size_, 1);
-    co_await coll::run_schedule(r, s, b, &ok_);
+    std::vector<coll::Schedule> runs = phase_runs(schedule(r.rank()));
+    for (std::size_t j = 0; j < runs.size(); ++j) {
+      co_await coll::run_schedule(r, runs[j], b, &ok_, j < logs_.size() ? &logs_[j] : nullptr);
+      coll::Schedule().swap(runs[j]);  // its puts are done: free them
+    }
     end_[std::size_t(r.rank())] = r.now();
   }
 
@@ -56,7 +111,12 @@ class Alltoall final : public Workload {
     Outcome o = collective_outcome(end_, double(p_ - 1) * double(size_), ok_);
     o.details = {{"ranks", p_},
                  {"fastest_rank_ns", double(*std::min_element(end_.begin(), end_.end()) - kStart) / 1000.0},
-                 {"steps", coll::alltoall(algo_, 0, p_, size_, 1).size()}};
+                 {"steps", steps_},
+                 {"phases", phases()}};
+    if (algo_ == "tofu") {
+      o.details["barrier_every"] = opt_.barrier_every;
+      o.details["barriers"] = coll::tofu_barriers(p_, opt_.barrier_every);
+    }
     // Seed 000's formula (1) holds for an all-to-all among every node of a mesh/torus.
     if (auto lb = coll::alltoall_lower_bound_ns(*m_.platform, size_);
         lb && std::uint64_t(p_) == m_.platform->nodes() && m_.platform->rank_nodes.empty()) {
@@ -77,11 +137,44 @@ class Alltoall final : public Workload {
   }
 
  private:
+  coll::Schedule schedule(int rank) const { return coll::alltoall(algo_, rank, p_, size_, 1, opt_); }
+
+  // Each stretch of one phase: when its last rank left it, and how long
+  // after the previous stretch's end; "round" counts a phase that recurs
+  // (tofu: exchange 1, barrier 1, exchange 2, ...).
+  nlohmann::json phases() const {
+    nlohmann::json j = nlohmann::json::array();
+    sim::Time prev = kStart;
+    std::vector<int> seen(run_names_.size(), 0);
+    for (std::size_t i = 0; i < logs_.size(); ++i) {
+      if (logs_[i].entries().empty()) continue;
+      const sim::Time end = logs_[i].entries().front().end;
+      int round = 1, total = 0;
+      for (std::size_t k = 0; k < run_names_.size(); ++k)
+        if (std::strcmp(run_names_[k], run_names_[i]) == 0) {
+          ++total;
+          if (k < i) ++round;
+        }
+      nlohmann::json e = {{"phase", run_names_[i]},
+                          {"end_ns", double(end - kStart) / 1000.0},
+                          {"ns", double(end - std::min(prev, end)) / 1000.0}};
+      if (total > 1) e["round"] = round;
+      j.push_back(std::move(e));
+      prev = std::max(prev, end);
+    }
+    return j;
+  }
+
   MachineInfo m_;
   std::string algo_;
+  coll::TorusRanks torus_;
+  coll::AlltoallOptions opt_;
   std::uint64_t size_ = 0, region_ = 0, recv_base_ = 0;
+  std::size_t steps_ = 0;
   int p_ = 0;
   std::vector<sim::Time> end_;
+  std::vector<const char*> run_names_;  // each phase stretch's name, in schedule order
+  std::vector<coll::PhaseLog> logs_;    // and when its ranks left it
   bool ok_ = true;
 };
 

@@ -42,7 +42,9 @@ const std::vector<WorkloadInfo>& workloads() {
       {"allreduce",
        "element-wise sum of every rank's doubles: recursive-doubling (algo, size, reduce_rate_mbps)",
        make_allreduce},
-      {"alltoall", "all-to-all of size bytes per pair: a2a (simple spread) or pairwise (algo, size)",
+      {"alltoall",
+       "all-to-all of size bytes per pair: a2a (simple spread), a2at (topology-aware), tofu (phased, with "
+       "barriers), pairwise (algo, size, barrier_every)",
        make_alltoall},
   };
   return list;

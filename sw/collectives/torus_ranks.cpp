@@ -1,0 +1,58 @@
+#include "sw/collectives/torus_ranks.h"
+
+#include <fmt/format.h>
+
+namespace kairo::coll {
+
+TorusRanks identity_torus_ranks(std::vector<int> sizes, std::vector<int> routing_order) {
+  TorusRanks t;
+  std::uint64_t n = 1;
+  for (int s : sizes) n *= std::uint64_t(s);
+  t.sizes = std::move(sizes);
+  t.routing_order = std::move(routing_order);
+  for (std::uint64_t r = 0; r < n; ++r) {
+    t.node_of_rank.push_back(std::uint32_t(r));
+    t.rank_of_node.push_back(int(r));
+  }
+  return t;
+}
+
+std::string check_torus_ranks(const TorusRanks& t) {
+  std::uint64_t n = 1;
+  for (int s : t.sizes) {
+    if (s < 1) return fmt::format("a dimension of size {}", s);
+    n *= std::uint64_t(s);
+  }
+  if (t.node_of_rank.size() != n || t.rank_of_node.size() != n)
+    return fmt::format("{} ranks on {} nodes: needs exactly one rank on every node", t.node_of_rank.size(), n);
+  for (std::size_t r = 0; r < n; ++r) {
+    const std::uint32_t node = t.node_of_rank[r];
+    if (node >= n || t.rank_of_node[node] != int(r))
+      return fmt::format("rank {} and node {} do not map to each other: needs exactly one rank on every node", r,
+                         node);
+  }
+  if (!t.routing_order.empty()) {
+    std::vector<bool> seen(t.sizes.size(), false);
+    if (t.routing_order.size() != t.sizes.size()) return "the routing order does not name every dimension";
+    for (int d : t.routing_order) {
+      if (d < 0 || d >= int(t.sizes.size()) || seen[std::size_t(d)])
+        return "the routing order is not a permutation of the dimensions";
+      seen[std::size_t(d)] = true;
+    }
+  }
+  return {};
+}
+
+void phase_offset(const std::vector<int>& sizes, const std::vector<int>& order, std::uint64_t i, int* o) {
+  const std::size_t n = sizes.size();
+  std::uint64_t sum = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::size_t d = order.empty() ? j : std::size_t(order[j]);
+    const std::uint64_t s = std::uint64_t(sizes[d]);
+    sum += i % s;  // digit a_j
+    i /= s;
+    o[d] = int(sum % s);
+  }
+}
+
+}  // namespace kairo::coll

@@ -1,0 +1,43 @@
+// Where the ranks of a collective sit on a mesh/torus, as plain data: the
+// topology-aware schedules (alltoall.h: a2at, tofu) are computed from it
+// without a network. The workload builds it from the platform's topology
+// and rank map (sw/workloads/alltoall.cpp); tests build it directly.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kairo::coll {
+
+struct TorusRanks {
+  // Dimension sizes; node ids are mixed-radix numbers with dimension 0 as
+  // the fastest digit, as in router::Topology.
+  std::vector<int> sizes;
+  // Dimensions in the order the routers route them (router.routing_order;
+  // the declared order 0, 1, ... when empty).
+  std::vector<int> routing_order;
+  std::vector<std::uint32_t> node_of_rank;  // one rank per node: a permutation of the node ids
+  std::vector<int> rank_of_node;            // its inverse
+};
+
+// One rank on every node of a `sizes` mesh/torus, rank r on node r.
+TorusRanks identity_torus_ranks(std::vector<int> sizes, std::vector<int> routing_order = {});
+
+// Empty when `t` has one rank on every node and a routing order that is a
+// permutation of the dimensions; otherwise what is wrong.
+std::string check_torus_ranks(const TorusRanks& t);
+
+// The translation of all-to-all phase i, 0 <= i < p (phase 0 is the null
+// translation, a rank's own block). The mixed-radix digits a_0, a_1, ... of i
+// are taken over the dimensions in `order` (a_0 the fastest, in radix
+// sizes[order[0]]), and mapped by a unimodular lower-triangular matrix:
+//   o[order[j]] = (a_0 + ... + a_j) mod sizes[order[j]].
+// The map is a bijection (a_0 = o[order[0]], then each a_j follows from
+// o[order[j]] and the digits before it), so phases 1 .. p - 1 are the p - 1
+// non-null translations, each once; and consecutive phases move in every
+// dimension at once, where plain numbering (o = the digits of i) would move
+// only along order[0] for its first sizes[order[0]] - 1 phases.
+// Writes sizes.size() values to `o`.
+void phase_offset(const std::vector<int>& sizes, const std::vector<int>& order, std::uint64_t i, int* o);
+
+}  // namespace kairo::coll
