@@ -11,12 +11,18 @@ namespace {
 // queue nobody polls would stall the engine (hw/nic/tni.h).
 constexpr std::size_t kWindow = 16;
 
+// A put not yet known complete, and the send-region bytes it reads (none
+// when it reads the receive region).
+struct Posted {
+  std::uint64_t handle = 0, send_from = 0, send_to = 0;
+};
+
 // Wait for the oldest handles of one TNI until at most `keep` are left.
-fw::Task collect(fw::Rank& r, int tni, std::vector<std::uint64_t>& hs, std::size_t keep, bool* ok) {
+fw::Task collect(fw::Rank& r, int tni, std::vector<Posted>& hs, std::size_t keep, bool* ok) {
   std::size_t done = 0;
   for (; hs.size() - done > keep; ++done) {
     nic::Completion c;
-    co_await r.complete(tni, hs[done], &c);
+    co_await r.complete(tni, hs[done].handle, &c);
     if (ok && c.status != nic::RdmaStatus::kOk) *ok = false;
   }
   hs.erase(hs.begin(), hs.begin() + std::ptrdiff_t(done));
@@ -48,7 +54,7 @@ void PhaseLog::record(const char* phase, sim::Time t) {
 }
 
 fw::Task run_schedule(fw::Rank& r, const Schedule& s, const Buffers& b, bool* ok, PhaseLog* phases) {
-  std::vector<std::vector<std::uint64_t>> posted(std::size_t(r.tnis()));  // handles per TNI, oldest first
+  std::vector<std::vector<Posted>> posted(std::size_t(r.tnis()));  // per TNI, oldest first
   const nic::MemKey send = r.remote_key(r.rank(), b.send_memid), recv = r.remote_key(r.rank(), b.recv_memid);
   std::vector<double> x, y;  // the ops' operands
   for (const Step& step : s) {
@@ -58,12 +64,23 @@ fw::Task run_schedule(fw::Rank& r, const Schedule& s, const Buffers& b, bool* ok
       std::uint64_t h = 0;
       co_await r.put(tni, p.to, r.remote_key(p.to, p.to_send ? b.send_memid : b.recv_memid), p.dst_offset,
                      p.from_recv ? recv : send, p.src_offset, p.bytes, p.tag, &h);
-      posted[std::size_t(tni)].push_back(h);
+      posted[std::size_t(tni)].push_back(
+          p.from_recv ? Posted{h, 0, 0} : Posted{h, p.src_offset, p.src_offset + p.bytes});
     }
     for (const Wait& w : step.waits) co_await r.poll(w.tag);
     if (step.complete_puts)
       for (int t = 0; t < r.tnis(); ++t) co_await collect(r, t, posted[std::size_t(t)], 0, ok);
-    for (const Op& op : step.ops) co_await run_op(r, op, b, x, y);
+    for (const Op& op : step.ops) {
+      // An op may not rewrite bytes that a put of this rank is still reading.
+      for (int t = 0; t < r.tnis(); ++t) {
+        auto& hs = posted[std::size_t(t)];
+        std::size_t last = 0;
+        for (std::size_t i = 0; i < hs.size(); ++i)
+          if (hs[i].send_from < op.send_offset + op.bytes && op.send_offset < hs[i].send_to) last = i + 1;
+        if (last) co_await collect(r, t, hs, hs.size() - last, ok);
+      }
+      co_await run_op(r, op, b, x, y);
+    }
     if (phases && step.phase[0]) phases->record(step.phase, r.now());
   }
   for (int t = 0; t < r.tnis(); ++t) co_await collect(r, t, posted[std::size_t(t)], 0, ok);

@@ -45,9 +45,9 @@ struct Step {
   std::vector<Op> ops;      // and these local operations have run
   const char* phase = "";   // the algorithm's phase this step belongs to ("scatter", "counter_copy", ...)
   // false: the step ends without waiting for its puts' completions, which
-  // are collected when the TNI's window fills or the schedule ends. Only for
-  // puts whose source bytes this rank never rewrites later: a put over a
-  // 10 ms wide-area link would otherwise cost a 20 ms round trip per step.
+  // are collected when the TNI's window fills, before an op rewrites the
+  // bytes one of them reads, or when the schedule ends. A put over a 10 ms
+  // wide-area link would otherwise cost a 20 ms round trip per step.
   bool complete_puts = true;
 };
 

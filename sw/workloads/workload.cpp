@@ -29,7 +29,10 @@ const std::vector<WorkloadInfo>& workloads() {
        make_random_ring},
       {"barrier", "barriers over puts: ring, recursive-doubling or dissemination (algo, iterations, skew_ns)",
        make_barrier},
-      {"bcast", "broadcast of size bytes from root: binomial (algo, size, root)", make_bcast},
+      {"bcast",
+       "broadcast of size bytes from root: binomial, vandegeijn, vandegeijn-ext, farfirst (algo, size, root, "
+       "streams)",
+       make_bcast},
       {"scatter", "root sends block j to rank j: linear (algo, size, root)", make_scatter},
       {"gather",
        "every rank's block to the root: linear, limited with --param streams=n (algo, size, root, streams)",
@@ -40,8 +43,13 @@ const std::vector<WorkloadInfo>& workloads() {
        "(algo, size, grid, nics)",
        make_neighbor},
       {"allreduce",
-       "element-wise sum of every rank's doubles: recursive-doubling (algo, size, reduce_rate_mbps)",
+       "element-wise sum of every rank's doubles: recursive-doubling, ring, rabenseifner, rabenseifner-ext, "
+       "twotier (algo, size, streams, reduce_rate_mbps)",
        make_allreduce},
+      {"reduce-scatter", "rank r gets part r of the sum of every rank's doubles: ring, halving (algo, size)",
+       make_reduce_scatter},
+      {"reduce", "the sum of every rank's doubles at the root: binomial, rabenseifner (algo, size, root)",
+       make_reduce},
       {"alltoall",
        "all-to-all of size bytes per pair: a2a (simple spread), a2at (topology-aware), tofu (phased, with "
        "barriers), pairwise (algo, size, barrier_every)",
