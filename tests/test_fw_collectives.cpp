@@ -122,7 +122,8 @@ TorusRanks torus_of(std::vector<int> sizes, std::vector<int> order = {}, bool sh
   TorusRanks t = identity_torus_ranks(std::move(sizes), std::move(order));
   const std::size_t n = t.node_of_rank.size();
   if (shuffle)
-    for (std::size_t r = 0; r < n; ++r) t.node_of_rank[r] = std::uint32_t((r * 7 + 3) % n);  // 7 is prime to n below
+    for (std::size_t r = 0; r < n; ++r)
+      t.node_of_rank[r] = std::uint32_t((r * 7 + 3) % n);  // 7 is prime to n below
   for (std::size_t r = 0; r < n; ++r) t.rank_of_node[t.node_of_rank[r]] = int(r);
   return t;
 }
@@ -147,7 +148,8 @@ TEST(Collectives, AlltoallSchedulesSendToEveryOtherRankExactlyOnce) {
   std::vector<TorusRanks> shapes;
   for (int p : {2, 3, 5, 8, 16, 96}) shapes.push_back(torus_of({p}));
   shapes.push_back(torus_of({4, 3, 2}, {}, true));
-  shapes.push_back(torus_of({2, 2, 2, 2, 3, 2}, {0, 1, 2, 3, 5, 4}, true));  // tofu-small, Tofu's routing order
+  shapes.push_back(
+      torus_of({2, 2, 2, 2, 3, 2}, {0, 1, 2, 3, 5, 4}, true));  // tofu-small, Tofu's routing order
   shapes.push_back(torus_of({3, 4, 5}, {2, 0, 1}));
   for (const auto& algo : alltoall_algorithms())
     for (const TorusRanks& t : shapes) {
@@ -181,7 +183,8 @@ TEST(Collectives, AlltoallSchedulesSendToEveryOtherRankExactlyOnce) {
 // The mixed-radix digits of i through the lower-triangular map: a bijection
 // of 0 .. p - 1 onto the translations, phase 0 the null one.
 TEST(Collectives, PhaseOffsetsAreEveryTranslationOnce) {
-  for (std::vector<int> sizes : std::vector<std::vector<int>>{{7}, {4, 3, 2}, {2, 2, 2, 2, 3, 2}, {10, 10, 10}})
+  for (std::vector<int> sizes :
+       std::vector<std::vector<int>>{{7}, {4, 3, 2}, {2, 2, 2, 2, 3, 2}, {10, 10, 10}})
     for (bool reversed : {false, true}) {
       std::vector<int> order;
       for (int d = 0; d < int(sizes.size()); ++d) order.push_back(reversed ? int(sizes.size()) - 1 - d : d);

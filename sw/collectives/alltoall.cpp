@@ -144,7 +144,8 @@ bool alltoall_needs_torus(const std::string& algo) { return algo == "a2at" || al
 Schedule alltoall(const std::string& algo, int rank, int p, std::uint64_t size, std::uint32_t tag_base,
                   const AlltoallOptions& opt) {
   if (alltoall_needs_torus(algo)) {
-    if (!opt.torus) throw std::invalid_argument("alltoall " + algo + ": needs the ranks' mesh/torus coordinates");
+    if (!opt.torus)
+      throw std::invalid_argument("alltoall " + algo + ": needs the ranks' mesh/torus coordinates");
     if (int(opt.torus->node_of_rank.size()) != p)
       throw std::invalid_argument("alltoall " + algo + ": the torus holds another number of ranks");
   }

@@ -24,12 +24,13 @@ std::string check_torus_ranks(const TorusRanks& t) {
     n *= std::uint64_t(s);
   }
   if (t.node_of_rank.size() != n || t.rank_of_node.size() != n)
-    return fmt::format("{} ranks on {} nodes: needs exactly one rank on every node", t.node_of_rank.size(), n);
+    return fmt::format("{} ranks on {} nodes: needs exactly one rank on every node", t.node_of_rank.size(),
+                       n);
   for (std::size_t r = 0; r < n; ++r) {
     const std::uint32_t node = t.node_of_rank[r];
     if (node >= n || t.rank_of_node[node] != int(r))
-      return fmt::format("rank {} and node {} do not map to each other: needs exactly one rank on every node", r,
-                         node);
+      return fmt::format("rank {} and node {} do not map to each other: needs exactly one rank on every node",
+                         r, node);
   }
   if (!t.routing_order.empty()) {
     std::vector<bool> seen(t.sizes.size(), false);

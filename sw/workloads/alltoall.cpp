@@ -68,8 +68,7 @@ class Alltoall final : public Workload {
       opt_.torus = &torus_;
     }
     if (algo_ == "tofu")
-      opt_.barrier_every =
-          int(prm.integer("barrier_every", coll::tofu_default_barrier_every(p_), 1, p_ - 1));
+      opt_.barrier_every = int(prm.integer("barrier_every", coll::tofu_default_barrier_every(p_), 1, p_ - 1));
     region_ = std::uint64_t(p_) * size_ + (algo_ == "tofu" ? coll::kBarrierBytes : 0);
     recv_base_ = recv_region_address(region_);
     end_.assign(std::size_t(p_), 0);
