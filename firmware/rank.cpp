@@ -248,6 +248,22 @@ void Rank::drain_notices() {
     while (auto n = side.tni->poll_notice()) notices_.push_back(*n);
 }
 
+Task Rank::poll_any(const std::uint32_t* tags, std::size_t n, std::size_t* which, nic::Notice* out) {
+  InLibrary in(*this);
+  for (;;) {
+    drain_notices();
+    for (std::size_t i = 0; i < notices_.size(); ++i)
+      for (std::size_t k = 0; k < n; ++k)
+        if (notices_[i].tag == tags[k]) {
+          if (out) *out = notices_[i];
+          *which = k;
+          notices_.erase(notices_.begin() + std::ptrdiff_t(i));
+          co_return;
+        }
+    co_await any_notice_->wait();
+  }
+}
+
 Task Rank::poll(std::uint32_t tag, nic::Notice* out) {
   InLibrary in(*this);
   for (;;) {

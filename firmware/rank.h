@@ -61,6 +61,9 @@ class Rank {
   Task complete(int tni, std::uint64_t handle, nic::Completion* out = nullptr);
   // Wait until a put with `tag` has landed here (MGEN_rdma_poll), on any TNI.
   Task poll(std::uint32_t tag, nic::Notice* out = nullptr);
+  // Wait until a put with any of the `n` tags has landed; `*which` is the
+  // index of the tag it carried (the first that arrived; an MPI_Waitany).
+  Task poll_any(const std::uint32_t* tags, std::size_t n, std::size_t* which, nic::Notice* out = nullptr);
   // Spend `duration` computing.
   Delay compute(sim::Time duration);
   // Local memory: read or write `bytes` of this node's memory through its

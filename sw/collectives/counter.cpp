@@ -1,16 +1,24 @@
 // Seed 001's inter-cluster steps with a limit on concurrent streams
-// (sw/collectives/pieces.h): counter_copy and counter_reduce.
+// (sw/collectives/pieces.h): counter_copy and counter_reduce. A designated
+// member relays: it sends each part across as soon as it has arrived, in
+// the order they arrive (the parts forwarded to it come in at once and
+// share its link, so a fixed order would leave its outgoing link idle).
 #include "sw/collectives/pieces.h"
 
 namespace kairo::coll {
 
 namespace {
-void push(Schedule& s, Step& st, const char* phase, bool complete) {
+void push(Schedule& s, Step& st, const char* phase) {
   if (st.puts.empty() && st.waits.empty() && st.ops.empty()) return;
   st.phase = phase;
-  st.complete_puts = complete;
+  st.complete_puts = false;  // ops wait for the puts that read what they rewrite (executor.h)
   s.push_back(std::move(st));
   st = Step{};
+}
+
+Put gated(Put p, std::size_t after) {
+  p.after = int(after);
+  return p;
 }
 }  // namespace
 
@@ -29,31 +37,29 @@ void counter_copy(Schedule& s, const Group& a, const Group& b, const Parts& part
     const int v = a.me;
     if (v >= n) {  // hand my part to my side's designated member
       if (parts.span(v, v + 1)) st.puts.push_back(put(a.members[std::size_t(v % n)], v, to_designated));
-    } else {  // cross with my part, then with each forwarded part as it arrives
+    } else {  // cross with my part, and with each forwarded part as it arrives
       if (parts.span(v, v + 1)) st.puts.push_back(put(b.members[std::size_t(v)], v, across));
       for (int j = v + n; j < h; j += n) {
         if (!parts.span(j, j + 1)) continue;
+        st.puts.push_back(gated(put(b.members[std::size_t(v)], j, across), st.waits.size()));
         st.waits.push_back(Wait{a.members[std::size_t(j)], to_designated + std::uint32_t(j)});
-        push(s, st, phase, false);
-        st.puts.push_back(put(b.members[std::size_t(v)], j, across));
       }
     }
-    push(s, st, phase, false);
+    push(s, st, phase);
   }
   if (b.me >= 0) {
     const int v = b.me;
     if (v >= n) {
       if (parts.span(v, v + 1)) st.waits.push_back(Wait{b.members[std::size_t(v % n)], from_designated + std::uint32_t(v)});
-    } else {  // receive my part and the parts of my side's members j = v mod n, and hand those on
+    } else {  // receive my part and those of my side's members v + n, v + 2n, ..., and hand those on
       if (parts.span(v, v + 1)) st.waits.push_back(Wait{a.members[std::size_t(v)], across + std::uint32_t(v)});
       for (int j = v + n; j < h; j += n) {
         if (!parts.span(j, j + 1)) continue;
+        st.puts.push_back(gated(put(b.members[std::size_t(j)], j, from_designated), st.waits.size()));
         st.waits.push_back(Wait{a.members[std::size_t(v)], across + std::uint32_t(j)});
-        push(s, st, phase, false);
-        st.puts.push_back(put(b.members[std::size_t(j)], j, from_designated));
       }
     }
-    push(s, st, phase, false);
+    push(s, st, phase);
   }
 }
 
@@ -77,40 +83,37 @@ void counter_reduce(Schedule& s, const Group& a, const Group& b, const Parts& pa
     if (!parts.span(v, v + 1)) return;
     st.puts.push_back(Put{mine.members[std::size_t(v % n)], parts.offset(v), fwd + parts.offset(v),
                           parts.span(v, v + 1), t(me_side, 0, v)});
-    push(s, st, phase, false);
+    push(s, st, phase);
     st.waits.push_back(Wait{mine.members[std::size_t(v % n)], t(other_side, 2, v)});
     st.ops.push_back(sum(back, v));
-    push(s, st, phase, false);
+    push(s, st, phase);
     return;
   }
-  // Designated: cross with every part of my side as it arrives, then hand
-  // on (or sum, for my own part) every part that came across.
+  // Designated, one relay step: cross with every part of my side as it
+  // arrives, hand on every part that comes across as it arrives, and sum my
+  // own part with its counterpart.
   for (int j = v; j < h; j += n) {
     if (!parts.span(j, j + 1)) continue;
-    if (j != v) {
-      st.waits.push_back(Wait{mine.members[std::size_t(j)], t(me_side, 0, j)});
-      push(s, st, phase, false);
-    }
     Put across{other.members[std::size_t(v)], j == v ? parts.offset(j) : fwd + parts.offset(j),
                cross + parts.offset(j), parts.span(j, j + 1), t(me_side, 1, j)};
     across.from_recv = j != v;
-    st.puts.push_back(across);
-  }
-  push(s, st, phase, false);
-  for (int j = v; j < h; j += n) {
-    if (!parts.span(j, j + 1)) continue;
-    st.waits.push_back(Wait{other.members[std::size_t(v)], t(other_side, 1, j)});
-    push(s, st, phase, false);
+    if (j == v) {
+      st.puts.push_back(across);
+    } else {
+      st.puts.push_back(gated(across, st.waits.size()));
+      st.waits.push_back(Wait{mine.members[std::size_t(j)], t(me_side, 0, j)});
+    }
     if (j == v) {
       st.ops.push_back(sum(cross, v));
     } else {
       Put on{mine.members[std::size_t(j)], cross + parts.offset(j), back + parts.offset(j), parts.span(j, j + 1),
              t(other_side, 2, j)};
       on.from_recv = true;
-      st.puts.push_back(on);
+      st.puts.push_back(gated(on, st.waits.size()));
     }
+    st.waits.push_back(Wait{other.members[std::size_t(v)], t(other_side, 1, j)});
   }
-  push(s, st, phase, false);
+  push(s, st, phase);
 }
 
 }  // namespace kairo::coll

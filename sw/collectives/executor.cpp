@@ -28,6 +28,16 @@ fw::Task collect(fw::Rank& r, int tni, std::vector<Posted>& hs, std::size_t keep
   hs.erase(hs.begin(), hs.begin() + std::ptrdiff_t(done));
 }
 
+fw::Task post(fw::Rank& r, const Put& p, const Buffers& b, nic::MemKey send, nic::MemKey recv,
+              std::vector<std::vector<Posted>>& posted, bool* ok) {
+  const int tni = p.tni % r.tnis();
+  co_await collect(r, tni, posted[std::size_t(tni)], kWindow - 1, ok);
+  std::uint64_t h = 0;
+  co_await r.put(tni, p.to, r.remote_key(p.to, p.to_send ? b.send_memid : b.recv_memid), p.dst_offset,
+                 p.from_recv ? recv : send, p.src_offset, p.bytes, p.tag, &h);
+  posted[std::size_t(tni)].push_back(p.from_recv ? Posted{h, 0, 0} : Posted{h, p.src_offset, p.src_offset + p.bytes});
+}
+
 fw::Task run_op(fw::Rank& r, const Op& op, const Buffers& b, std::vector<double>& x, std::vector<double>& y) {
   const std::uint64_t n = op.bytes;
   x.resize((n + 7) / 8);
@@ -57,17 +67,33 @@ fw::Task run_schedule(fw::Rank& r, const Schedule& s, const Buffers& b, bool* ok
   std::vector<std::vector<Posted>> posted(std::size_t(r.tnis()));  // per TNI, oldest first
   const nic::MemKey send = r.remote_key(r.rank(), b.send_memid), recv = r.remote_key(r.rank(), b.recv_memid);
   std::vector<double> x, y;  // the ops' operands
+  std::vector<std::uint32_t> tags;  // a relay step's waits not yet arrived
+  std::vector<int> index;
   for (const Step& step : s) {
+    bool relay = false;
     for (const Put& p : step.puts) {
-      const int tni = p.tni % r.tnis();
-      co_await collect(r, tni, posted[std::size_t(tni)], kWindow - 1, ok);
-      std::uint64_t h = 0;
-      co_await r.put(tni, p.to, r.remote_key(p.to, p.to_send ? b.send_memid : b.recv_memid), p.dst_offset,
-                     p.from_recv ? recv : send, p.src_offset, p.bytes, p.tag, &h);
-      posted[std::size_t(tni)].push_back(
-          p.from_recv ? Posted{h, 0, 0} : Posted{h, p.src_offset, p.src_offset + p.bytes});
+      if (p.after >= 0) {
+        relay = true;
+        continue;
+      }
+      co_await post(r, p, b, send, recv, posted, ok);
     }
-    for (const Wait& w : step.waits) co_await r.poll(w.tag);
+    if (!relay) {
+      for (const Wait& w : step.waits) co_await r.poll(w.tag);
+    } else {  // waits in arrival order, each releasing the puts it gates
+      tags.clear();
+      index.clear();
+      for (std::size_t i = 0; i < step.waits.size(); ++i) tags.push_back(step.waits[i].tag), index.push_back(int(i));
+      while (!tags.empty()) {
+        std::size_t k = 0;
+        co_await r.poll_any(tags.data(), tags.size(), &k);
+        const int arrived = index[k];
+        tags.erase(tags.begin() + std::ptrdiff_t(k));
+        index.erase(index.begin() + std::ptrdiff_t(k));
+        for (const Put& p : step.puts)
+          if (p.after == arrived) co_await post(r, p, b, send, recv, posted, ok);
+      }
+    }
     if (step.complete_puts)
       for (int t = 0; t < r.tnis(); ++t) co_await collect(r, t, posted[std::size_t(t)], 0, ok);
     for (const Op& op : step.ops) {

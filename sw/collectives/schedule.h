@@ -19,6 +19,9 @@ struct Put {
   int tni = 0;             // which of this rank's TNIs posts it (taken modulo their number)
   bool from_recv = false;  // read from this rank's receive region instead (forwarding what arrived)
   bool to_send = false;    // land in the destination's send region instead (an in-place allgather)
+  // A relay: posted as soon as the step's wait number `after` has arrived
+  // (the step then takes its waits in arrival order) instead of at its start.
+  int after = -1;
 };
 
 struct Wait {
