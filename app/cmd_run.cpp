@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -323,8 +324,13 @@ int sweep(RunArgs& a, const std::string& list) {
   return code;
 }
 
+int compare_sizes(RunArgs& a, const std::string& key, const std::vector<std::string>& values,
+                  const std::string& list);
+
 // --compare algo=a,b,c: the workload once per value, ranked by latency
 // (fastest first); a CSV table on stdout and, with --json, every summary.
+// With --param sizes= as well: every value at every size, and where the
+// fastest changes between two sizes, the crossover size found by bisection.
 int compare(RunArgs& a) {
   const auto eq = a.compare.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == a.compare.size())
@@ -332,6 +338,8 @@ int compare(RunArgs& a) {
                      ": expected key=value,value,..., e.g. algo=ring,recursive-doubling");
   const std::string key = a.compare.substr(0, eq);
   const std::vector<std::string> values = split_list(a.compare.substr(eq + 1));
+  for (const auto& kv : a.params)
+    if (kv.rfind("sizes=", 0) == 0) return compare_sizes(a, key, values, kv.substr(6));
   std::vector<nlohmann::json> runs;
   const int code = run_variants(a, key, values, key, runs);
   if (code == kExitBadInput) return code;
@@ -346,6 +354,92 @@ int compare(RunArgs& a) {
   std::cout << table;
   if (!a.json_path.empty()) write_text_file(a.json_path, nlohmann::json{{"compare", runs}}.dump(2) + "\n");
   return code;
+}
+
+// One run of `key`=`value` at `bytes`; its latency, or a negative exit code.
+double latency_at(const RunArgs& a, const std::string& key, const std::string& value, std::uint64_t bytes,
+                  int& code) {
+  RunArgs b = a;
+  b.params.clear();
+  for (const auto& kv : a.params)
+    if (kv.rfind("sizes=", 0) != 0 && kv.rfind(key + "=", 0) != 0) b.params.push_back(kv);
+  b.params.push_back(key + "=" + value);
+  std::vector<nlohmann::json> runs;
+  code = run_variants(b, "size", {std::to_string(bytes) + "B"}, "sizes", runs);
+  return code == kExitOk ? runs[0]["latency_ns"].get<double>() : -1.0;
+}
+
+int compare_sizes(RunArgs& a, const std::string& key, const std::vector<std::string>& values,
+                  const std::string& list) {
+  const std::vector<std::string> sizes = split_list(list);
+  std::vector<std::uint64_t> bytes;
+  try {
+    for (const auto& item : sizes) bytes.push_back(units::parse_bytes(item));
+  } catch (const units::UnitError& e) {
+    return bad_input("--param sizes=" + list + ": " + e.what());
+  }
+  if (sizes.empty() || values.empty())
+    return bad_input("--compare with --param sizes=: expected values and sizes, e.g. algo=a,b and sizes=1KiB,1MiB");
+  for (std::size_t i = 1; i < bytes.size(); ++i)
+    if (bytes[i] <= bytes[i - 1]) return bad_input("--param sizes=" + list + ": expected increasing sizes");
+  // latency[v][i]: value v at size i
+  std::vector<std::vector<double>> latency(values.size());
+  nlohmann::json all = nlohmann::json::object();
+  for (std::size_t v = 0; v < values.size(); ++v) {
+    RunArgs b = a;
+    b.params.clear();
+    for (const auto& kv : a.params)
+      if (kv.rfind(key + "=", 0) != 0) b.params.push_back(kv);
+    b.params.push_back(key + "=" + values[v]);
+    std::vector<nlohmann::json> runs;
+    const int code = run_variants(b, "size", sizes, "sizes", runs);
+    if (code != kExitOk) return code;
+    for (const auto& r : runs) latency[v].push_back(r["latency_ns"].get<double>());
+    all[values[v]] = runs;
+  }
+  auto fastest = [&](std::size_t i) {
+    std::size_t best = 0;
+    for (std::size_t v = 1; v < values.size(); ++v)
+      if (latency[v][i] < latency[best][i]) best = v;
+    return best;
+  };
+  std::string table = "size";
+  for (const auto& v : values) table += "," + key + "=" + v;
+  table += ",fastest\n";
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    table += sizes[i];
+    for (std::size_t v = 0; v < values.size(); ++v) table += fmt::format(",{}", latency[v][i]);
+    table += "," + values[fastest(i)] + "\n";
+  }
+  // Crossovers: bisect (geometrically, in 8-byte steps) between two sizes
+  // whose fastest differ, comparing just those two, until the interval is
+  // within 1/32 of its size.
+  nlohmann::json crossovers = nlohmann::json::array();
+  for (std::size_t i = 0; i + 1 < sizes.size(); ++i) {
+    const std::size_t x = fastest(i), y = fastest(i + 1);
+    if (x == y) continue;
+    std::uint64_t lo = bytes[i], hi = bytes[i + 1];
+    while (hi - lo > std::max<std::uint64_t>(8, lo / 32)) {
+      std::uint64_t mid = std::uint64_t(std::sqrt(double(lo) * double(hi))) / 8 * 8;
+      if (mid <= lo) mid = lo + 8;
+      if (mid >= hi) break;
+      int cx = 0, cy = 0;
+      const double tx = latency_at(a, key, values[x], mid, cx), ty = latency_at(a, key, values[y], mid, cy);
+      if (cx != kExitOk) return cx;
+      if (cy != kExitOk) return cy;
+      (ty < tx ? hi : lo) = mid;
+    }
+    crossovers.push_back({{"from", values[x]}, {"to", values[y]}, {"above_bytes", lo}, {"at_most_bytes", hi}});
+    table += fmt::format("crossover: {}={} is faster than {}={} from between {} and {} bytes\n", key, values[y], key,
+                         values[x], lo, hi);
+  }
+  std::cout << table;
+  if (!a.json_path.empty())
+    write_text_file(a.json_path, nlohmann::json{{"compare", key}, {"values", values}, {"sizes", sizes},
+                                                {"runs", all}, {"crossovers", crossovers}}
+                                         .dump(2) +
+                                     "\n");
+  return kExitOk;
 }
 
 }  // namespace

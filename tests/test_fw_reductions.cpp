@@ -390,5 +390,41 @@ TEST(Reductions, OnTwoClustersTheExtendedAlgorithmsBeatFarfirstAndTwotierAndStre
   EXPECT_NEAR(two["latency_ns"].get<double>() / two_model, 1.0, 0.1);
 }
 
+// Seed 003's 6 neighbors on 4 NICs, on a 6x6x6 torus whose process grid is
+// the physical one: native wins for small messages (2 steps of latency
+// against 3), fragment for large ones (DMA-bound: 3 half messages against 2
+// whole ones). `--compare algo=native,fragment --param sizes=` reports the
+// crossover; the runs at its two ends confirm the bracket.
+TEST(Reductions, NeighborCrossoverIsReportedAndBracketsTheSwitch) {
+  const std::vector<std::string> machine = {"--param", "grid=6x6x6", "--set", "topology.dims.X.size=6", "--set",
+                                            "topology.dims.Y.size=6", "--set", "topology.dims.Z.size=6", "--set",
+                                            "router.network_interfaces=4", "--set", "router.max_packet_flits=64",
+                                            "--set", "router.vc_buffer_flits=64", "--mode", "size-only"};
+  std::vector<std::string> args = {"run", "torus-10x10x10", "--workload", "neighbor", "--compare",
+                                   "algo=native,fragment", "--param", "sizes=1KiB,256KiB"};
+  args.insert(args.end(), machine.begin(), machine.end());
+  const auto j = run_ok(args);
+  ASSERT_EQ(j["crossovers"].size(), 1u) << j.dump();
+  const auto& c = j["crossovers"][0];
+  EXPECT_EQ(c["from"], "native");
+  EXPECT_EQ(c["to"], "fragment");
+  const auto lo = c["above_bytes"].get<std::uint64_t>(), hi = c["at_most_bytes"].get<std::uint64_t>();
+  EXPECT_LT(lo, hi);
+  EXPECT_LE(hi - lo, std::max<std::uint64_t>(8, lo / 32) + 8) << "bisected to a narrow bracket";
+  auto latency = [&](const char* algo, std::uint64_t bytes) {
+    std::vector<std::string> a = {"run", "torus-10x10x10", "--workload", "neighbor", "--param", std::string("algo=") + algo,
+                                  "--param", "size=" + std::to_string(bytes) + "B"};
+    a.insert(a.end(), machine.begin(), machine.end());
+    return run_ok(a)["latency_ns"].get<double>();
+  };
+  EXPECT_LE(latency("native", lo), latency("fragment", lo));
+  EXPECT_LT(latency("fragment", hi), latency("native", hi));
+  EXPECT_NE(test::run_kairo({"run", "tofu-small", "--workload", "neighbor", "--compare", "algo=native,fragment",
+                             "--param", "sizes=4KiB,1KiB"})
+                .exit_code,
+            0)
+      << "sizes must increase";
+}
+
 }  // namespace
 }  // namespace kairo::coll
