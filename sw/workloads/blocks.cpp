@@ -7,6 +7,7 @@
 
 #include "sw/collectives/executor.h"
 #include "sw/collectives/gather.h"
+#include "sw/collectives/pieces.h"
 
 namespace kairo::sw {
 
@@ -20,13 +21,16 @@ class Blocks final : public Workload {
     const std::vector<std::string> algos = kind == Kind::kScatter ? std::vector<std::string>{"linear"}
                                            : kind == Kind::kGather
                                                ? std::vector<std::string>{"linear", "limited"}
-                                               : std::vector<std::string>{"ring"};
+                                               : std::vector<std::string>{"ring", "recursive-doubling"};
     algo_ = algorithm_param(prm, algos);
     p_ = m.nodes;
     if (p_ < 2) throw std::invalid_argument("needs at least 2 ranks");
     size_ = prm.bytes("size", 32 * 1024, 1, m.platform->nic.max_descriptor_bytes);
     if (kind != Kind::kAllgather) root_ = int(prm.integer("root", 0, 0, p_ - 1));
     if (algo_ == "limited") streams_ = int(prm.integer("streams", 4, 1, p_ - 1));
+    if (algo_ == "recursive-doubling" && !coll::is_pow2(p_))
+      throw std::invalid_argument("--param algo=recursive-doubling needs a power-of-two rank count, got " +
+                                  std::to_string(p_) + " ranks (algo=ring serves any)");
     region_ = std::uint64_t(p_) * size_;
     recv_base_ = recv_region_address(region_);
     end_.assign(std::size_t(p_), 0);
@@ -61,6 +65,9 @@ class Blocks final : public Workload {
     coll::Schedule s;
     if (kind_ == Kind::kScatter)
       s = coll::scatter_linear(r.rank(), p_, root_, size_, 1);
+    else if (kind_ == Kind::kAllgather && algo_ == "recursive-doubling")
+      coll::allgather_doubling(s, coll::Group::range(r.rank(), 0, p_), coll::Parts{region_, p_}, coll::Buf::kRecv, 1,
+                               "allgather");
     else if (kind_ == Kind::kAllgather)
       s = coll::allgather_ring(r.rank(), p_, size_, 1);
     else if (algo_ == "limited")

@@ -37,7 +37,7 @@ const std::vector<WorkloadInfo>& workloads() {
       {"gather",
        "every rank's block to the root: linear, limited with --param streams=n (algo, size, root, streams)",
        make_gather},
-      {"allgather", "every rank gets every block: ring (algo, size)", make_allgather},
+      {"allgather", "every rank gets every block: ring, recursive-doubling (algo, size)", make_allgather},
       {"neighbor",
        "exchange with the 2r neighbors of a periodic process grid: native or fragment over n NICs "
        "(algo, size, grid, nics)",
