@@ -3,8 +3,10 @@
 // bytes and sums real doubles, so the algebra of every algorithm is checked
 // against MPI semantics independently of the simulator; then whole runs
 // through `kairo run` on a 3D torus, a small Tofu, a mesh, a fat tree and
-// rank counts that are not powers of two; then seed 001's comparisons on
-// grid-2x32 against its cost model (Table 2).
+// rank counts that are not powers of two (with the barrier, scatter, gather
+// and allgather too; the all-to-all is in test_fw_alltoall.cpp); then seed
+// 001's comparisons on grid-2x32 against its cost model (Table 2), and the
+// neighbor exchange's crossover.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -315,7 +317,10 @@ TEST(Reductions, EveryAlgorithmVerifiesOnEveryKindOfNetwork) {
       {"reduce-scatter", reduction_algorithms(ReductionKind::kReduceScatter)},
       {"reduce", reduction_algorithms(ReductionKind::kReduce)},
       {"bcast", bcast_algorithms()},
-      {"allgather", {"ring", "recursive-doubling"}}};
+      {"allgather", {"ring", "recursive-doubling"}},
+      {"scatter", {"linear"}},
+      {"gather", {"linear", "limited"}},
+      {"barrier", {"ring", "recursive-doubling", "dissemination"}}};
   int runs = 0;
   for (const Net& net : networks())
     for (const auto& [workload, names] : algos)
@@ -323,8 +328,10 @@ TEST(Reductions, EveryAlgorithmVerifiesOnEveryKindOfNetwork) {
         if (!allowed(algo, net.ranks)) continue;
         if (workload == "allgather" && algo == "recursive-doubling" && !is_pow2(net.ranks)) continue;
         if (net.ranks % 2 && (algo == "vandegeijn-ext" || algo == "farfirst")) continue;
-        std::vector<std::string> args = {"run", net.platform, "--workload", workload, "--param", "algo=" + algo,
-                                         "--param", "size=2400B"};
+        std::vector<std::string> args = {"run", net.platform, "--workload", workload, "--param", "algo=" + algo};
+        if (workload != "barrier") args.insert(args.end(), {"--param", "size=2400B"});
+        if (workload == "barrier") args.insert(args.end(), {"--param", "skew_ns=2000"});
+        if (workload == "scatter" || workload == "gather") args.insert(args.end(), {"--param", "root=" + std::to_string(net.ranks - 1)});
         args.insert(args.end(), net.set.begin(), net.set.end());
         auto d = run_ok(args);
         ++runs;
@@ -336,7 +343,7 @@ TEST(Reductions, EveryAlgorithmVerifiesOnEveryKindOfNetwork) {
           EXPECT_EQ(d["completion_ns"], run_ok(args)["completion_ns"]) << net.platform << " " << workload << " " << algo;
         }
       }
-  EXPECT_GE(runs, 6 * 10) << "every network ran most algorithms";
+  EXPECT_GE(runs, 6 * 15) << "every network ran most algorithms";
 }
 
 // Seed 001 on its own testbed (grid-2x32: 2 x 32 hosts on 1 Gbps, a 10 Gbps
