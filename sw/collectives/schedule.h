@@ -43,6 +43,10 @@ struct Op {
 };
 
 struct Step {
+  Step() = default;
+  Step(std::vector<Put> p, std::vector<Wait> w, std::vector<Op> o = {}, const char* ph = "")
+      : puts(std::move(p)), waits(std::move(w)), ops(std::move(o)), phase(ph) {}
+
   std::vector<Put> puts;    // posted at once at the start of the step
   std::vector<Wait> waits;  // then the step ends when all of these have arrived
   std::vector<Op> ops;      // and these local operations have run
