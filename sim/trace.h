@@ -1,0 +1,82 @@
+// Waveform recording: value changes of selected signals, written as VCD (a
+// text format every waveform viewer reads) or FST (GTKWave's compressed
+// format, through the writer Debian's verilator package ships).
+//
+// The model is event-driven and computes many times ahead of the event that
+// decides them (a packet's tail leaves a link at a time known when its head
+// departs), so changes arrive out of time order. The recorder keeps them as
+// they come and orders them when it writes: at one time, the change recorded
+// last wins. A delta signal records increments (a buffer's occupancy goes up
+// when a packet arrives and down when it leaves) and is integrated in time
+// order at write time.
+//
+// Signal names are hierarchical, dots separating scopes
+// ("rtr_x1y0z0a0b1c0.xp.vc2_occupancy"), so GTKWave's tree reads like the
+// machine. Nothing is recorded unless a signal was added: a component holds
+// a null probe when it is not traced and pays one branch.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/time.h"
+
+namespace kairo::sim {
+
+class Trace {
+ public:
+  using Signal = std::uint32_t;
+
+  // A signal of `width` bits (1: a wire). `delta`: changes are increments.
+  Signal add(const std::string& path, int width, bool delta = false);
+  // Record from `from` to `to` only (both inclusive); values before `from`
+  // set the signals' values at `from`.
+  void set_window(Time from, Time to) {
+    from_ = from;
+    to_ = to;
+  }
+  Time window_from() const { return from_; }
+  Time window_to() const { return to_; }
+
+  void set(Signal s, Time t, std::uint64_t v) {
+    if (t <= to_) changes_.push_back(Change{t, s, v});
+  }
+  void add_delta(Signal s, Time t, std::int64_t d) {
+    if (t <= to_) changes_.push_back(Change{t, s, std::uint64_t(d)});
+  }
+
+  std::size_t num_signals() const { return signals_.size(); }
+  std::size_t num_changes() const { return changes_.size(); }
+  const std::string& name(Signal s) const { return signals_[s].path; }
+
+  // The value changes as written: for each time from `from` (the initial
+  // values) on, in signal order, each signal's final value at that time when
+  // it differs from before. Both writers emit exactly this.
+  struct Emitted {
+    Time t;
+    Signal s;
+    std::uint64_t v;
+  };
+  std::vector<Emitted> emitted() const;
+
+  // Throw std::runtime_error naming the file when it cannot be written.
+  void write_vcd(const std::string& path) const;
+  void write_fst(const std::string& path) const;
+
+ private:
+  struct Info {
+    std::string path;
+    int width;
+    bool delta;
+  };
+  struct Change {
+    Time t;
+    Signal s;
+    std::uint64_t v;
+  };
+  std::vector<Info> signals_;
+  std::vector<Change> changes_;
+  Time from_ = 0, to_ = kNever;
+};
+
+}  // namespace kairo::sim
