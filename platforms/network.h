@@ -27,6 +27,9 @@ class Network {
   virtual std::string node_name(router::NodeId n) const = 0;  // "x1y0z2a0b1c0", "h17"
   // Mesh/torus: the shape; null for switched fabrics.
   virtual const router::Topology* torus() const { return nullptr; }
+  // Every router (mesh/torus: router i is node i's) or switch.
+  virtual std::size_t num_routers() const = 0;
+  virtual router::Router& router_at(std::size_t i) = 0;
   virtual router::NetworkActivity& activity() = 0;
   virtual router::Watchdog& watchdog() = 0;
   virtual std::vector<std::string> describe_blocked(std::size_t limit) = 0;

@@ -34,6 +34,8 @@ class SwitchNetlist final : public Network {
   }
   sim::Clock clock() const override { return clock_; }
   std::string node_name(router::NodeId n) const override { return "h" + std::to_string(n); }
+  std::size_t num_routers() const override { return switches_.size(); }
+  router::Router& router_at(std::size_t i) override { return *switches_[i]; }
   router::NetworkActivity& activity() override { return activity_; }
   router::Watchdog& watchdog() override { return *watchdog_; }
   std::vector<std::string> describe_blocked(std::size_t limit) override;

@@ -33,6 +33,8 @@ class TorusNetlist final : public Network {
   int network_interfaces() const override { return cfg_.network_interfaces; }
   sim::Clock clock() const override { return cfg_.clock; }
   std::string node_name(router::NodeId n) const override { return topo_.coord_string(topo_.coord_of(n)); }
+  std::size_t num_routers() const override { return routers_.size(); }
+  router::Router& router_at(std::size_t i) override { return *routers_[i]; }
   router::NetworkActivity& activity() override { return activity_; }
   router::Watchdog& watchdog() override { return *watchdog_; }
 

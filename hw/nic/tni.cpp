@@ -44,6 +44,7 @@ bool Tni::post(const Command& c) {
   if (commands_.size() >= p_.command_queue_depth) return false;  // back-pressure, never a drop
   ++counters_.commands;
   commands_.push_back({ctx_.queue->now() + p_.node_latency_ps, c});
+  if (probe_) probe_->add(probe_->doorbells, ctx_.queue->now(), 1), probe_->add(probe_->cmdq, ctx_.queue->now(), 1);
   counters_.command_queue_high =
       std::max<std::uint32_t>(counters_.command_queue_high, std::uint32_t(commands_.size()));
   start_next_command();
@@ -75,6 +76,7 @@ void Tni::activate() {
   if (!completion_room()) return start_next_command();  // filled since it was scheduled: stall
   const Command c = commands_.front().second;
   commands_.pop_front();
+  if (probe_) probe_->add(probe_->cmdq, ctx_.queue->now(), -1);
   if (on_command_space) on_command_space();
   Resolution local;
   if (RdmaStatus s = check(c, &local); s != RdmaStatus::kOk) {
@@ -146,6 +148,7 @@ void Tni::pump_reads() {
     else
       counters_.dma_bytes_read += w->piece_bytes;
     ++reads_in_flight_;
+    if (probe_) probe_->set(probe_->tx_dma, r.start_ps, 1), probe_->set(probe_->tx_dma, r.done_ps, 0);
     ctx_.queue->at(r.done_ps, sim::kPrioState, this, kReadDone, 0, w);
   }
 }
@@ -177,6 +180,7 @@ void Tni::send_wire(Wire* w, bool response) {
   p->user = w;
   ep_.send(p);
   ++counters_.packets_sent;
+  if (probe_) probe_->set(probe_->tx_pkt, ctx_.queue->now(), p->id + 1), probe_->set(probe_->tx_pkt, p->tail_ps, 0);
   // The active command is done once its last packet is on its way.
   const bool last_of_command =
       !response && (w->type == Wire::kGetRequest ||
@@ -245,6 +249,7 @@ void Tni::receive_put_data(Wire& w) {
     return write_done(&w);
   }
   counters_.dma_bytes_written += w.piece_bytes;
+  if (probe_) probe_->set(probe_->rx_dma, r.start_ps, 2), probe_->set(probe_->rx_dma, r.done_ps, 0);
   ctx_.queue->at(r.done_ps, sim::kPrioState, this, kWriteDone, 0, &w);
 }
 
@@ -295,6 +300,7 @@ void Tni::receive_get_data(Wire& w) {
   const DmaEngine::Result r = rx_dma_.write(ctx_.queue->now(), op.local_address + w.piece_offset,
                                             ctx_.data ? w.data.data() : nullptr, w.piece_bytes);
   counters_.dma_bytes_written += w.piece_bytes;
+  if (probe_) probe_->set(probe_->rx_dma, r.start_ps, 2), probe_->set(probe_->rx_dma, r.done_ps, 0);
   ctx_.queue->at(r.done_ps, sim::kPrioState, this, kWriteDone, 0, &w);
 }
 
@@ -385,6 +391,7 @@ void Tni::resume() {
 
 void Tni::complete(std::uint64_t handle, RdmaStatus status) {
   completions_.push_back(Completion{handle, status, ctx_.queue->now()});
+  if (probe_) probe_->add(probe_->completions, ctx_.queue->now(), 1);
   if (status != RdmaStatus::kOk) ++counters_.error_completions;
   counters_.completion_queue_high =
       std::max<std::uint32_t>(counters_.completion_queue_high, std::uint32_t(completions_.size()));
@@ -393,6 +400,7 @@ void Tni::complete(std::uint64_t handle, RdmaStatus status) {
 
 void Tni::notice(const Notice& n) {
   notices_.push_back(n);
+  if (probe_) probe_->add(probe_->notices, ctx_.queue->now(), 1);
   counters_.notice_queue_high =
       std::max<std::uint32_t>(counters_.notice_queue_high, std::uint32_t(notices_.size()));
   if (on_notice) on_notice();

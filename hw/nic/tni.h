@@ -58,6 +58,7 @@
 #include "hw/nic/node_memory.h"
 #include "hw/nic/packetizer.h"
 #include "hw/nic/rdma_status.h"
+#include "sim/trace.h"
 #include "sim/ring.h"
 
 namespace kairo::nic {
@@ -170,6 +171,26 @@ struct TniContext {
   bool data = true;         // data mode: payload bytes travel
 };
 
+// What an RDMA engine records into a waveform when it is traced
+// (sim/trace.h): `cmdq_depth` (commands posted and not yet taken), `tx_dma`
+// and `rx_dma` (0 idle, 1 reading memory, 2 writing it), `tx_pkt` (the
+// operation id of the packet being injected, 0 between packets), and the
+// running counts `doorbells` (commands posted), `notices` (puts landed here
+// with a tag) and `completions` (operations this engine finished). Signals
+// not selected keep kOff.
+struct TniProbe {
+  static constexpr sim::Trace::Signal kOff = ~sim::Trace::Signal(0);
+  sim::Trace* trace = nullptr;
+  sim::Trace::Signal cmdq = kOff, tx_dma = kOff, rx_dma = kOff, tx_pkt = kOff, doorbells = kOff, notices = kOff,
+                     completions = kOff;
+  void set(sim::Trace::Signal s, sim::Time t, std::uint64_t v) const {
+    if (s != kOff) trace->set(s, t, v);
+  }
+  void add(sim::Trace::Signal s, sim::Time t, std::int64_t d) const {
+    if (s != kOff) trace->add_delta(s, t, d);
+  }
+};
+
 class Tni : public hw::EndpointClient, public sim::EventTarget {
  public:
   Tni(const TniContext& ctx, const TniParams& p, std::uint32_t node, int index, hw::Endpoint& ep,
@@ -184,6 +205,7 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
   std::function<void()> on_completion, on_notice, on_command_space;
 
   const TniCounters& counters() const { return counters_; }
+  void set_probe(const TniProbe* p) { probe_ = p; }  // waveform recording; null: not traced
   std::uint32_t node() const { return node_; }
   int index() const { return index_; }
 
@@ -248,6 +270,7 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
   sim::Ring<Notice> notices_;
   std::uint64_t next_op_ = 1;
   TniCounters counters_;
+  const TniProbe* probe_ = nullptr;
 };
 
 }  // namespace kairo::nic

@@ -79,6 +79,10 @@ void Router::accept(int port, int vc, hw::Packet* p) {
   // Cut-through: eligible once the head is in; store-and-forward: the tail.
   p->ready_ps = (cfg_.store_and_forward ? cfg_.clock.ceil(p->tail_ps) : p->arrive_ps) + cfg_.pipeline_ps;
 
+  if (probe_) {
+    const auto occ = probe_->occupancy[std::size_t(port) * std::size_t(cfg_.vcs) + std::size_t(vc)];
+    if (occ != RouterProbe::kOff) probe_->trace->add_delta(occ, p->arrive_ps, p->flits);
+  }
   hw::PacketFifo& q = fifo(port, vc);
   q.push(p);
   ++buffered_;
@@ -150,7 +154,10 @@ void Router::allocate() {
       if (!output_free(out, t)) continue;
       apply_credits(out, t);
       int ov = choose_vc(out, h.flits, h.out_class);
-      if (ov < 0) continue;
+      if (ov < 0) {
+        if (probe_) trace_stall(h.out_port, t, true);
+        continue;
+      }
       ivc.chosen_vc = std::int8_t(ov);
       requests_[n++] = Request{in, vc, h.out_port, h.age};
     }
@@ -252,11 +259,34 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
   }
   p->tail_ps = tail_leaves + out.out.latency_ps;
   p->arrive_ps = cfg_.clock.ceil(start + out.out.flit_ps + out.out.latency_ps);
+  if (probe_) {
+    const RouterProbe::Out& o = probe_->out[std::size_t(p->out_port)];
+    sim::Trace& tr = *probe_->trace;
+    if (o.busy != RouterProbe::kOff) tr.set(o.busy, start, 1), tr.set(o.busy, tail_leaves, 0);
+    if (o.pkt != RouterProbe::kOff) tr.set(o.pkt, start, p->id + 1), tr.set(o.pkt, tail_leaves, 0);
+    if (o.vc != RouterProbe::kOff) tr.set(o.vc, start, std::uint64_t(out_vc));
+    trace_stall(p->out_port, t, false);
+    const auto occ = probe_->occupancy[std::size_t(in_port) * std::size_t(cfg_.vcs) + std::size_t(in_vc)];
+    if (occ != RouterProbe::kOff) tr.add_delta(occ, input_done, -std::int64_t(p->flits));
+  }
   out.out.dst->accept(out.out.dst_port, out_vc, p);
 
   // The packet's buffer slots upstream free as its tail leaves the input.
   const hw::CreditReturn& up = in.upstream;
   up.src->return_credits(up.src_port, in_vc, p->flits, cfg_.clock.ceil(input_done + up.latency_ps));
+}
+
+void Router::trace_stall(int out, Time t, bool on) {
+  std::uint8_t& s = probe_->stalled[std::size_t(out)];
+  if (s == on) return;
+  s = on;
+  const auto sig = probe_->out[std::size_t(out)].stall;
+  if (sig != RouterProbe::kOff) probe_->trace->set(sig, t, on);
+}
+
+int Router::port_dim(int port) const {
+  if (cfg_.port_names) return port < cfg_.num_link_ports() ? 0 : -1;
+  return port < cfg_.topo->num_link_ports() ? cfg_.topo->port_dim(port) : -1;
 }
 
 PortCounters Router::counters(int port, Time now) {

@@ -35,6 +35,7 @@
 #include "hw/router/allocator.h"
 #include "hw/router/port_counters.h"
 #include "hw/router/router_config.h"
+#include "hw/router/router_probe.h"
 
 namespace kairo::router {
 
@@ -66,6 +67,10 @@ class Router : public sc_core::sc_module,
   std::uint64_t buffered_packets() const { return buffered_; }
   // One line per packet waiting here, saying what it waits for.
   void describe_blocked(std::vector<std::string>& out, std::size_t limit);
+  // Waveform recording (null: not traced, the default). Set before the run.
+  void set_probe(RouterProbe* p) { probe_ = p; }
+  int vcs() const { return cfg_.vcs; }
+  int port_dim(int port) const;  // the dimension a link port runs along, -1 for a network interface
 
  private:
   enum OwnEvent : std::uint32_t { kAllocate = hw::kFirstOwnEvent };
@@ -146,6 +151,8 @@ class Router : public sc_core::sc_module,
   std::unique_ptr<Allocator> allocator_;
   sim::Time alloc_at_ = sim::kNever;        // earliest pending allocation event
   std::uint64_t buffered_ = 0;
+  RouterProbe* probe_ = nullptr;
+  void trace_stall(int out, sim::Time t, bool on);
 
 };
 

@@ -1,0 +1,189 @@
+#include "platforms/tracing.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace kairo::platforms {
+
+namespace {
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> v;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, sep);)
+    if (!item.empty()) v.push_back(item);
+  return v;
+}
+
+long to_int(const std::string& option, const std::string& text) {
+  std::size_t used = 0;
+  long v = -1;
+  try {
+    v = std::stol(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || v < 0)
+    throw std::invalid_argument(option + ": expected a non-negative integer, got '" + text + "'");
+  return v;
+}
+
+// "0,5,17" or "0-15,32": the set, each below `limit`.
+std::set<std::uint64_t> id_set(const std::string& option, const std::string& text, std::uint64_t limit) {
+  std::set<std::uint64_t> ids;
+  for (const std::string& item : split(text, ',')) {
+    const auto dash = item.find('-');
+    const long lo = to_int(option, item.substr(0, dash));
+    const long hi = dash == std::string::npos ? lo : to_int(option, item.substr(dash + 1));
+    if (hi < lo || std::uint64_t(hi) >= limit)
+      throw std::invalid_argument(fmt::format("{}: '{}' is outside 0..{}", option, item, limit - 1));
+    for (long k = lo; k <= hi; ++k) ids.insert(std::uint64_t(k));
+  }
+  return ids;
+}
+
+}  // namespace
+
+Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, sim::Trace& trace)
+    : net_(net), machine_(machine) {
+  const router::Topology* topo = net.torus();
+  const std::uint64_t n = net.num_nodes();
+  // Nodes: the id list and the coordinate box.
+  std::vector<char> node_on(n, 1);
+  if (!sel.nodes.empty()) {
+    const auto ids = id_set("--trace-nodes", sel.nodes, n);
+    std::fill(node_on.begin(), node_on.end(), 0);
+    for (auto id : ids) node_on[id] = 1;
+  }
+  if (!sel.box.empty()) {
+    if (!topo) throw std::invalid_argument("--trace-box: the platform is a switched fabric; select hosts with --trace-nodes");
+    std::vector<std::pair<int, int>> range(std::size_t(topo->num_dims()), {0, 1 << 30});
+    for (const std::string& item : split(sel.box, ',')) {
+      const auto eq = item.find('=');
+      const int d = eq == std::string::npos ? -1 : topo->dim_index(item.substr(0, eq));
+      if (d < 0)
+        throw std::invalid_argument("--trace-box: expected DIM=lo:hi or DIM=v with a dimension of the platform, got '" +
+                                    item + "'");
+      const std::string r = item.substr(eq + 1);
+      const auto colon = r.find(':');
+      const long lo = to_int("--trace-box", r.substr(0, colon));
+      const long hi = colon == std::string::npos ? lo : to_int("--trace-box", r.substr(colon + 1));
+      if (hi < lo || hi >= topo->dim(d).size)
+        throw std::invalid_argument(fmt::format("--trace-box: {} is outside dimension {} (0..{})", item,
+                                                topo->dim(d).name, topo->dim(d).size - 1));
+      range[std::size_t(d)] = {int(lo), int(hi)};
+    }
+    for (router::NodeId id = 0; id < n; ++id) {
+      const auto c = topo->coord_of(id);
+      for (int d = 0; d < topo->num_dims(); ++d)
+        if (c[d] < range[std::size_t(d)].first || c[d] > range[std::size_t(d)].second) node_on[id] = 0;
+    }
+  }
+  std::set<std::string> classes = {"link", "vc", "tni"};
+  if (!sel.classes.empty()) {
+    classes.clear();
+    for (const std::string& c : split(sel.classes, ',')) {
+      if (c != "link" && c != "vc" && c != "tni")
+        throw std::invalid_argument("--trace-signals: expected link, vc or tni, got '" + c + "'");
+      classes.insert(c);
+    }
+  }
+  std::set<std::string> dims;
+  for (const std::string& d : split(sel.dims, ',')) {
+    std::string lower = d;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+    const bool known = lower == "ni" || (topo ? topo->dim_index(d) >= 0 : (lower == "up" || lower == "down" || lower == "wan"));
+    if (!known)
+      throw std::invalid_argument("--trace-dims: '" + d + "' is not " +
+                                  (topo ? std::string("a dimension of the platform or ni") : std::string("ni (host ports), up, down or wan")));
+    dims.insert(lower);
+  }
+  std::set<std::string> switch_names;
+  for (const std::string& s : split(sel.switches, ',')) switch_names.insert(s);
+  if (!switch_names.empty() && topo) throw std::invalid_argument("--trace-switches: the platform is a mesh/torus; use --trace-nodes or --trace-box");
+
+  // Routers.
+  for (std::size_t i = 0; i < net.num_routers(); ++i) {
+    router::Router& r = net.router_at(i);
+    const std::string name = r.name();
+    if (topo ? !node_on[i] : (!switch_names.empty() && !switch_names.count(name))) continue;
+    if (!classes.count("link") && !classes.count("vc")) break;
+    auto probe = std::make_unique<router::RouterProbe>();
+    probe->trace = &trace;
+    probe->out.resize(std::size_t(r.num_ports()));
+    probe->occupancy.assign(std::size_t(r.num_ports()) * std::size_t(r.vcs()), router::RouterProbe::kOff);
+    probe->stalled.assign(std::size_t(r.num_ports()), 0);
+    bool any = false;
+    for (int port = 0; port < r.num_ports(); ++port) {
+      if (!r.port_connected(port)) continue;
+      const std::string pname = r.port_name(port);
+      if (!dims.empty()) {
+        std::string key;
+        if (r.port_dim(port) < 0)
+          key = "ni";
+        else if (topo)
+          key = topo->dim(r.port_dim(port)).name;
+        else
+          key = pname.substr(0, pname.find_first_of("0123456789"));  // switch ports: up1, down3, wan0
+        std::transform(key.begin(), key.end(), key.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+        if (!dims.count(key)) continue;
+      }
+      const std::string base = name + "." + pname + ".";
+      if (classes.count("link")) {
+        auto& o = probe->out[std::size_t(port)];
+        o.busy = trace.add(base + "busy", 1);
+        o.pkt = trace.add(base + "pkt", 32);
+        o.vc = trace.add(base + "vc", 4);
+        o.stall = trace.add(base + "credit_stall", 1);
+      }
+      if (classes.count("vc"))
+        for (int vc = 0; vc < r.vcs(); ++vc)
+          probe->occupancy[std::size_t(port) * std::size_t(r.vcs()) + std::size_t(vc)] =
+              trace.add(base + fmt::format("vc{}_occupancy", vc), 16, /*delta=*/true);
+      any = true;
+    }
+    if (!any) continue;
+    r.set_probe(probe.get());
+    traced_routers_.push_back(&r);
+    routers_.push_back(std::move(probe));
+  }
+  // NICs.
+  if (machine && classes.count("tni")) {
+    const int per = machine->tnis_per_node();
+    std::set<std::uint64_t> tni_on;
+    if (!sel.tnis.empty()) tni_on = id_set("--trace-tnis", sel.tnis, std::uint64_t(per));
+    for (router::NodeId id = 0; id < n; ++id) {
+      if (!node_on[id]) continue;
+      for (int t = 0; t < per; ++t) {
+        if (!tni_on.empty() && !tni_on.count(std::uint64_t(t))) continue;
+        auto probe = std::make_unique<nic::TniProbe>();
+        probe->trace = &trace;
+        const std::string base = fmt::format("nic_{}.tni{}.", net.node_name(id), t);
+        probe->cmdq = trace.add(base + "cmdq_depth", 16, true);
+        probe->tx_dma = trace.add(base + "tx_dma", 2);
+        probe->rx_dma = trace.add(base + "rx_dma", 2);
+        probe->tx_pkt = trace.add(base + "tx_pkt", 32);
+        probe->doorbells = trace.add(base + "doorbells", 32, true);
+        probe->notices = trace.add(base + "notices", 32, true);
+        probe->completions = trace.add(base + "completions", 32, true);
+        nic::Tni& tni = machine->tni(id, t);
+        tni.set_probe(probe.get());
+        traced_tnis_.push_back(&tni);
+        tnis_.push_back(std::move(probe));
+      }
+    }
+  }
+  if (routers_.empty() && tnis_.empty())
+    throw std::invalid_argument("the trace selection (--trace-nodes/--trace-box/--trace-switches/--trace-dims/--trace-tnis/--trace-signals) selects nothing");
+}
+
+Tracer::~Tracer() {
+  for (router::Router* r : traced_routers_) r->set_probe(nullptr);
+  for (nic::Tni* t : traced_tnis_) t->set_probe(nullptr);
+}
+
+}  // namespace kairo::platforms

@@ -1,0 +1,52 @@
+// Which parts of a machine go into a waveform (`kairo run --vcd/--fst` with
+// --trace-* options), and the probes that record them (sim/trace.h). With no
+// trace file nothing here exists and no component carries a probe.
+//
+// Selection (every given criterion must hold; an empty one selects all):
+//   nodes ..... node ids ("0,5,17" or ranges "0-15"); on a switched fabric
+//               they select hosts (their NICs)
+//   box ....... a coordinate box on a mesh/torus ("X=0:3,Y=1": X from 0 to
+//               3, Y = 1, other dimensions any)
+//   switches .. switch names on a switched fabric ("edge0,spine1"); default
+//               all switches
+//   dims ...... router ports by dimension ("X,Z", "ni" for the network
+//               interface ports; switch ports "ni" (hosts), "up", "down", "wan")
+//   tnis ...... TNI indices of the selected nodes
+//   classes ... signal classes: link (busy, pkt, vc, credit_stall), vc
+//               (input VC occupancy), tni (queue depth, DMA, counts)
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hw/nic/tni.h"
+#include "hw/router/router_probe.h"
+#include "platforms/network.h"
+#include "platforms/rdma_machine.h"
+#include "sim/trace.h"
+
+namespace kairo::platforms {
+
+struct TraceSelection {
+  std::string nodes, box, switches, dims, tnis, classes;  // as given on the command line; empty: all
+};
+
+class Tracer {
+ public:
+  // Throws std::invalid_argument naming the option on a bad selection or one
+  // that selects nothing. `machine` may be null (traffic runs: no NICs).
+  Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, sim::Trace& trace);
+  ~Tracer();
+  std::size_t routers() const { return routers_.size(); }
+  std::size_t tnis() const { return tnis_.size(); }
+
+ private:
+  Network& net_;
+  RdmaMachine* machine_;
+  std::vector<std::unique_ptr<router::RouterProbe>> routers_;
+  std::vector<router::Router*> traced_routers_;
+  std::vector<std::unique_ptr<nic::TniProbe>> tnis_;
+  std::vector<nic::Tni*> traced_tnis_;
+};
+
+}  // namespace kairo::platforms
