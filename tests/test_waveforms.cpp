@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <tuple>
 
 #include "tests/test_support.h"
@@ -169,6 +170,34 @@ TEST(Waveforms, BadSelectionsAreRefused) {
     EXPECT_EQ(res.exit_code, 2) << bad.back() << ": " << res.err;
     EXPECT_NE(res.err.find("--trace"), std::string::npos) << res.err;
   }
+}
+
+// waves/*.gtkw open the trace waves/README.md makes: every signal they name
+// exists in it, with the width the save file gives.
+TEST(Waveforms, TheShippedSaveFilesNameSignalsOfTheDocumentedTrace) {
+  const std::string dir = test::temp_dir();
+  auto res = test::run_kairo({"run", "tofu-small", "--workload", "pingpong", "--param", "size=4KiB", "--trace-nodes",
+                              "0,1", "--trace-tnis", "0", "--fst", dir + "/put.fst", "--quiet", "--json",
+                              dir + "/put.json"});
+  ASSERT_EQ(res.exit_code, 0) << res.err;
+  std::map<std::string, int> present;  // signal -> how often it changed
+  for (const auto& [t, s, v] : read_fst(dir + "/put.fst")) ++present[s];
+  const std::string readme = test::read_file(std::string(KAIRO_SOURCE_DIR) + "/waves/README.md");
+  EXPECT_NE(readme.find("--trace-nodes 0,1 --trace-tnis 0 --vcd waves/put.vcd"), std::string::npos);
+  for (const char* file : {"nic_put.gtkw", "link.gtkw", "router.gtkw"}) {
+    const std::string text = test::read_file(std::string(KAIRO_SOURCE_DIR) + "/waves/" + file);
+    EXPECT_NE(text.find("[dumpfile] \"put.vcd\""), std::string::npos) << file;
+    std::stringstream in(text);
+    int named = 0;
+    for (std::string line; std::getline(in, line);) {
+      if (line.empty() || std::string("@[*-").find(line[0]) != std::string::npos) continue;
+      const std::string name = line.substr(0, line.find('['));
+      EXPECT_TRUE(present.count(name)) << file << " names " << name << ", which the trace lacks";
+      ++named;
+    }
+    EXPECT_GE(named, 5) << file;
+  }
+  EXPECT_GT(present["nic_x0y0z0a0b0c0.tni0.completions"], 1) << "the put completed in the trace";
 }
 
 }  // namespace
