@@ -16,6 +16,7 @@
 
 #include "app/cli_common.h"
 #include "firmware/rank.h"
+#include "platforms/counter_log.h"
 #include "platforms/rdma_machine.h"
 #include "platforms/tracing.h"
 #include "sim/trace.h"
@@ -35,6 +36,7 @@ struct RunArgs {
   std::string vcd, fst;                    // waveform files
   platforms::TraceSelection trace;         // --trace-*
   std::string trace_from, trace_to;        // durations
+  std::string counters, interval = "10us";  // counter log
 };
 
 double peak_rss_mib() {
@@ -194,6 +196,17 @@ int run(RunArgs& a) {
       trace.set_window(from, to);
       tracer = std::make_unique<platforms::Tracer>(machine.network(), &machine, a.trace, trace);
     }
+    std::unique_ptr<platforms::CounterLog> counter_log;
+    if (!a.counters.empty()) {
+      sim::Time interval = 0;
+      try {
+        interval = units::parse_duration(a.interval);
+      } catch (const units::UnitError& e) {
+        throw std::invalid_argument(std::string("--interval: ") + e.what());
+      }
+      counter_log = std::make_unique<platforms::CounterLog>(machine.network(), &machine, queue, interval, a.counters);
+      counter_log->start();
+    }
     MachineMemory memory(machine, plat);
     if (data) work->setup(memory);
     rt.launch([&](fw::Rank& r) { return work->program(r); });
@@ -209,6 +222,7 @@ int run(RunArgs& a) {
     auto t2 = std::chrono::steady_clock::now();
     if (!a.tni_csv.empty())
       write_tni_csv(a.tni_csv, machine);  // also when the run failed: it helps to see why
+    if (counter_log) counter_log->finish();  // also when the run failed
     if (tracing) {  // also when the run failed
       try {
         if (!a.vcd.empty()) trace.write_vcd(a.vcd);
@@ -270,6 +284,7 @@ int run(RunArgs& a) {
     j["runtime_bytes_per_rank"] =
         (double(rt.footprint_bytes()) + double(fw::FrameBytes::peak)) / double(rt.size());
     j["coroutine_frame_bytes_peak"] = fw::FrameBytes::peak;
+    if (counter_log) j["counter_log"] = {{"intervals", counter_log->intervals()}, {"rows", counter_log->rows()}};
     if (tracing)
       j["trace"] = {{"routers", tracer->routers()}, {"tnis", tracer->tnis()}, {"signals", trace.num_signals()},
                     {"changes", trace.num_changes()}};
@@ -506,6 +521,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
   c->add_option("--trace-signals", a->trace.classes, "trace these signal classes: link, vc, tni (default all)");
   c->add_option("--trace-from", a->trace_from, "record from this simulated time, e.g. 10us");
   c->add_option("--trace-to", a->trace_to, "record up to this simulated time");
+  c->add_option("--counters", a->counters,
+                "write per-interval link and NIC counters here (.csv, or .kcl: compact binary; docs/counters.md)");
+  c->add_option("--interval", a->interval, "the counter log's interval")->capture_default_str();
   c->callback([a, &exit_code] { exit_code = run(*a); });
 }
 

@@ -206,6 +206,7 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
 
   const TniCounters& counters() const { return counters_; }
   void set_probe(const TniProbe* p) { probe_ = p; }  // waveform recording; null: not traced
+  std::size_t command_queue_depth() const { return commands_.size(); }
   std::uint32_t node() const { return node_; }
   int index() const { return index_; }
 

@@ -61,6 +61,8 @@ class Router : public sc_core::sc_module,
   int num_ports() const { return int(ports_.size()); }
   std::string port_name(int port) const;
   bool port_connected(int port) const { return ports_[port].out.connected(); }
+  const hw::LinkOut& link_out(int port) const { return ports_[port].out; }
+  sim::Time clock_period_ps() const { return cfg_.clock.period_ps; }
   // Counters with open intervals (zero credits right now) closed at `now`.
   PortCounters counters(int port, sim::Time now);
   void reset_counters(sim::Time now);

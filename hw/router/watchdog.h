@@ -51,6 +51,7 @@ class Watchdog : public sim::EventTarget {
   }
 
   bool fired() const { return fired_; }
+  bool armed() const { return armed_; }  // it has an event pending
   const std::vector<std::string>& blocked() const { return blocked_; }
   sim::Time timeout_ps() const { return timeout_; }
 

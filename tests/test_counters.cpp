@@ -1,0 +1,121 @@
+// Counter logs (`kairo run --counters FILE --interval D`, platforms/
+// counter_log.h): the intervals add up to the run's end-of-run totals, what
+// one end of a link sent in an interval is what the other end received in
+// it, a link is never busy longer than the interval, the CSV and the compact
+// binary log hold the same rows, and bad options are refused.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "platforms/counter_log.h"
+#include "tests/test_support.h"
+
+namespace kairo::platforms {
+namespace {
+
+struct Logged {
+  nlohmann::json summary;
+  CounterLogData log;
+};
+
+Logged run_logged(const std::string& file, const std::vector<std::string>& extra = {}) {
+  const std::string dir = test::temp_dir();
+  std::vector<std::string> args = {"run", "tofu-small", "--workload", "alltoall", "--param", "size=4KiB",
+                                   "--counters", dir + "/" + file, "--interval", "5us", "--json",
+                                   dir + "/run.json", "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  auto r = test::run_kairo(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  Logged l;
+  if (r.exit_code != 0) return l;
+  l.summary = nlohmann::json::parse(test::read_file(dir + "/run.json"));
+  l.log = read_counter_log(dir + "/" + file);
+  return l;
+}
+
+TEST(Counters, IntervalsAddUpToTheEndOfRunTotals) {
+  const Logged l = run_logged("c.kcl");
+  ASSERT_FALSE(l.log.intervals.empty());
+  EXPECT_EQ(l.log.interval_ps, 5000000u);
+  std::uint64_t hops = 0, flit_hops = 0, commands = 0, dma_read = 0, dma_written = 0, tni_sent = 0;
+  for (const auto& iv : l.log.intervals) {
+    for (const auto& [i, f] : iv.links)
+      if (l.log.links[i].dim != "ni") hops += f[0], flit_hops += f[1];  // router-to-router hops
+    for (const auto& [i, f] : iv.tnis) commands += f[0], dma_read += f[1], dma_written += f[2], tni_sent += f[3];
+  }
+  EXPECT_EQ(hops, l.summary["network"]["packet_hops"].get<std::uint64_t>());
+  EXPECT_EQ(flit_hops, l.summary["network"]["flit_hops"].get<std::uint64_t>());
+  const auto& nic = l.summary["nic_counters"];
+  EXPECT_EQ(commands, nic["commands"].get<std::uint64_t>());
+  EXPECT_EQ(dma_read, nic["dma_bytes_read"].get<std::uint64_t>());
+  EXPECT_EQ(dma_written, nic["dma_bytes_written"].get<std::uint64_t>());
+  EXPECT_EQ(tni_sent, nic["packets_sent"].get<std::uint64_t>());
+  // Consecutive intervals of the stated length, from 0.
+  sim::Time at = 0;
+  for (const auto& iv : l.log.intervals) {
+    EXPECT_EQ(iv.start, at);
+    EXPECT_LE(iv.end - iv.start, l.log.interval_ps);
+    at = iv.end;
+  }
+}
+
+TEST(Counters, WhatOneEndSendsTheOtherReceivesInTheSameInterval) {
+  const Logged l = run_logged("c.kcl");
+  std::map<std::string, std::uint32_t> by_end;  // "router.port" -> link index
+  for (std::uint32_t i = 0; i < l.log.links.size(); ++i) by_end[l.log.links[i].router + "." + l.log.links[i].port] = i;
+  int checked = 0;
+  for (const auto& iv : l.log.intervals) {
+    std::map<std::uint32_t, const std::vector<std::uint64_t>*> row;
+    for (const auto& [i, f] : iv.links) row[i] = &f;
+    for (const auto& [i, f] : iv.links) {
+      const LinkInfo& link = l.log.links[i];
+      if (link.dim == "ni") continue;
+      auto peer = by_end.find(link.peer + "." + link.peer_port);
+      ASSERT_NE(peer, by_end.end()) << link.peer << "." << link.peer_port;
+      const auto it = row.find(peer->second);
+      const std::uint64_t received = it == row.end() ? 0 : (*it->second)[5];
+      EXPECT_EQ(f[2], received) << link.router << "." << link.port << " -> " << link.peer << " in [" << iv.start
+                                << ", " << iv.end << ")";
+      EXPECT_LE(f[6], iv.end - iv.start) << "busy longer than the interval";
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
+}
+
+TEST(Counters, TheCsvAndTheBinaryLogHoldTheSameRows) {
+  const Logged b = run_logged("c.kcl"), c = run_logged("c.csv");
+  std::size_t busy_intervals = 0;  // the CSV has no row for an interval where nothing happened
+  for (const auto& iv : b.log.intervals) busy_intervals += !iv.links.empty() || !iv.tnis.empty();
+  EXPECT_EQ(busy_intervals, c.log.intervals.size());
+  EXPECT_EQ(b.log.vcs, c.log.vcs);
+  EXPECT_EQ(b.log.clock_period_ps, c.log.clock_period_ps);
+  auto rows = [](const CounterLogData& d) {
+    std::map<std::tuple<sim::Time, std::string, std::string>, std::vector<std::uint64_t>> m;
+    for (const auto& iv : d.intervals) {
+      for (const auto& [i, f] : iv.links) m[{iv.end, d.links[i].router, d.links[i].port}] = f;
+      for (const auto& [i, f] : iv.tnis) m[{iv.end, d.tnis[i].node, "tni" + std::to_string(d.tnis[i].tni)}] = f;
+    }
+    return m;
+  };
+  EXPECT_EQ(rows(b.log), rows(c.log));
+}
+
+TEST(Counters, BadOptionsAreRefused) {
+  const std::string dir = test::temp_dir();
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"--counters", dir + "/c.txt"}, std::vector<std::string>{"--counters", dir + "/c.csv", "--interval", "0s"},
+        std::vector<std::string>{"--counters", dir + "/c.csv", "--interval", "soon"},
+        std::vector<std::string>{"--counters", "/nonexistent-dir/c.csv"}}) {
+    std::vector<std::string> args = {"run", "tofu-small", "--workload", "pingpong", "--quiet"};
+    args.insert(args.end(), bad.begin(), bad.end());
+    auto r = test::run_kairo(args);
+    EXPECT_EQ(r.exit_code, 2) << bad.back() << ": " << r.err;
+    EXPECT_TRUE(r.err.find("--counters") != std::string::npos || r.err.find("--interval") != std::string::npos)
+        << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace kairo::platforms
