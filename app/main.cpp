@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   add_traffic_command(app, exit_code);
   add_platform_commands(app, exit_code);
   add_run_command(app, exit_code);
+  add_view_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
