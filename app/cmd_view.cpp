@@ -25,6 +25,7 @@
 
 #include "app/cli_common.h"
 #include "platforms/counter_log.h"
+#include "sim/units.h"
 
 namespace kairo::app {
 
@@ -350,14 +351,24 @@ if (location.hash === "#selftest") {
 )";
 }
 
-int view(const std::string& in, const std::string& dir) {
+int view(const std::string& in, const std::string& dir, const std::string& from_s, const std::string& to_s) {
   CounterLogData d;
   try {
     d = platforms::read_counter_log(in);
   } catch (const std::exception& e) {
     return bad_input(e.what());
   }
-  if (d.intervals.empty()) return bad_input("counter log " + in + ": no intervals");
+  try {  // the part of the run to show
+    const sim::Time from = from_s.empty() ? 0 : units::parse_duration(from_s);
+    const sim::Time to = to_s.empty() ? sim::kNever : units::parse_duration(to_s);
+    std::vector<CounterLogData::Interval> keep;
+    for (auto& iv : d.intervals)
+      if (iv.end > from && iv.start < to) keep.push_back(std::move(iv));
+    d.intervals = std::move(keep);
+  } catch (const units::UnitError& e) {
+    return bad_input(std::string("--from/--to: ") + e.what());
+  }
+  if (d.intervals.empty()) return bad_input("counter log " + in + ": no intervals (in the --from/--to window)");
   const Model m = build(d);
   const auto us = series(m, m.util), ss = series(m, m.stall);
   // The interval shown: the one with the most busy time.
@@ -414,10 +425,13 @@ int view(const std::string& in, const std::string& dir) {
 void add_view_command(CLI::App& app, int& exit_code) {
   auto in = std::make_shared<std::string>();
   auto out = std::make_shared<std::string>();
+  auto from = std::make_shared<std::string>(), to = std::make_shared<std::string>();
   CLI::App* c = app.add_subcommand("view", "render the time-series and topological views of a counter log");
   c->add_option("counters", *in, "a counter log from kairo run --counters (.kcl or .csv)")->required();
   c->add_option("--out", *out, "directory for index.html and the SVG pictures")->required();
-  c->callback([in, out, &exit_code] { exit_code = view(*in, *out); });
+  c->add_option("--from", *from, "show the run from this simulated time on, e.g. 10us");
+  c->add_option("--to", *to, "show the run up to this simulated time, e.g. 60us");
+  c->callback([in, out, from, to, &exit_code] { exit_code = view(*in, *out, *from, *to); });
 }
 
 }  // namespace kairo::app

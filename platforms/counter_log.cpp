@@ -188,10 +188,9 @@ void CounterLog::sample(sim::Time now) {
     router::Router& r = *ports_[i].first;
     const int port = ports_[i].second;
     const router::PortCounters c = r.counters(port, now);
-    const sim::Time free_at = r.link_out(port).free_at;
     cur[0] = c.packets_sent, cur[1] = c.flits_sent, cur[2] = c.bytes_sent;
     cur[3] = c.packets_received, cur[4] = c.flits_received, cur[5] = c.bytes_received;
-    cur[6] = c.busy_ps - (free_at > now ? free_at - now : 0);  // the part of a packet still to go is later's
+    cur[6] = c.busy_ps - r.busy_after(port, now);  // the part of a packet still to go is later's
     cur[7] = c.stall_ps;
     for (int v = 0; v < vcs_; ++v) cur[std::size_t(kLinkFixedFields + v)] = v < r.vcs() ? c.zero_credit_ps[v] : 0;
     std::uint64_t* prev = &prev_links_[i * lf];
