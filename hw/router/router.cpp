@@ -229,8 +229,8 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
 
   const Time start = std::max({t + cfg_.traversal_ps, out.out.free_at, in.in_busy_until});
   const Time tail_leaves = std::max(start + Time(p->flits) * out.out.flit_ps, p->tail_ps + out.out.flit_ps);
+  if (start > out.out.free_at) out.run_start = start;  // a gap: a new stretch of busy time
   out.out.free_at = tail_leaves;
-  out.last_start = start;
   // Cut-through: the input streams the packet out at the output's pace.
   // Store-and-forward: the whole packet is in, and the crossbar moves it to
   // the output at the faster of the two links' rates (the output link then

@@ -62,11 +62,13 @@ class Router : public sc_core::sc_module,
   std::string port_name(int port) const;
   bool port_connected(int port) const { return ports_[port].out.connected(); }
   const hw::LinkOut& link_out(int port) const { return ports_[port].out; }
-  // Busy time of the output link still to come after `now` (the part of the
-  // packet on it that has not left yet; packets on a link never overlap).
+  // Busy time of the output link still to come after `now`: the packets
+  // already sent onto it that have not left yet (a packet is decided before
+  // it starts; packets on a link never overlap, and the ones decided ahead
+  // follow each other back to back).
   sim::Time busy_after(int port, sim::Time now) const {
     const Port& p = ports_[port];
-    return p.out.free_at > now ? p.out.free_at - std::max(now, p.last_start) : 0;
+    return p.out.free_at > now ? p.out.free_at - std::max(now, p.run_start) : 0;
   }
   sim::Time clock_period_ps() const { return cfg_.clock.period_ps; }
   // Counters with open intervals (zero credits right now) closed at `now`.
@@ -88,7 +90,7 @@ class Router : public sc_core::sc_module,
   struct Port {
     hw::LinkOut out;
     sim::Time in_busy_until = 0;  // input side forwarding a packet (crossbar speedup 1)
-    sim::Time last_start = 0;     // when the last packet began onto the output link
+    sim::Time run_start = 0;      // start of the output link's current stretch of back-to-back packets
     hw::CreditReturn upstream;
     hw::CreditPipe returning;  // credits on their way back from downstream
     std::array<std::int32_t, hw::kMaxVcs> credits{};
