@@ -16,10 +16,8 @@
 
 #include "app/cli_common.h"
 #include "firmware/rank.h"
-#include "platforms/counter_log.h"
+#include "app/observe.h"
 #include "platforms/rdma_machine.h"
-#include "platforms/tracing.h"
-#include "sim/trace.h"
 #include "sim/kernel.h"
 #include "sim/units.h"
 #include "sw/workloads/workload.h"
@@ -33,10 +31,7 @@ struct RunArgs {
   bool quiet = false;
   std::uint64_t seed = 1;
   std::string compare;  // --compare key=v1,v2,...
-  std::string vcd, fst;                    // waveform files
-  platforms::TraceSelection trace;         // --trace-*
-  std::string trace_from, trace_to;        // durations
-  std::string counters, interval = "10us";  // counter log
+  std::shared_ptr<Observe> observe = std::make_shared<Observe>();  // waveforms and counter logs
 };
 
 double peak_rss_mib() {
@@ -128,6 +123,10 @@ int sweep(RunArgs& a, const std::string& list);
 int compare(RunArgs& a);
 
 int run(RunArgs& a) {
+  bool several = !a.compare.empty();
+  for (const auto& kv : a.params) several |= kv.rfind("sizes=", 0) == 0;
+  if (several && a.observe->any())
+    return bad_input("--vcd/--fst/--counters record one run: not with --compare or --param sizes");
   if (!a.compare.empty()) return compare(a);
   for (const auto& kv : a.params)
     if (kv.rfind("sizes=", 0) == 0) return sweep(a, kv.substr(6));
@@ -176,37 +175,8 @@ int run(RunArgs& a) {
     std::vector<tlm::tlm_fw_transport_if<>*> mems;
     for (router::NodeId n : rank_nodes) mems.push_back(machine.memory(n).target());
     rt.set_memories(std::move(mems));
-    // Waveforms: probes on the selected routers and NICs (none otherwise).
-    sim::Trace trace;
-    std::unique_ptr<platforms::Tracer> tracer;
-    const bool tracing = !a.vcd.empty() || !a.fst.empty();
-    if (!tracing && (!a.trace.nodes.empty() || !a.trace.box.empty() || !a.trace.switches.empty() ||
-                     !a.trace.dims.empty() || !a.trace.tnis.empty() || !a.trace.classes.empty() ||
-                     !a.trace_from.empty() || !a.trace_to.empty()))
-      throw std::invalid_argument("--trace-*: a trace selection needs --vcd FILE or --fst FILE");
-    if (tracing) {
-      sim::Time from = 0, to = sim::kNever;
-      try {
-        if (!a.trace_from.empty()) from = units::parse_duration(a.trace_from);
-        if (!a.trace_to.empty()) to = units::parse_duration(a.trace_to);
-      } catch (const units::UnitError& e) {
-        throw std::invalid_argument(std::string("--trace-from/--trace-to: ") + e.what());
-      }
-      if (to < from) throw std::invalid_argument("--trace-to: before --trace-from");
-      trace.set_window(from, to);
-      tracer = std::make_unique<platforms::Tracer>(machine.network(), &machine, a.trace, trace);
-    }
-    std::unique_ptr<platforms::CounterLog> counter_log;
-    if (!a.counters.empty()) {
-      sim::Time interval = 0;
-      try {
-        interval = units::parse_duration(a.interval);
-      } catch (const units::UnitError& e) {
-        throw std::invalid_argument(std::string("--interval: ") + e.what());
-      }
-      counter_log = std::make_unique<platforms::CounterLog>(machine.network(), &machine, queue, interval, a.counters);
-      counter_log->start();
-    }
+    Observe& observe = *a.observe;  // waveforms and counter logs, if asked for
+    observe.attach(machine.network(), &machine, queue);
     MachineMemory memory(machine, plat);
     if (data) work->setup(memory);
     rt.launch([&](fw::Rank& r) { return work->program(r); });
@@ -222,14 +192,10 @@ int run(RunArgs& a) {
     auto t2 = std::chrono::steady_clock::now();
     if (!a.tni_csv.empty())
       write_tni_csv(a.tni_csv, machine);  // also when the run failed: it helps to see why
-    if (counter_log) counter_log->finish();  // also when the run failed
-    if (tracing) {  // also when the run failed
-      try {
-        if (!a.vcd.empty()) trace.write_vcd(a.vcd);
-        if (!a.fst.empty()) trace.write_fst(a.fst);
-      } catch (const std::runtime_error& e) {
-        return bad_input(e.what());
-      }
+    try {
+      observe.finish();  // also when the run failed
+    } catch (const std::runtime_error& e) {
+      return bad_input(e.what());
     }
     if (machine.network().watchdog().fired()) {
       std::cerr << fmt::format(
@@ -284,10 +250,7 @@ int run(RunArgs& a) {
     j["runtime_bytes_per_rank"] =
         (double(rt.footprint_bytes()) + double(fw::FrameBytes::peak)) / double(rt.size());
     j["coroutine_frame_bytes_peak"] = fw::FrameBytes::peak;
-    if (counter_log) j["counter_log"] = {{"intervals", counter_log->intervals()}, {"rows", counter_log->rows()}};
-    if (tracing)
-      j["trace"] = {{"routers", tracer->routers()}, {"tnis", tracer->tnis()}, {"signals", trace.num_signals()},
-                    {"changes", trace.num_changes()}};
+    observe.summarize(j);
     if (!a.json_path.empty())
       write_text_file(a.json_path, j.dump(2) + "\n");
     else
@@ -511,19 +474,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   c->add_option("--compare", a->compare,
                 "run once per value of a parameter and rank by latency, e.g. algo=ring,recursive-doubling");
   c->add_flag("--quiet", a->quiet, "no progress on stderr");
-  c->add_option("--vcd", a->vcd, "write a waveform (VCD) of the selected routers and NICs here");
-  c->add_option("--fst", a->fst, "write a waveform (FST, GTKWave's compressed format) here");
-  c->add_option("--trace-nodes", a->trace.nodes, "trace these nodes: ids or ranges, e.g. 0,5,17 or 0-15");
-  c->add_option("--trace-box", a->trace.box, "trace a coordinate box of a mesh/torus, e.g. X=0:3,Y=1");
-  c->add_option("--trace-switches", a->trace.switches, "trace these switches of a switched fabric, e.g. edge0,spine1");
-  c->add_option("--trace-dims", a->trace.dims, "trace router ports of these dimensions, e.g. X,Z,ni");
-  c->add_option("--trace-tnis", a->trace.tnis, "trace these TNIs of the traced nodes, e.g. 0,1");
-  c->add_option("--trace-signals", a->trace.classes, "trace these signal classes: link, vc, tni (default all)");
-  c->add_option("--trace-from", a->trace_from, "record from this simulated time, e.g. 10us");
-  c->add_option("--trace-to", a->trace_to, "record up to this simulated time");
-  c->add_option("--counters", a->counters,
-                "write per-interval link and NIC counters here (.csv, or .kcl: compact binary; docs/counters.md)");
-  c->add_option("--interval", a->interval, "the counter log's interval")->capture_default_str();
+  a->observe->add_options(c);
   c->callback([a, &exit_code] { exit_code = run(*a); });
 }
 

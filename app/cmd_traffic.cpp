@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "app/cli_common.h"
+#include "app/observe.h"
 #include "traffic/traffic_run.h"
 
 namespace kairo::app {
@@ -19,6 +20,7 @@ struct TrafficArgs {
   std::string json_path, csv_path, sweep;
   std::vector<std::uint32_t> hotspots;
   bool quiet = false;
+  Observe observe;  // waveforms and counter logs
 };
 
 // Runs one traffic point in a child process (SystemC elaborates once per
@@ -132,6 +134,7 @@ int run_traffic_command(TrafficArgs& a) {
     int code = kExitOk;
     nlohmann::json result;
     if (!a.sweep.empty()) {
+      if (a.observe.any()) throw std::invalid_argument("--vcd/--fst/--counters record one run: not with --sweep");
       std::string csv;
       result = sweep(plat, a, code, csv);
       if (!a.csv_path.empty())
@@ -140,8 +143,11 @@ int run_traffic_command(TrafficArgs& a) {
         std::cout << csv;
     } else {
       a.opt.exiting_after = true;
+      a.opt.on_built = [&a](platforms::Network& net, sim::EventQueue& q) { a.observe.attach(net, nullptr, q); };
+      a.opt.on_finished = [&a] { a.observe.finish(); };
       traffic::TrafficResult r = traffic::run_traffic(plat, a.opt);
       result = r.json;
+      a.observe.summarize(result);
       if (r.deadlock) {
         std::cerr << fmt::format(
             "kairo: deadlock: no packet moved for {} cycles with {} packet(s) in the network; "
@@ -198,6 +204,7 @@ void add_traffic_command(CLI::App& app, int& exit_code) {
   c->add_option("--csv", a->csv_path, "with --sweep: write the table here (default: stdout)");
   c->add_option("--json", a->json_path, "write the result summary (JSON) here");
   c->add_option("--set", a->sets, "override a platform parameter, key=value (repeatable)");
+  a->observe.add_options(c);
   c->add_flag("--quiet", a->quiet, "no progress on stderr");
   c->callback([a, &exit_code] { exit_code = run_traffic_command(*a); });
 }

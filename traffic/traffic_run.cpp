@@ -218,6 +218,7 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
              PhaseClock::kDrainLimit);
   }
 
+  if (o.on_built) o.on_built(net, queue);
   std::unique_ptr<sim::Kernel> kernel;
   if (o.use_systemc) kernel = std::make_unique<sim::Kernel>("kernel", queue);
   auto t1 = std::chrono::steady_clock::now();
@@ -236,6 +237,7 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
     queue.run_direct();
   }
   auto t2 = std::chrono::steady_clock::now();
+  if (o.on_finished) o.on_finished();
   const double elaborate_s = std::chrono::duration<double>(t1 - t0).count();
   const double wall_s = std::chrono::duration<double>(t2 - t0).count();
 

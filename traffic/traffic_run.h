@@ -19,7 +19,9 @@
 #include <nlohmann/json.hpp>
 
 #include "hw/router/topology.h"
+#include "platforms/network.h"
 #include "platforms/platform.h"
+#include "sim/event_queue.h"
 
 namespace kairo::traffic {
 
@@ -37,6 +39,10 @@ struct TrafficOptions {
   bool use_systemc = true;  // drive through the SystemC kernel (once per process) or directly
   bool exiting_after = false;  // the process exits after this run: skip tearing the network down
   std::function<void(const std::string&)> progress;  // progress lines, or empty
+  // Called once the network is built (attach waveform probes, counter logs),
+  // and after the run.
+  std::function<void(platforms::Network&, sim::EventQueue&)> on_built;
+  std::function<void()> on_finished;
 };
 
 // Throws std::invalid_argument with a message naming the option.

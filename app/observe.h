@@ -1,0 +1,35 @@
+// What a run records besides its result: waveforms (--vcd/--fst with the
+// --trace-* selection) and counter logs (--counters/--interval). Shared by
+// `kairo run` and `kairo traffic`; nothing is attached when none is asked.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "platforms/counter_log.h"
+#include "platforms/tracing.h"
+#include "sim/trace.h"
+
+namespace kairo::app {
+
+class Observe {
+ public:
+  void add_options(CLI::App* c);
+  bool tracing() const { return !vcd_.empty() || !fst_.empty(); }
+  bool any() const { return tracing() || !counters_.empty(); }
+  // Throws std::invalid_argument naming the option on bad input.
+  void attach(platforms::Network& net, platforms::RdmaMachine* machine, sim::EventQueue& q);
+  // Writes the files (also after a failed run); throws std::runtime_error when one cannot be written.
+  void finish();
+  void summarize(nlohmann::json& j) const;
+
+ private:
+  std::string vcd_, fst_, from_, to_, counters_, interval_ = "10us";
+  platforms::TraceSelection sel_;
+  sim::Trace trace_;
+  std::unique_ptr<platforms::Tracer> tracer_;
+  std::unique_ptr<platforms::CounterLog> log_;
+};
+
+}  // namespace kairo::app
