@@ -141,6 +141,19 @@ TEST(Waveforms, TheVcdAndTheFstOfARunHoldTheSameValueChanges) {
   ASSERT_EQ(std::system(cmd.c_str()), 0) << test::read_file(r.dir + "/vcd2fst.log");
   EXPECT_EQ(read_fst(conv), r.fst);
   EXPECT_GT(r.summary["trace"]["changes"].get<int>(), 20);
+  // And a reader independent of both kairo and GTKWave: pyvcd (tools/setup.sh installs it).
+  const std::string py = std::string(KAIRO_SOURCE_DIR) + "/build/pyenv/bin/python";
+  const std::string rows = r.dir + "/pyvcd.txt";
+  const std::string cmd2 = py + " " + KAIRO_SOURCE_DIR + "/tests/read_vcd.py " + r.dir + "/put.vcd > " + rows + " 2> " +
+                           r.dir + "/pyvcd.err";
+  ASSERT_EQ(std::system(cmd2.c_str()), 0) << "pyvcd could not read the VCD: " << test::read_file(r.dir + "/pyvcd.err");
+  std::vector<Row> by_pyvcd;
+  std::stringstream in(test::read_file(rows));
+  std::uint64_t t = 0, v = 0;
+  std::string name;
+  while (in >> t >> name >> v) by_pyvcd.emplace_back(t, name, v);
+  std::sort(by_pyvcd.begin(), by_pyvcd.end());
+  EXPECT_EQ(by_pyvcd, r.fst);
 }
 
 TEST(Waveforms, SelectionNarrowsTheSignalsAndTheWindowTheTimes) {

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ pkg-config libsystemc-dev libyaml-cpp-dev libgtest-dev
-          libcli11-dev nlohmann-json3-dev libfmt-dev zlib1g-dev verilator gtkwave chromium)
+          libcli11-dev nlohmann-json3-dev libfmt-dev zlib1g-dev verilator gtkwave chromium python3-venv)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -20,4 +20,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+# A VCD reader independent of kairo's writer and of GTKWave, for the tests
+# (tests/read_vcd.py): pyvcd, pinned, in a virtual environment of its own.
+if ! build/pyenv/bin/python -c "import vcd" 2>/dev/null; then
+  rm -rf build/pyenv
+  /usr/bin/python3 -m venv build/pyenv
+  build/pyenv/bin/pip install --quiet --disable-pip-version-check pyvcd==0.4.1
+fi
 cmake --build build -j "$(nproc)"
