@@ -121,22 +121,25 @@ CounterLog::CounterLog(Network& net, RdmaMachine* machine, sim::EventQueue& q, s
     for (const char* n : kTniNames) b += std::string(",") + n;
     b += "\n";
   } else {
-    nlohmann::json h;
-    h["format"] = "kairo counter log";
-    h["version"] = 1;
-    h["interval_ps"] = interval_;
-    h["clock_period_ps"] = period;
-    h["vcs"] = vcs_;
+    // The header is written piece by piece: at K-computer scale one JSON
+    // document of every link would cost gigabytes while it is built.
     std::vector<std::string> lf(std::begin(kLinkNames), std::end(kLinkNames));
     for (int v = 0; v < vcs_; ++v) lf.push_back(fmt::format("zero_credit_ps_vc{}", v));
-    h["link_fields"] = lf;
-    h["tni_fields"] = std::vector<std::string>(std::begin(kTniNames), std::end(kTniNames));
-    nlohmann::json links = nlohmann::json::array(), tnis = nlohmann::json::array();
-    for (const auto& l : links_) links.push_back({l.router, l.port, l.coord, l.peer, l.peer_port, l.dim, l.dir});
-    for (const auto& t : tni_info_) tnis.push_back({t.node, t.coord, t.tni});
-    h["links"] = links;
-    h["tnis"] = tnis;
-    const std::string text = h.dump();
+    std::string text = fmt::format(
+        "{{\"format\":\"kairo counter log\",\"version\":1,\"interval_ps\":{},\"clock_period_ps\":{},\"vcs\":{},"
+        "\"link_fields\":{},\"tni_fields\":{},\"links\":[",
+        interval_, period, vcs_, nlohmann::json(lf).dump(),
+        nlohmann::json(std::vector<std::string>(std::begin(kTniNames), std::end(kTniNames))).dump());
+    auto str = [](const std::string& x) { return nlohmann::json(x).dump(); };  // quoted and escaped
+    for (std::size_t k = 0; k < links_.size(); ++k) {
+      const auto& l = links_[k];
+      text += fmt::format("{}[{},{},{},{},{},{},{}]", k ? "," : "", str(l.router), str(l.port), str(l.coord),
+                          str(l.peer), str(l.peer_port), str(l.dim), str(l.dir));
+    }
+    text += "],\"tnis\":[";
+    for (std::size_t k = 0; k < tni_info_.size(); ++k)
+      text += fmt::format("{}[{},{},{}]", k ? "," : "", str(tni_info_[k].node), str(tni_info_[k].coord), tni_info_[k].tni);
+    text += "]}";
     std::string& b = out_->buf;
     b.append(kMagic, 8);
     put_varint(b, text.size());
