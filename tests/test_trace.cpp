@@ -4,7 +4,6 @@
 // recording hold the same value changes, read back through GTKWave's own
 // code: its FST reader (fstapi, as Debian's verilator ships it) for the FST,
 // and its VCD parser (vcd2fst, Debian's gtkwave package) for the VCD.
-#include <fstapi.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -12,12 +11,14 @@
 #include <tuple>
 
 #include "sim/trace.h"
+#include "tests/fst_rows.h"
 #include "tests/test_support.h"
 
 namespace kairo::sim {
 namespace {
 
-using Row = std::tuple<Time, std::string, std::uint64_t>;
+using Row = test::FstRow;
+using test::read_fst;
 
 std::vector<Row> rows(const Trace& t) {
   std::vector<Row> r;
@@ -74,38 +75,6 @@ TEST(Trace, TheWindowStartsFromTheValuesReachedAndEndsOnTime) {
   EXPECT_EQ(got, want);
 }
 
-// Every value change in an FST file, through GTKWave's reader.
-std::vector<Row> read_fst(const std::string& path) {
-  void* ctx = fstReaderOpen(path.c_str());
-  EXPECT_NE(ctx, nullptr) << path;
-  if (!ctx) return {};
-  std::map<fstHandle, std::string> names;
-  std::vector<std::string> scopes;
-  while (fstHier* h = fstReaderIterateHier(ctx)) {
-    if (h->htyp == FST_HT_SCOPE) scopes.emplace_back(h->u.scope.name);
-    if (h->htyp == FST_HT_UPSCOPE) scopes.pop_back();
-    if (h->htyp == FST_HT_VAR) {
-      std::string n;
-      for (const auto& s : scopes) n += s + ".";
-      names[h->u.var.handle] = n + h->u.var.name;
-    }
-  }
-  struct Sink {
-    std::map<fstHandle, std::string>* names;
-    std::vector<Row> rows;
-  } sink{&names, {}};
-  fstReaderSetFacProcessMaskAll(ctx);
-  fstReaderIterBlocks(
-      ctx,
-      [](void* user, std::uint64_t time, fstHandle h, const unsigned char* value) {
-        auto* s = static_cast<Sink*>(user);
-        s->rows.emplace_back(Time(time), (*s->names)[h], std::strtoull(reinterpret_cast<const char*>(value), nullptr, 2));
-      },
-      &sink, nullptr);
-  fstReaderClose(ctx);
-  std::sort(sink.rows.begin(), sink.rows.end());
-  return sink.rows;
-}
 
 TEST(Trace, VcdAndFstHoldTheSameValueChangesAsGtkwaveReadsThem) {
   Trace t;

@@ -4,7 +4,6 @@
 // acknowledgement, completion) at the times the NIC's parameters give; the
 // VCD and the FST of one run hold the same value changes, read back through
 // GTKWave's own reader and VCD parser; a bad selection is refused.
-#include <fstapi.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,44 +13,15 @@
 #include <sstream>
 #include <tuple>
 
+#include "tests/fst_rows.h"
 #include "tests/test_support.h"
 
 namespace kairo {
 namespace {
 
-using Row = std::tuple<std::uint64_t, std::string, std::uint64_t>;  // time (ps), signal, value
+using Row = test::FstRow;  // time (ps), signal, value
+using test::read_fst;
 
-std::vector<Row> read_fst(const std::string& path) {
-  void* ctx = fstReaderOpen(path.c_str());
-  EXPECT_NE(ctx, nullptr) << path;
-  if (!ctx) return {};
-  std::map<fstHandle, std::string> names;
-  std::vector<std::string> scopes;
-  while (fstHier* h = fstReaderIterateHier(ctx)) {
-    if (h->htyp == FST_HT_SCOPE) scopes.emplace_back(h->u.scope.name);
-    if (h->htyp == FST_HT_UPSCOPE) scopes.pop_back();
-    if (h->htyp == FST_HT_VAR) {
-      std::string n;
-      for (const auto& s : scopes) n += s + ".";
-      names[h->u.var.handle] = n + h->u.var.name;
-    }
-  }
-  struct Sink {
-    std::map<fstHandle, std::string>* names;
-    std::vector<Row> rows;
-  } sink{&names, {}};
-  fstReaderSetFacProcessMaskAll(ctx);
-  fstReaderIterBlocks(
-      ctx,
-      [](void* user, std::uint64_t time, fstHandle h, const unsigned char* value) {
-        auto* s = static_cast<Sink*>(user);
-        s->rows.emplace_back(time, (*s->names)[h], std::strtoull(reinterpret_cast<const char*>(value), nullptr, 2));
-      },
-      &sink, nullptr);
-  fstReaderClose(ctx);
-  std::sort(sink.rows.begin(), sink.rows.end());
-  return sink.rows;
-}
 
 // The first time after 0 that `signal` takes a value satisfying `pred`.
 std::uint64_t first(const std::vector<Row>& rows, const std::string& signal,
