@@ -351,7 +351,8 @@ if (location.hash === "#selftest") {
 )";
 }
 
-int view(const std::string& in, const std::string& dir, const std::string& from_s, const std::string& to_s) {
+int view(const std::string& in, const std::string& dir, const std::string& from_s, const std::string& to_s,
+         const std::string& at_s) {
   CounterLogData d;
   try {
     d = platforms::read_counter_log(in);
@@ -371,13 +372,27 @@ int view(const std::string& in, const std::string& dir, const std::string& from_
   if (d.intervals.empty()) return bad_input("counter log " + in + ": no intervals (in the --from/--to window)");
   const Model m = build(d);
   const auto us = series(m, m.util), ss = series(m, m.stall);
-  // The interval shown: the one with the most busy time.
+  // The interval shown: the one holding --at, or the one with the most busy time.
   std::size_t initial = 0;
-  double best = -1;
-  for (std::size_t t = 0; t < m.util.size(); ++t) {
-    double sum = 0;
-    for (float x : m.util[t]) sum += x;
-    if (sum > best) best = sum, initial = t;
+  if (!at_s.empty()) {
+    sim::Time at = 0;
+    try {
+      at = units::parse_duration(at_s);
+    } catch (const units::UnitError& e) {
+      return bad_input(std::string("--at: ") + e.what());
+    }
+    while (initial + 1 < d.intervals.size() && d.intervals[initial].end <= at) ++initial;
+    if (at < d.intervals.front().start || at > d.intervals.back().end)
+      return bad_input(fmt::format("--at {}: outside the log's {} to {}", at_s,
+                                   units::format_duration(d.intervals.front().start),
+                                   units::format_duration(d.intervals.back().end)));
+  } else {
+    double best = -1;
+    for (std::size_t t = 0; t < m.util.size(); ++t) {
+      double sum = 0;
+      for (float x : m.util[t]) sum += x;
+      if (sum > best) best = sum, initial = t;
+    }
   }
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -425,13 +440,15 @@ int view(const std::string& in, const std::string& dir, const std::string& from_
 void add_view_command(CLI::App& app, int& exit_code) {
   auto in = std::make_shared<std::string>();
   auto out = std::make_shared<std::string>();
-  auto from = std::make_shared<std::string>(), to = std::make_shared<std::string>();
+  auto from = std::make_shared<std::string>(), to = std::make_shared<std::string>(),
+       at = std::make_shared<std::string>();
   CLI::App* c = app.add_subcommand("view", "render the time-series and topological views of a counter log");
   c->add_option("counters", *in, "a counter log from kairo run --counters (.kcl or .csv)")->required();
   c->add_option("--out", *out, "directory for index.html and the SVG pictures")->required();
   c->add_option("--from", *from, "show the run from this simulated time on, e.g. 10us");
   c->add_option("--to", *to, "show the run up to this simulated time, e.g. 60us");
-  c->callback([in, out, from, to, &exit_code] { exit_code = view(*in, *out, *from, *to); });
+  c->add_option("--at", *at, "the time the topological pictures show (default: the busiest interval), e.g. 25us");
+  c->callback([in, out, from, to, at, &exit_code] { exit_code = view(*in, *out, *from, *to, *at); });
 }
 
 }  // namespace kairo::app

@@ -62,6 +62,15 @@ TEST(Views, ThePageLoadsInHeadlessChromiumAndAClickOnTheTimeAxisChangesTheTopolo
   EXPECT_EQ(j["changed"], true) << "the topological view's colours changed";
 }
 
+TEST(Views, TheTopologicalPicturesShowTheIntervalAsked) {
+  const std::string dir = test::temp_dir();
+  const std::string log = logged_run(dir, "c.kcl");  // 2 us intervals from 0
+  ASSERT_EQ(test::run_kairo({"view", log, "--out", dir + "/v", "--at", "7us"}).exit_code, 0);
+  EXPECT_NE(test::read_file(dir + "/v/topology_util.svg").find("in interval 3<"), std::string::npos)
+      << "7 us lies in [6 us, 8 us), the fourth interval";
+  EXPECT_EQ(test::run_kairo({"view", log, "--out", dir + "/v", "--at", "1s"}).exit_code, 2);
+}
+
 TEST(Views, BadInputIsRefused) {
   const std::string dir = test::temp_dir();
   EXPECT_EQ(test::run_kairo({"view", dir + "/missing.kcl", "--out", dir + "/v"}).exit_code, 2);
