@@ -17,6 +17,11 @@ build/kairo run tofud-rack --workload pingpong --param op=put --param size=8B --
 build/kairo run tofu-small --workload put-bw --param size=16MiB --json out/tofu-small-put-bw.json --quiet
 build/kairo run tofu-small --workload random-ring --param size=2MB --json out/tofu-small-random-ring.json \
   --tni-counters out/tofu-small-random-ring-tnis.csv --quiet
+build/kairo run tofu-small --workload alltoall --param algo=a2at --param size=32KiB --mode size-only \
+  --counters out/tofu-small-a2at.kcl --interval 10us --trace-nodes 0,1 --trace-tnis 0 --fst out/tofu-small-a2at.fst \
+  --json out/tofu-small-a2at.json --quiet
+build/kairo view out/tofu-small-a2at.kcl --out out/tofu-small-a2at-view
+echo "kairo: wrote out/tofu-small-a2at.{json,kcl,fst} and the views in out/tofu-small-a2at-view/ (index.html)"
 echo "kairo: wrote out/mesh-8x8-uniform-sweep.csv, out/mesh-8x8-uniform-sweep.json, out/tofu-small-uniform.json,"
 echo "       out/tofud-rack-pingpong.json, out/tofu-small-put-bw.json, out/tofu-small-random-ring.json and -tnis.csv"
 python3 - <<'PY'
