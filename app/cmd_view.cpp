@@ -201,7 +201,7 @@ std::vector<Segment> segments(const Model& m, bool unfold_group, const std::vect
     }
     auto [x1, y1] = lay.at(m, a);
     auto [x2, y2] = lay.at(m, b);
-    // Wrap-around links are drawn as stubs leaving the edge; both
+    // Wrap-around links are drawn as short ticks leaving the edge; both
     // directions of a link side by side.
     const double dx = x2 - x1, dy = y2 - y1, len = std::hypot(dx, dy);
     if (len > lay.cell * 1.5) {
@@ -227,7 +227,7 @@ double seg_value(const Segment& s, const std::vector<float>& v) {
   return x;
 }
 
-std::string topo_svg(const Model& m, const std::vector<Segment>& segs, const std::vector<float>& v,
+std::string topo_svg(const std::vector<Segment>& segs, const std::vector<float>& v,
                      const std::string& title, const std::string& dim_filter) {
   double w = 200, h = 200;
   for (const auto& s : segs) w = std::max({w, s.x1 + 40, s.x2 + 40}), h = std::max({h, s.y1 + 40, s.y2 + 40});
@@ -240,7 +240,6 @@ std::string topo_svg(const Model& m, const std::vector<Segment>& segs, const std
     o += fmt::format("<line x1='{:.1f}' y1='{:.1f}' x2='{:.1f}' y2='{:.1f}' stroke='{}' stroke-width='3'/>\n", s.x1,
                      s.y1, s.x2, s.y2, colour(seg_value(s, v)));
   }
-  (void)m;
   return o + "</svg>\n";
 }
 
@@ -401,15 +400,15 @@ int view(const std::string& in, const std::string& dir, const std::string& from_
     write_text_file(dir + "/timeseries_stall.svg", timeseries_svg(m, ss, "Stall (zero-credit time per VC)"));
     const auto segs = segments(m, false, {});
     write_text_file(dir + "/topology_util.svg",
-                    topo_svg(m, segs, m.util[initial], fmt::format("Utilization in interval {}", initial), ""));
+                    topo_svg(segs, m.util[initial], fmt::format("Utilization in interval {}", initial), ""));
     write_text_file(dir + "/topology_stall.svg",
-                    topo_svg(m, segs, m.stall[initial], fmt::format("Stall in interval {}", initial), ""));
+                    topo_svg(segs, m.stall[initial], fmt::format("Stall in interval {}", initial), ""));
     for (const auto& g : m.group_names) {
       if (g == "ni") continue;
       const std::string dim(1, g[0]);
       const std::string file = dir + "/topology_util_" + dim + ".svg";
       if (!std::filesystem::exists(file))
-        write_text_file(file, topo_svg(m, segs, m.util[initial],
+        write_text_file(file, topo_svg(segs, m.util[initial],
                                        fmt::format("Utilization of the {} links in interval {}", dim, initial), dim));
     }
     if (m.dims.size() > 3) {  // one folded group unfolded: the busiest
@@ -420,7 +419,7 @@ int view(const std::string& in, const std::string& dir, const std::string& from_
       for (const auto& [k, v] : load)
         if (v > load[g]) g = k;
       write_text_file(dir + "/group_util.svg",
-                      topo_svg(m, segments(m, true, g), m.util[initial],
+                      topo_svg(segments(m, true, g), m.util[initial],
                                fmt::format("The {}{}{} group at {}={} {}={} {}={}, utilization in interval {}", m.dims[3],
                                            m.dims.size() > 4 ? m.dims[4] : "", m.dims.size() > 5 ? m.dims[5] : "",
                                            m.dims[0], g[0], m.dims[1], g[1], m.dims[2], g[2], initial),

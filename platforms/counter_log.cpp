@@ -55,7 +55,7 @@ struct CounterLog::Writer {
 
 CounterLog::CounterLog(Network& net, RdmaMachine* machine, sim::EventQueue& q, sim::Time interval_ps,
                        const std::string& path)
-    : net_(net), machine_(machine), q_(q), interval_(interval_ps), out_(std::make_unique<Writer>()) {
+    : net_(net), q_(q), interval_(interval_ps), out_(std::make_unique<Writer>()) {
   if (interval_ps == 0) throw std::invalid_argument("--interval: expected a duration above zero, e.g. 10us");
   out_->path = path;
   if (ends_with(path, ".kcl"))

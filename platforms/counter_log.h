@@ -57,7 +57,6 @@ class CounterLog : public sim::EventTarget {
   void sample(sim::Time now);
   struct Writer;
   Network& net_;
-  RdmaMachine* machine_;
   sim::EventQueue& q_;
   sim::Time interval_, last_ = 0;
   int vcs_ = 1;

@@ -48,8 +48,7 @@ std::set<std::uint64_t> id_set(const std::string& option, const std::string& tex
 
 }  // namespace
 
-Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, sim::Trace& trace)
-    : net_(net), machine_(machine) {
+Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, sim::Trace& trace) {
   const router::Topology* topo = net.torus();
   const std::uint64_t n = net.num_nodes();
   // Nodes: the id list and the coordinate box.

@@ -41,8 +41,6 @@ class Tracer {
   std::size_t tnis() const { return tnis_.size(); }
 
  private:
-  Network& net_;
-  RdmaMachine* machine_;
   std::vector<std::unique_ptr<router::RouterProbe>> routers_;
   std::vector<router::Router*> traced_routers_;
   std::vector<std::unique_ptr<nic::TniProbe>> tnis_;
