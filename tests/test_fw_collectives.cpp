@@ -200,14 +200,19 @@ TEST(Collectives, PhaseOffsetsAreEveryTranslationOnce) {
       }
       EXPECT_EQ(seen.size(), p) << "every translation once";
     }
-  // 10x10x10: o_X = a_0, o_Y = a_0 + a_1, o_Z = a_0 + a_1 + a_2 (mod 10).
+  // 10x10x10: o_X = a_0, o_Y = a_0 + a_1 + 3, o_Z = a_0 + a_1 + a_2 + 6 (mod
+  // 10), the stagger j x 10 / 3 rounded down.
   int o[3];
   phase_offset({10, 10, 10}, {}, 7, o);
-  EXPECT_EQ(std::vector<int>(o, o + 3), (std::vector<int>{7, 7, 7})) << "the first phases move in X, Y and Z";
+  EXPECT_EQ(std::vector<int>(o, o + 3), (std::vector<int>{7, 0, 3}));
   phase_offset({10, 10, 10}, {}, 10, o);
-  EXPECT_EQ(std::vector<int>(o, o + 3), (std::vector<int>{0, 1, 1}));
+  EXPECT_EQ(std::vector<int>(o, o + 3), (std::vector<int>{0, 4, 7}));
   phase_offset({10, 10, 10}, {}, 345, o);  // digits 5, 4, 3
-  EXPECT_EQ(std::vector<int>(o, o + 3), (std::vector<int>{5, 9, 2}));
+  EXPECT_EQ(std::vector<int>(o, o + 3), (std::vector<int>{5, 2, 8}));
+  // Digits 0, 7, 7 would give the null translation: that phase takes phase
+  // 0's offset, the stagger itself.
+  phase_offset({10, 10, 10}, {}, 770, o);
+  EXPECT_EQ(std::vector<int>(o, o + 3), (std::vector<int>{0, 3, 6}));
 }
 
 // Seed 000 Fig. 3: simple spread keeps to X for its first X - 1 phases, so
@@ -237,11 +242,23 @@ TEST(Collectives, A2atPhasesArePermutationsThatUseEveryDimension) {
     }
   }
   const TorusRanks t = torus_of({10, 10, 10});
+  const Schedule a2at = alltoall("a2at", 0, 1000, 8, 1, {&t});
   for (int i = 1; i < 10; ++i) {
-    const Put a2at = alltoall("a2at", 0, 1000, 8, 1, {&t})[0].puts[std::size_t(i - 1)];
     const Put a2a = alltoall("a2a", 0, 1000, 8, 1)[0].puts[std::size_t(i - 1)];
     EXPECT_EQ(coords(t, a2a.to), (std::vector<int>{i, 0, 0})) << "simple spread: X only";
-    EXPECT_EQ(coords(t, a2at.to), (std::vector<int>{i, i, i})) << "a2at: X, Y and Z at once";
+    const std::vector<int> c = coords(t, a2at[0].puts[std::size_t(i - 1)].to);
+    EXPECT_GE(std::count_if(c.begin(), c.end(), [](int v) { return v != 0; }), 2)
+        << "a2at phase " << i << " moves in more than one dimension";
+  }
+  // Ten consecutive phases with the same higher digits take every offset of
+  // every dimension once: X, Y and Z links are loaded alike over the run.
+  for (int first : {10, 450, 980}) {
+    std::vector<std::set<int>> seen(3);
+    for (int i = first; i < first + 10; ++i) {
+      const std::vector<int> c = coords(t, a2at[0].puts[std::size_t(i - 1)].to);
+      for (std::size_t d = 0; d < 3; ++d) seen[d].insert(c[d]);
+    }
+    for (std::size_t d = 0; d < 3; ++d) EXPECT_EQ(seen[d].size(), 10u) << "phases " << first << "+, dim " << d;
   }
 }
 
@@ -285,10 +302,12 @@ TEST(Collectives, TofuGroupsPhasesBetweenBarriers) {
     }
   }
   // Routing order Y then X on a 3x4 torus: phase 4 = digits (a_Y, a_X) =
-  // (0, 1) is o = (X 1, Y 0); a2at (X first) has phase 3 = (X 0, Y 1).
+  // (0, 1) is o = (X 0 + 1 + 1, Y 0), X staggered by 3 / 2 = 1; a2at (X
+  // first) has phase 3 = digits (a_X, a_Y) = (0, 1): o = (X 0, Y 1 + 2), Y
+  // staggered by 4 / 2 = 2.
   const TorusRanks yx = torus_of({3, 4}, {1, 0});
-  EXPECT_EQ(coords(yx, alltoall("tofu", 0, 12, 8, 1, {&yx, 11})[0].puts[3].to), (std::vector<int>{1, 0}));
-  EXPECT_EQ(coords(yx, alltoall("a2at", 0, 12, 8, 1, {&yx})[0].puts[2].to), (std::vector<int>{0, 1}));
+  EXPECT_EQ(coords(yx, alltoall("tofu", 0, 12, 8, 1, {&yx, 11})[0].puts[3].to), (std::vector<int>{2, 0}));
+  EXPECT_EQ(coords(yx, alltoall("a2at", 0, 12, 8, 1, {&yx})[0].puts[2].to), (std::vector<int>{0, 3}));
   EXPECT_THROW(alltoall("tofu", 0, 12, 8, 1, {&yx, 12}), std::invalid_argument) << "k beyond p - 1";
   EXPECT_THROW(alltoall("a2at", 0, 12, 8, 1), std::invalid_argument) << "no coordinates";
 }

@@ -11,10 +11,11 @@
 //                coordinates plus o(i) (mod each dimension's size) and
 //                receives from minus o(i), so every phase is a permutation.
 //                o(i) comes from i's mixed-radix digits (dimension 0 fastest)
-//                through a unimodular lower-triangular map (torus_ranks.h:
-//                phase_offset), so consecutive phases move in every dimension
-//                at once; simple spread stays in X for its first X - 1 phases
-//                and leaves Y and Z idle (seed 000, Fig. 3). One step posts
+//                through a unimodular lower-triangular map, staggered per
+//                dimension (torus_ranks.h: phase_offset), so consecutive
+//                phases move in every dimension at once; simple spread
+//                stays in X for its first X - 1 phases and leaves Y and Z
+//                idle (seed 000, Fig. 3). One step posts
 //                every phase's put in that order, as a2a does; TNIs in turn.
 //   tofu ....... the Tofu MPI all-to-all of seed 000 (Fig. 4), also our own
 //                design: a2at's phase order with the digits taken in the

@@ -46,14 +46,21 @@ std::string check_torus_ranks(const TorusRanks& t) {
 
 void phase_offset(const std::vector<int>& sizes, const std::vector<int>& order, std::uint64_t i, int* o) {
   const std::size_t n = sizes.size();
+  // The stagger alone (phase 0's image before the swap with the null translation).
+  auto stagger = [&](std::size_t j) { return int(j * std::size_t(sizes[order.empty() ? j : std::size_t(order[j])]) / n); };
+  bool null = true;
   std::uint64_t sum = 0;
   for (std::size_t j = 0; j < n; ++j) {
     const std::size_t d = order.empty() ? j : std::size_t(order[j]);
     const std::uint64_t s = std::uint64_t(sizes[d]);
     sum += i % s;  // digit a_j
     i /= s;
-    o[d] = int(sum % s);
+    o[d] = int((sum + std::uint64_t(stagger(j))) % s);
+    null = null && o[d] == 0;
   }
+  const bool phase0 = sum == 0;  // every digit zero
+  if (phase0 || null)  // swap phase 0 and the phase that lands on the null translation
+    for (std::size_t j = 0; j < n; ++j) o[order.empty() ? j : std::size_t(order[j])] = phase0 ? 0 : stagger(j);
 }
 
 }  // namespace kairo::coll

@@ -30,13 +30,20 @@ std::string check_torus_ranks(const TorusRanks& t);
 // The translation of all-to-all phase i, 0 <= i < p (phase 0 is the null
 // translation, a rank's own block). The mixed-radix digits a_0, a_1, ... of i
 // are taken over the dimensions in `order` (a_0 the fastest, in radix
-// sizes[order[0]]), and mapped by a unimodular lower-triangular matrix:
-//   o[order[j]] = (a_0 + ... + a_j) mod sizes[order[j]].
-// The map is a bijection (a_0 = o[order[0]], then each a_j follows from
-// o[order[j]] and the digits before it), so phases 1 .. p - 1 are the p - 1
-// non-null translations, each once; and consecutive phases move in every
-// dimension at once, where plain numbering (o = the digits of i) would move
-// only along order[0] for its first sizes[order[0]] - 1 phases.
+// sizes[order[0]]), mapped by a unimodular lower-triangular matrix and
+// shifted by a stagger c_j = floor(j x sizes[order[j]] / n) for n dimensions:
+//   o[order[j]] = (a_0 + ... + a_j + c_j) mod sizes[order[j]],
+// except that phase 0 and the phase this sends to the null translation swap
+// offsets. The map is a bijection (a_0 follows from o[order[0]], then each
+// a_j from o[order[j]] and the digits before it; the swap keeps it one), so
+// phases 1 .. p - 1 are the p - 1 non-null translations, each once.
+// Consecutive phases move in every dimension at once, where plain numbering
+// (o = the digits of i) would move only along order[0] for its first
+// sizes[order[0]] - 1 phases; any run of sizes[order[0]] consecutive phases
+// with the same higher digits visits every offset of every dimension once.
+// The stagger keeps the dimensions' longest offsets (the most loaded links
+// on a mesh) apart: without it phases sizes/2 - 1, sizes/2, ... peak in every
+// dimension together (docs/collectives.md).
 // Writes sizes.size() values to `o`.
 void phase_offset(const std::vector<int>& sizes, const std::vector<int>& order, std::uint64_t i, int* o);
 
