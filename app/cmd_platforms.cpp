@@ -7,6 +7,7 @@
 #include "app/cli_common.h"
 #include "hw/router/topology.h"
 #include "platforms/platform.h"
+#include "hw/ocs/clos_fabric.h"
 #include "platforms/switch_netlist.h"
 #include "sim/units.h"
 
@@ -19,8 +20,9 @@ std::string shape_of(const platforms::Platform& p) {
     return fmt::format("fat tree: {}-ary {}-tree of radix {}: {} edge switches x {} hosts, {} switches above",
                        f.k(), f.levels, f.radix, f.edges, f.hosts_per_edge, f.spines);
   if (p.kind == platforms::FabricKind::kFatTree)
-    return fmt::format("fat tree: {} edge switches x {} hosts, {} uplinks each, {} spines", f.edges,
-                       f.hosts_per_edge, f.uplinks_per_edge, f.spines);
+    return fmt::format("fat tree: {} edge switches x {} hosts, {} uplinks each, {} spines{}", f.edges,
+                       f.hosts_per_edge, f.uplinks_per_edge, f.spines,
+                       p.ocs.present ? fmt::format(" + OCS ({} optical NICs)", p.ocs.optical_nodes.size()) : "");
   if (p.kind == platforms::FabricKind::kClusters)
     return fmt::format("{} clusters x {} hosts, joined by wide-area links", f.edges, f.hosts_per_edge);
   std::string s;
@@ -67,6 +69,18 @@ void check_switched(const platforms::Platform& p, bool ports) {
                            units::format_bandwidth(f.up.bytes_per_s), links.wan,
                            units::format_bandwidth(f.wan.bytes_per_s));
   std::cout << fmt::format("  bisection  {:.3f} GB/s per direction ({})\n", bisection / 1e9, cut);
+  if (p.ocs.present) {
+    const platforms::OcsParams& o = p.ocs;
+    const ocs::ClosFabric clos({o.switch_ports, o.banks, o.middle_banks},
+                               o.rearrange ? ocs::ClosMode::kRearrangeable : ocs::ClosMode::kNonRearrangeable);
+    std::cout << fmt::format("  ocs        {} optical NICs at {}, {} per pathway, {} reconfiguration\n",
+                             o.optical_nodes.size(), units::format_bandwidth(o.bytes_per_s),
+                             units::format_duration(o.latency_ps), units::format_duration(o.reconfiguration_ps));
+    std::cout << fmt::format("  clos       {}\n", clos.describe());
+    std::cout << fmt::format("  routing    messages over {} to another edge switch may take the OCS; "
+                             "{} pathways; a closed circuit: {}\n",
+                             units::format_bytes(o.threshold_bytes), o.pathways, o.hold ? "hold" : "error");
+  }
   if (ports)
     for (const auto& line : net.describe_ports()) std::cout << "  " << line << "\n";
   net.keep_until_exit();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/common/circuit_gate.h"
 #include "hw/common/endpoint.h"
 #include "hw/router/router.h"
 #include "hw/router/router_config.h"
@@ -36,6 +37,9 @@ class Network {
   // The process is about to exit: leave the SystemC modules in place instead
   // of destroying them (see TorusNetlist::keep_until_exit).
   virtual void keep_until_exit() = 0;
+  // The gate of a network interface whose channel goes through an optical
+  // circuit (the hybrid network's TNI 1); null for packet-switched ones.
+  virtual hw::CircuitGate* gate(router::NodeId, int) { return nullptr; }
 };
 
 // What every router (or switch) holding packets waits for, `limit` lines at most.

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -31,7 +32,8 @@ sim::Time round_ps(double ps) { return sim::Time(std::llround(ps)); }
 // in file-name order.
 const char* const kListingOrder[] = {"mesh-8x8",       "torus-8x8",  "mesh-16x16",   "mesh-10x10x10",
                                      "torus-10x10x10", "tofu-small", "tofud-rack",   "tofu-k",
-                                     "ib-qdr-16",      "ib-qdr-256", "eps-tree-128", "grid-2x32"};
+                                     "ib-qdr-16",      "ib-qdr-256", "eps-tree-128", "grid-2x32",
+                                     "hybrid-eps-ocs-128"};
 
 // "platforms/mesh-8x8.yaml" -> "mesh-8x8": listing the shipped platforms costs
 // no YAML parsing at start-up (a test checks that each file's `name:` is its stem).
@@ -140,6 +142,25 @@ const std::vector<ParamInfo>& param_table() {
         {"links.wan.latency", "ns", "0ns", "propagation delay of a wide-area link (e.g. 10ms)"},
         {"links.wan.buffer", "B", "= router.vc_buffer_flits",
          "receiver's buffer per VC on a wide-area link; bandwidth x round trip keeps it busy"},
+        {"ocs.bandwidth", "GB/s", "32Gbps", "rate of an optical link (seed 002: PCIe x16)"},
+        {"ocs.latency", "ns", "80ns", "propagation delay of an optical pathway, end to end"},
+        {"ocs.reconfiguration", "ns", "10ms",
+         "MEMS reconfiguration delay: a circuit set up, torn down or moved is dark this long"},
+        {"ocs.switch_ports", "count", "= optical NICs", "N: ports per side of each N x N MEMS bank"},
+        {"ocs.banks", "count", "1",
+         "m: ingress (and egress) banks of the Clos fabric; m x N ports; m must divide N"},
+        {"ocs.middle_banks", "count", "= ocs.banks",
+         "middle-stage banks; fewer than ocs.banks is the cheaper, blocking build"},
+        {"ocs.mode", "name", "rearrangeable",
+         "rearrangeable (existing circuits may move, Paull) or non_rearrangeable (a request can fail)"},
+        {"ocs.optical_nics", "list", "all",
+         "nodes with an optical NIC (TNI 1): all, a range list \"0-7,32-39\" or [node, ...]"},
+        {"ocs.pathways", "count", "0", "OCS pathways (bidirectional circuits) to assign, SP or CP"},
+        {"ocs.on_circuit_down", "name", "hold",
+         "an RDMA command to a node its circuit does not reach: hold (wait) or error (kCircuitDown)"},
+        {"ocs.buffer", "B", "64KiB", "receive buffer of an optical NIC (end-to-end credits)"},
+        {"ocs.threshold", "B", "8192B",
+         "messages larger than this to another edge switch take the OCS (seed 002 §3)"},
         {"nic.node_latency", "ns", units::format_duration(c.node_latency_ps),
          "time from posting an RDMA command to the engine starting it (doorbell, descriptor fetch, memory "
          "latency, library overhead)"},
@@ -198,6 +219,11 @@ Platform load_platform(const std::string& name_or_path, const std::vector<std::s
   text << in.rdbuf();
   if (!in) throw ConfigError(fmt::format("{}: cannot read the platform file", name_or_path));
   return parse_platform(text.str(), name_or_path, sets);
+}
+
+int OcsParams::port_of(std::uint32_t n) const {
+  auto it = std::lower_bound(optical_nodes.begin(), optical_nodes.end(), n);
+  return it != optical_nodes.end() && *it == n ? int(it - optical_nodes.begin()) : -1;
 }
 
 }  // namespace kairo::platforms

@@ -118,6 +118,27 @@ struct SwitchedFabric {
   std::vector<PortOverride> ports;
 };
 
+// The optical circuit-switched network beside a fat tree (seed 002's hybrid
+// EPS+OCS machine), under `ocs:`. Every node with an optical NIC gets a
+// second network interface (TNI 1) whose channel goes through the OCS.
+struct OcsParams {
+  bool present = false;                         // the file has an `ocs:` section
+  double bytes_per_s = 4e9;                     // ocs.bandwidth: "32Gbps" per optical link
+  sim::Time latency_ps = 80000;                 // ocs.latency: "80ns" propagation of a pathway
+  sim::Time reconfiguration_ps = 10000000000;   // ocs.reconfiguration: "10ms" MEMS set-up or tear-down
+  int switch_ports = 0;                         // ocs.switch_ports: N of each N x N bank; 0 = the optical NICs
+  int banks = 1;                                // ocs.banks: m ingress (= egress) banks
+  int middle_banks = 0;                         // ocs.middle_banks: 0 = banks (rearrangeably non-blocking)
+  bool rearrange = true;                        // ocs.mode: rearrangeable | non_rearrangeable
+  std::vector<std::uint32_t> optical_nodes;     // ocs.optical_nics: all | "0-7,32-39" | [0, 1, ...]
+  int pathways = 0;                             // ocs.pathways: OCS pathways to assign (SP/CP)
+  bool hold = true;                             // ocs.on_circuit_down: hold | error
+  std::uint64_t buffer_bytes = 65536;           // ocs.buffer: receive buffer of an optical NIC
+  std::uint64_t threshold_bytes = 8192;         // ocs.threshold: messages above it may take the OCS
+  // The optical port of node n, or -1 when it has no optical NIC.
+  int port_of(std::uint32_t n) const;
+};
+
 struct Platform {
   std::string name;    // "mesh-8x8"
   std::string source;  // file it came from, for messages ("platforms/mesh-8x8.yaml")
@@ -127,6 +148,7 @@ struct Platform {
   SwitchedFabric fabric;              // fat tree, clusters
   RouterParams router;                // the routers, or every switch of a switched fabric
   NicParams nic;                      // defaults when the file has no `nic:` section
+  OcsParams ocs;                      // fat tree + OCS (hybrid); absent on other platforms
   bool has_nic = false;               // the file (or a --set nic.*) has a `nic:` section
   // ranks.map: the node each rank runs on; empty = rank r on node r, on every node.
   std::vector<router::NodeId> rank_nodes;

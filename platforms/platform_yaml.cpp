@@ -6,6 +6,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <sstream>
 #include <cctype>
 #include <charconv>
 #include <climits>
@@ -26,12 +28,12 @@ namespace {
 // that the two lists agree.
 const std::vector<std::string> kAllocatorNames = {"round_robin", "islip", "oldest_first"};
 const std::vector<std::string> kTopKeys = {"name", "description", "topology", "router",
-                                           "nic",  "links",       "ranks"};
+                                           "nic",  "links",       "ranks", "ocs"};
 const std::vector<std::string> kFatTreeKeys = {"edges",  "hosts_per_edge", "uplinks_per_edge",
                                                "spines", "levels",         "radix"};
 const std::vector<std::string> kClusterKeys = {"count", "hosts"};
 const std::vector<std::string> kLinkClasses = {"host", "up", "wan"};
-const std::vector<std::string> kLinkKeys = {"bandwidth", "latency", "buffer"};
+const std::vector<std::string> kLinkKeys = {"bandwidth", "latency", "buffer", "multiplier"};
 // Router keys that describe mesh/torus links and routing; a switched fabric
 // takes links.<class> and table routing instead.
 const std::vector<std::string> kTorusOnlyRouterKeys = {"link_bandwidth", "host_bandwidth", "cable_latency",
@@ -73,6 +75,10 @@ const std::vector<std::string>& router_keys() {
 }
 const std::vector<std::string>& nic_keys() {
   static const std::vector<std::string> keys = section_keys("nic");
+  return keys;
+}
+const std::vector<std::string>& ocs_keys() {
+  static const std::vector<std::string> keys = section_keys("ocs");
   return keys;
 }
 
@@ -176,6 +182,8 @@ class Reader {
   void read_order(const YAML::Node& n, const std::vector<std::string>& names, RouterParams& p);
   void check_router(const std::vector<router::DimSpec>& dims, const RouterParams& p);
   void read_nic(const YAML::Node& n, NicParams& p);
+  void read_ocs(const YAML::Node& n, Platform& pl);
+  std::vector<std::uint32_t> read_node_list(const YAML::Node& n, const std::string& path, std::uint64_t nodes);
   void check_nic(const RouterParams& r, const NicParams& p);
   // The first of `keys` a --set changed, else the first found in the file, else `fallback`.
   std::string pick(std::initializer_list<std::string> keys, const std::string& fallback) const;
@@ -335,6 +343,11 @@ void Reader::apply_set(YAML::Node& root, const std::string& set) {
     YAML::Node v = parsed();
     if (auto l = section_map(root, "links")) (*l)["ports"] = v;
     set_origin_[key] = set;
+  } else if (parts.size() == 2 && parts[0] == "ocs" &&
+             std::find(ocs_keys().begin(), ocs_keys().end(), parts[1]) != ocs_keys().end()) {
+    YAML::Node v = parsed();
+    if (auto r = section_map(root, "ocs")) (*r)[parts[1]] = v;
+    set_origin_[key] = set;
   } else if (parts.size() == 2 && parts[0] == "ranks" && (parts[1] == "map" || parts[1] == "seed")) {
     YAML::Node v = parsed();
     if (auto r = section_map(root, "ranks")) (*r)[parts[1]] = v;
@@ -353,8 +366,10 @@ void Reader::apply_set(YAML::Node& root, const std::string& set) {
         "{}: --set {}: unknown key '{}'; expected one of: name, description, router.<key> "
         "(<key>: {}), router.cable_latency.<DIM>, nic.<key> (<key>: {}), topology.dims.<DIM>.size, "
         "topology.dims.<DIM>.wrap, topology.fat_tree.<key> ({}), topology.clusters.<key> ({}), "
-        "links.<host|up|wan>.<bandwidth|latency|buffer>, links.ports, ranks.map, ranks.seed",
-        source_, set, key, join(rkeys), join(nkeys), join(kFatTreeKeys), join(kClusterKeys)));
+        "links.<host|up|wan>.<bandwidth|latency|buffer|multiplier>, links.ports, ranks.map, ranks.seed, "
+        "ocs.<key> ({})",
+        source_, set, key, join(rkeys), join(nkeys), join(kFatTreeKeys), join(kClusterKeys),
+        join(ocs_keys())));
   }
 }
 
@@ -450,6 +465,7 @@ Platform Reader::read(const YAML::Node& root) {
   read_links(root, pl);
   if (pl.kind != FabricKind::kTorus) check_switched(pl);
   read_ranks(root, pl);
+  if (auto o = child(root, "ocs")) read_ocs(*o, pl);
 
   pl.nic = NicParams{};
   if (auto n = child(root, "nic")) {
@@ -632,6 +648,14 @@ void Reader::read_links(const YAML::Node& root, Platform& pl) {
     auto bw = child(*n, "bandwidth");
     if (!bw) fail_at(path, path + ".bandwidth", "required key missing; expected a bandwidth such as 4GB/s");
     c.bytes_per_s = read_rate(*bw, path + ".bandwidth", "per direction");
+    if (auto m = child(*n, "multiplier")) {
+      note(path + ".multiplier", *m);
+      double u = 0;
+      if (!m->IsScalar() || !YAML::convert<double>::decode(*m, u) || !(u > 0))
+        fail(path + ".multiplier",
+             fmt::format("expected a number > 0 (seed 002's U: bandwidth x U), got {}", describe(*m)));
+      c.bytes_per_s *= u;
+    }
     if (auto l = child(*n, "latency"))
       c.latency_ps = read_unit(*l, path + ".latency", "a duration such as 20ns", units::parse_duration);
     if (auto b = child(*n, "buffer")) {
@@ -1024,6 +1048,108 @@ void Reader::check_nic(const RouterParams& r, const NicParams& p) {
   if (auto problem = nic_fit_problem(r, p))
     fail_at(pick({"nic.mtu", "nic.header_size", "router.max_packet_flits", "router.flit_size"}, "nic"),
             "nic.mtu", *problem);
+}
+
+// ocs.optical_nics: all, "0-7,32-39", or [0, 1, ...]; sorted, distinct.
+std::vector<std::uint32_t> Reader::read_node_list(const YAML::Node& n, const std::string& path,
+                                                  std::uint64_t nodes) {
+  note(path, n);
+  const char* expect = "all, a range list such as \"0-7,32-39\" or a list of node ids";
+  std::vector<std::uint64_t> ids;
+  auto bad = [&](const std::string& what) { fail(path, fmt::format("expected {}; {}", expect, what)); };
+  if (n.IsSequence()) {
+    for (const YAML::Node& e : n) {
+      std::uint64_t v = 0;
+      if (!e.IsScalar() || !YAML::convert<std::uint64_t>::decode(e, v)) bad("got " + describe(e));
+      ids.push_back(v);
+    }
+  } else if (n.IsScalar() && n.Scalar() == "all") {
+    for (std::uint64_t i = 0; i < nodes; ++i) ids.push_back(i);
+  } else if (n.IsScalar()) {
+    std::stringstream ss(n.Scalar());
+    for (std::string item; std::getline(ss, item, ',');) {
+      unsigned long long a = 0, b = 0;
+      char dash = 0, extra = 0;
+      const int got = std::sscanf(item.c_str(), " %llu %c %llu %c", &a, &dash, &b, &extra);
+      if (got == 1) b = a;
+      else if (got != 3 || dash != '-' || b < a) bad(fmt::format("got '{}'", item));
+      for (unsigned long long i = a; i <= b && i < a + nodes + 1; ++i) ids.push_back(i);
+    }
+  } else {
+    bad("got " + describe(n));
+  }
+  std::sort(ids.begin(), ids.end());
+  std::vector<std::uint32_t> out;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] >= nodes) fail(path, fmt::format("node {} does not exist; nodes are 0 to {}", ids[i], nodes - 1));
+    if (i > 0 && ids[i] == ids[i - 1])
+      fail(path, fmt::format("node {} is listed twice: a node has at most one optical NIC (seed 002 §2)", ids[i]));
+    out.push_back(std::uint32_t(ids[i]));
+  }
+  return out;
+}
+
+void Reader::read_ocs(const YAML::Node& n, Platform& pl) {
+  note("ocs", n);
+  if (pl.kind != FabricKind::kFatTree || pl.fabric.levels > 0)
+    fail("ocs", "only beside a two-level fat tree (topology.fat_tree with edges and hosts_per_edge)");
+  if (!n.IsMap()) fail("ocs", fmt::format("expected a mapping of OCS parameters, got {}", describe(n)));
+  check_keys(n, "ocs", ocs_keys());
+  if (pl.router.network_interfaces != 1)
+    fail_at(pick({"router.network_interfaces"}, "ocs"), "router.network_interfaces",
+            "expected 1 with an ocs: section: the EPS NIC is TNI 0, the optical NIC TNI 1");
+  OcsParams& o = pl.ocs;
+  o.present = true;
+  auto get = [&](const char* key) { return child(n, key); };
+  auto path = [](const char* key) { return std::string("ocs.") + key; };
+  auto count = [&](const char* key, int& out, long long min, const char* what) {
+    if (auto v = get(key)) out = int(read_int(*v, path(key), min, what));
+  };
+  auto choice = [&](const char* key, const char* yes, const char* no, bool& out) {
+    if (auto v = get(key)) {
+      const std::string t = read_text(*v, path(key), fmt::format("{} or {}", yes, no));
+      if (t != yes && t != no) fail(path(key), fmt::format("expected {} or {}, got '{}'", yes, no, t));
+      out = t == yes;
+    }
+  };
+  if (auto v = get("bandwidth")) o.bytes_per_s = read_rate(*v, "ocs.bandwidth", "an optical link");
+  if (auto v = get("latency"))
+    o.latency_ps = read_unit(*v, "ocs.latency", "a duration such as 80ns", units::parse_duration);
+  if (auto v = get("reconfiguration"))
+    o.reconfiguration_ps = read_unit(*v, "ocs.reconfiguration", "a duration such as 10ms", units::parse_duration);
+  count("switch_ports", o.switch_ports, 1, "ports per side of a MEMS bank");
+  count("banks", o.banks, 1, "ingress banks of the Clos fabric");
+  count("middle_banks", o.middle_banks, 1, "middle-stage banks");
+  count("pathways", o.pathways, 0, "OCS pathways");
+  choice("mode", "rearrangeable", "non_rearrangeable", o.rearrange);
+  choice("on_circuit_down", "hold", "error", o.hold);
+  if (auto v = get("buffer")) o.buffer_bytes = read_unit(*v, "ocs.buffer", "a size such as 64KiB", units::parse_bytes);
+  if (auto v = get("threshold"))
+    o.threshold_bytes = read_unit(*v, "ocs.threshold", "a size such as 8192B", units::parse_bytes);
+  const std::uint64_t nodes = pl.nodes();
+  if (auto v = get("optical_nics")) o.optical_nodes = read_node_list(*v, "ocs.optical_nics", nodes);
+  else for (std::uint64_t i = 0; i < nodes; ++i) o.optical_nodes.push_back(std::uint32_t(i));
+  const int nics = int(o.optical_nodes.size());
+  if (o.middle_banks == 0) o.middle_banks = o.banks;
+  if (o.switch_ports == 0) o.switch_ports = std::max(1, (nics + o.banks - 1) / o.banks);
+  if (o.switch_ports % o.banks != 0)
+    fail(pick({"ocs.banks", "ocs.switch_ports"}, "ocs"),
+         fmt::format("expected ocs.banks ({}) to divide ocs.switch_ports ({}): each ingress bank has N/m fibres "
+                     "to each middle bank",
+                     o.banks, o.switch_ports));
+  if (std::int64_t(o.banks) * o.switch_ports < nics)
+    fail(pick({"ocs.switch_ports", "ocs.banks", "ocs.optical_nics"}, "ocs"),
+         fmt::format("{} optical NICs need {} OCS ports; ocs.banks x ocs.switch_ports = {} x {} gives {}", nics,
+                     nics, o.banks, o.switch_ports, o.banks * o.switch_ports));
+  if (2 * std::int64_t(o.pathways) > nics)
+    fail(pick({"ocs.pathways", "ocs.optical_nics"}, "ocs.pathways"),
+         fmt::format("expected at most {} pathways: each takes the optical NICs of two nodes, and {} nodes have one",
+                     nics / 2, nics));
+  const std::uint64_t packet = std::uint64_t(pl.router.max_packet_flits) * std::uint64_t(pl.router.flit_bytes);
+  if (o.buffer_bytes < packet)
+    fail("ocs.buffer", fmt::format("expected at least one packet, router.max_packet_flits x router.flit_size = "
+                                   "{}B, got {}B",
+                                   packet, o.buffer_bytes));
 }
 
 }  // namespace

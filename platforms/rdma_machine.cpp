@@ -46,6 +46,7 @@ RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data)
       tnis_.push_back(std::make_unique<nic::Tni>(ctx, tni_params_, n, i, net_->endpoint(n, i),
                                                  *memories_.back(), *registries_.back(), pool_));
       net_->endpoint(n, i).set_client(tnis_.back().get(), /*consume_later=*/true);
+      if (hw::CircuitGate* g = net_->gate(n, i)) tnis_.back()->set_gate(g);
     }
   }
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "platforms/hybrid_netlist.h"
 #include "sim/units.h"
 
 namespace kairo::platforms {
@@ -327,6 +328,7 @@ std::vector<std::string> describe_blocked(const std::vector<std::unique_ptr<rout
 
 std::unique_ptr<Network> build_network(const Platform& p, sim::EventQueue& queue) {
   if (p.kind == FabricKind::kTorus) return std::make_unique<TorusNetlist>(p, queue);
+  if (p.ocs.present) return std::make_unique<HybridNetlist>(p, queue);
   return std::make_unique<SwitchNetlist>(p, queue);
 }
 

@@ -391,12 +391,12 @@ TEST(ClosFabric, RefusesPortsOutsideTheFabric) {
 
 TEST(ClosFabric, RejectsImpossibleShapesNamingTheParameter) {
   EXPECT_NE(shape_error({0, 1, 1}).find("ocs.switch_ports = 0"), std::string::npos);
-  EXPECT_NE(shape_error({4, 0, 1}).find("ocs.clos.banks = 0"), std::string::npos);
+  EXPECT_NE(shape_error({4, 0, 1}).find("ocs.banks = 0"), std::string::npos);
   const std::string not_divisor = shape_error({8, 3, 3});
-  EXPECT_NE(not_divisor.find("ocs.clos.banks = 3 must divide ocs.switch_ports = 8"), std::string::npos)
+  EXPECT_NE(not_divisor.find("ocs.banks = 3 must divide ocs.switch_ports = 8"), std::string::npos)
       << not_divisor;
-  EXPECT_NE(shape_error({8, 4, 0}).find("ocs.clos.middle_banks = 0"), std::string::npos);
-  EXPECT_NE(shape_error({8, 4, -2}).find("ocs.clos.middle_banks = -2"), std::string::npos);
+  EXPECT_NE(shape_error({8, 4, 0}).find("ocs.middle_banks = 0"), std::string::npos);
+  EXPECT_NE(shape_error({8, 4, -2}).find("ocs.middle_banks = -2"), std::string::npos);
   EXPECT_NE(shape_error(ClosShape{}).find("ocs.switch_ports"), std::string::npos) << "an unset shape";
   EXPECT_NE(shape_error({1 << 20, 1 << 10, 1}).find("too large"), std::string::npos);
   EXPECT_EQ(shape_error({1, 1, 1}), "(accepted)");

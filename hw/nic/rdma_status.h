@@ -15,6 +15,7 @@ enum class RdmaStatus : std::uint8_t {
   kBadTni,           // no such network interface on the node
   kBadRank,          // no such rank in the job
   kRegistryFull,     // no free registration slot
+  kCircuitDown,      // optical TNI: no circuit up to the destination (hw/common/circuit_gate.h)
 };
 
 inline const char* to_string(RdmaStatus s) {
@@ -27,6 +28,7 @@ inline const char* to_string(RdmaStatus s) {
     case RdmaStatus::kBadTni: return "bad TNI index";
     case RdmaStatus::kBadRank: return "bad rank";
     case RdmaStatus::kRegistryFull: return "registration table full";
+    case RdmaStatus::kCircuitDown: return "no optical circuit up to the destination";
   }
   return "unknown";
 }

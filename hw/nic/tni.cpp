@@ -74,12 +74,22 @@ RdmaStatus Tni::check(const Command& c, Resolution* local) const {
 void Tni::activate() {
   activate_pending_ = false;
   if (!completion_room()) return start_next_command();  // filled since it was scheduled: stall
+  if (gate_ && !gate_->open_to(commands_.front().second.dst_node) &&
+      gate_->policy() == hw::CircuitPolicy::kHold) {
+    gate_closed(commands_.front().second.dst_node);  // gate_changed() brings it back
+    return;
+  }
   const Command c = commands_.front().second;
   commands_.pop_front();
   if (probe_) probe_->add(probe_->cmdq, ctx_.queue->now(), -1);
   if (on_command_space) on_command_space();
   Resolution local;
-  if (RdmaStatus s = check(c, &local); s != RdmaStatus::kOk) {
+  RdmaStatus s = check(c, &local);
+  if (s == RdmaStatus::kOk && gate_ && !gate_->open_to(c.dst_node)) {
+    s = RdmaStatus::kCircuitDown;
+    ++counters_.circuit_refusals;
+  }
+  if (s != RdmaStatus::kOk) {
     complete(c.handle, s);
     start_next_command();
     return;
@@ -158,6 +168,7 @@ void Tni::pump_send() {
     sim::Ring<Wire*>& q = !responses_.empty() ? responses_ : ready_;
     if (q.empty()) return;
     Wire* w = q.front();
+    if (gate_ && gate_closed(w->dst_node)) return;  // gate_changed() comes back here
     const std::uint16_t flits = packetizer_.plan(w->piece_bytes, 0).flits;
     if (!ep_.can_send(flits)) return;  // on_send_ready() comes back here
     q.pop_front();
@@ -193,6 +204,31 @@ void Tni::send_wire(Wire* w, bool response) {
 }
 
 void Tni::on_send_ready(int) { pump_send(); }
+
+// ---- optical circuit ---------------------------------------------------------
+
+void Tni::set_gate(hw::CircuitGate* g) {
+  gate_ = g;
+  if (g) g->on_change([this] { gate_changed(); });
+}
+
+bool Tni::gate_closed(std::uint32_t dst) {
+  if (gate_->open_to(dst)) return false;
+  if (gate_wait_since_ == sim::kNever) {
+    gate_wait_since_ = ctx_.queue->now();
+    ++counters_.circuit_waits;
+  }
+  return true;
+}
+
+// The circuit changed: whatever waited for it tries again.
+void Tni::gate_changed() {
+  if (gate_wait_since_ == sim::kNever) return;
+  counters_.circuit_wait_ps += ctx_.queue->now() - gate_wait_since_;
+  gate_wait_since_ = sim::kNever;
+  pump_send();
+  start_next_command();
+}
 
 // ---- receive -----------------------------------------------------------------
 

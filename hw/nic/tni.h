@@ -52,6 +52,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "hw/common/circuit_gate.h"
 #include "hw/common/endpoint.h"
 #include "hw/nic/dma_engine.h"
 #include "hw/nic/memory_registry.h"
@@ -112,6 +113,11 @@ struct TniCounters {
   // most received packets held unconsumed at once.
   std::uint64_t completion_queue_stalls = 0, notice_queue_stalls = 0;
   std::uint32_t held_packets_high = 0;
+  // Optical engines (set_gate): commands refused because their circuit was
+  // not up (CircuitPolicy::kError), and the time the engine spent waiting
+  // for a circuit, with the number of such waits.
+  std::uint64_t circuit_refusals = 0, circuit_waits = 0;
+  sim::Time circuit_wait_ps = 0;
 };
 
 // RDMA packets' headers and payloads, recycled across all engines of a run
@@ -206,6 +212,11 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
 
   const TniCounters& counters() const { return counters_; }
   void set_probe(const TniProbe* p) { probe_ = p; }  // waveform recording; null: not traced
+  // An engine whose endpoint goes through an optical circuit: it asks `g`
+  // before starting a command and before each packet (hw/common/circuit_gate.h).
+  void set_gate(hw::CircuitGate* g);
+  // Waiting for a circuit now (counters: circuit_waits, circuit_wait_ps).
+  bool waiting_for_circuit() const { return gate_wait_since_ != sim::kNever; }
   std::size_t command_queue_depth() const { return commands_.size(); }
   std::uint32_t node() const { return node_; }
   int index() const { return index_; }
@@ -237,6 +248,8 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
   void finish_put(Wire* w, RdmaStatus status);
   bool completion_room() const { return completions_.size() + tx_ops_.size() < p_.completion_queue_depth; }
   void schedule_resume();
+  bool gate_closed(std::uint32_t dst);  // and starts a wait if so
+  void gate_changed();
   void resume();
   void complete(std::uint64_t handle, RdmaStatus status);
   void notice(const Notice& n);
@@ -272,6 +285,8 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
   std::uint64_t next_op_ = 1;
   TniCounters counters_;
   const TniProbe* probe_ = nullptr;
+  hw::CircuitGate* gate_ = nullptr;
+  sim::Time gate_wait_since_ = sim::kNever;
 };
 
 }  // namespace kairo::nic

@@ -84,7 +84,7 @@ struct ConnectResult {
 class ClosFabric {
  public:
   // Throws std::invalid_argument naming the parameter (ocs.switch_ports,
-  // ocs.clos.banks, ocs.clos.middle_banks) and what was expected.
+  // ocs.banks, ocs.middle_banks) and what was expected.
   ClosFabric(const ClosShape& shape, ClosMode mode);
 
   const ClosShape& shape() const { return shape_; }

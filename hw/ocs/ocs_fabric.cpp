@@ -1,0 +1,156 @@
+#include "hw/ocs/ocs_fabric.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace kairo::ocs {
+
+using sim::Time;
+
+const char* to_string(PortState s) {
+  switch (s) {
+    case PortState::kDark: return "dark";
+    case PortState::kSettingUp: return "setting up";
+    case PortState::kUp: return "up";
+    case PortState::kTearingDown: return "tearing down";
+  }
+  return "?";
+}
+
+// One port's view for its RDMA engine.
+class OcsFabric::Gate final : public hw::CircuitGate {
+ public:
+  Gate(OcsFabric& f, int port) : f_(f), port_(port) {}
+  bool open_to(std::uint32_t node) const override {
+    const Port& p = f_.ports_[std::size_t(port_)];
+    return p.state == PortState::kUp && f_.ports_[std::size_t(p.out)].node == node;
+  }
+  void on_change(std::function<void()> wake) override { f_.ports_[std::size_t(port_)].wake = std::move(wake); }
+  hw::CircuitPolicy policy() const override { return f_.cfg_.policy; }
+
+ private:
+  OcsFabric& f_;
+  int port_;
+};
+
+OcsFabric::OcsFabric(sc_core::sc_module_name name, const Config& cfg, sim::EventQueue& queue)
+    : sc_core::sc_module(name), cfg_(cfg), queue_(queue), ports_(std::size_t(cfg.ports)) {
+  for (int i = 0; i < cfg.ports; ++i) ports_[std::size_t(i)].gate = std::make_unique<Gate>(*this, i);
+}
+
+void OcsFabric::attach(int port, std::uint32_t node, hw::Endpoint* ep, Time credit_delay_ps) {
+  Port& p = ports_.at(std::size_t(port));
+  p.node = node;
+  p.ep = ep;
+  p.credit_delay_ps = credit_delay_ps;
+}
+
+OcsFabric::~OcsFabric() = default;
+
+hw::CircuitGate& OcsFabric::gate(int port) { return *ports_.at(std::size_t(port)).gate; }
+
+std::string OcsFabric::port_name(int port) const { return fmt::format("p{}", port); }
+
+void OcsFabric::close_state(Port& p, Time now) {
+  if (p.state == PortState::kUp) p.c.up_ps += now - p.since_ps;
+  if (p.state == PortState::kSettingUp || p.state == PortState::kTearingDown)
+    p.c.reconfiguring_ps += now - p.since_ps;
+  p.since_ps = now;
+}
+
+void OcsFabric::set_state(int in, PortState s, int out) {
+  Port& p = ports_.at(std::size_t(in));
+  const Time now = queue_.now();
+  if (s == PortState::kUp) {
+    p.up_pending = true;
+    p.out = out;
+    ports_.at(std::size_t(out)).pending_in = in;
+    return try_up(in);
+  }
+  close_state(p, now);
+  if ((s == PortState::kSettingUp || s == PortState::kTearingDown) && p.state != s) ++p.c.reconfigurations;
+  p.state = s;
+  p.up_pending = false;
+  p.out = s == PortState::kDark ? -1 : out;
+  record(in);
+  if (p.wake) p.wake();
+}
+
+// Up once the delay has passed (the caller) and both ends are drained.
+void OcsFabric::try_up(int in) {
+  Port& p = ports_[std::size_t(in)];
+  if (!p.up_pending) return;
+  Port& o = ports_[std::size_t(p.out)];
+  if (p.outstanding != 0 || !o.owed.empty()) return;  // return_credits() tries again
+  p.up_pending = false;
+  o.pending_in = -1;
+  close_state(p, queue_.now());
+  p.state = PortState::kUp;
+  record(in);
+  if (on_up) on_up(in, queue_.now());
+  if (p.wake) p.wake();
+}
+
+void OcsFabric::record(int in) {
+  if (!probe_) return;
+  const Port& p = ports_[std::size_t(in)];
+  const Time now = queue_.now();
+  if (probe_->state[std::size_t(in)] != OcsProbe::kOff)
+    probe_->trace->set(probe_->state[std::size_t(in)], now, std::uint64_t(p.state));
+  if (probe_->peer[std::size_t(in)] != OcsProbe::kOff)
+    probe_->trace->set(probe_->peer[std::size_t(in)], now, std::uint64_t(p.out + 1));
+}
+
+void OcsFabric::accept(int port, int vc, hw::Packet* p) {
+  Port& in = ports_[std::size_t(port)];
+  if (in.state != PortState::kUp)
+    throw std::logic_error(fmt::format("{}: packet {} sent into port {} whose circuit is {}", name(), p->id,
+                                       port, to_string(in.state)));
+  Port& out = ports_[std::size_t(in.out)];
+  in.c.busy_ps += p->tail_ps - p->injected_ps;
+  ++in.c.packets_sent;
+  in.c.bytes_sent += p->bytes;
+  ++out.c.packets_received;
+  out.c.bytes_received += p->bytes;
+  in.outstanding += p->flits;
+  if (out.owed.empty() || out.owed.back().feeder != port)
+    out.owed.push_back({port, std::vector<std::int64_t>(std::size_t(cfg_.vcs), 0)});
+  out.owed.back().flits[std::size_t(vc)] += p->flits;
+  p->arrive_ps += cfg_.latency_ps;
+  p->tail_ps += cfg_.latency_ps;
+  out.ep->accept(0, vc, p);
+}
+
+// The receiving endpoint freed slots: the credits go to the oldest feeder
+// still owed on that VC.
+void OcsFabric::return_credits(int port, int vc, int flits, Time at) {
+  Port& out = ports_[std::size_t(port)];
+  for (std::size_t k = 0; k < out.owed.size(); ++k) {
+    std::int64_t& owed = out.owed[k].flits[std::size_t(vc)];
+    if (owed < flits) continue;
+    owed -= flits;
+    const int feeder = out.owed[k].feeder;
+    Port& in = ports_[std::size_t(feeder)];
+    in.outstanding -= flits;
+    in.ep->return_credits(0, vc, flits, at + cfg_.latency_ps);
+    bool clear = true;
+    for (std::int64_t f : out.owed[k].flits) clear = clear && f == 0;
+    if (clear) out.owed.erase(out.owed.begin() + std::ptrdiff_t(k));
+    try_up(feeder);
+    if (out.pending_in >= 0) try_up(out.pending_in);
+    return;
+  }
+  throw std::logic_error(fmt::format("{}: port {} returned {} credits on VC {} it does not owe", name(), port,
+                                     flits, vc));
+}
+
+OcsPortCounters OcsFabric::counters(int port, Time now) const {
+  const Port& p = ports_[std::size_t(port)];
+  OcsPortCounters c = p.c;
+  if (p.state == PortState::kUp) c.up_ps += now - p.since_ps;
+  if (p.state == PortState::kSettingUp || p.state == PortState::kTearingDown) c.reconfiguring_ps += now - p.since_ps;
+  return c;
+}
+
+}  // namespace kairo::ocs

@@ -1,0 +1,72 @@
+#include "platforms/hybrid_netlist.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace kairo::platforms {
+
+using sim::Time;
+
+// TNI 1 of a node without an optical NIC: never open; its commands complete
+// with kCircuitDown whatever ocs.on_circuit_down says (holding would wait
+// forever).
+class HybridNetlist::NoOpticalNic final : public hw::CircuitGate {
+ public:
+  bool open_to(std::uint32_t) const override { return false; }
+  void on_change(std::function<void()>) override {}
+  hw::CircuitPolicy policy() const override { return hw::CircuitPolicy::kError; }
+};
+
+HybridNetlist::HybridNetlist(const Platform& platform, sim::EventQueue& queue)
+    : platform_(platform), eps_(platform, queue), optical_(eps_.num_nodes()), none_(std::make_unique<NoOpticalNic>()) {
+  const OcsParams& o = platform_.ocs;
+  const RouterParams& rp = platform_.router;
+  ocs::OcsFabric::Config cfg;
+  cfg.ports = int(o.optical_nodes.size());
+  cfg.latency_ps = o.latency_ps;
+  cfg.policy = o.hold ? hw::CircuitPolicy::kHold : hw::CircuitPolicy::kError;
+  cfg.vcs = 1;
+  ocs_ = std::make_unique<ocs::OcsFabric>("ocs", cfg, queue);
+  const ocs::ClosShape shape{o.switch_ports, o.banks, o.middle_banks};
+  controller_ = std::make_unique<ocs::CircuitController>(
+      queue, *ocs_, shape, o.rearrange ? ocs::ClosMode::kRearrangeable : ocs::ClosMode::kNonRearrangeable,
+      o.reconfiguration_ps);
+  const sim::Clock clock = eps_.clock();
+  const Time credit_delay = clock.cycles(rp.credit_delay_cycles);
+  const Time flit = Time(std::llround(double(rp.flit_bytes) * 1e12 / o.bytes_per_s));
+  const int buffer_flits = int(o.buffer_bytes / std::uint64_t(rp.flit_bytes));
+  for (std::size_t port = 0; port < o.optical_nodes.size(); ++port) {
+    const router::NodeId n = o.optical_nodes[port];
+    hw::Endpoint& e = optical_[n];
+    e.init(hw::Endpoint::Setup{&queue, &eps_.activity(), clock, 1, buffer_flits, credit_delay}, nullptr, 1);
+    e.connect_to_router(ocs_.get(), int(port), 0, flit, buffer_flits);
+    e.connect_from_router(ocs_.get(), int(port), credit_delay);
+    ocs_->attach(int(port), std::uint32_t(n), &e, credit_delay);
+  }
+}
+
+HybridNetlist::~HybridNetlist() {
+  if (keep_until_exit_) (void)ocs_.release();  // see TorusNetlist::keep_until_exit
+}
+
+void HybridNetlist::keep_until_exit() {
+  keep_until_exit_ = true;
+  eps_.keep_until_exit();
+}
+
+hw::CircuitGate* HybridNetlist::gate(router::NodeId n, int ni) {
+  if (ni != 1) return nullptr;
+  const int port = port_of(n);
+  return port < 0 ? static_cast<hw::CircuitGate*>(none_.get()) : &ocs_->gate(port);
+}
+
+std::string HybridNetlist::preset_pathway(router::NodeId a, router::NodeId b) {
+  const int pa = port_of(a), pb = port_of(b);
+  if (pa < 0 || pb < 0)
+    return fmt::format("node {} has no optical NIC (ocs.optical_nics)", pa < 0 ? a : b);
+  if (a == b) return fmt::format("node {}: a pathway joins two different nodes", a);
+  return controller_->preset_pathway(pa, pb);
+}
+
+}  // namespace kairo::platforms

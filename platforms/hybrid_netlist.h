@@ -1,0 +1,64 @@
+// The netlist of seed 002's hybrid machine: a two-level fat tree of
+// electronic packet switches (the SwitchNetlist, TNI 0 of every node) and,
+// beside it, an OCS fabric (hw/ocs) that the nodes with an optical NIC reach
+// through their TNI 1. A pure netlist: it declares the optical endpoints,
+// the data plane and the circuit controller, and binds them; routing over
+// the two networks is the firmware's choice (sw/hybrid).
+//
+// Circuits the platform asks for before the run (preset_pathway) are up at
+// time 0, as seed 002's pre-built pathways are; requests during the run go
+// through the controller and pay the reconfiguration delay.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "hw/ocs/circuit_controller.h"
+#include "hw/ocs/ocs_fabric.h"
+#include "platforms/network.h"
+#include "platforms/switch_netlist.h"
+
+namespace kairo::platforms {
+
+class HybridNetlist final : public Network {
+ public:
+  HybridNetlist(const Platform& platform, sim::EventQueue& queue);
+  ~HybridNetlist() override;
+
+  const Platform& platform() const override { return platform_; }
+  std::size_t num_nodes() const override { return eps_.num_nodes(); }
+  int network_interfaces() const override { return 2; }
+  hw::Endpoint& endpoint(router::NodeId n, int ni) override {
+    return ni == 0 ? eps_.endpoint(n, 0) : optical_[std::size_t(n)];
+  }
+  sim::Clock clock() const override { return eps_.clock(); }
+  std::string node_name(router::NodeId n) const override { return eps_.node_name(n); }
+  std::size_t num_routers() const override { return eps_.num_routers(); }
+  router::Router& router_at(std::size_t i) override { return eps_.router_at(i); }
+  router::NetworkActivity& activity() override { return eps_.activity(); }
+  router::Watchdog& watchdog() override { return eps_.watchdog(); }
+  std::vector<std::string> describe_blocked(std::size_t limit) override { return eps_.describe_blocked(limit); }
+  void keep_until_exit() override;
+  hw::CircuitGate* gate(router::NodeId n, int ni) override;
+
+  SwitchNetlist& eps() { return eps_; }
+  ocs::OcsFabric& ocs() { return *ocs_; }
+  ocs::CircuitController& controller() { return *controller_; }
+  // The optical port of node n, or -1 when it has no optical NIC.
+  int port_of(router::NodeId n) const { return platform_.ocs.port_of(std::uint32_t(n)); }
+  // A pathway between two nodes' optical NICs, up from time 0 (before the
+  // run starts). Empty on success, otherwise why (a node without an optical
+  // NIC, a port already in use, a blocked Clos fabric).
+  std::string preset_pathway(router::NodeId a, router::NodeId b);
+
+ private:
+  class NoOpticalNic;
+  Platform platform_;
+  SwitchNetlist eps_;
+  std::vector<hw::Endpoint> optical_;  // per node (unconnected without an optical NIC)
+  std::unique_ptr<ocs::OcsFabric> ocs_;
+  std::unique_ptr<ocs::CircuitController> controller_;
+  std::unique_ptr<NoOpticalNic> none_;
+  bool keep_until_exit_ = false;
+};
+
+}  // namespace kairo::platforms
