@@ -83,6 +83,9 @@ nlohmann::json counter_summary(platforms::RdmaMachine& m) {
       sum.completion_queue_stalls += c.completion_queue_stalls;
       sum.notice_queue_stalls += c.notice_queue_stalls;
       sum.held_packets_high = std::max(sum.held_packets_high, c.held_packets_high);
+      sum.circuit_refusals += c.circuit_refusals;
+      sum.circuit_waits += c.circuit_waits;
+      sum.circuit_wait_ps += c.circuit_wait_ps;
     }
   return {{"commands", sum.commands},
           {"dma_bytes_read", sum.dma_bytes_read},
@@ -95,7 +98,10 @@ nlohmann::json counter_summary(platforms::RdmaMachine& m) {
           {"notice_queue_high_max", sum.notice_queue_high},
           {"completion_queue_stalls", sum.completion_queue_stalls},
           {"notice_queue_stalls", sum.notice_queue_stalls},
-          {"held_packets_high_max", sum.held_packets_high}};
+          {"held_packets_high_max", sum.held_packets_high},
+          {"circuit_refusals", sum.circuit_refusals},
+          {"circuit_waits", sum.circuit_waits},
+          {"circuit_wait_ns", double(sum.circuit_wait_ps) / 1000.0}};
 }
 
 // One line per TNI that did anything.
@@ -179,6 +185,7 @@ int run(RunArgs& a) {
     observe.attach(machine.network(), &machine, queue);
     MachineMemory memory(machine, plat);
     if (data) work->setup(memory);
+    work->attach(machine.network());
     rt.launch([&](fw::Rank& r) { return work->program(r); });
     sim::Kernel kernel("kernel", queue);
     if (!a.quiet)

@@ -11,6 +11,7 @@
 #include "sw/workloads/bcast.h"
 #include "sw/workloads/blocks.h"
 #include "sw/workloads/neighbor.h"
+#include "sw/workloads/pattern.h"
 #include "sw/workloads/pingpong.h"
 #include "sw/workloads/put_bw.h"
 #include "sw/workloads/random_ring.h"
@@ -38,6 +39,10 @@ const std::vector<WorkloadInfo>& workloads() {
        "every rank's block to the root: linear, limited with --param streams=n (algo, size, root, streams)",
        make_gather},
       {"allgather", "every rank gets every block: ring, recursive-doubling (algo, size)", make_allgather},
+      {"pattern",
+       "a communication pattern (seed 002's Neighbor or a CSV matrix) on a fat tree or the hybrid EPS+OCS "
+       "network, SP or CP pathways (pattern, grid, size, iterations, scheme, pathways)",
+       make_pattern},
       {"neighbor",
        "exchange with the 2r neighbors of a periodic process grid: native or fragment over n NICs "
        "(algo, size, grid, nics)",

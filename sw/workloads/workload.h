@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "firmware/rank.h"
+#include "platforms/network.h"
 #include "platforms/platform.h"
 #include "sw/collectives/executor.h"
 #include "sw/workloads/params.h"
@@ -59,6 +60,10 @@ class Workload {
   virtual ~Workload() = default;
   virtual nlohmann::json params() const = 0;        // the parameters in effect, echoed in the JSON
   virtual void setup(HostMemory&) {}                // data mode, before the run
+  // The machine is built and the run not started: a workload may configure
+  // it (the hybrid network's optical pathways) and keep it for outcome().
+  // Throws std::invalid_argument for a configuration the machine refuses.
+  virtual void attach(platforms::Network&) {}
   virtual fw::Task program(fw::Rank& r) = 0;        // every rank's program
   virtual Outcome outcome(HostMemory* memory) = 0;  // after the run; memory is null in size-only mode
 };
