@@ -66,7 +66,11 @@ class PatternWorkload final : public Workload {
       grid_ = grid_param(prm);
       pat = hybrid::neighbor_pattern(grid_);
     } else {
-      pat = hybrid::load_pattern_csv(source_);  // PatternError names the file and line
+      try {
+        pat = hybrid::load_pattern_csv(source_);
+      } catch (const hybrid::PatternError& e) {  // names the file and line: bad input
+        throw std::invalid_argument(std::string("--param pattern: ") + e.what());
+      }
     }
     if (std::uint64_t(pat.ranks) != p.ranks())
       throw std::invalid_argument(fmt::format("--param pattern={}: {} processes, but {} has {} ranks", source_,
