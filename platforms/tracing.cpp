@@ -7,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "platforms/hybrid_netlist.h"
+
 namespace kairo::platforms {
 
 namespace {
@@ -82,12 +84,12 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
         if (c[d] < range[std::size_t(d)].first || c[d] > range[std::size_t(d)].second) node_on[id] = 0;
     }
   }
-  std::set<std::string> classes = {"link", "vc", "tni"};
+  std::set<std::string> classes = {"link", "vc", "tni", "ocs"};
   if (!sel.classes.empty()) {
     classes.clear();
     for (const std::string& c : split(sel.classes, ',')) {
-      if (c != "link" && c != "vc" && c != "tni")
-        throw std::invalid_argument("--trace-signals: expected link, vc or tni, got '" + c + "'");
+      if (c != "link" && c != "vc" && c != "tni" && c != "ocs")
+        throw std::invalid_argument("--trace-signals: expected link, vc, tni or ocs, got '" + c + "'");
       classes.insert(c);
     }
   }
@@ -176,13 +178,35 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
       }
     }
   }
-  if (routers_.empty() && tnis_.empty())
+  // Optical ports (hybrid platforms).
+  if (auto* h = dynamic_cast<HybridNetlist*>(&net); h && classes.count("ocs")) {
+    ocs::OcsFabric& f = h->ocs();
+    auto probe = std::make_unique<ocs::OcsProbe>();
+    probe->trace = &trace;
+    probe->state.assign(std::size_t(f.ports()), ocs::OcsProbe::kOff);
+    probe->peer.assign(std::size_t(f.ports()), ocs::OcsProbe::kOff);
+    bool any = false;
+    for (int port = 0; port < f.ports(); ++port) {
+      if (!node_on[f.node_of(port)]) continue;
+      const std::string base = fmt::format("ocs.{}_{}.", f.port_name(port), net.node_name(f.node_of(port)));
+      probe->state[std::size_t(port)] = trace.add(base + "state", 2);
+      probe->peer[std::size_t(port)] = trace.add(base + "peer", 16);
+      any = true;
+    }
+    if (any) {
+      f.set_probe(probe.get());
+      traced_ocs_ = &f;
+      ocs_ = std::move(probe);
+    }
+  }
+  if (routers_.empty() && tnis_.empty() && !ocs_)
     throw std::invalid_argument("the trace selection (--trace-nodes/--trace-box/--trace-switches/--trace-dims/--trace-tnis/--trace-signals) selects nothing");
 }
 
 Tracer::~Tracer() {
   for (router::Router* r : traced_routers_) r->set_probe(nullptr);
   for (nic::Tni* t : traced_tnis_) t->set_probe(nullptr);
+  if (traced_ocs_) traced_ocs_->set_probe(nullptr);
 }
 
 }  // namespace kairo::platforms

@@ -13,13 +13,17 @@
 //               interface ports; switch ports "ni" (hosts), "up", "down", "wan")
 //   tnis ...... TNI indices of the selected nodes
 //   classes ... signal classes: link (busy, pkt, vc, credit_stall), vc
-//               (input VC occupancy), tni (queue depth, DMA, counts)
+//               (input VC occupancy), tni (queue depth, DMA, counts), ocs
+//               (hybrid platforms: each selected node's optical port, its
+//               circuit `state` 0 dark / 1 setting up / 2 up / 3 tearing
+//               down, and `peer`, the port it leads to plus one)
 #pragma once
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "hw/nic/tni.h"
+#include "hw/ocs/ocs_fabric.h"
 #include "hw/router/router_probe.h"
 #include "platforms/network.h"
 #include "platforms/rdma_machine.h"
@@ -45,6 +49,8 @@ class Tracer {
   std::vector<router::Router*> traced_routers_;
   std::vector<std::unique_ptr<nic::TniProbe>> tnis_;
   std::vector<nic::Tni*> traced_tnis_;
+  std::unique_ptr<ocs::OcsProbe> ocs_;
+  ocs::OcsFabric* traced_ocs_ = nullptr;
 };
 
 }  // namespace kairo::platforms
