@@ -34,7 +34,8 @@ const char* const kLinkNames[kLinkFixedFields] = {"packets_sent",     "flits_sen
                                                    "packets_received", "flits_received", "bytes_received",
                                                    "busy_ps",          "stall_ps"};
 const char* const kTniNames[kTniFields] = {"commands",         "dma_bytes_read",       "dma_bytes_written",
-                                           "tni_packets_sent", "tni_packets_received", "cmdq_depth"};
+                                           "tni_packets_sent", "tni_packets_received", "circuit_refusals",
+                                           "circuit_wait_ps",  "cmdq_depth"};
 
 }  // namespace
 
@@ -230,26 +231,26 @@ void CounterLog::sample(sim::Time now) {
   for (std::size_t i = 0; i < tnis_.size(); ++i) {
     const nic::TniCounters& c = tnis_[i]->counters();
     t[0] = c.commands, t[1] = c.dma_bytes_read, t[2] = c.dma_bytes_written, t[3] = c.packets_sent,
-    t[4] = c.packets_received;
+    t[4] = c.packets_received, t[5] = c.circuit_refusals, t[6] = tnis_[i]->circuit_wait_ps(now);
     std::uint64_t* prev = &prev_tnis_[i * kTniFields];
     const std::uint64_t depth = tnis_[i]->command_queue_depth();
     bool any = depth != 0;
-    for (int k = 0; k < 5; ++k) any |= t[k] != prev[k];
+    for (int k = 0; k < kTniDeltas; ++k) any |= t[k] != prev[k];
     if (!any) continue;
     ++n_rows;
     const TniInfo& ti = tni_info_[i];
     if (out_->csv) {
       b += fmt::format("tni,{},{},{},tni{},{},,,,", last_, now, ti.node, ti.tni, ti.coord);
       for (std::size_t k = 0; k < lf; ++k) b += ",";
-      for (int k = 0; k < 5; ++k) b += fmt::format(",{}", t[k] - prev[k]);
+      for (int k = 0; k < kTniDeltas; ++k) b += fmt::format(",{}", t[k] - prev[k]);
       b += fmt::format(",{}\n", depth);
     } else {
       put_varint(rows, std::uint32_t(i) - last_index);
       last_index = std::uint32_t(i);
-      for (int k = 0; k < 5; ++k) put_varint(rows, t[k] - prev[k]);
+      for (int k = 0; k < kTniDeltas; ++k) put_varint(rows, t[k] - prev[k]);
       put_varint(rows, depth);
     }
-    std::copy(t, t + 5, prev);
+    std::copy(t, t + kTniDeltas, prev);
   }
   if (!out_->csv) {
     put_varint(b, n_rows);

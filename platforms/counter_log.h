@@ -38,8 +38,11 @@ inline constexpr int kLinkFixedFields = 8;  // then one zero-credit time per VC
 // Fields of a link row, in order: packets_sent, flits_sent, bytes_sent,
 // packets_received, flits_received, bytes_received, busy_ps, stall_ps,
 // zero_credit_ps_vc0 .. vc{V-1}.
-inline constexpr int kTniFields = 6;
-// commands, dma_bytes_read, dma_bytes_written, tni_packets_sent, tni_packets_received, cmdq_depth.
+inline constexpr int kTniFields = 8;
+// commands, dma_bytes_read, dma_bytes_written, tni_packets_sent,
+// tni_packets_received, circuit_refusals, circuit_wait_ps (optical TNIs:
+// commands refused and time spent waiting for a circuit), cmdq_depth.
+inline constexpr int kTniDeltas = kTniFields - 1;  // all but cmdq_depth count over the interval
 
 class CounterLog : public sim::EventTarget {
  public:

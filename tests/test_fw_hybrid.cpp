@@ -5,7 +5,9 @@
 // byte-exact, and bad input refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -90,6 +92,41 @@ TEST(Hybrid, CsvPatternTakesTheOcsOnlyAboveTheThresholdAndAcrossSwitches) {
   const int optical = j["details"]["optical_hops_per_iteration"].get<int>();
   EXPECT_GT(optical, 0);
   EXPECT_LE(optical, 128 * 3) << "only the 20000 B messages, each over at most 3 circuits";
+}
+
+// Circuits requested at the start (circuits=request) come up after the
+// 10 ms reconfiguration delay; the optical TNIs wait for them, and the
+// counter log's engine rows carry that wait interval by interval.
+TEST(Hybrid, CounterLogRecordsTheTimeOpticalSendsWaitForTheirCircuits) {
+  const std::string dir = test::temp_dir();
+  auto j = run_ok({"run", "hybrid-eps-ocs-128", "--param", "size=1MB", "--param", "iterations=1", "--param",
+                   "circuits=request", "--set", "ocs.pathways=3", "--mode", "size-only", "--counters",
+                   dir + "/log.csv", "--interval", "1ms"});
+  EXPECT_EQ(j["details"]["circuit_reconfigurations"].get<int>(), 6) << "3 pathways, 2 circuits each";
+  EXPECT_DOUBLE_EQ(j["details"]["circuit_reconfiguration_ns"].get<double>(), 6 * 10e6);
+  const double waited_ns = j["nic_counters"]["circuit_wait_ns"].get<double>();
+  EXPECT_GT(waited_ns, 0);
+  std::istringstream log(test::read_file(dir + "/log.csv"));
+  std::string line, header;
+  std::getline(log, line);
+  std::getline(log, header);
+  std::vector<std::string> names;
+  for (std::stringstream h(header); std::getline(h, line, ',');) names.push_back(line);
+  const auto col = [&](const std::string& n) { return std::size_t(std::find(names.begin(), names.end(), n) - names.begin()); };
+  const std::size_t wait = col("circuit_wait_ps"), start = col("interval_start_ps"), end = col("interval_end_ps");
+  ASSERT_LT(wait, names.size());
+  double sum_ps = 0;
+  while (std::getline(log, line)) {
+    std::vector<std::string> c;
+    for (std::stringstream r(line); std::getline(r, header, ',');) c.push_back(header);
+    c.resize(names.size());
+    if (c[0] != "tni" || c[wait].empty()) continue;
+    const double w = std::stod(c[wait]);
+    sum_ps += w;
+    EXPECT_LE(w, std::stod(c[end]) - std::stod(c[start])) << line;
+    if (std::stod(c[start]) >= 10e9) EXPECT_EQ(w, 0) << "the circuits are up from 10 ms: " << line;
+  }
+  EXPECT_DOUBLE_EQ(sum_ps / 1000, waited_ns) << "the intervals add up to the run's total";
 }
 
 TEST(Hybrid, BadPatternInputIsRefused) {

@@ -217,6 +217,10 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
   void set_gate(hw::CircuitGate* g);
   // Waiting for a circuit now (counters: circuit_waits, circuit_wait_ps).
   bool waiting_for_circuit() const { return gate_wait_since_ != sim::kNever; }
+  // counters().circuit_wait_ps plus the wait still open at `now`.
+  sim::Time circuit_wait_ps(sim::Time now) const {
+    return counters_.circuit_wait_ps + (waiting_for_circuit() && now > gate_wait_since_ ? now - gate_wait_since_ : 0);
+  }
   std::size_t command_queue_depth() const { return commands_.size(); }
   std::uint32_t node() const { return node_; }
   int index() const { return index_; }
