@@ -172,7 +172,8 @@ int run(RunArgs& a) {
     std::vector<router::NodeId> rank_nodes;
     for (std::size_t r = 0; r < ranks; ++r) {
       const router::NodeId n = plat.node_of_rank(r);
-      for (int i = 0; i < machine.tnis_per_node(); ++i) tnis[r].push_back(&machine.tni(n, i));
+      const int per = work->uses_optical() ? machine.tnis_per_node() : plat.router.network_interfaces;
+      for (int i = 0; i < per; ++i) tnis[r].push_back(&machine.tni(n, i));
       regs.push_back(&machine.registry(n));
       rank_nodes.push_back(n);
     }

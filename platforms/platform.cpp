@@ -134,6 +134,8 @@ const std::vector<ParamInfo>& param_table() {
          "edge switch <-> spine (fat tree) or cluster switch <-> its gateway (clusters), per direction"},
         {"links.up.latency", "ns", "0ns", "propagation delay of an up link"},
         {"links.up.buffer", "B", "= router.vc_buffer_flits", "receiver's buffer per VC on an up link"},
+        {"links.up.multiplier", "count", "1",
+         "seed 002's U: the class's bandwidth is multiplied by it (0.25, 5, ...); also links.host/wan.multiplier"},
         {"links.ports", "list", "-",
          "cables with their own values: [{switch, port, bandwidth, latency, buffer}], names as kairo check "
          "--ports "

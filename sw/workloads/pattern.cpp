@@ -115,6 +115,8 @@ class PatternWorkload final : public Workload {
         throw std::invalid_argument(fmt::format("pattern: pathway {} - {}: {}", pw.a, pw.b, why));
   }
 
+  bool uses_optical() const override { return true; }
+
   fw::Task program(fw::Rank& r) override {
     const std::size_t n = r.node();
     const coll::Buffers b =

@@ -64,6 +64,10 @@ class Workload {
   // it (the hybrid network's optical pathways) and keep it for outcome().
   // Throws std::invalid_argument for a configuration the machine refuses.
   virtual void attach(platforms::Network&) {}
+  // On the hybrid network a rank sees its optical TNI (TNI 1) only if its
+  // workload routes over circuits; others see the EPS TNI alone, so they
+  // never send into a port without a circuit.
+  virtual bool uses_optical() const { return false; }
   virtual fw::Task program(fw::Rank& r) = 0;        // every rank's program
   virtual Outcome outcome(HostMemory* memory) = 0;  // after the run; memory is null in size-only mode
 };
