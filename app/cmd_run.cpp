@@ -17,6 +17,7 @@
 #include "app/cli_common.h"
 #include "firmware/rank.h"
 #include "app/observe.h"
+#include "platforms/hybrid_netlist.h"
 #include "platforms/rdma_machine.h"
 #include "sim/kernel.h"
 #include "sim/units.h"
@@ -182,6 +183,8 @@ int run(RunArgs& a) {
     std::vector<tlm::tlm_fw_transport_if<>*> mems;
     for (router::NodeId n : rank_nodes) mems.push_back(machine.memory(n).target());
     rt.set_memories(std::move(mems));
+    if (auto* h = dynamic_cast<platforms::HybridNetlist*>(&machine.network()))
+      rt.set_circuit_control([h](router::NodeId a, router::NodeId b, bool up) { return h->request_pathway(a, b, up); });
     Observe& observe = *a.observe;  // waveforms and counter logs, if asked for
     observe.attach(machine.network(), &machine, queue);
     MachineMemory memory(machine, plat);

@@ -105,6 +105,18 @@ router::NodeId Rank::node() const { return rt_->node_of(rank_); }
 router::Coord Rank::coord() const { return rt_->torus() ? rt_->torus()->coord_of(node()) : router::Coord{}; }
 sim::Time Rank::now() const { return rt_->queue().now(); }
 
+std::string Rank::request_pathway(int peer) {
+  if (!rt_->circuits_) return "this platform has no optical circuit switch";
+  if (peer < 0 || peer >= size()) return "no rank " + std::to_string(peer);
+  return rt_->circuits_(node(), rt_->node_of(peer), true);
+}
+
+std::string Rank::release_pathway(int peer) {
+  if (!rt_->circuits_) return "this platform has no optical circuit switch";
+  if (peer < 0 || peer >= size()) return "no rank " + std::to_string(peer);
+  return rt_->circuits_(node(), rt_->node_of(peer), false);
+}
+
 std::uint64_t Rank::alloc(std::uint64_t bytes, std::uint64_t align) {
   if (align == 0 || (align & (align - 1)))
     throw std::invalid_argument("alloc: alignment " + std::to_string(align) + " is not a power of two");

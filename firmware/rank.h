@@ -14,8 +14,10 @@
 // Compiled as C++20 (firmware/ only).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <tlm>
 #include <unordered_map>
 #include <vector>
@@ -73,6 +75,14 @@ class Rank {
   Task read_local(std::uint64_t address, void* dst, std::uint64_t bytes);
   Task write_local(std::uint64_t address, const void* src, std::uint64_t bytes);
 
+  // The hybrid network's circuit controller (hw/ocs): ask for a pathway
+  // between this node's optical NIC and rank `peer`'s (both directions),
+  // which is up after the reconfiguration delay, or tear it down. Returns
+  // empty, or why the controller refused (a busy port, a blocked Clos
+  // fabric, no optical NIC, no OCS on this platform). Takes no time here.
+  std::string request_pathway(int peer);
+  std::string release_pathway(int peer);
+
   // Run `t` alongside the caller (e.g. one sub-program per TNI) from now on;
   // `co_await t` later waits for it to finish. `t` must outlive its run.
   void spawn(Task& t);
@@ -123,6 +133,10 @@ class Runtime {
   Resumer& resumer() { return resumer_; }
   // The mesh/torus shape, or null on a switched fabric.
   const router::Topology* torus() const { return topo_; }
+  // What Rank::request_pathway / release_pathway reach: (this node, peer
+  // node, set up?) -> empty or why not. Unset: no OCS.
+  using CircuitControl = std::function<std::string(router::NodeId, router::NodeId, bool)>;
+  void set_circuit_control(CircuitControl c) { circuits_ = std::move(c); }
   // Each rank's node memory, for Rank::read_local / write_local.
   void set_memories(std::vector<tlm::tlm_fw_transport_if<>*> m) { memories_ = std::move(m); }
   // The node memory's size, which Rank::alloc stays within (default: 2^40 B).
@@ -162,6 +176,7 @@ class Runtime {
   std::vector<Task> tasks_;
   sim::Time finished_at_ = 0;
   std::uint64_t memory_bytes_ = std::uint64_t(1) << 40;
+  CircuitControl circuits_;
   int finished_ = 0;
 
   Task finish(Task program);  // runs the program, then notes the time

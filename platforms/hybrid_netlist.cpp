@@ -69,4 +69,16 @@ std::string HybridNetlist::preset_pathway(router::NodeId a, router::NodeId b) {
   return controller_->preset_pathway(pa, pb);
 }
 
+std::string HybridNetlist::request_pathway(router::NodeId a, router::NodeId b, bool setup) {
+  const int pa = port_of(a), pb = port_of(b);
+  if (pa < 0 || pb < 0)
+    return fmt::format("node {} has no optical NIC (ocs.optical_nics)", pa < 0 ? a : b);
+  if (a == b) return fmt::format("node {}: a pathway joins two different nodes", a);
+  if (setup) return controller_->pathway(pa, pb);
+  if (ocs_->output_of(pa) != pb || ocs_->output_of(pb) != pa)
+    return fmt::format("nodes {} and {}: no pathway between them to tear down", a, b);
+  if (std::string why = controller_->teardown(pa); !why.empty()) return why;
+  return controller_->teardown(pb);
+}
+
 }  // namespace kairo::platforms

@@ -49,6 +49,9 @@ class HybridNetlist final : public Network {
   // run starts). Empty on success, otherwise why (a node without an optical
   // NIC, a port already in use, a blocked Clos fabric).
   std::string preset_pathway(router::NodeId a, router::NodeId b);
+  // The same during the run, through the controller: up after the
+  // reconfiguration delay (setup), or torn down (both directions).
+  std::string request_pathway(router::NodeId a, router::NodeId b, bool setup);
 
  private:
   class NoOpticalNic;

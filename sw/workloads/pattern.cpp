@@ -107,12 +107,10 @@ class PatternWorkload final : public Workload {
     net_ = &net;
     if (pathways_.empty()) return;
     auto* h = dynamic_cast<platforms::HybridNetlist*>(&net);
-    for (const hybrid::Pathway& pw : pathways_)
-      if (std::string why = circuits_ == "preset"
-                                ? h->preset_pathway(pw.a, pw.b)
-                                : h->controller().pathway(h->port_of(pw.a), h->port_of(pw.b));
-          !why.empty())
-        throw std::invalid_argument(fmt::format("pattern: pathway {} - {}: {}", pw.a, pw.b, why));
+    if (circuits_ == "preset")
+      for (const hybrid::Pathway& pw : pathways_)
+        if (std::string why = h->preset_pathway(pw.a, pw.b); !why.empty())
+          throw std::invalid_argument(fmt::format("pattern: pathway {} - {}: {}", pw.a, pw.b, why));
   }
 
   bool uses_optical() const override { return true; }
@@ -122,6 +120,11 @@ class PatternWorkload final : public Workload {
     const coll::Buffers b =
         collective_buffers(r, slots_.send[n], slots_.in[n] + std::uint64_t(iterations_) * slots_.transit[n]);
     co_await r.compute(kStart);
+    if (circuits_ == "request")  // the pathway's first node asks the controller
+      for (const hybrid::Pathway& pw : pathways_)
+        if (pw.a == n)
+          if (std::string why = r.request_pathway(rank_of_node(pw.b)); !why.empty())
+            throw std::runtime_error(fmt::format("rank {}: pathway to node {} refused: {}", r.rank(), pw.b, why));
     co_await coll::run_schedule(r, schedule(n), b, &ok_, &log_);
     end_[std::size_t(r.rank())] = r.now();
   }

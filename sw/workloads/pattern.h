@@ -14,9 +14,10 @@
 // `pathways` (default ocs.pathways) optical pathways, set up before the run;
 // eps uses the electronic network only (the default without an `ocs:`
 // section). circuits=preset (the default, seed 002's pre-built pathways) has
-// them up at time 0; circuits=request asks the circuit controller at time 0,
-// so they come up after the reconfiguration delay and the optical sends
-// wait for them (ocs.on_circuit_down=hold). Every message larger than ocs.threshold to another edge switch
+// them up at time 0; with circuits=request each pathway's first node asks
+// the circuit controller from its program when it starts (firmware
+// Rank::request_pathway), so they come up after the reconfiguration delay
+// and the optical sends wait for them (ocs.on_circuit_down=hold). Every message larger than ocs.threshold to another edge switch
 // follows the forwarding tables' route; each relay node forwards a message
 // once all of it has arrived (EO-OE, store-and-forward). In every iteration
 // each process posts its messages and its relays, then waits for what it
