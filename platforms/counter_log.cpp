@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "hw/common/endpoint.h"
+#include "platforms/hybrid_netlist.h"
 
 namespace kairo::platforms {
 
@@ -99,7 +100,14 @@ CounterLog::CounterLog(Network& net, RdmaMachine* machine, sim::EventQueue& q, s
       links_.push_back(std::move(l));
     }
   }
-  prev_links_.assign(ports_.size() * std::size_t(kLinkFixedFields + vcs_), 0);
+  // The optical ports of a hybrid network: one row each, dimension "ocs"
+  // (docs/counters.md: stall_ps is the time its circuit was not up).
+  if (auto* h = dynamic_cast<HybridNetlist*>(&net)) {
+    ocs_ = &h->ocs();
+    for (int port = 0; port < ocs_->ports(); ++port)
+      links_.push_back(LinkInfo{"ocs", ocs_->port_name(port), net.node_name(ocs_->node_of(port)), "ocs", "", "ocs", ""});
+  }
+  prev_links_.assign(links_.size() * std::size_t(kLinkFixedFields + vcs_), 0);
   if (machine) {
     for (router::NodeId n = 0; n < machine->nodes(); ++n)
       for (int t = 0; t < machine->tnis_per_node(); ++t) {
@@ -181,6 +189,28 @@ void CounterLog::finish() {
   out_->f = nullptr;
 }
 
+// Link i's running totals at `now`: a router port, or an optical port.
+void CounterLog::read_link(std::size_t i, sim::Time now, std::vector<std::uint64_t>& cur) {
+  if (i >= ports_.size()) {
+    const int port = int(i - ports_.size());
+    const ocs::OcsPortCounters c = ocs_->counters(port, now);
+    cur[0] = c.packets_sent, cur[1] = c.flits_sent, cur[2] = c.bytes_sent;
+    cur[3] = c.packets_received, cur[4] = c.flits_received, cur[5] = c.bytes_received;
+    cur[6] = c.busy_ps - ocs_->busy_after(port, now);
+    cur[7] = now - c.up_ps;  // not up: dark or reconfiguring
+    std::fill(cur.begin() + kLinkFixedFields, cur.end(), 0);
+    return;
+  }
+  router::Router& r = *ports_[i].first;
+  const int port = ports_[i].second;
+  const router::PortCounters c = r.counters(port, now);
+  cur[0] = c.packets_sent, cur[1] = c.flits_sent, cur[2] = c.bytes_sent;
+  cur[3] = c.packets_received, cur[4] = c.flits_received, cur[5] = c.bytes_received;
+  cur[6] = c.busy_ps - r.busy_after(port, now);  // the part of a packet still to go is later's
+  cur[7] = c.stall_ps;
+  for (int v = 0; v < vcs_; ++v) cur[std::size_t(kLinkFixedFields + v)] = v < r.vcs() ? c.zero_credit_ps[v] : 0;
+}
+
 void CounterLog::sample(sim::Time now) {
   const std::size_t lf = std::size_t(kLinkFixedFields + vcs_);
   std::vector<std::uint64_t> cur(lf);
@@ -188,15 +218,8 @@ void CounterLog::sample(sim::Time now) {
   std::string rows;  // kcl: this interval's link rows
   std::uint64_t n_rows = 0;
   std::uint32_t last_index = 0;
-  for (std::size_t i = 0; i < ports_.size(); ++i) {
-    router::Router& r = *ports_[i].first;
-    const int port = ports_[i].second;
-    const router::PortCounters c = r.counters(port, now);
-    cur[0] = c.packets_sent, cur[1] = c.flits_sent, cur[2] = c.bytes_sent;
-    cur[3] = c.packets_received, cur[4] = c.flits_received, cur[5] = c.bytes_received;
-    cur[6] = c.busy_ps - r.busy_after(port, now);  // the part of a packet still to go is later's
-    cur[7] = c.stall_ps;
-    for (int v = 0; v < vcs_; ++v) cur[std::size_t(kLinkFixedFields + v)] = v < r.vcs() ? c.zero_credit_ps[v] : 0;
+  for (std::size_t i = 0; i < links_.size(); ++i) {
+    read_link(i, now, cur);
     std::uint64_t* prev = &prev_links_[i * lf];
     bool any = false;
     for (std::size_t k = 0; k < lf; ++k) any |= cur[k] != prev[k];

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/ocs/ocs_fabric.h"
 #include "platforms/network.h"
 #include "platforms/rdma_machine.h"
 #include "sim/event_queue.h"
@@ -63,7 +64,9 @@ class CounterLog : public sim::EventTarget {
   sim::EventQueue& q_;
   sim::Time interval_, last_ = 0;
   int vcs_ = 1;
+  void read_link(std::size_t i, sim::Time now, std::vector<std::uint64_t>& cur);
   std::vector<std::pair<router::Router*, int>> ports_;  // every connected router port
+  ocs::OcsFabric* ocs_ = nullptr;  // hybrid network: its ports follow the router ports in links_
   std::vector<LinkInfo> links_;
   std::vector<std::uint64_t> prev_links_;  // [port][field]
   std::vector<nic::Tni*> tnis_;

@@ -115,11 +115,19 @@ TEST(Hybrid, CounterLogRecordsTheTimeOpticalSendsWaitForTheirCircuits) {
   const auto col = [&](const std::string& n) { return std::size_t(std::find(names.begin(), names.end(), n) - names.begin()); };
   const std::size_t wait = col("circuit_wait_ps"), start = col("interval_start_ps"), end = col("interval_end_ps");
   ASSERT_LT(wait, names.size());
-  double sum_ps = 0;
+  const std::size_t unit = col("unit"), port = col("port"), sent = col("bytes_sent"), stall = col("stall_ps");
+  double sum_ps = 0, ocs_bytes = 0;
   while (std::getline(log, line)) {
     std::vector<std::string> c;
     for (std::stringstream r(line); std::getline(r, header, ',');) c.push_back(header);
     c.resize(names.size());
+    if (c[unit] == "ocs") {  // an optical port's row: stall_ps is the time its circuit was not up
+      ocs_bytes += std::stod(c[sent]);
+      const double from = std::stod(c[start]), to = std::stod(c[end]), dark = std::stod(c[stall]);
+      if (c[port] == "p16" && to <= 10e9) EXPECT_EQ(dark, to - from) << "node 16's pathway is not up yet: " << line;
+      if (c[port] == "p16" && from >= 11e9) EXPECT_EQ(dark, 0) << line;
+      continue;
+    }
     if (c[0] != "tni" || c[wait].empty()) continue;
     const double w = std::stod(c[wait]);
     sum_ps += w;
@@ -128,6 +136,12 @@ TEST(Hybrid, CounterLogRecordsTheTimeOpticalSendsWaitForTheirCircuits) {
     if (std::stod(c[start]) >= 11e9) EXPECT_EQ(w, 0) << "the circuits are up from 10.001 ms: " << line;
   }
   EXPECT_DOUBLE_EQ(sum_ps / 1000, waited_ns) << "the intervals add up to the run's total";
+  // Into the circuits: 96 messages of 1 MB (3 pathways, 16 process pairs
+  // each, both ways) in 245 packets of at most 4096 B with a 32 B header
+  // each, and their 32 B acknowledgements on the way back.
+  const int hops = j["details"]["optical_hops_per_iteration"].get<int>();
+  EXPECT_EQ(hops, 96);
+  EXPECT_EQ(ocs_bytes, double(hops) * (1e6 + 245 * 32 + 32));
 }
 
 TEST(Hybrid, BadPatternInputIsRefused) {

@@ -108,10 +108,14 @@ void OcsFabric::accept(int port, int vc, hw::Packet* p) {
     throw std::logic_error(fmt::format("{}: packet {} sent into port {} whose circuit is {}", name(), p->id,
                                        port, to_string(in.state)));
   Port& out = ports_[std::size_t(in.out)];
-  in.c.busy_ps += p->tail_ps - p->injected_ps;
+  in.tx_last_ps = p->tail_ps - p->injected_ps;
+  in.tx_end_ps = p->tail_ps;
+  in.c.busy_ps += in.tx_last_ps;
   ++in.c.packets_sent;
+  in.c.flits_sent += p->flits;
   in.c.bytes_sent += p->bytes;
   ++out.c.packets_received;
+  out.c.flits_received += p->flits;
   out.c.bytes_received += p->bytes;
   in.outstanding += p->flits;
   if (out.owed.empty() || out.owed.back().feeder != port)

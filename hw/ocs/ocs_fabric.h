@@ -26,6 +26,7 @@
 // receiver holds packets across a reconfiguration.
 #pragma once
 #include <systemc>
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -43,8 +44,8 @@ enum class PortState : std::uint8_t { kDark = 0, kSettingUp = 1, kUp = 2, kTeari
 const char* to_string(PortState s);
 
 struct OcsPortCounters {
-  std::uint64_t packets_sent = 0, bytes_sent = 0;          // into this port's circuit
-  std::uint64_t packets_received = 0, bytes_received = 0;  // out of this port's receive fibre
+  std::uint64_t packets_sent = 0, flits_sent = 0, bytes_sent = 0;              // into this port's circuit
+  std::uint64_t packets_received = 0, flits_received = 0, bytes_received = 0;  // out of its receive fibre
   sim::Time busy_ps = 0;                                   // transmit fibre carrying light
   sim::Time up_ps = 0;                                     // circuit up (closed at counters())
   std::uint64_t reconfigurations = 0;                      // set-ups, tear-downs and moves begun
@@ -90,6 +91,12 @@ class OcsFabric : public sc_core::sc_module, public hw::PacketSink, public hw::C
   void return_credits(int port, int vc, int flits, sim::Time at) override;
 
   OcsPortCounters counters(int port, sim::Time now) const;
+  // Transmit time already counted in busy_ps that lies after `now` (the
+  // packet still leaving: an endpoint starts one only when the last is out).
+  sim::Time busy_after(int port, sim::Time now) const {
+    const Port& p = ports_[std::size_t(port)];
+    return p.tx_end_ps > now ? std::min(p.tx_end_ps - now, p.tx_last_ps) : 0;
+  }
   void set_probe(const OcsProbe* p) { probe_ = p; }
   std::string port_name(int port) const;
 
@@ -103,6 +110,7 @@ class OcsFabric : public sc_core::sc_module, public hw::PacketSink, public hw::C
     int out = -1;
     bool up_pending = false;
     sim::Time since_ps = 0;  // when `state` began
+    sim::Time tx_end_ps = 0, tx_last_ps = 0;  // the last packet's serialization: its end and length
     std::int64_t outstanding = 0;  // flits this port sent whose credits are not back
     // As an output: the inputs whose packets it still holds credits for,
     // oldest first, each with the flits owed per VC.
