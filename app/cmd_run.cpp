@@ -261,6 +261,21 @@ int run(RunArgs& a) {
     j["runtime_bytes_per_rank"] =
         (double(rt.footprint_bytes()) + double(fw::FrameBytes::peak)) / double(rt.size());
     j["coroutine_frame_bytes_peak"] = fw::FrameBytes::peak;
+    if (auto* h = dynamic_cast<platforms::HybridNetlist*>(&machine.network())) {
+      // The optical network: circuits at the end, the controller's work and
+      // its log (requests, ups, moves, tear-downs, refusals), the first 256.
+      const ocs::CircuitController& c = h->controller();
+      int up = 0;
+      for (int p = 0; p < h->ocs().ports(); ++p) up += h->ocs().state(p) == ocs::PortState::kUp;
+      nlohmann::json log = nlohmann::json::array();
+      for (std::size_t k = 0; k < c.log().size() && k < 256; ++k) {
+        const auto& e = c.log()[k];
+        log.push_back({{"ns", double(e.time_ps) / 1000.0}, {"in", e.in}, {"out", e.out}, {"what", e.what}});
+      }
+      j["ocs"] = {{"optical_ports", h->ocs().ports()}, {"circuits_up_at_end", up},
+                  {"reconfigurations", c.reconfigurations()}, {"requests_refused", c.requests_refused()},
+                  {"log_entries", c.log().size()}, {"log", log}};
+    }
     observe.summarize(j);
     if (!a.json_path.empty())
       write_text_file(a.json_path, j.dump(2) + "\n");
