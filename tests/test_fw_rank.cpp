@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "firmware/rank.h"
+#include "platforms/hybrid_netlist.h"
 #include "tests/nic_bench.h"
 
 namespace kairo::fw {
@@ -249,6 +250,61 @@ TEST(FwRank, LocalMemoryReadsWhatWasWrittenAndRefusesOutOfRange) {
   EXPECT_EQ(back, (std::vector<unsigned char>{1, 2, 3, 4, 5}));
   EXPECT_EQ(m.bench.read(3, 100, 5), back) << "it is the node's memory";
   EXPECT_NE(error.find("rank 3"), std::string::npos) << error;
+}
+
+// The hybrid network's circuits from firmware: rank 3 asks for a pathway to
+// rank 100 at 1 ms; its optical put (TNI 1) is refused before the pathway
+// is up (ocs.on_circuit_down=error) and lands after it (1 ms + 10 ms); once
+// rank 3 releases the pathway, TNI 1 refuses again. A second request while
+// the ports are taken is refused with the controller's reason.
+Task circuits(Rank& r, std::vector<nic::RdmaStatus>* got, std::vector<std::string>* answers) {
+  const nic::MemKey mine = r.reg_mem(1, 0x1000, 4096);
+  co_await r.compute(1000000000);  // 1 ms
+  if (r.rank() != 3) co_return;
+  const nic::MemKey theirs = r.remote_key(100, 1);
+  answers->push_back(r.request_pathway(100));
+  answers->push_back(r.request_pathway(100));  // ports already in use
+  nic::Completion c;
+  std::uint64_t h = 0;
+  co_await r.put(1, 100, theirs, 0, mine, 0, 8, 1, &h);
+  co_await r.complete(1, h, &c);
+  got->push_back(c.status);
+  co_await r.compute(10000000000);  // 10 ms: up now
+  co_await r.put(1, 100, theirs, 0, mine, 0, 8, 2, &h);
+  co_await r.complete(1, h, &c);
+  got->push_back(c.status);
+  answers->push_back(r.release_pathway(100));
+  co_await r.put(1, 100, theirs, 0, mine, 0, 8, 3, &h);
+  co_await r.complete(1, h, &c);
+  got->push_back(c.status);
+}
+
+Task ask(Rank& r, std::string* answer) {
+  *answer = r.request_pathway(1);
+  co_return;
+}
+
+TEST(FwRank, FirmwareRequestsAndReleasesOpticalPathways) {
+  Machine m(platforms::load_platform("hybrid-eps-ocs-128", {"ocs.on_circuit_down=error"}));
+  auto& net = dynamic_cast<platforms::HybridNetlist&>(m.bench.net);
+  m.rt->set_circuit_control(
+      [&net](NodeId a, NodeId b, bool up) { return net.request_pathway(a, b, up); });
+  std::vector<nic::RdmaStatus> got;
+  std::vector<std::string> answers;
+  m.rt->launch([&](Rank& r) { return circuits(r, &got, &answers); });
+  m.bench.queue.run_direct();
+  ASSERT_EQ(answers.size(), 3u);
+  EXPECT_EQ(answers[0], "");
+  EXPECT_NE(answers[1].find("already has a circuit"), std::string::npos) << answers[1];
+  EXPECT_EQ(answers[2], "");
+  EXPECT_EQ(got, (std::vector<nic::RdmaStatus>{nic::RdmaStatus::kCircuitDown, nic::RdmaStatus::kOk,
+                                                nic::RdmaStatus::kCircuitDown}));
+  EXPECT_EQ(net.controller().reconfigurations(), 4u) << "two set-ups, two tear-downs";
+  Machine plain(platforms::load_platform("tofu-small"));
+  std::string answer;
+  plain.rt->launch([&](Rank& r) { return r.rank() == 0 ? ask(r, &answer) : Task(); });
+  plain.bench.queue.run_direct();
+  EXPECT_NE(answer.find("no optical circuit switch"), std::string::npos) << answer;
 }
 
 }  // namespace
