@@ -184,7 +184,7 @@ TEST(Collectives, AlltoallSchedulesSendToEveryOtherRankExactlyOnce) {
 // of 0 .. p - 1 onto the translations, phase 0 the null one.
 TEST(Collectives, PhaseOffsetsAreEveryTranslationOnce) {
   for (std::vector<int> sizes :
-       std::vector<std::vector<int>>{{7}, {4, 3, 2}, {2, 2, 2, 2, 3, 2}, {10, 10, 10}})
+       std::vector<std::vector<int>>{{7}, {5, 4}, {6, 1, 3}, {4, 3, 2}, {2, 2, 2, 2, 3, 2}, {10, 10, 10}})
     for (bool reversed : {false, true}) {
       std::vector<int> order;
       for (int d = 0; d < int(sizes.size()); ++d) order.push_back(reversed ? int(sizes.size()) - 1 - d : d);
@@ -213,6 +213,11 @@ TEST(Collectives, PhaseOffsetsAreEveryTranslationOnce) {
   // 0's offset, the stagger itself.
   phase_offset({10, 10, 10}, {}, 770, o);
   EXPECT_EQ(std::vector<int>(o, o + 3), (std::vector<int>{0, 3, 6}));
+  // Two dimensions with links (a size-1 dimension has none): plain numbering.
+  phase_offset({10, 1, 10}, {}, 37, o);
+  EXPECT_EQ(std::vector<int>(o, o + 3), (std::vector<int>{7, 0, 3}));
+  phase_offset({8, 8}, {}, 9, o);
+  EXPECT_EQ(std::vector<int>(o, o + 2), (std::vector<int>{1, 1}));
 }
 
 // Seed 000 Fig. 3: simple spread keeps to X for its first X - 1 phases, so
@@ -301,13 +306,12 @@ TEST(Collectives, TofuGroupsPhasesBetweenBarriers) {
       EXPECT_EQ(std::string(s.back().phase), "exchange");
     }
   }
-  // Routing order Y then X on a 3x4 torus: phase 4 = digits (a_Y, a_X) =
-  // (0, 1) is o = (X 0 + 1 + 1, Y 0), X staggered by 3 / 2 = 1; a2at (X
-  // first) has phase 3 = digits (a_X, a_Y) = (0, 1): o = (X 0, Y 1 + 2), Y
-  // staggered by 4 / 2 = 2.
+  // Routing order Y then X on a 3x4 torus (two dimensions: plain
+  // numbering): phase 4 = digits (a_Y, a_X) = (0, 1) is o = (X 1, Y 0); a2at
+  // (X first) has phase 3 = digits (a_X, a_Y) = (0, 1): o = (X 0, Y 1).
   const TorusRanks yx = torus_of({3, 4}, {1, 0});
-  EXPECT_EQ(coords(yx, alltoall("tofu", 0, 12, 8, 1, {&yx, 11})[0].puts[3].to), (std::vector<int>{2, 0}));
-  EXPECT_EQ(coords(yx, alltoall("a2at", 0, 12, 8, 1, {&yx})[0].puts[2].to), (std::vector<int>{0, 3}));
+  EXPECT_EQ(coords(yx, alltoall("tofu", 0, 12, 8, 1, {&yx, 11})[0].puts[3].to), (std::vector<int>{1, 0}));
+  EXPECT_EQ(coords(yx, alltoall("a2at", 0, 12, 8, 1, {&yx})[0].puts[2].to), (std::vector<int>{0, 1}));
   EXPECT_THROW(alltoall("tofu", 0, 12, 8, 1, {&yx, 12}), std::invalid_argument) << "k beyond p - 1";
   EXPECT_THROW(alltoall("a2at", 0, 12, 8, 1), std::invalid_argument) << "no coordinates";
 }

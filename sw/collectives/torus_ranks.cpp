@@ -46,16 +46,21 @@ std::string check_torus_ranks(const TorusRanks& t) {
 
 void phase_offset(const std::vector<int>& sizes, const std::vector<int>& order, std::uint64_t i, int* o) {
   const std::size_t n = sizes.size();
+  std::size_t spread = 0;  // dimensions with links
+  for (int s : sizes) spread += s > 1;
+  const bool mix = spread >= 3;
   // The stagger alone (phase 0's image before the swap with the null translation).
-  auto stagger = [&](std::size_t j) { return int(j * std::size_t(sizes[order.empty() ? j : std::size_t(order[j])]) / n); };
+  auto stagger = [&](std::size_t j) {
+    return mix ? int(j * std::size_t(sizes[order.empty() ? j : std::size_t(order[j])]) / n) : 0;
+  };
   bool null = true;
   std::uint64_t sum = 0;
   for (std::size_t j = 0; j < n; ++j) {
     const std::size_t d = order.empty() ? j : std::size_t(order[j]);
-    const std::uint64_t s = std::uint64_t(sizes[d]);
-    sum += i % s;  // digit a_j
+    const std::uint64_t s = std::uint64_t(sizes[d]), a = i % s;  // digit a_j
+    sum += a;
     i /= s;
-    o[d] = int((sum + std::uint64_t(stagger(j))) % s);
+    o[d] = int(((mix ? sum : a) + std::uint64_t(stagger(j))) % s);
     null = null && o[d] == 0;
   }
   const bool phase0 = sum == 0;  // every digit zero
