@@ -105,7 +105,7 @@ const std::vector<ParamInfo>& param_table() {
          "dimension-order routing: the order dimensions are corrected in, e.g. [X, Y, Z, A, C, B]"},
         {"router.tie_break", "name", d.tie_break == router::TieBreak::kPlus ? "plus" : "minus",
          "plus or minus: the way round a ring when both are equally short"},
-        {"router.allocator", "name", d.allocator, "switch allocator: round_robin, islip or oldest_first"},
+        {"router.allocator", "name", d.allocator, "switch allocator: round_robin, islip, oldest_first or rtl_separable_rr (the Verilated RTL of round_robin)"},
         {"router.network_interfaces", "count", n(d.network_interfaces),
          "injection/ejection port pairs per router, 1 to 64 (Tofu: 4 TNIs, TofuD: 6)"},
         {"router.watchdog_cycles", "cycles", n(d.watchdog_cycles),

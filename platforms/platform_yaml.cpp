@@ -26,7 +26,7 @@ namespace {
 
 // Mirrors router::allocator_names() (hw/router/allocator.h); a test checks
 // that the two lists agree.
-const std::vector<std::string> kAllocatorNames = {"round_robin", "islip", "oldest_first"};
+const std::vector<std::string> kAllocatorNames = {"round_robin", "islip", "oldest_first", "rtl_separable_rr"};
 const std::vector<std::string> kTopKeys = {"name", "description", "topology", "router",
                                            "nic",  "links",       "ranks", "ocs"};
 const std::vector<std::string> kFatTreeKeys = {"edges",  "hosts_per_edge", "uplinks_per_edge",

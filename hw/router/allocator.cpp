@@ -8,6 +8,7 @@
 #include "hw/router/islip_allocator.h"
 #include "hw/router/oldest_first_allocator.h"
 #include "hw/router/round_robin_allocator.h"
+#include "hw/router/rtl/rtl_allocator.h"
 
 namespace kairo::router {
 
@@ -30,12 +31,13 @@ std::unique_ptr<Allocator> make_allocator(const std::string& name, int inputs, i
   if (name == IslipAllocator::kName) return std::make_unique<IslipAllocator>(inputs, vcs, outputs);
   if (name == OldestFirstAllocator::kName)
     return std::make_unique<OldestFirstAllocator>(inputs, vcs, outputs);
+  if (name == RtlSeparableAllocator::kName) return std::make_unique<RtlSeparableAllocator>(inputs, vcs, outputs);
   return nullptr;
 }
 
 const std::vector<std::string>& allocator_names() {
   static const std::vector<std::string> names = {RoundRobinAllocator::kName, IslipAllocator::kName,
-                                                 OldestFirstAllocator::kName};
+                                                 OldestFirstAllocator::kName, RtlSeparableAllocator::kName};
   return names;
 }
 
