@@ -1,0 +1,164 @@
+// The Verilated RTL switch allocator (hw/router/rtl/sep_alloc_rr.sv) against
+// the C++ round-robin separable allocator it mirrors: the same random
+// request sequences, cycle by cycle, must give the same grants, on several
+// port and VC counts, including rounds of one request (the router's
+// allocate_single shortcut in C++) and rounds with no request at all.
+//
+// SystemC builds its module tree once per process: every RTL allocator is
+// made first, then the elaboration is completed (sc_start(0)), then all are
+// driven.
+#include <gtest/gtest.h>
+
+#include <systemc>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "hw/router/round_robin_allocator.h"
+#include "hw/router/rtl/rtl_allocator.h"
+#include "tests/test_support.h"
+
+namespace kairo::router {
+namespace {
+
+struct Shape {
+  int inputs, vcs, outputs;
+};
+const std::vector<Shape> kShapes = {{5, 4, 5}, {7, 2, 7}, {16, 8, 16}, {11, 4, 11}, {3, 1, 3}, {14, 6, 14}};
+
+struct Pair {
+  std::unique_ptr<RoundRobinAllocator> cpp;
+  std::unique_ptr<RtlSeparableAllocator> rtl;
+};
+
+class RtlAllocator : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    pairs_ = new std::vector<Pair>;
+    for (const Shape& s : kShapes)
+      pairs_->push_back({std::make_unique<RoundRobinAllocator>(s.inputs, s.vcs, s.outputs),
+                         std::make_unique<RtlSeparableAllocator>(s.inputs, s.vcs, s.outputs)});
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // end of elaboration: the RTL's ports are bound
+  }
+  static std::vector<Pair>* pairs_;
+};
+std::vector<Pair>* RtlAllocator::pairs_ = nullptr;
+
+// Random rounds: each VC requests with probability `load`, a uniformly
+// random output; one round in eight has exactly one request (the C++ side
+// takes its allocate_single shortcut), one in sixteen none.
+TEST_F(RtlAllocator, GrantsMatchTheCppAllocatorEveryCycleOnRandomRequests) {
+  std::mt19937_64 rng(2026);
+  for (std::size_t k = 0; k < kShapes.size(); ++k) {
+    const Shape s = kShapes[k];
+    Pair& p = (*pairs_)[k];
+    const double load = 0.15 + 0.7 * double(k) / double(kShapes.size());
+    std::bernoulli_distribution req(load);
+    std::uniform_int_distribution<int> out(0, s.outputs - 1), in(0, s.inputs - 1), vc(0, s.vcs - 1);
+    std::uint64_t grants = 0, contended = 0;
+    for (int cycle = 0; cycle < 20000; ++cycle) {
+      const int kind = int(rng() % 16);
+      p.rtl->clear();
+      if (kind == 0) {  // one request
+        const int i = in(rng), v = vc(rng), o = out(rng);
+        p.cpp->allocate_single(i, v, o, 0);
+        p.rtl->add_request(i, v, o, 0);
+      } else {
+        p.cpp->clear();
+        int n = 0;
+        if (kind != 1)
+          for (int i = 0; i < s.inputs; ++i)
+            for (int v = 0; v < s.vcs; ++v)
+              if (req(rng)) {
+                const int o = out(rng);
+                p.cpp->add_request(i, v, o, 0);
+                p.rtl->add_request(i, v, o, 0);
+                ++n;
+              }
+        p.cpp->allocate();
+        contended += n > 1;
+      }
+      p.rtl->allocate();
+      for (int i = 0; i < s.inputs; ++i) {
+        ASSERT_EQ(p.rtl->grant_vc(i), p.cpp->grant_vc(i))
+            << s.inputs << "x" << s.vcs << " cycle " << cycle << " input " << i;
+        ASSERT_EQ(p.rtl->grant_output(i), p.cpp->grant_output(i))
+            << s.inputs << "x" << s.vcs << " cycle " << cycle << " input " << i;
+        grants += p.cpp->grant_vc(i) >= 0;
+      }
+    }
+    EXPECT_EQ(p.rtl->rtl_cycles(), 20000u) << "one RTL clock per allocation";
+    EXPECT_GT(contended, 10000u) << "most rounds had competing requests";
+    EXPECT_GT(grants, 20000u);
+  }
+}
+
+// Starvation freedom, as the pointers make it: with every VC of every input
+// requesting output 0, the RTL grants the inputs in turn and each input's
+// VCs in turn, exactly as the C++ arbiters do.
+TEST_F(RtlAllocator, FullLoadOnOneOutputRotatesOverInputsAndVcs) {
+  Pair& p = (*pairs_)[0];
+  const Shape s = kShapes[0];
+  for (int round = 0; round < s.inputs * s.vcs * 2; ++round) {
+    p.cpp->clear();
+    p.rtl->clear();
+    for (int i = 0; i < s.inputs; ++i)
+      for (int v = 0; v < s.vcs; ++v) {
+        p.cpp->add_request(i, v, 0, 0);
+        p.rtl->add_request(i, v, 0, 0);
+      }
+    p.cpp->allocate();
+    p.rtl->allocate();
+    int winner = -1;
+    for (int i = 0; i < s.inputs; ++i)
+      if (p.rtl->grant_vc(i) >= 0) winner = i;
+    ASSERT_GE(winner, 0);
+    EXPECT_EQ(p.rtl->grant_vc(winner), p.cpp->grant_vc(winner));
+    EXPECT_EQ(p.cpp->grant_output(winner), 0);
+  }
+}
+
+// Must-show 2: whole runs with the RTL allocator give exactly the C++
+// allocator's results: every figure of the JSON but the run's own cost.
+nlohmann::json run_json(std::vector<std::string> args, const std::string& allocator) {
+  const std::string json = test::temp_dir() + "/run.json";
+  args.insert(args.end(), {"--set", "router.allocator=" + allocator, "--json", json, "--quiet"});
+  auto r = test::run_kairo(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j = r.exit_code == 0 ? nlohmann::json::parse(test::read_file(json)) : nlohmann::json::object();
+  for (const char* cost : {"wall_s", "elaborate_s", "peak_rss_mib", "events_per_s", "flit_hops_per_s",
+                           "sim_cycles_per_s", "packet_hops_per_s", "runtime_bytes_per_rank"})
+    j.erase(cost);
+  return j;
+}
+
+TEST(RtlAllocatorRuns, UniformTrafficOnThe8x8TorusIsIdenticalToTheCppAllocator) {
+  const std::vector<std::string> args = {"traffic", "torus-8x8", "--pattern", "uniform", "--rate", "0.35",
+                                         "--packet-flits", "4", "--seed", "3"};
+  auto cpp = run_json(args, "round_robin"), rtl = run_json(args, "rtl_separable_rr");
+  EXPECT_EQ(rtl, cpp);
+  EXPECT_GT(cpp["measured_packets"].get<double>(), 10000);
+}
+
+TEST(RtlAllocatorRuns, AlltoallOnTofuSmallIsIdenticalToTheCppAllocator) {
+  const std::vector<std::string> args = {"run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2a",
+                                         "--param", "size=4KiB", "--mode", "size-only"};
+  auto cpp = run_json(args, "round_robin"), rtl = run_json(args, "rtl_separable_rr");
+  EXPECT_EQ(rtl, cpp);
+  EXPECT_GT(cpp["completion_ns"].get<double>(), 0);
+}
+
+TEST(RtlAllocatorShape, RoutersLargerThanTheRtlAreRefusedWithTheLimit) {
+  try {
+    RtlSeparableAllocator a(17, 4, 17);
+    FAIL() << "accepted 17 ports";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("1 to 16 ports"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(RtlSeparableAllocator(4, 9, 4), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace kairo::router
