@@ -84,12 +84,12 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
         if (c[d] < range[std::size_t(d)].first || c[d] > range[std::size_t(d)].second) node_on[id] = 0;
     }
   }
-  std::set<std::string> classes = {"link", "vc", "tni", "ocs"};
+  std::set<std::string> classes = {"link", "vc", "tni", "ocs", "rtl"};
   if (!sel.classes.empty()) {
     classes.clear();
     for (const std::string& c : split(sel.classes, ',')) {
-      if (c != "link" && c != "vc" && c != "tni" && c != "ocs")
-        throw std::invalid_argument("--trace-signals: expected link, vc, tni or ocs, got '" + c + "'");
+      if (c != "link" && c != "vc" && c != "tni" && c != "ocs" && c != "rtl")
+        throw std::invalid_argument("--trace-signals: expected link, vc, tni, ocs or rtl, got '" + c + "'");
       classes.insert(c);
     }
   }
@@ -112,7 +112,11 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
     router::Router& r = net.router_at(i);
     const std::string name = r.name();
     if (topo ? !node_on[i] : (!switch_names.empty() && !switch_names.count(name))) continue;
-    if (!classes.count("link") && !classes.count("vc")) break;
+    if (auto* rtl = dynamic_cast<router::RtlSeparableAllocator*>(&r.allocator()); rtl && classes.count("rtl")) {
+      rtl->trace(&trace, name + ".alloc", &r.queue());
+      traced_rtl_.push_back(rtl);
+    }
+    if (!classes.count("link") && !classes.count("vc")) continue;
     auto probe = std::make_unique<router::RouterProbe>();
     probe->trace = &trace;
     probe->out.resize(std::size_t(r.num_ports()));
@@ -199,7 +203,7 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
       ocs_ = std::move(probe);
     }
   }
-  if (routers_.empty() && tnis_.empty() && !ocs_)
+  if (routers_.empty() && tnis_.empty() && !ocs_ && traced_rtl_.empty())
     throw std::invalid_argument("the trace selection (--trace-nodes/--trace-box/--trace-switches/--trace-dims/--trace-tnis/--trace-signals) selects nothing");
 }
 
@@ -207,6 +211,7 @@ Tracer::~Tracer() {
   for (router::Router* r : traced_routers_) r->set_probe(nullptr);
   for (nic::Tni* t : traced_tnis_) t->set_probe(nullptr);
   if (traced_ocs_) traced_ocs_->set_probe(nullptr);
+  for (router::RtlSeparableAllocator* a : traced_rtl_) a->trace(nullptr, "", nullptr);
 }
 
 }  // namespace kairo::platforms

@@ -16,7 +16,9 @@
 //               (input VC occupancy), tni (queue depth, DMA, counts), ocs
 //               (hybrid platforms: each selected node's optical port, its
 //               circuit `state` 0 dark / 1 setting up / 2 up / 3 tearing
-//               down, and `peer`, the port it leads to plus one)
+//               down, and `peer`, the port it leads to plus one), rtl (a
+//               traced router whose allocator is the Verilated RTL: its
+//               wires under <router>.alloc)
 #pragma once
 #include <memory>
 #include <string>
@@ -25,6 +27,7 @@
 #include "hw/nic/tni.h"
 #include "hw/ocs/ocs_fabric.h"
 #include "hw/router/router_probe.h"
+#include "hw/router/rtl/rtl_allocator.h"
 #include "platforms/network.h"
 #include "platforms/rdma_machine.h"
 #include "sim/trace.h"
@@ -47,6 +50,7 @@ class Tracer {
  private:
   std::vector<std::unique_ptr<router::RouterProbe>> routers_;
   std::vector<router::Router*> traced_routers_;
+  std::vector<router::RtlSeparableAllocator*> traced_rtl_;
   std::vector<std::unique_ptr<nic::TniProbe>> tnis_;
   std::vector<nic::Tni*> traced_tnis_;
   std::unique_ptr<ocs::OcsProbe> ocs_;

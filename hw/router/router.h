@@ -80,6 +80,8 @@ class Router : public sc_core::sc_module,
   // Waveform recording (null: not traced, the default). Set before the run.
   void set_probe(RouterProbe* p) { probe_ = p; }
   int vcs() const { return cfg_.vcs; }
+  Allocator& allocator() { return *allocator_; }
+  const sim::EventQueue& queue() const { return *cfg_.queue; }
   int port_dim(int port) const;  // the dimension a link port runs along, -1 for a network interface
 
  private:

@@ -138,9 +138,9 @@ void RtlSeparableAllocator::allocate() {
   ++cycles_;
 }
 
-void RtlSeparableAllocator::trace(sim::Trace* t, const std::string& scope, const sim::Time* now) {
+void RtlSeparableAllocator::trace(sim::Trace* t, const std::string& scope, const sim::EventQueue* q) {
   trace_ = t;
-  now_ = now;
+  queue_ = q;
   signals_.clear();
   if (!t) return;
   const std::string s = scope + ".";
@@ -157,7 +157,7 @@ void RtlSeparableAllocator::trace(sim::Trace* t, const std::string& scope, const
 // The wires as they are during this allocation (before the clock edge).
 void RtlSeparableAllocator::record() {
   const Pins& p = *pins_;
-  const sim::Time t = *now_;
+  const sim::Time t = queue_->now();
   trace_->set(signals_[0], t, 1);
   trace_->set(signals_[1], t, p.grant_valid.latest());
   trace_->set(signals_[2], t, p.grant_vc.latest());

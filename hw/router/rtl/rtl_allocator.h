@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "hw/router/allocator.h"
+#include "sim/event_queue.h"
 #include "sim/trace.h"
 
 class Vsep_alloc_rr;
@@ -54,8 +55,8 @@ class RtlSeparableAllocator final : public Allocator {
   // Record the RTL's wires into a waveform under `scope` (e.g.
   // "rtr_x0y0.alloc"): grant_valid, grant_vc, grant_out, stage1_valid,
   // stage1_vc, vc_ptr, in_ptr (flat vectors as in the RTL) and clk (one pulse
-  // per allocation). `now` gives the time of each allocation.
-  void trace(sim::Trace* t, const std::string& scope, const sim::Time* now);
+  // per allocation), at the times `q` gives. Null `t`: stop recording.
+  void trace(sim::Trace* t, const std::string& scope, const sim::EventQueue* q);
   std::uint64_t rtl_cycles() const { return cycles_; }
 
  private:
@@ -71,7 +72,7 @@ class RtlSeparableAllocator final : public Allocator {
   bool started_ = false;
   std::uint64_t cycles_ = 0;
   sim::Trace* trace_ = nullptr;
-  const sim::Time* now_ = nullptr;
+  const sim::EventQueue* queue_ = nullptr;
   std::vector<sim::Trace::Signal> signals_;
 };
 
