@@ -10,9 +10,11 @@
 #include <gtest/gtest.h>
 
 #include <systemc>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -148,6 +150,95 @@ TEST(RtlAllocatorRuns, AlltoallOnTofuSmallIsIdenticalToTheCppAllocator) {
   auto cpp = run_json(args, "round_robin"), rtl = run_json(args, "rtl_separable_rr");
   EXPECT_EQ(rtl, cpp);
   EXPECT_GT(cpp["completion_ns"].get<double>(), 0);
+}
+
+// A VCD of the model's signals and the RTL's: (time, value) changes per
+// hierarchical name, read with a small parser of the format's value lines.
+std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> read_vcd(const std::string& path) {
+  std::istringstream in(test::read_file(path));
+  std::map<std::string, std::string> name_of;  // id -> name
+  std::vector<std::string> scope;
+  std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> out;
+  std::uint64_t t = 0;
+  for (std::string tok; in >> tok;) {
+    if (tok == "$scope") {
+      std::string kind, name;
+      in >> kind >> name;
+      scope.push_back(name);
+    } else if (tok == "$upscope") {
+      scope.pop_back();
+    } else if (tok == "$var") {
+      std::string kind, width, id, name;
+      in >> kind >> width >> id >> name;
+      std::string full;
+      for (const auto& s : scope) full += s + ".";
+      name_of[id] = full + name;
+    } else if (tok[0] == '#') {
+      t = std::stoull(tok.substr(1));
+    } else if (tok[0] == 'b') {
+      std::string id;
+      in >> id;
+      out[name_of[id]].push_back({t, std::stoull(tok.substr(1), nullptr, 2)});
+    } else if ((tok[0] == '0' || tok[0] == '1') && name_of.count(tok.substr(1))) {
+      out[name_of[tok.substr(1)]].push_back({t, std::uint64_t(tok[0] - '0')});
+    }
+  }
+  return out;
+}
+
+std::uint64_t value_at(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& changes, std::uint64_t t) {
+  std::uint64_t v = 0;
+  for (const auto& [at, x] : changes)
+    if (at <= t) v = x;
+  return v;
+}
+
+// Must-show 4: one router's waveform holds the RTL arbiter's wires next to
+// the model's ports, and they agree: every grant the RTL gives (input i to
+// output o at a clock pulse) is followed, within one packet time plus the
+// switch traversal, by a new packet on output o's link.
+TEST(RtlAllocatorRuns, WaveformShowsTheRtlGrantsNextToThePortsTheyDrive) {
+  const std::string vcd = test::temp_dir() + "/rtl.vcd";
+  auto r = test::run_kairo({"traffic", "torus-8x8", "--pattern", "uniform", "--rate", "0.3", "--packet-flits", "4",
+                            "--seed", "1", "--set", "router.allocator=rtl_separable_rr", "--vcd", vcd,
+                            "--trace-nodes", "9", "--trace-to", "3us", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto w = read_vcd(vcd);
+  const std::string rtr = "rtr_x1y1.";
+  ASSERT_TRUE(w.count(rtr + "alloc.clk")) << "the RTL's wires under the router";
+  const auto& clk = w[rtr + "alloc.clk"];
+  const char* ports[] = {"xp", "xm", "yp", "ym", "ni0"};  // output index order of a 2D router
+  int grants = 0;
+  for (const auto& [t, v] : clk) {
+    if (v != 1) continue;
+    const std::uint64_t valid = value_at(w[rtr + "alloc.grant_valid"], t), out = value_at(w[rtr + "alloc.grant_out"], t);
+    for (int i = 0; i < 5; ++i) {
+      if (!((valid >> i) & 1)) continue;
+      const int o = int((out >> (4 * i)) & 15);
+      ASSERT_LT(o, 5);
+      const auto& pkt = w[rtr + ports[o] + ".pkt"];
+      bool started = false;
+      for (const auto& [at, id] : pkt) started |= at >= t && at <= t + 6000 && id != 0;  // 1 + 4 flits of 1 ns
+      EXPECT_TRUE(started) << "grant of input " << i << " to " << ports[o] << " at " << t << " ps";
+      ++grants;
+    }
+  }
+  EXPECT_GT(grants, 50);
+  // waves/rtl_allocator.gtkw opens this very trace (waves/README.md gives
+  // the command): every signal it names is in it.
+  const std::string readme = test::read_file(std::string(KAIRO_SOURCE_DIR) + "/waves/README.md");
+  EXPECT_NE(readme.find("--pattern uniform --rate 0.3 --packet-flits 4 --seed 1 --set router.allocator=rtl_separable_rr "
+                        "--vcd waves/rtl.vcd --trace-nodes 9 --trace-to 3us"),
+            std::string::npos);
+  std::stringstream gtkw(test::read_file(std::string(KAIRO_SOURCE_DIR) + "/waves/rtl_allocator.gtkw"));
+  int named = 0;
+  for (std::string line; std::getline(gtkw, line);) {
+    if (line.empty() || std::string("@[*-").find(line[0]) != std::string::npos) continue;
+    const std::string name = line.substr(0, line.find('['));
+    EXPECT_TRUE(w.count(name)) << "rtl_allocator.gtkw names " << name << ", which the trace lacks";
+    ++named;
+  }
+  EXPECT_GE(named, 10);
 }
 
 TEST(RtlAllocatorShape, RoutersLargerThanTheRtlAreRefusedWithTheLimit) {
