@@ -24,7 +24,8 @@
 namespace kairo::platforms {
 namespace {
 
-// Mirrors router::allocator_names() (hw/router/allocator.h); a test checks
+// Mirrors router::allocator_names() and rtl_allocator_names()
+// (hw/router/allocator.h); a test checks
 // that the two lists agree.
 const std::vector<std::string> kAllocatorNames = {"round_robin", "islip", "oldest_first", "rtl_separable_rr"};
 const std::vector<std::string> kTopKeys = {"name", "description", "topology", "router",

@@ -415,11 +415,13 @@ TEST(Platform, SetOnOneDimensionKeepsFileLinesForTheOthers) {
 }
 
 TEST(Platform, AcceptsExactlyTheRouterAllocatorNames) {
-  for (const std::string& name : router::allocator_names())
+  std::vector<std::string> names = router::allocator_names();
+  for (const std::string& rtl : router::rtl_allocator_names()) names.push_back(rtl);
+  for (const std::string& name : names)
     EXPECT_EQ(load_platform("mesh-8x8", {"router.allocator=" + name}).router.allocator, name);
   std::string msg = load_error("mesh-8x8", {"router.allocator=fifo"});
   std::string listed;
-  for (const std::string& name : router::allocator_names()) listed += (listed.empty() ? "" : " | ") + name;
+  for (const std::string& name : names) listed += (listed.empty() ? "" : " | ") + name;
   expect_contains(msg, {"expected one of " + listed + ", got fifo"});
 }
 

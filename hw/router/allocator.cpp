@@ -37,7 +37,12 @@ std::unique_ptr<Allocator> make_allocator(const std::string& name, int inputs, i
 
 const std::vector<std::string>& allocator_names() {
   static const std::vector<std::string> names = {RoundRobinAllocator::kName, IslipAllocator::kName,
-                                                 OldestFirstAllocator::kName, RtlSeparableAllocator::kName};
+                                                 OldestFirstAllocator::kName};
+  return names;
+}
+
+const std::vector<std::string>& rtl_allocator_names() {
+  static const std::vector<std::string> names = {RtlSeparableAllocator::kName};
   return names;
 }
 

@@ -60,8 +60,13 @@ class Allocator {
 // Names: "round_robin" (separable input-first, round-robin arbiters),
 // "islip" (iterative request-grant-accept, pointers updated on first-iteration
 // accepts), "oldest_first" (greedy by age, ties by input then VC index).
+// "rtl_separable_rr" (the Verilated RTL of round_robin, hw/router/rtl).
 // Returns nullptr for an unknown name.
 std::unique_ptr<Allocator> make_allocator(const std::string& name, int inputs, int vcs, int outputs);
+// The C++ allocators (usable anywhere, also without a SystemC kernel), and
+// the RTL ones (a Verilated SystemC module each: made during elaboration,
+// run once the simulation has started; tests/test_rtl_allocator.cpp).
 const std::vector<std::string>& allocator_names();
+const std::vector<std::string>& rtl_allocator_names();
 
 }  // namespace kairo::router

@@ -46,6 +46,11 @@ struct RtlSeparableAllocator::Pins {
       vc_ptr{"alloc_vc_ptr"}, in_ptr{"alloc_in_ptr"};
 };
 
+struct RtlSeparableAllocator::Bits {
+  sc_dt::sc_bv<kMaxInputs * kMaxVcs> valid;
+  sc_dt::sc_bv<kMaxInputs * kMaxVcs * kOutBits> out;
+};
+
 RtlSeparableAllocator::RtlSeparableAllocator(int inputs, int vcs, int outputs)
     : Allocator(inputs, vcs, outputs) {
   if (inputs < 1 || vcs < 1 || outputs < 1 || inputs > kMaxInputs || vcs > kMaxVcs || outputs > kMaxOutputs)
@@ -54,6 +59,7 @@ RtlSeparableAllocator::RtlSeparableAllocator(int inputs, int vcs, int outputs)
                                 " VCs, got " + shape_text(inputs, vcs, outputs) +
                                 " (use router.allocator: round_robin for larger routers)");
   pins_ = std::make_unique<Pins>();
+  bits_ = std::make_unique<Bits>();
   rtl_ = std::make_unique<Vsep_alloc_rr>("alloc");  // a child of the module being built (the router)
   Vsep_alloc_rr& m = *rtl_;
   Pins& p = *pins_;
@@ -63,6 +69,7 @@ RtlSeparableAllocator::RtlSeparableAllocator(int inputs, int vcs, int outputs)
   grant_vc_.assign(std::size_t(inputs), -1);
   grant_out_.assign(std::size_t(inputs), -1);
   requested_.assign(std::size_t(inputs * vcs), -1);
+  listed_.reserve(std::size_t(inputs * vcs));
 }
 
 RtlSeparableAllocator::~RtlSeparableAllocator() = default;
@@ -91,7 +98,12 @@ void RtlSeparableAllocator::start() {
 }
 
 void RtlSeparableAllocator::clear() {
-  for (int k : listed_) requested_[std::size_t(k)] = -1;
+  for (int k : listed_) {  // lower the wires this round raised
+    const int slot = k / vcs() * kMaxVcs + k % vcs();
+    bits_->valid[slot] = false;
+    for (int b = 0; b < kOutBits; ++b) bits_->out[slot * kOutBits + b] = false;
+    requested_[std::size_t(k)] = -1;
+  }
   listed_.clear();
   std::fill(grant_vc_.begin(), grant_vc_.end(), -1);
   std::fill(grant_out_.begin(), grant_out_.end(), -1);
@@ -111,15 +123,13 @@ void RtlSeparableAllocator::add_request(int input, int vc, int output, std::uint
 void RtlSeparableAllocator::allocate() {
   if (!started_) start();
   Pins& p = *pins_;
-  sc_dt::sc_bv<kMaxInputs * kMaxVcs> valid;
-  sc_dt::sc_bv<kMaxInputs * kMaxVcs * kOutBits> out;
   for (int k : listed_) {
     const int i = k / vcs(), v = k % vcs(), slot = i * kMaxVcs + v, o = requested_[std::size_t(k)];
-    valid[slot] = true;
-    for (int b = 0; b < kOutBits; ++b) out[slot * kOutBits + b] = bool((o >> b) & 1);
+    bits_->valid[slot] = true;
+    for (int b = 0; b < kOutBits; ++b) bits_->out[slot * kOutBits + b] = bool((o >> b) & 1);
   }
-  p.req_valid.set(valid);
-  p.req_out.set(out);
+  p.req_valid.set(bits_->valid);
+  p.req_out.set(bits_->out);
   eval();
   const std::uint32_t gv = p.grant_valid.latest();
   const std::uint64_t gvc = p.grant_vc.latest(), gout = p.grant_out.latest();

@@ -65,7 +65,9 @@ class RtlSeparableAllocator final : public Allocator {
   void eval();
   void record();
 
+  struct Bits;  // the request wires' values, reused every round (no allocation)
   std::unique_ptr<Pins> pins_;
+  std::unique_ptr<Bits> bits_;
   std::unique_ptr<Vsep_alloc_rr> rtl_;
   std::vector<int> grant_vc_, grant_out_, requested_;  // requested_: input * vcs + vc -> output or -1
   std::vector<int> listed_;                              // the (input * vcs + vc) set this round
