@@ -156,6 +156,11 @@ TEST(Hybrid, BadPatternInputIsRefused) {
   r = test::run_kairo({"run", "hybrid-eps-ocs-128", "--workload", "pattern", "--param", "pathways=65"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("pathways"), std::string::npos) << r.err;
+  // The default Neighbor (40 MB x 4 x 128 processes) in data mode would hold
+  // some 35 GiB: refused before anything is built, pointing at size-only.
+  r = test::run_kairo({"run", "hybrid-eps-ocs-128", "--workload", "pattern"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--mode size-only"), std::string::npos) << r.err;
   r = test::run_kairo({"run", "mesh-8x8", "--workload", "pattern"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("fat tree"), std::string::npos) << r.err;
