@@ -71,6 +71,7 @@ class Alltoall final : public Workload {
       opt_.barrier_every = int(prm.integer("barrier_every", coll::tofu_default_barrier_every(p_), 1, p_ - 1));
     region_ = std::uint64_t(p_) * size_ + (algo_ == "tofu" ? coll::kBarrierBytes : 0);
     recv_base_ = recv_region_address(region_);
+    check_data_mode_bytes(m, 2.0 * double(region_) * double(p_), "alltoall");
     end_.assign(std::size_t(p_), 0);
     const coll::Schedule s0 = schedule(0);
     steps_ = s0.size();

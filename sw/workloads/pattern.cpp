@@ -87,18 +87,11 @@ class PatternWorkload final : public Workload {
     if (circuits_ != "preset" && circuits_ != "request")
       throw std::invalid_argument("--param circuits=" + circuits_ + ": expected preset or request");
     plan(pat);
-    if (m.data) {  // data mode keeps every byte of every region in the node memories
-      std::uint64_t held = 0;
-      for (std::size_t n = 0; n < slots_.send.size(); ++n)
-        held += slots_.send[n] + slots_.in[n] + std::uint64_t(iterations_) * slots_.transit[n];
-      if (held > kDataModeLimit)
-        throw std::invalid_argument(fmt::format(
-            "pattern: --mode data would keep {:.1f} GiB of messages in the node memories (limit {} GiB); "
-            "use --mode size-only (the same timing) or a smaller --param size",
-            double(held) / double(1ULL << 30), kDataModeLimit >> 30));
-    }
+    double held = 0;  // data mode keeps every byte of every region in the node memories
+    for (std::size_t n = 0; n < slots_.send.size(); ++n)
+      held += double(slots_.send[n] + slots_.in[n] + std::uint64_t(iterations_) * slots_.transit[n]);
+    check_data_mode_bytes(m, held, "pattern");
   }
-  static constexpr std::uint64_t kDataModeLimit = std::uint64_t(8) << 30;
 
   nlohmann::json params() const override {
     nlohmann::json j = {{"pattern", source_}, {"iterations", iterations_}, {"scheme", scheme_},

@@ -88,6 +88,14 @@ Outcome collective_outcome(const std::vector<sim::Time>& end, double bytes, bool
   return o;
 }
 
+void check_data_mode_bytes(const MachineInfo& m, double bytes, const std::string& workload) {
+  if (!m.data || bytes <= double(kDataModeLimitBytes)) return;
+  throw std::invalid_argument(fmt::format(
+      "{}: --mode data would keep {:.1f} GiB of buffers in the node memories (limit {} GiB); use --mode "
+      "size-only (the same timing) or a smaller --param size",
+      workload, bytes / double(1ULL << 30), kDataModeLimitBytes >> 30));
+}
+
 coll::Buffers collective_buffers(fw::Rank& r, std::uint64_t send_bytes, std::uint64_t recv_bytes,
                                  double reduce_bytes_per_s) {
   constexpr int kRecvMemid = 1, kSendMemid = 2;

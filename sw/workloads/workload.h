@@ -102,6 +102,12 @@ inline void set_verified(Outcome& o, bool v, const char* failure) {
   if (!v) o.failure = failure;
 }
 
+// Data mode keeps every byte the ranks' buffers hold in the host's memory.
+// Throws std::invalid_argument (naming the workload, the size and
+// --mode size-only) when `bytes` over all ranks would pass 8 GiB.
+inline constexpr std::uint64_t kDataModeLimitBytes = std::uint64_t(8) << 30;
+void check_data_mode_bytes(const MachineInfo& m, double bytes, const std::string& workload);
+
 // Byte i of the data rank `rank` sends in the shipped workloads.
 inline unsigned char pattern_byte(int rank, std::uint64_t i) {
   return static_cast<unsigned char>(i * 31 + 7 + std::uint64_t(rank) * 101 + (i >> 8) * 13);
