@@ -105,16 +105,13 @@ router::NodeId Rank::node() const { return rt_->node_of(rank_); }
 router::Coord Rank::coord() const { return rt_->torus() ? rt_->torus()->coord_of(node()) : router::Coord{}; }
 sim::Time Rank::now() const { return rt_->queue().now(); }
 
-std::string Rank::request_pathway(int peer) {
-  if (!rt_->circuits_) return "this platform has no optical circuit switch";
-  if (peer < 0 || peer >= size()) return "no rank " + std::to_string(peer);
-  return rt_->circuits_(node(), rt_->node_of(peer), true);
-}
+std::string Rank::request_pathway(int peer) { return pathway(peer, true); }
+std::string Rank::release_pathway(int peer) { return pathway(peer, false); }
 
-std::string Rank::release_pathway(int peer) {
+std::string Rank::pathway(int peer, bool up) {
   if (!rt_->circuits_) return "this platform has no optical circuit switch";
   if (peer < 0 || peer >= size()) return "no rank " + std::to_string(peer);
-  return rt_->circuits_(node(), rt_->node_of(peer), false);
+  return rt_->circuits_(node(), rt_->node_of(peer), up);
 }
 
 std::uint64_t Rank::alloc(std::uint64_t bytes, std::uint64_t align) {

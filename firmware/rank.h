@@ -95,6 +95,7 @@ class Rank {
     std::vector<nic::Completion> early;  // completions taken while waiting for another handle
   };
   Task submit(int tni, const nic::Command& c);
+  std::string pathway(int peer, bool up);
   nic::Command command(nic::Op op, int tni, int peer, nic::MemKey remote, std::uint64_t remote_offset,
                        nic::MemKey local, std::uint64_t local_offset, std::uint64_t length, std::uint32_t tag,
                        bool notify, std::uint64_t* handle);

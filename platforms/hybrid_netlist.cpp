@@ -61,19 +61,23 @@ hw::CircuitGate* HybridNetlist::gate(router::NodeId n, int ni) {
   return port < 0 ? static_cast<hw::CircuitGate*>(none_.get()) : &ocs_->gate(port);
 }
 
-std::string HybridNetlist::preset_pathway(router::NodeId a, router::NodeId b) {
-  const int pa = port_of(a), pb = port_of(b);
-  if (pa < 0 || pb < 0)
-    return fmt::format("node {} has no optical NIC (ocs.optical_nics)", pa < 0 ? a : b);
+// The optical ports of a pathway's two nodes, or why there is none.
+std::string HybridNetlist::ports_of(router::NodeId a, router::NodeId b, int* pa, int* pb) const {
+  *pa = port_of(a), *pb = port_of(b);
+  if (*pa < 0 || *pb < 0) return fmt::format("node {} has no optical NIC (ocs.optical_nics)", *pa < 0 ? a : b);
   if (a == b) return fmt::format("node {}: a pathway joins two different nodes", a);
+  return {};
+}
+
+std::string HybridNetlist::preset_pathway(router::NodeId a, router::NodeId b) {
+  int pa = 0, pb = 0;
+  if (std::string why = ports_of(a, b, &pa, &pb); !why.empty()) return why;
   return controller_->preset_pathway(pa, pb);
 }
 
 std::string HybridNetlist::request_pathway(router::NodeId a, router::NodeId b, bool setup) {
-  const int pa = port_of(a), pb = port_of(b);
-  if (pa < 0 || pb < 0)
-    return fmt::format("node {} has no optical NIC (ocs.optical_nics)", pa < 0 ? a : b);
-  if (a == b) return fmt::format("node {}: a pathway joins two different nodes", a);
+  int pa = 0, pb = 0;
+  if (std::string why = ports_of(a, b, &pa, &pb); !why.empty()) return why;
   if (setup) return controller_->pathway(pa, pb);
   if (ocs_->output_of(pa) != pb || ocs_->output_of(pb) != pa)
     return fmt::format("nodes {} and {}: no pathway between them to tear down", a, b);

@@ -55,6 +55,7 @@ class HybridNetlist final : public Network {
 
  private:
   class NoOpticalNic;
+  std::string ports_of(router::NodeId a, router::NodeId b, int* pa, int* pb) const;
   Platform platform_;
   SwitchNetlist eps_;
   std::vector<hw::Endpoint> optical_;  // per node (unconnected without an optical NIC)

@@ -136,20 +136,23 @@ nlohmann::json run_json(std::vector<std::string> args, const std::string& alloca
   return j;
 }
 
-TEST(RtlAllocatorRuns, UniformTrafficOnThe8x8TorusIsIdenticalToTheCppAllocator) {
-  const std::vector<std::string> args = {"traffic", "torus-8x8", "--pattern", "uniform", "--rate", "0.35",
-                                         "--packet-flits", "4", "--seed", "3"};
+// The same run with either allocator; returns the C++ one's JSON.
+nlohmann::json expect_identical(const std::vector<std::string>& args) {
   auto cpp = run_json(args, "round_robin"), rtl = run_json(args, "rtl_separable_rr");
-  EXPECT_EQ(rtl, cpp);
-  EXPECT_GT(cpp["measured_packets"].get<double>(), 10000);
+  EXPECT_EQ(rtl, cpp) << args[1];
+  return cpp;
+}
+
+TEST(RtlAllocatorRuns, UniformTrafficOnThe8x8TorusIsIdenticalToTheCppAllocator) {
+  auto j = expect_identical({"traffic", "torus-8x8", "--pattern", "uniform", "--rate", "0.35", "--packet-flits",
+                             "4", "--seed", "3"});
+  EXPECT_GT(j["measured_packets"].get<double>(), 10000);
 }
 
 TEST(RtlAllocatorRuns, AlltoallOnTofuSmallIsIdenticalToTheCppAllocator) {
-  const std::vector<std::string> args = {"run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2a",
-                                         "--param", "size=4KiB", "--mode", "size-only"};
-  auto cpp = run_json(args, "round_robin"), rtl = run_json(args, "rtl_separable_rr");
-  EXPECT_EQ(rtl, cpp);
-  EXPECT_GT(cpp["completion_ns"].get<double>(), 0);
+  auto j = expect_identical({"run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2a", "--param",
+                             "size=4KiB", "--mode", "size-only"});
+  EXPECT_GT(j["completion_ns"].get<double>(), 0);
 }
 
 // A VCD of the model's signals and the RTL's: (time, value) changes per

@@ -74,11 +74,8 @@ RdmaStatus Tni::check(const Command& c, Resolution* local) const {
 void Tni::activate() {
   activate_pending_ = false;
   if (!completion_room()) return start_next_command();  // filled since it was scheduled: stall
-  if (gate_ && !gate_->open_to(commands_.front().second.dst_node) &&
-      gate_->policy() == hw::CircuitPolicy::kHold) {
-    gate_closed(commands_.front().second.dst_node);  // gate_changed() brings it back
-    return;
-  }
+  if (gate_ && gate_->policy() == hw::CircuitPolicy::kHold && gate_closed(commands_.front().second.dst_node))
+    return;  // gate_changed() brings it back
   const Command c = commands_.front().second;
   commands_.pop_front();
   if (probe_) probe_->add(probe_->cmdq, ctx_.queue->now(), -1);

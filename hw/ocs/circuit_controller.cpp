@@ -79,18 +79,13 @@ void CircuitController::withdraw(int in, int out) {
   note(in, out, "setup withdrawn");
 }
 
-std::string CircuitController::pathway(int a, int b) {
-  if (std::string why = setup(a, b); !why.empty()) return why;
-  if (std::string why = setup(b, a); !why.empty()) {
-    withdraw(a, b);  // the fabric never keeps half a pathway
-    return why;
-  }
-  return {};
-}
+std::string CircuitController::pathway(int a, int b) { return both_ways(a, b, false); }
+std::string CircuitController::preset_pathway(int a, int b) { return both_ways(a, b, true); }
 
-std::string CircuitController::preset_pathway(int a, int b) {
-  if (std::string why = preset(a, b); !why.empty()) return why;
-  if (std::string why = preset(b, a); !why.empty()) {
+// a -> b and b -> a, or neither: the fabric never keeps half a pathway.
+std::string CircuitController::both_ways(int a, int b, bool at_once) {
+  if (std::string why = place(a, b, at_once); !why.empty()) return why;
+  if (std::string why = place(b, a, at_once); !why.empty()) {
     withdraw(a, b);
     return why;
   }

@@ -64,6 +64,7 @@ class CircuitController : public sim::EventTarget {
   void begin_setup(int in, int out, const char* what);
   std::string place(int in, int out, bool at_once);
   void withdraw(int in, int out);
+  std::string both_ways(int a, int b, bool at_once);
   void note(int in, int out, std::string what);
 
   sim::EventQueue& q_;

@@ -52,10 +52,14 @@ hw::CircuitGate& OcsFabric::gate(int port) { return *ports_.at(std::size_t(port)
 
 std::string OcsFabric::port_name(int port) const { return fmt::format("p{}", port); }
 
+// The time since the port's state began, added to the counter it belongs to.
+void OcsFabric::add_open_state(const Port& p, Time now, OcsPortCounters& c) {
+  if (p.state == PortState::kUp) c.up_ps += now - p.since_ps;
+  if (p.state == PortState::kSettingUp || p.state == PortState::kTearingDown) c.reconfiguring_ps += now - p.since_ps;
+}
+
 void OcsFabric::close_state(Port& p, Time now) {
-  if (p.state == PortState::kUp) p.c.up_ps += now - p.since_ps;
-  if (p.state == PortState::kSettingUp || p.state == PortState::kTearingDown)
-    p.c.reconfiguring_ps += now - p.since_ps;
+  add_open_state(p, now, p.c);
   p.since_ps = now;
 }
 
@@ -82,7 +86,9 @@ void OcsFabric::try_up(int in) {
   Port& p = ports_[std::size_t(in)];
   if (!p.up_pending) return;
   Port& o = ports_[std::size_t(p.out)];
-  if (p.outstanding != 0 || !o.owed.empty()) return;  // return_credits() tries again
+  for (const Port::Owed& e : o.owed)
+    if (!owes_nothing(e)) return;  // return_credits() tries again
+  if (p.outstanding != 0) return;
   p.up_pending = false;
   o.pending_in = -1;
   close_state(p, queue_.now());
@@ -118,8 +124,12 @@ void OcsFabric::accept(int port, int vc, hw::Packet* p) {
   out.c.flits_received += p->flits;
   out.c.bytes_received += p->bytes;
   in.outstanding += p->flits;
-  if (out.owed.empty() || out.owed.back().feeder != port)
-    out.owed.push_back({port, std::vector<std::int64_t>(std::size_t(cfg_.vcs), 0)});
+  if (out.owed.empty() || out.owed.back().feeder != port) {
+    if (!out.owed.empty() && owes_nothing(out.owed.back()))
+      out.owed.back().feeder = port;  // reuse the drained entry: no allocation
+    else
+      out.owed.push_back({port, std::vector<std::int64_t>(std::size_t(cfg_.vcs), 0)});
+  }
   out.owed.back().flits[std::size_t(vc)] += p->flits;
   p->arrive_ps += cfg_.latency_ps;
   p->tail_ps += cfg_.latency_ps;
@@ -138,9 +148,8 @@ void OcsFabric::return_credits(int port, int vc, int flits, Time at) {
     Port& in = ports_[std::size_t(feeder)];
     in.outstanding -= flits;
     in.ep->return_credits(0, vc, flits, at + cfg_.latency_ps);
-    bool clear = true;
-    for (std::int64_t f : out.owed[k].flits) clear = clear && f == 0;
-    if (clear) out.owed.erase(out.owed.begin() + std::ptrdiff_t(k));
+    // An older feeder's drained entry goes; the latest stays for reuse.
+    if (k + 1 < out.owed.size() && owes_nothing(out.owed[k])) out.owed.erase(out.owed.begin() + std::ptrdiff_t(k));
     try_up(feeder);
     if (out.pending_in >= 0) try_up(out.pending_in);
     return;
@@ -152,8 +161,7 @@ void OcsFabric::return_credits(int port, int vc, int flits, Time at) {
 OcsPortCounters OcsFabric::counters(int port, Time now) const {
   const Port& p = ports_[std::size_t(port)];
   OcsPortCounters c = p.c;
-  if (p.state == PortState::kUp) c.up_ps += now - p.since_ps;
-  if (p.state == PortState::kSettingUp || p.state == PortState::kTearingDown) c.reconfiguring_ps += now - p.since_ps;
+  add_open_state(p, now, c);
   return c;
 }
 

@@ -118,14 +118,18 @@ class OcsFabric : public sc_core::sc_module, public hw::PacketSink, public hw::C
       int feeder;
       std::vector<std::int64_t> flits;
     };
-    std::vector<Owed> owed;
+    std::vector<Owed> owed;  // drained entries are reused, so steady traffic does not allocate
     int pending_in = -1;  // as an output: an input waiting to come up onto it
     OcsPortCounters c;
     std::unique_ptr<Gate> gate;
     std::function<void()> wake;
   };
+  static bool owes_nothing(const Port::Owed& e) {
+    return std::all_of(e.flits.begin(), e.flits.end(), [](std::int64_t f) { return f == 0; });
+  }
   void try_up(int in);
   void record(int in);
+  static void add_open_state(const Port& p, sim::Time now, OcsPortCounters& c);
   void close_state(Port& p, sim::Time now);
 
   Config cfg_;

@@ -47,6 +47,10 @@ module sep_alloc_rr #(
   logic [IW-1:0] s2_in[OUTPUTS];
   logic          s2_valid[OUTPUTS];
 
+  // The two ranks of round-robin arbiters are written out rather than shared
+  // through one function: Verilator 5.006 makes code half again as slow of
+  // the function form (measured on the 8x8 torus run of docs/rtl.md).
+
   // Stage 1: per input, the first requesting VC at or after the pointer.
   always_comb begin
     for (int i = 0; i < INPUTS; i++) begin
