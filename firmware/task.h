@@ -25,6 +25,39 @@ struct FrameBytes {
   static inline std::size_t live = 0, peak = 0;
 };
 
+// Where coroutine frames come from. Every runtime call (put, poll, complete)
+// is a short-lived coroutine, several per RDMA operation; recycling their
+// frames through free lists per 64-byte size class keeps the general
+// allocator off that path. Frames larger than the classes go to ::operator new.
+// Single-threaded, like the simulation.
+class FramePool {
+ public:
+  static void* get(std::size_t n) {
+    const std::size_t c = (n + kGrain - 1) / kGrain;
+    if (c >= kClasses) return ::operator new(n);
+    Free*& head = free_[c];
+    if (Free* f = head) {
+      head = f->next;
+      return f;
+    }
+    return ::operator new(c * kGrain);
+  }
+  static void put(void* p, std::size_t n) noexcept {
+    const std::size_t c = (n + kGrain - 1) / kGrain;
+    if (c >= kClasses) return ::operator delete(p);
+    Free* f = static_cast<Free*>(p);
+    f->next = free_[c];
+    free_[c] = f;
+  }
+
+ private:
+  struct Free {
+    Free* next;
+  };
+  static constexpr std::size_t kGrain = 64, kClasses = 32;  // frames up to 1,984 bytes are recycled
+  static inline Free* free_[kClasses] = {};
+};
+
 // Resumes the coroutine whose address rides in the event's pointer.
 class Resumer final : public sim::EventTarget {
  public:
@@ -46,11 +79,11 @@ class Task {
     static void* operator new(std::size_t n) {
       FrameBytes::live += n;
       if (FrameBytes::live > FrameBytes::peak) FrameBytes::peak = FrameBytes::live;
-      return ::operator new(n);
+      return FramePool::get(n);
     }
     static void operator delete(void* p, std::size_t n) noexcept {
       FrameBytes::live -= n;
-      ::operator delete(p);
+      FramePool::put(p, n);
     }
     Task get_return_object() { return Task(std::coroutine_handle<promise_type>::from_promise(*this)); }
     std::suspend_always initial_suspend() noexcept { return {}; }

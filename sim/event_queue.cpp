@@ -133,15 +133,18 @@ Time EventQueue::next_time() const {
 
 // The wheel only moves to an event that is taken, so a SystemC process that
 // schedules between two bridge steps never lands behind the current slot.
-void EventQueue::run_until(Time limit) {
-  while (!stopped_) {
+std::uint64_t EventQueue::run_until(Time limit, std::uint64_t budget) {
+  std::uint64_t ran = 0;
+  while (!stopped_ && ran < budget) {
     const Next n = peek();
     if (!n.event || n.event->t > limit) break;
     Event e = take(n);
     now_ = e.t;
     ++processed_;
+    ++ran;
     e.target->on_event(e.kind, e.arg, e.ptr);
   }
+  return ran;
 }
 
 void EventQueue::run_direct() { run_until(kNever); }

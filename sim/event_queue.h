@@ -66,8 +66,9 @@ class EventQueue {
     push(Event{t < now_ ? now_ : t, (std::uint64_t(prio) << 56) | seq_++, target, ptr, kind, arg});
   }
 
-  // Run every event with time <= limit (sets now() as it goes).
-  void run_until(Time limit);
+  // Run every event with time <= limit (sets now() as it goes), or only the
+  // first `budget` of them; returns how many ran.
+  std::uint64_t run_until(Time limit, std::uint64_t budget = ~std::uint64_t{0});
   // Run until empty or stop() is called.
   void run_direct();
   // Advance the clock without events (the SystemC bridge does this).

@@ -27,22 +27,37 @@ void Kernel::wake() {
   wake_event_.notify(sc_core::sc_time::from_value(next > now ? next - now : 0));
 }
 
+// One activation runs every queued event that no other SystemC process can
+// interleave with: those at the current time and, while no other process has
+// activity pending, every later one too (SystemC time then catches up at the
+// next activation). The events run in the queue's own total order either
+// way, so the result is the same as one activation per timestamp, without
+// a SystemC timed notification for each of them.
 void Kernel::step() {
-  Time now = now_ps();
+  const Time now = now_ps();
   armed_at_ = kNever;
   queue_.set_now(now);
-  queue_.run_until(now);
-  if (queue_.stopped()) {
-    sc_core::sc_stop();
-    return;
-  }
-  if (progress_ && queue_.events_processed() >= next_progress_check_) {
-    next_progress_check_ = queue_.events_processed() + (1u << 16);
-    auto t = std::chrono::steady_clock::now();
-    if (std::chrono::duration<double>(t - last_progress_).count() >= progress_every_s_) {
-      last_progress_ = t;
-      progress_(std::chrono::duration<double>(t - started_).count());
+  const Time to_other = Time(sc_core::sc_time_to_pending_activity().value());
+  const Time limit = to_other == 0 ? now : (now > kNever - to_other ? kNever : now + to_other - 1);
+  for (;;) {
+    const std::uint64_t budget = progress_ ? next_progress_check_ - std::min(next_progress_check_,
+                                                                             queue_.events_processed())
+                                           : ~std::uint64_t{0};
+    queue_.run_until(limit, budget ? budget : 1);
+    if (queue_.stopped()) {
+      sc_core::sc_stop();
+      return;
     }
+    if (progress_ && queue_.events_processed() >= next_progress_check_) {
+      next_progress_check_ = queue_.events_processed() + (1u << 16);
+      auto t = std::chrono::steady_clock::now();
+      if (std::chrono::duration<double>(t - last_progress_).count() >= progress_every_s_) {
+        last_progress_ = t;
+        progress_(std::chrono::duration<double>(t - started_).count());
+      }
+      continue;
+    }
+    break;
   }
   wake();
 }
