@@ -24,14 +24,33 @@ void EventQueue::push(const Event& e) {
   if (wheel_count_ == 0) cur_ = now_ / grain_;  // an empty wheel may move freely up to now
   Time rem;
   const std::uint64_t slot = slot_of(e.t, &rem);
-  if (rem != 0 || slot >= cur_ + kSlots) return push_far(e);
+  if (slot >= cur_ + kSlots) return push_far(e);
   Slot& s = wheel_[slot & kMask];
+  if (rem == 0) {
+    Fifo& f = s.q[e.order >> 56];
+    const std::uint32_t n = new_node(e);
+    if (f.tail == kNil) f.head = n; else nodes_[f.tail].next = n;
+    f.tail = n;
+  } else {
+    Fifo& f = s.odd;
+    if (f.tail == kNil || !before(e, nodes_[f.tail].e)) {  // the usual case: after every other
+      const std::uint32_t n = new_node(e);
+      if (f.tail == kNil) f.head = n; else nodes_[f.tail].next = n;
+      f.tail = n;
+    } else {
+      std::uint32_t prev = kNil, at = f.head;
+      for (int walked = 0; before(nodes_[at].e, e); ++walked) {  // ends before the tail: e is before it
+        if (walked == kMaxOddWalk) return push_far(e);
+        prev = at;
+        at = nodes_[at].next;
+      }
+      const std::uint32_t n = new_node(e);
+      nodes_[n].next = at;
+      if (prev == kNil) f.head = n; else nodes_[prev].next = n;
+    }
+  }
   if (s.count++ == 0) set_bit(slot & kMask);
   ++wheel_count_;
-  Fifo& f = s.q[e.order >> 56];
-  const std::uint32_t n = new_node(e);
-  if (f.tail == kNil) f.head = n; else nodes_[f.tail].next = n;
-  f.tail = n;
 }
 
 std::uint32_t EventQueue::new_node(const Event& e) {
@@ -96,12 +115,14 @@ EventQueue::Next EventQueue::peek() const {
   if (d != kSlots) {
     n.slot = cur_ + d;
     Slot& s = wheel_[n.slot & kMask];
+    Fifo* f = &s.odd;  // on-grid events (at the slot's time) come first
     for (auto& q : s.q)
       if (!q.empty()) {
-        n.fifo = &q;
-        n.event = &nodes_[q.head].e;
+        f = &q;
         break;
       }
+    n.fifo = f;
+    n.event = &nodes_[f->head].e;
   }
   if (!far_.empty() && (!n.event || before(far_.front(), *n.event))) {
     n.fifo = nullptr;

@@ -37,12 +37,13 @@ struct Event {
 
 // Storage: a timing wheel of kSlots slots, each `grain` picoseconds wide (set
 // to the network clock period). An event whose time is exactly a slot's time
-// goes into that slot's FIFO for its priority, so a slot needs no sorting:
-// (time, priority, sequence) order falls out of FIFO order. FIFOs are linked
-// lists through one pool of nodes recycled last-in first-out, so the memory
-// touched stays as small (and as warm in cache) as the events pending. Events off the
-// grid or beyond the wheel's horizon go to a binary heap; the next event is
-// the earlier of the wheel's and the heap's. Scheduling on the grid is O(1);
+// goes into that slot's FIFO for its priority, so it needs no sorting:
+// (time, priority, sequence) order falls out of FIFO order; an event between
+// two slot times joins its slot's sorted list of such events. Lists are
+// linked through one pool of nodes recycled last-in first-out, so the memory
+// touched stays as small (and as warm in cache) as the events pending. Events
+// beyond the wheel's horizon go to a binary heap; the next event is the
+// earlier of the wheel's and the heap's. Scheduling on the grid is O(1);
 // idle time is skipped via a bitmap of non-empty slots, so 10^9 idle cycles
 // cost nothing.
 class EventQueue {
@@ -87,10 +88,16 @@ class EventQueue {
     std::uint32_t head = kNil, tail = kNil;
     bool empty() const { return head == kNil; }
   };
+  // A slot's events: those exactly on its time, one FIFO per priority, then
+  // those later within the slot (off the grid: a DMA's end, say), in one list
+  // kept sorted by (time, order). Sorting is a short walk, bounded: an event
+  // that would need a longer one goes to the far heap instead.
   struct Slot {
     Fifo q[kPrioLast + 1];
+    Fifo odd;
     std::uint32_t count = 0;
   };
+  static constexpr int kMaxOddWalk = 32;
   static bool before(const Event& a, const Event& b) {
     return a.t < b.t || (a.t == b.t && a.order < b.order);
   }

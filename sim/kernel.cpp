@@ -36,6 +36,10 @@ void Kernel::wake() {
 void Kernel::step() {
   const Time now = now_ps();
   armed_at_ = kNever;
+  if (queue_.stopped()) {  // the activation that brought SystemC's time to the stopping event
+    sc_core::sc_stop();
+    return;
+  }
   queue_.set_now(now);
   const Time to_other = Time(sc_core::sc_time_to_pending_activity().value());
   const Time limit = to_other == 0 ? now : (now > kNever - to_other ? kNever : now + to_other - 1);
@@ -45,6 +49,8 @@ void Kernel::step() {
                                            : ~std::uint64_t{0};
     queue_.run_until(limit, budget ? budget : 1);
     if (queue_.stopped()) {
+      // SystemC's time follows to the stopping event's, then stops there.
+      if (queue_.now() > now) return catch_up();
       sc_core::sc_stop();
       return;
     }
@@ -59,7 +65,13 @@ void Kernel::step() {
     }
     break;
   }
+  if (queue_.empty() && queue_.now() > now) return catch_up();  // SystemC ends at the last event's time
   wake();
+}
+
+void Kernel::catch_up() {
+  armed_at_ = queue_.now();
+  wake_event_.notify(sc_core::sc_time::from_value(queue_.now() - now_ps()));
 }
 
 void Kernel::run() {

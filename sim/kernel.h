@@ -29,6 +29,7 @@ class Kernel : public sc_core::sc_module {
  private:
   void start_of_simulation() override;
   void step();
+  void catch_up();  // one more activation, at the queue's time
 
   EventQueue& queue_;
   sc_core::sc_event wake_event_;
