@@ -39,8 +39,7 @@ RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data)
   mp.access_latency = sc_core::sc_time::from_value(np.memory_latency_ps);
   mp.bandwidth_bytes_per_s = np.memory_bytes_per_s;
   for (router::NodeId n = 0; n < net_->num_nodes(); ++n) {
-    const std::string name = "mem_" + net_->node_name(n);
-    memories_.push_back(std::make_unique<nic::NodeMemory>(name.c_str(), mp));
+    memories_.push_back(std::make_unique<nic::NodeMemory>(mp));
     registries_.push_back(std::make_unique<nic::MemoryRegistry>(np.registrations));
     for (int i = 0; i < net_->network_interfaces(); ++i) {
       tnis_.push_back(std::make_unique<nic::Tni>(ctx, tni_params_, n, i, net_->endpoint(n, i),

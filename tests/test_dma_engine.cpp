@@ -23,7 +23,7 @@ NodeMemory::Params memory(double bw, double latency_ns, MemoryMode mode = Memory
 tlm::tlm_fw_transport_if<>* fw(NodeMemory& m) { return m.target(); }
 
 TEST(DmaEngine, MovesBytesThroughTheMemorysTlmSocket) {
-  NodeMemory mem("dma_mem_bytes", memory(0, 0));
+  NodeMemory mem(memory(0, 0));
   DmaEngine dma(2.8e9, fw(mem));
   std::vector<unsigned char> out(3000), in(3000);
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<unsigned char>(i * 7 + 1);
@@ -36,7 +36,7 @@ TEST(DmaEngine, MovesBytesThroughTheMemorysTlmSocket) {
 
 TEST(DmaEngine, ATransferTakesItsLengthAtTheSlowerRateAndTransfersQueue) {
   // Engine at 2.8 GB/s (seed 004); memory fast: the engine's rate sets the time.
-  NodeMemory fast("dma_mem_fast", memory(100e9, 0));
+  NodeMemory fast(memory(100e9, 0));
   std::vector<unsigned char> buf(2800);
   DmaEngine e(2.8e9, fw(fast));
   auto r1 = e.read(1000, 0, buf.data(), 2800);
@@ -46,15 +46,15 @@ TEST(DmaEngine, ATransferTakesItsLengthAtTheSlowerRateAndTransfersQueue) {
   EXPECT_EQ(r2.start_ps, r1.done_ps) << "one transfer at a time";
   EXPECT_EQ(r2.done_ps, r1.done_ps + 500000u);
   // A slow memory (1 GB/s + 100 ns) bounds the same transfer instead.
-  NodeMemory slow("dma_mem_slow", memory(1e9, 100));
+  NodeMemory slow(memory(1e9, 100));
   DmaEngine s(2.8e9, fw(slow));
   auto r3 = s.read(0, 0, buf.data(), 2800);
   EXPECT_EQ(r3.done_ps, 100000u + 2800000u);
 }
 
 TEST(DmaEngine, SizeOnlyMemoryGivesIdenticalTimingWithoutBuffers) {
-  NodeMemory data("dma_mem_data", memory(5e9, 50));
-  NodeMemory size_only("dma_mem_size_only", memory(5e9, 50, MemoryMode::kSizeOnly));
+  NodeMemory data(memory(5e9, 50));
+  NodeMemory size_only(memory(5e9, 50, MemoryMode::kSizeOnly));
   DmaEngine a(2.8e9, fw(data)), b(2.8e9, fw(size_only));
   std::vector<unsigned char> buf(4096, 1);
   for (std::uint64_t len : {1u, 100u, 1920u, 4096u}) {
@@ -66,7 +66,7 @@ TEST(DmaEngine, SizeOnlyMemoryGivesIdenticalTimingWithoutBuffers) {
 }
 
 TEST(DmaEngine, ARefusedAccessMovesNothingAndTakesNoTime) {
-  NodeMemory mem("dma_mem_refuse", memory(0, 0));
+  NodeMemory mem(memory(0, 0));
   DmaEngine dma(2.8e9, fw(mem));
   std::vector<unsigned char> buf(64, 0xee);
   auto r = dma.write(500, (1 << 20) - 10, buf.data(), 64);  // runs past the end of memory

@@ -40,7 +40,7 @@ NodeMemory::Params params(MemoryMode mode) {
 }
 
 TEST(NodeMemory, RandomUnalignedWritesReadBackByteExactAgainstAReferenceImage) {
-  NodeMemory mem("mem_random", params(MemoryMode::kData));
+  NodeMemory mem(params(MemoryMode::kData));
   const std::uint64_t base = (std::uint64_t(1) << 35) - 3 * NodeMemory::kPageBytes;  // deep in the range
   std::vector<unsigned char> image(8 * NodeMemory::kPageBytes, 0);  // independent reference
   std::mt19937_64 rng(3);
@@ -58,7 +58,7 @@ TEST(NodeMemory, RandomUnalignedWritesReadBackByteExactAgainstAReferenceImage) {
 }
 
 TEST(NodeMemory, StorageCostsOnlyTheTouchedPages) {
-  NodeMemory mem("mem_sparse", params(MemoryMode::kData));
+  NodeMemory mem(params(MemoryMode::kData));
   unsigned char b[3] = {1, 2, 3};
   // Three writes far apart in a 64 GiB range; the middle one straddles a page boundary.
   xfer(mem, tlm::TLM_WRITE_COMMAND, 0, b, 3);
@@ -72,8 +72,8 @@ TEST(NodeMemory, StorageCostsOnlyTheTouchedPages) {
 }
 
 TEST(NodeMemory, SizeOnlyModeKeepsNoBytesAndHasIdenticalTiming) {
-  NodeMemory data("mem_data", params(MemoryMode::kData));
-  NodeMemory size_only("mem_size_only", params(MemoryMode::kSizeOnly));
+  NodeMemory data(params(MemoryMode::kData));
+  NodeMemory size_only(params(MemoryMode::kSizeOnly));
   std::vector<unsigned char> buf(5000, 7);
   for (unsigned len : {1u, 64u, 4096u, 5000u}) {
     sc_time d1, d2;
@@ -88,7 +88,7 @@ TEST(NodeMemory, SizeOnlyModeKeepsNoBytesAndHasIdenticalTiming) {
 }
 
 TEST(NodeMemory, BadAccessesGetBaseProtocolErrorsAndLeaveMemoryUntouched) {
-  NodeMemory mem("mem_errors", params(MemoryMode::kData));
+  NodeMemory mem(params(MemoryMode::kData));
   const std::uint64_t end = std::uint64_t(1) << 36;
   unsigned char b[16] = {};
   for (auto& x : b) x = 0xab;

@@ -5,9 +5,21 @@
 
 namespace kairo::nic {
 
-NodeMemory::NodeMemory(sc_core::sc_module_name name, const Params& p) : sc_module(name), socket("socket"), p_(p) {
-  socket.register_b_transport(this, &NodeMemory::b_transport);
-  socket.register_transport_dbg(this, &NodeMemory::transport_dbg);
+NodeMemory::NodeMemory(const Params& p) : p_(p) {}
+
+tlm::tlm_sync_enum NodeMemory::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                               sc_core::sc_time& t) {
+  if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;  // nothing else to do: every access completes at once
+  b_transport(trans, t);
+  phase = tlm::BEGIN_RESP;
+  return tlm::TLM_COMPLETED;
+}
+
+bool NodeMemory::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+  dmi.allow_read_write();  // the TLM-2.0 rule for a refusal: the range it is refused for
+  dmi.set_start_address(0);
+  dmi.set_end_address(~sc_dt::uint64(0));
+  return false;  // no DMI: pages are not contiguous
 }
 
 sc_core::sc_time NodeMemory::access_time(std::uint64_t len) const {

@@ -20,8 +20,6 @@
 // TLM_BURST_ERROR_RESPONSE; nothing is written on an error. DMI is not
 // offered (pages are not contiguous).
 #pragma once
-#include <tlm_utils/simple_target_socket.h>
-
 #include <cstdint>
 #include <memory>
 #include <systemc>
@@ -46,7 +44,13 @@ inline void set_payload(tlm::tlm_generic_payload& t, tlm::tlm_command cmd, std::
   t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 }
 
-class NodeMemory : public sc_core::sc_module {
+// The memory implements the target's forward interface itself rather than
+// through a socket module: the K computer has 82,944 of them, and a
+// simple_target_socket with its module costs 1.4 KiB each in SystemC objects
+// and names. Initiators inside kairo (the DMA engines, firmware) call
+// target(); a SystemC initiator socket can reach it through any target
+// socket that forwards b_transport and transport_dbg to it.
+class NodeMemory final : public tlm::tlm_fw_transport_if<> {
  public:
   struct Params {
     std::uint64_t size_bytes = std::uint64_t(1) << 40;  // address range [0, size)
@@ -55,20 +59,19 @@ class NodeMemory : public sc_core::sc_module {
     double bandwidth_bytes_per_s = 0;  // 0: not limited by the memory
   };
 
-  // Optional binding: the node's DMA engines reach the memory through the
-  // socket's forward interface (target()) without an initiator socket of
-  // their own; a SystemC initiator may still bind to it.
-  tlm_utils::simple_target_socket_optional<NodeMemory> socket;
+  explicit NodeMemory(const Params& p);
 
-  NodeMemory(sc_core::sc_module_name name, const Params& p);
+  // The forward interface, for an initiator that calls it directly.
+  tlm::tlm_fw_transport_if<>* target() { return this; }
 
-  // The socket's forward interface, for an initiator inside kairo that calls
-  // it directly (the DMA engines) rather than through a bound port.
-  tlm::tlm_fw_transport_if<>* target() { return socket.get_base_export().operator->(); }
-
-  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
   // Debug access: same checks, no time.
-  unsigned int transport_dbg(tlm::tlm_generic_payload& trans);
+  unsigned int transport_dbg(tlm::tlm_generic_payload& trans) override;
+  // Non-blocking callers get the whole access at once (the base protocol's
+  // early completion: TLM_COMPLETED with the response and the time on `t`).
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& t) override;
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) override;
 
   const Params& params() const { return p_; }
   // Bytes of storage held (pages touched by writes x page size).

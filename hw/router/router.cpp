@@ -18,7 +18,7 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
   occupied_words_ = int((in_vcs_.size() + 63) / 64);
   if (np > kMaxPorts)
     throw std::invalid_argument("a router has at most " + std::to_string(kMaxPorts) + " ports");
-  requests_.resize(in_vcs_.size());
+  if (requests_.size() < in_vcs_.size()) requests_.resize(in_vcs_.size());
   allocator_ = make_allocator(cfg.allocator, np, cfg.vcs, np);
   if (!allocator_) throw std::invalid_argument("unknown allocator '" + cfg.allocator + "'");
 }
@@ -148,7 +148,7 @@ void Router::allocate() {
       int in = idx >> vshift_, vc = idx & ((1 << vshift_) - 1);
       InputVc& ivc = in_vcs_[idx];
       const Head& h = ivc.head;
-      ivc.chosen_vc = -1;
+      ivc.head.chosen_vc = -1;
       if (h.ready_ps > t || !input_free(ports_[in], t)) continue;
       Port& out = ports_[h.out_port];
       if (!output_free(out, t)) continue;
@@ -158,14 +158,14 @@ void Router::allocate() {
         if (probe_) trace_stall(h.out_port, t, true);
         continue;
       }
-      ivc.chosen_vc = std::int8_t(ov);
+      ivc.head.chosen_vc = std::int8_t(ov);
       requests_[n++] = Request{in, vc, h.out_port, h.age};
     }
   }
   if (n == 1) {
     const Request& r = requests_[0];
     allocator_->allocate_single(r.input, r.vc, r.output, r.age);
-    depart(r.input, r.vc, in_vcs_[vc_index(r.input, r.vc)].chosen_vc, t);
+    depart(r.input, r.vc, in_vcs_[vc_index(r.input, r.vc)].head.chosen_vc, t);
   } else if (n > 1) {
     allocator_->clear();
     for (int k = 0; k < n; ++k)
@@ -173,7 +173,7 @@ void Router::allocate() {
     allocator_->allocate();
     for (int in = 0; in < int(ports_.size()); ++in) {
       int vc = allocator_->grant_vc(in);
-      if (vc >= 0) depart(in, vc, in_vcs_[vc_index(in, vc)].chosen_vc, t);
+      if (vc >= 0) depart(in, vc, in_vcs_[vc_index(in, vc)].head.chosen_vc, t);
     }
   }
   if (buffered_ > 0) {

@@ -106,16 +106,16 @@ class Router : public sc_core::sc_module,
     std::int16_t out_port;
     std::uint16_t flits;
     VcClass out_class;
+    std::int8_t chosen_vc;  // downstream VC picked this round (-1: none)
   };
   // Everything about one input VC in one place (one or two cache lines): its
   // packet queue, its head's allocation data, and this round's choice.
   struct InputVc {
     hw::PacketFifo fifo;
     Head head;
-    std::int8_t chosen_vc = -1;  // downstream VC picked this round
   };
   void set_head(int idx, const hw::Packet& p) {
-    in_vcs_[idx].head = Head{p.ready_ps, p.created_ps, p.out_port, p.flits, p.out_class};
+    in_vcs_[idx].head = Head{p.ready_ps, p.created_ps, p.out_port, p.flits, p.out_class, -1};
   }
   struct VcTime {
     sim::Time zero_since = sim::kNever;  // downstream VC without credits since
@@ -160,7 +160,9 @@ class Router : public sc_core::sc_module,
     int input, vc, output;
     std::uint64_t age;
   };
-  std::vector<Request> requests_;           // this round's, preallocated
+  // This round's requests: one array for every router (rounds never overlap:
+  // the simulation runs on one thread), sized for the largest.
+  static inline std::vector<Request> requests_;
   std::unique_ptr<Allocator> allocator_;
   sim::Time alloc_at_ = sim::kNever;        // earliest pending allocation event
   std::uint64_t buffered_ = 0;
