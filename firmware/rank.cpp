@@ -21,29 +21,13 @@ Runtime::Runtime(sim::EventQueue& q, const router::Topology* torus,
     r->rt_ = this;
     r->rank_ = int(n);
     r->any_notice_ = std::make_unique<Signal>(q_, resumer_);
-    Signal* any = r->any_notice_.get();
     for (nic::Tni* t : tnis_per_node[n]) {
       Rank::TniSide side;
       side.tni = t;
       side.completed = std::make_unique<Signal>(q_, resumer_);
       side.noticed = std::make_unique<Signal>(q_, resumer_);
       side.space = std::make_unique<Signal>(q_, resumer_);
-      Signal* c = side.completed.get();
-      Signal* no = side.noticed.get();
-      Signal* sp = side.space.get();
-      const std::size_t index = r->tnis_.size();
-      Rank* owner = r.get();
-      t->on_completion = [c, owner, index] {
-        if (owner->in_library_ > 0) owner->drain_completions(index);
-        c->raise();
-      };
-      Rank* rank = r.get();
-      t->on_notice = [no, any, rank] {
-        if (rank->in_library_ > 0) rank->drain_notices();
-        no->raise();
-        any->raise();
-      };
-      t->on_command_space = [sp] { sp->raise(); };
+      t->set_listener(r.get(), int(r->tnis_.size()));
       r->tnis_.push_back(std::move(side));
     }
     ranks_.push_back(std::move(r));
@@ -86,6 +70,19 @@ std::size_t Runtime::footprint_bytes() const {
   }
   return b;
 }
+
+void Rank::tni_completion(int slot) {
+  if (in_library_ > 0) drain_completions(std::size_t(slot));
+  tnis_[std::size_t(slot)].completed->raise();
+}
+
+void Rank::tni_notice(int slot) {
+  if (in_library_ > 0) drain_notices();
+  tnis_[std::size_t(slot)].noticed->raise();
+  any_notice_->raise();
+}
+
+void Rank::tni_command_space(int slot) { tnis_[std::size_t(slot)].space->raise(); }
 
 struct Rank::InLibrary {
   explicit InLibrary(Rank& r) : r_(r) {

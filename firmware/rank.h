@@ -30,7 +30,7 @@ namespace kairo::fw {
 
 class Runtime;
 
-class Rank {
+class Rank final : public nic::TniListener {
  public:
   int rank() const { return rank_; }
   router::NodeId node() const;  // the node it runs on (platform ranks.map)
@@ -89,6 +89,11 @@ class Rank {
 
  private:
   friend class Runtime;
+  // The engines' news: drain into the rank's lists if it is inside a runtime
+  // call (see Progress above), then wake whoever waits.
+  void tni_completion(int slot) override;
+  void tni_notice(int slot) override;
+  void tni_command_space(int slot) override;
   struct TniSide {
     nic::Tni* tni;
     std::unique_ptr<Signal> completed, noticed, space;

@@ -23,7 +23,7 @@ RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data)
   tni_params_.completion_queue_depth = np.completion_queue_depth;
   tni_params_.notice_queue_depth = np.notice_queue_depth;
 
-  nic::TniContext ctx;
+  nic::TniContext& ctx = tni_ctx_;
   ctx.queue = &queue;
   ctx.topo = net_->torus();
   ctx.wires = &wires_;

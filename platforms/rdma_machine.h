@@ -31,7 +31,8 @@ class RdmaMachine {
 
  private:
   std::unique_ptr<Network> net_;
-  nic::TniParams tni_params_;
+  nic::TniParams tni_params_;  // every engine's parameters and context, shared
+  nic::TniContext tni_ctx_;
   nic::WirePool wires_;
   hw::PacketPool pool_;
   std::vector<std::unique_ptr<nic::NodeMemory>> memories_;

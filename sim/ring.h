@@ -5,6 +5,7 @@
 // engines), where std::deque's 512-byte first block per queue adds up to GiB.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <utility>
 
@@ -42,16 +43,17 @@ class Ring {
 
  private:
   void grow() {
-    const std::size_t cap = cap_ ? 2 * cap_ : 4;
+    const std::uint32_t cap = cap_ ? 2 * cap_ : 4;
     auto buf = std::make_unique<T[]>(cap);
-    for (std::size_t i = 0; i < size_; ++i) buf[i] = std::move((*this)[i]);
+    for (std::uint32_t i = 0; i < size_; ++i) buf[i] = std::move((*this)[i]);
     buf_ = std::move(buf);
     cap_ = cap;
     head_ = 0;
   }
 
+  // 24 bytes: an RDMA engine holds nine of these.
   std::unique_ptr<T[]> buf_;
-  std::size_t cap_ = 0, head_ = 0, size_ = 0;
+  std::uint32_t cap_ = 0, head_ = 0, size_ = 0;
 };
 
 }  // namespace kairo::sim

@@ -47,7 +47,6 @@ class DmaEngine {
 
   double rate_;
   tlm::tlm_fw_transport_if<>* memory_;
-  tlm::tlm_generic_payload trans_;  // reused: no allocation per transfer
   sim::Time busy_until_ = 0;
   std::uint64_t bytes_read_ = 0, bytes_written_ = 0;
 };

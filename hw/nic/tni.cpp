@@ -24,8 +24,8 @@ struct Tni::RxOp {
 
 Tni::Tni(const TniContext& ctx, const TniParams& p, std::uint32_t node, int index, hw::Endpoint& ep,
          NodeMemory& memory, MemoryRegistry& registry, hw::PacketPool& pool)
-    : ctx_(ctx),
-      p_(p),
+    : ctx_(&ctx),
+      p_(&p),
       node_(node),
       index_(index),
       ep_(ep),
@@ -41,10 +41,10 @@ Tni::~Tni() = default;
 // ---- commands ----------------------------------------------------------------
 
 bool Tni::post(const Command& c) {
-  if (commands_.size() >= p_.command_queue_depth) return false;  // back-pressure, never a drop
+  if (commands_.size() >= p_->command_queue_depth) return false;  // back-pressure, never a drop
   ++counters_.commands;
-  commands_.push_back({ctx_.queue->now() + p_.node_latency_ps, c});
-  if (probe_) probe_->add(probe_->doorbells, ctx_.queue->now(), 1), probe_->add(probe_->cmdq, ctx_.queue->now(), 1);
+  commands_.push_back({ctx_->queue->now() + p_->node_latency_ps, c});
+  if (probe_) probe_->add(probe_->doorbells, ctx_->queue->now(), 1), probe_->add(probe_->cmdq, ctx_->queue->now(), 1);
   counters_.command_queue_high =
       std::max<std::uint32_t>(counters_.command_queue_high, std::uint32_t(commands_.size()));
   start_next_command();
@@ -59,13 +59,13 @@ void Tni::start_next_command() {
     return;
   }
   activate_pending_ = true;
-  ctx_.queue->at(std::max(ctx_.queue->now(), commands_.front().first), sim::kPrioState, this, kActivate);
+  ctx_->queue->at(std::max(ctx_->queue->now(), commands_.front().first), sim::kPrioState, this, kActivate);
 }
 
 RdmaStatus Tni::check(const Command& c, Resolution* local) const {
-  if (c.length > p_.max_descriptor_bytes) return RdmaStatus::kLengthOverLimit;
-  if (c.dst_node >= ctx_.nodes) return RdmaStatus::kBadRank;
-  if (c.dst_tni >= ctx_.tnis) return RdmaStatus::kBadTni;
+  if (c.length > p_->max_descriptor_bytes) return RdmaStatus::kLengthOverLimit;
+  if (c.dst_node >= ctx_->nodes) return RdmaStatus::kBadRank;
+  if (c.dst_tni >= ctx_->tnis) return RdmaStatus::kBadTni;
   *local = registry_.resolve(c.local_key, c.local_offset, c.length);
   return local->status;
 }
@@ -78,8 +78,8 @@ void Tni::activate() {
     return;  // gate_changed() brings it back
   const Command c = commands_.front().second;
   commands_.pop_front();
-  if (probe_) probe_->add(probe_->cmdq, ctx_.queue->now(), -1);
-  if (on_command_space) on_command_space();
+  if (probe_) probe_->add(probe_->cmdq, ctx_->queue->now(), -1);
+  if (listener_) listener_->tni_command_space(listener_slot_);
   Resolution local;
   RdmaStatus s = check(c, &local);
   if (s == RdmaStatus::kOk && gate_ && !gate_->open_to(c.dst_node)) {
@@ -112,7 +112,7 @@ void Tni::activate() {
     w->notify = c.notify;
   };
   if (c.op == Op::kGet) {
-    Wire* w = ctx_.wires->get();
+    Wire* w = ctx_->wires->get();
     fill(w);
     w->type = Wire::kGetRequest;
     w->piece_offset = 0;
@@ -123,7 +123,7 @@ void Tni::activate() {
   }
   for (std::uint64_t k = 0, n = packetizer_.packets(c.length); k < n; ++k) {
     const PacketPlan plan = packetizer_.plan(c.length, k);
-    Wire* w = ctx_.wires->get();
+    Wire* w = ctx_->wires->get();
     fill(w);
     w->type = Wire::kPutData;
     w->piece_offset = plan.offset;
@@ -145,18 +145,18 @@ void Tni::pump_reads() {
     Wire* w = q.front();
     q.pop_front();
     unsigned char* buf = nullptr;
-    if (ctx_.data) {
+    if (ctx_->data) {
       w->data.resize(w->piece_bytes);
       buf = w->data.data();
     }
-    const DmaEngine::Result r = tx_dma_.read(ctx_.queue->now(), w->read_address, buf, w->piece_bytes);
+    const DmaEngine::Result r = tx_dma_.read(ctx_->queue->now(), w->read_address, buf, w->piece_bytes);
     if (r.status != tlm::TLM_OK_RESPONSE)
       w->status = RdmaStatus::kOutOfBounds;  // outside the node's memory
     else
       counters_.dma_bytes_read += w->piece_bytes;
     ++reads_in_flight_;
     if (probe_) probe_->set(probe_->tx_dma, r.start_ps, 1), probe_->set(probe_->tx_dma, r.done_ps, 0);
-    ctx_.queue->at(r.done_ps, sim::kPrioState, this, kReadDone, 0, w);
+    ctx_->queue->at(r.done_ps, sim::kPrioState, this, kReadDone, 0, w);
   }
 }
 
@@ -178,17 +178,17 @@ void Tni::send_wire(Wire* w, bool response) {
   hw::Packet* p = pool_.get();
   const PacketPlan plan = packetizer_.plan(w->piece_bytes, 0);
   p->id = w->op;
-  p->created_ps = ctx_.queue->now();
+  p->created_ps = ctx_->queue->now();
   p->src = node_;
   p->dst = w->dst_node;
-  if (ctx_.topo) p->dst_coord = ctx_.topo->coord_of(w->dst_node);  // mesh/torus routing needs it
+  if (ctx_->topo) p->dst_coord = ctx_->topo->coord_of(w->dst_node);  // mesh/torus routing needs it
   p->flits = plan.flits;
   p->bytes = plan.wire_bytes;
   p->dst_ni = w->dst_tni;
   p->user = w;
   ep_.send(p);
   ++counters_.packets_sent;
-  if (probe_) probe_->set(probe_->tx_pkt, ctx_.queue->now(), p->id + 1), probe_->set(probe_->tx_pkt, p->tail_ps, 0);
+  if (probe_) probe_->set(probe_->tx_pkt, ctx_->queue->now(), p->id + 1), probe_->set(probe_->tx_pkt, p->tail_ps, 0);
   // The active command is done once its last packet is on its way.
   const bool last_of_command =
       !response && (w->type == Wire::kGetRequest ||
@@ -212,7 +212,7 @@ void Tni::set_gate(hw::CircuitGate* g) {
 bool Tni::gate_closed(std::uint32_t dst) {
   if (gate_->open_to(dst)) return false;
   if (gate_wait_since_ == sim::kNever) {
-    gate_wait_since_ = ctx_.queue->now();
+    gate_wait_since_ = ctx_->queue->now();
     ++counters_.circuit_waits;
   }
   return true;
@@ -221,7 +221,7 @@ bool Tni::gate_closed(std::uint32_t dst) {
 // The circuit changed: whatever waited for it tries again.
 void Tni::gate_changed() {
   if (gate_wait_since_ == sim::kNever) return;
-  counters_.circuit_wait_ps += ctx_.queue->now() - gate_wait_since_;
+  counters_.circuit_wait_ps += ctx_->queue->now() - gate_wait_since_;
   gate_wait_since_ = sim::kNever;
   pump_send();
   start_next_command();
@@ -232,7 +232,7 @@ void Tni::gate_changed() {
 void Tni::on_packet(int, hw::Packet* p) {
   // The endpoint hands the packet over when its head lands; the engine acts
   // once the tail is in.
-  ctx_.queue->at(ctx_.clock.ceil(p->tail_ps), sim::kPrioState, this, kTailIn, 0, p);
+  ctx_->queue->at(ctx_->clock.ceil(p->tail_ps), sim::kPrioState, this, kTailIn, 0, p);
 }
 
 void Tni::receive(hw::Packet* p) {
@@ -256,7 +256,7 @@ void Tni::receive(hw::Packet* p) {
       const std::uint64_t handle = it->second->cmd.handle;
       tx_ops_.erase(it);
       complete(handle, w->status);
-      ctx_.wires->put(w);
+      ctx_->wires->put(w);
       return;
     }
   }
@@ -275,15 +275,15 @@ void Tni::receive_put_data(Wire& w) {
   }
   if (w.status != RdmaStatus::kOk) slot->status = w.status;  // the source could not be read
   if (slot->status != RdmaStatus::kOk) return write_done(&w);
-  const DmaEngine::Result r = rx_dma_.write(ctx_.queue->now(), slot->base + w.piece_offset,
-                                            ctx_.data ? w.data.data() : nullptr, w.piece_bytes);
+  const DmaEngine::Result r = rx_dma_.write(ctx_->queue->now(), slot->base + w.piece_offset,
+                                            ctx_->data ? w.data.data() : nullptr, w.piece_bytes);
   if (r.status != tlm::TLM_OK_RESPONSE) {
     slot->status = RdmaStatus::kOutOfBounds;
     return write_done(&w);
   }
   counters_.dma_bytes_written += w.piece_bytes;
   if (probe_) probe_->set(probe_->rx_dma, r.start_ps, 2), probe_->set(probe_->rx_dma, r.done_ps, 0);
-  ctx_.queue->at(r.done_ps, sim::kPrioState, this, kWriteDone, 0, &w);
+  ctx_->queue->at(r.done_ps, sim::kPrioState, this, kWriteDone, 0, &w);
 }
 
 void Tni::receive_get_request(Wire& w) {
@@ -303,18 +303,18 @@ void Tni::receive_get_request(Wire& w) {
     d->read_address = r.address + offset;
   };
   if (r.status != RdmaStatus::kOk) {  // one header-only answer carries the error
-    Wire* d = ctx_.wires->get();
+    Wire* d = ctx_->wires->get();
     answer(d, 0, 0);
     responses_.push_back(d);
   } else {
     for (std::uint64_t k = 0, n = packetizer_.packets(w.op_length); k < n; ++k) {
       const PacketPlan plan = packetizer_.plan(w.op_length, k);
-      Wire* d = ctx_.wires->get();
+      Wire* d = ctx_->wires->get();
       answer(d, plan.offset, plan.payload_bytes);
       response_reads_.push_back(d);
     }
   }
-  ctx_.wires->put(&w);
+  ctx_->wires->put(&w);
   pump_reads();
   pump_send();
 }
@@ -327,14 +327,14 @@ void Tni::receive_get_data(Wire& w) {
     tx_ops_.erase(it);
     complete(handle, w.status);
     release_rx(&w);
-    ctx_.wires->put(&w);
+    ctx_->wires->put(&w);
     return;
   }
-  const DmaEngine::Result r = rx_dma_.write(ctx_.queue->now(), op.local_address + w.piece_offset,
-                                            ctx_.data ? w.data.data() : nullptr, w.piece_bytes);
+  const DmaEngine::Result r = rx_dma_.write(ctx_->queue->now(), op.local_address + w.piece_offset,
+                                            ctx_->data ? w.data.data() : nullptr, w.piece_bytes);
   counters_.dma_bytes_written += w.piece_bytes;
   if (probe_) probe_->set(probe_->rx_dma, r.start_ps, 2), probe_->set(probe_->rx_dma, r.done_ps, 0);
-  ctx_.queue->at(r.done_ps, sim::kPrioState, this, kWriteDone, 0, &w);
+  ctx_->queue->at(r.done_ps, sim::kPrioState, this, kWriteDone, 0, &w);
 }
 
 // A piece is in memory. The last piece of a put raises the notice and sends
@@ -355,19 +355,19 @@ void Tni::write_done(Wire* w) {
       tx_ops_.erase(it);
       complete(handle, RdmaStatus::kOk);
     }
-    ctx_.wires->put(w);
+    ctx_->wires->put(w);
     return;
   }
   auto it = rx_ops_.find(rx_key(*w));
   RxOp& op = *it->second;
   if (++op.pieces_done < op.pieces) {
-    ctx_.wires->put(w);
+    ctx_->wires->put(w);
     return;
   }
   const RdmaStatus status = op.status;
   rx_ops_.erase(it);
   if (status == RdmaStatus::kOk && w->notify &&
-      (notices_.size() >= p_.notice_queue_depth || !notice_wait_.empty())) {
+      (notices_.size() >= p_->notice_queue_depth || !notice_wait_.empty())) {
     // No room for the notice: the operation waits, and the receive side stops consuming.
     if (!rx_stalled_) ++counters_.notice_queue_stalls;
     rx_stalled_ = true;
@@ -381,7 +381,7 @@ void Tni::write_done(Wire* w) {
 // answer with the acknowledgement (the last piece's wire, reused).
 void Tni::finish_put(Wire* w, RdmaStatus status) {
   if (status == RdmaStatus::kOk && w->notify)
-    notice(Notice{w->tag, w->src_node, w->op_length, ctx_.queue->now()});
+    notice(Notice{w->tag, w->src_node, w->op_length, ctx_->queue->now()});
   Wire* ack = w;
   const std::uint32_t to_node = ack->src_node;
   const std::uint16_t to_tni = ack->src_tni;
@@ -400,12 +400,12 @@ void Tni::finish_put(Wire* w, RdmaStatus status) {
 void Tni::schedule_resume() {
   if (resume_pending_) return;
   resume_pending_ = true;
-  ctx_.queue->at(ctx_.queue->now(), sim::kPrioState, this, kResume);
+  ctx_->queue->at(ctx_->queue->now(), sim::kPrioState, this, kResume);
 }
 
 void Tni::resume() {
   resume_pending_ = false;
-  while (!notice_wait_.empty() && notices_.size() < p_.notice_queue_depth) {
+  while (!notice_wait_.empty() && notices_.size() < p_->notice_queue_depth) {
     Wire* w = notice_wait_.front();
     notice_wait_.pop_front();
     finish_put(w, RdmaStatus::kOk);
@@ -423,20 +423,20 @@ void Tni::resume() {
 }
 
 void Tni::complete(std::uint64_t handle, RdmaStatus status) {
-  completions_.push_back(Completion{handle, status, ctx_.queue->now()});
-  if (probe_) probe_->add(probe_->completions, ctx_.queue->now(), 1);
+  completions_.push_back(Completion{handle, status, ctx_->queue->now()});
+  if (probe_) probe_->add(probe_->completions, ctx_->queue->now(), 1);
   if (status != RdmaStatus::kOk) ++counters_.error_completions;
   counters_.completion_queue_high =
       std::max<std::uint32_t>(counters_.completion_queue_high, std::uint32_t(completions_.size()));
-  if (on_completion) on_completion();
+  if (listener_) listener_->tni_completion(listener_slot_);
 }
 
 void Tni::notice(const Notice& n) {
   notices_.push_back(n);
-  if (probe_) probe_->add(probe_->notices, ctx_.queue->now(), 1);
+  if (probe_) probe_->add(probe_->notices, ctx_->queue->now(), 1);
   counters_.notice_queue_high =
       std::max<std::uint32_t>(counters_.notice_queue_high, std::uint32_t(notices_.size()));
-  if (on_notice) on_notice();
+  if (listener_) listener_->tni_notice(listener_slot_);
 }
 
 std::optional<Completion> Tni::poll_completion() {

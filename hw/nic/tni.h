@@ -197,8 +197,19 @@ struct TniProbe {
   }
 };
 
+// Who hears of an engine's completions, notices and command-queue space (the
+// firmware runtime's rank), with the slot it gave.
+class TniListener {
+ public:
+  virtual ~TniListener() = default;
+  virtual void tni_completion(int slot) = 0;
+  virtual void tni_notice(int slot) = 0;
+  virtual void tni_command_space(int slot) = 0;
+};
+
 class Tni : public hw::EndpointClient, public sim::EventTarget {
  public:
+  // `ctx` and `p` are kept by reference: they must outlive the engine.
   Tni(const TniContext& ctx, const TniParams& p, std::uint32_t node, int index, hw::Endpoint& ep,
       NodeMemory& memory, MemoryRegistry& registry, hw::PacketPool& pool);
   ~Tni() override;
@@ -207,8 +218,12 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
   bool post(const Command& c);
   std::optional<Completion> poll_completion();
   std::optional<Notice> poll_notice();
-  // Called (synchronously) when an entry is appended: lets firmware wake.
-  std::function<void()> on_completion, on_notice, on_command_space;
+  // Told (synchronously) when an entry is appended, or a command leaves a
+  // full queue: lets firmware wake. `slot` is echoed back.
+  void set_listener(TniListener* l, int slot) {
+    listener_ = l;
+    listener_slot_ = slot;
+  }
 
   const TniCounters& counters() const { return counters_; }
   void set_probe(const TniProbe* p) { probe_ = p; }  // waveform recording; null: not traced
@@ -250,7 +265,7 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
   void write_done(Wire* w);
   void release_rx(Wire* w);
   void finish_put(Wire* w, RdmaStatus status);
-  bool completion_room() const { return completions_.size() + tx_ops_.size() < p_.completion_queue_depth; }
+  bool completion_room() const { return completions_.size() + tx_ops_.size() < p_->completion_queue_depth; }
   void schedule_resume();
   bool gate_closed(std::uint32_t dst);  // and starts a wait if so
   void gate_changed();
@@ -258,8 +273,8 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
   void complete(std::uint64_t handle, RdmaStatus status);
   void notice(const Notice& n);
 
-  TniContext ctx_;
-  TniParams p_;
+  const TniContext* ctx_;  // shared by every engine of the machine (must outlive it)
+  const TniParams* p_;    // likewise
   std::uint32_t node_;
   int index_;
   hw::Endpoint& ep_;
@@ -289,6 +304,8 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
   std::uint64_t next_op_ = 1;
   TniCounters counters_;
   const TniProbe* probe_ = nullptr;
+  TniListener* listener_ = nullptr;
+  int listener_slot_ = 0;
   hw::CircuitGate* gate_ = nullptr;
   sim::Time gate_wait_since_ = sim::kNever;
 };
