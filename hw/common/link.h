@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <memory>
 #include <vector>
 
 #include "sim/event_queue.h"
@@ -54,8 +55,12 @@ struct PendingCredit {
 class CreditPipe {
  public:
   CreditPipe() = default;
-  CreditPipe(const CreditPipe& o) : heap_(o.heap_), head_(o.head_), tail_(o.tail_), mask_(o.mask_) {
+  CreditPipe(const CreditPipe& o) : head_(o.head_), tail_(o.tail_), mask_(o.mask_) {
     std::copy(std::begin(o.inline_), std::end(o.inline_), std::begin(inline_));
+    if (o.heap_) {
+      heap_ = std::make_unique<PendingCredit[]>(std::size_t(mask_) + 1);
+      std::copy(o.heap_.get(), o.heap_.get() + mask_ + 1, heap_.get());
+    }
   }
   CreditPipe& operator=(const CreditPipe&) = delete;
 
@@ -68,20 +73,23 @@ class CreditPipe {
   }
 
  private:
-  static constexpr std::size_t kInline = 4;  // a power of two
-  PendingCredit* data() { return heap_.empty() ? inline_ : heap_.data(); }
-  const PendingCredit* data() const { return heap_.empty() ? inline_ : heap_.data(); }
+  static constexpr std::uint32_t kInline = 4;  // a power of two
+  PendingCredit* data() { return heap_ ? heap_.get() : inline_; }
+  const PendingCredit* data() const { return heap_ ? heap_.get() : inline_; }
   void grow() {
-    std::vector<PendingCredit> n((mask_ + 1) * 2);
-    for (std::size_t i = head_; i != tail_; ++i) n[i - head_] = data()[i & mask_];
+    const std::uint32_t cap = (mask_ + 1) * 2;
+    auto n = std::make_unique<PendingCredit[]>(cap);
+    for (std::uint32_t i = head_; i != tail_; ++i) n[i - head_] = data()[i & mask_];
     tail_ -= head_;
     head_ = 0;
-    heap_.swap(n);
-    mask_ = heap_.size() - 1;
+    heap_ = std::move(n);
+    mask_ = cap - 1;
   }
+  // 88 bytes; a router port and a network interface each hold one. Positions
+  // count modulo 2^32 (only their difference and their low bits matter).
   PendingCredit inline_[kInline] = {};
-  std::vector<PendingCredit> heap_;
-  std::size_t head_ = 0, tail_ = 0, mask_ = kInline - 1;
+  std::unique_ptr<PendingCredit[]> heap_;
+  std::uint32_t head_ = 0, tail_ = 0, mask_ = kInline - 1;
 };
 
 struct Packet;

@@ -26,8 +26,10 @@ __attribute__((noinline, cold)) void Allocator::reject_request(const char* name,
                           shape_text(inputs(), vcs(), outputs()));
 }
 
-std::unique_ptr<Allocator> make_allocator(const std::string& name, int inputs, int vcs, int outputs) {
-  if (name == RoundRobinAllocator::kName) return std::make_unique<RoundRobinAllocator>(inputs, vcs, outputs);
+std::unique_ptr<Allocator> make_allocator(const std::string& name, int inputs, int vcs, int outputs,
+                                          bool shared_rounds) {
+  if (name == RoundRobinAllocator::kName)
+    return std::make_unique<RoundRobinAllocator>(inputs, vcs, outputs, shared_rounds);
   if (name == IslipAllocator::kName) return std::make_unique<IslipAllocator>(inputs, vcs, outputs);
   if (name == OldestFirstAllocator::kName)
     return std::make_unique<OldestFirstAllocator>(inputs, vcs, outputs);

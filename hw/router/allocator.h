@@ -62,7 +62,10 @@ class Allocator {
 // accepts), "oldest_first" (greedy by age, ties by input then VC index).
 // "rtl_separable_rr" (the Verilated RTL of round_robin, hw/router/rtl).
 // Returns nullptr for an unknown name.
-std::unique_ptr<Allocator> make_allocator(const std::string& name, int inputs, int vcs, int outputs);
+// shared_rounds: the allocator may share its per-round working arrays with
+// others of its kind and shape (a router's; see RoundRobinAllocator).
+std::unique_ptr<Allocator> make_allocator(const std::string& name, int inputs, int vcs, int outputs,
+                                          bool shared_rounds = false);
 // The C++ allocators (usable anywhere, also without a SystemC kernel), and
 // the RTL ones (a Verilated SystemC module each: made during elaboration,
 // run once the simulation has started; tests/test_rtl_allocator.cpp).

@@ -24,6 +24,7 @@
 // O(requests + inputs). No heap allocation after construction.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "hw/router/allocator.h"
@@ -59,8 +60,14 @@ class RoundRobinAllocator final : public Allocator {
   static constexpr const char* kName = "round_robin";
 
   // Throws std::invalid_argument unless inputs, vcs and outputs are all >= 1.
-  RoundRobinAllocator(int inputs, int vcs, int outputs);
-  RoundRobinAllocator(const RoundRobinAllocator&) = delete;  // arrays point into arena_
+  // shared_rounds: this round's working arrays (requests, request vectors,
+  // grants) are shared with every other allocator of the same shape that
+  // asked for it, since rounds on one thread never overlap; each allocator
+  // keeps only its arbiters' priority pointers. A router does this: on the K
+  // computer the working arrays would otherwise be 1.1 KiB per router. The
+  // grants are then valid until the next round of any allocator of the shape.
+  RoundRobinAllocator(int inputs, int vcs, int outputs, bool shared_rounds = false);
+  RoundRobinAllocator(const RoundRobinAllocator&) = delete;  // arrays point into arenas
   RoundRobinAllocator& operator=(const RoundRobinAllocator&) = delete;
 
   void clear() override;
@@ -69,43 +76,49 @@ class RoundRobinAllocator final : public Allocator {
   void add_request(int input, int vc, int output, std::uint64_t age) override;
   void allocate() override;
   void allocate_single(int input, int vc, int output, std::uint64_t age) override;
-  int grant_vc(int input) const override { return grant_vc_[input]; }
-  int grant_output(int input) const override { return grant_out_[input]; }
+  int grant_vc(int input) const override { return r_->grant_vc[input]; }
+  int grant_output(int input) const override { return r_->grant_out[input]; }
 
  private:
   struct Request {
     int input, vc;
   };
+  // One round's working state; every array lives in one block (arena), so a
+  // round touches a few adjacent cache lines instead of a dozen scattered
+  // allocations.
+  struct Round {
+    Round(int inputs, int vcs, int outputs, int vc_words, int in_words);
+    std::vector<std::uint64_t> arena;
+    // This round's requests: req_out[input * vcs + vc] is the requested output
+    // or -1; reqs[0, num_reqs) lists the set entries so clear() touches only them.
+    int* req_out;
+    Request* reqs;
+    int num_reqs = 0;
+    // Request vectors: into each input's VC arbiter (which VCs request), and
+    // into each output's input arbiter (which inputs' stage-1 winners want it).
+    std::uint64_t* vc_req;   // [input * vc_words + w]
+    std::uint64_t* out_req;  // [output * in_words + w], built and consumed by allocate()
+    int* stage1_vc;  // per input: stage-1 winning VC or -1
+    int *grant_vc, *grant_out;
+    int* granted;  // inputs granted in the last round (to forget them cheaply)
+    int num_granted = 0;
+    void forget_grants() {
+      for (int k = 0; k < num_granted; ++k) grant_vc[granted[k]] = grant_out[granted[k]] = -1;
+      num_granted = 0;
+    }
+  };
+  static Round* shared_round(int inputs, int vcs, int outputs, int vc_words, int in_words);
 
   int vc_words_, in_words_;  // words per VC / per input-port bit vector
 
-  // Every array below lives in one block (arena_), so a round touches a few
-  // adjacent cache lines instead of a dozen scattered allocations.
-  std::vector<std::uint64_t> arena_;
+  // Arbiter state, kept across rounds: per input, the VC with the highest
+  // stage-1 priority; per output, the input with the highest stage-2 priority.
+  std::vector<int> ptrs_;  // [0, inputs): vc_ptr; [inputs, inputs + outputs): in_ptr
+  int* vc_ptr_;
+  int* in_ptr_;
 
-  // Arbiter state, kept across rounds.
-  int* vc_ptr_;  // per input: VC with highest stage-1 priority
-  int* in_ptr_;  // per output: input with highest stage-2 priority
-
-  // This round's requests: req_out_[input * vcs + vc] is the requested output
-  // or -1; reqs_[0, num_reqs_) lists the set entries so clear() touches only them.
-  int* req_out_;
-  Request* reqs_;
-  int num_reqs_ = 0;
-
-  // Request vectors: into each input's VC arbiter (which VCs request), and
-  // into each output's input arbiter (which inputs' stage-1 winners want it).
-  std::uint64_t* vc_req_;   // [input * vc_words_ + w]
-  std::uint64_t* out_req_;  // [output * in_words_ + w], built and consumed by allocate()
-
-  int* stage1_vc_;  // per input: stage-1 winning VC or -1
-  int *grant_vc_, *grant_out_;
-  int* granted_;  // inputs granted in the last round (to forget them cheaply)
-  int num_granted_ = 0;
-  void forget_grants() {
-    for (int k = 0; k < num_granted_; ++k) grant_vc_[granted_[k]] = grant_out_[granted_[k]] = -1;
-    num_granted_ = 0;
-  }
+  std::unique_ptr<Round> own_;  // unless shared
+  Round* r_;
 };
 
 }  // namespace kairo::router
