@@ -142,14 +142,20 @@ void Router::allocate() {
   alloc_at_ = sim::kNever;
   for (auto& w : credit_waiters_) w = 0;
   int n = 0;
+  const std::uint64_t port_mask = (std::uint64_t{1} << (1 << vshift_)) - 1;  // one input's VC bits
   for (int w = 0; w < occupied_words_; ++w) {
-    for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
+    for (std::uint64_t bits = occupied_[w]; bits;) {
       int idx = w * 64 + __builtin_ctzll(bits);
       int in = idx >> vshift_, vc = idx & ((1 << vshift_) - 1);
+      if (!input_free(ports_[in], t)) {  // forwarding another packet: none of its VCs can go
+        bits &= ~(port_mask << ((in << vshift_) & 63));
+        continue;
+      }
+      bits &= bits - 1;
       InputVc& ivc = in_vcs_[idx];
       const Head& h = ivc.head;
       ivc.head.chosen_vc = -1;
-      if (h.ready_ps > t || !input_free(ports_[in], t)) continue;
+      if (h.ready_ps > t) continue;
       Port& out = ports_[h.out_port];
       if (!output_free(out, t)) continue;
       apply_credits(out, t);
@@ -188,17 +194,30 @@ void Router::allocate() {
 Time Router::next_wake(Time t) {
   const Time period = cfg_.clock.period_ps, st = cfg_.traversal_ps;
   Time wake = sim::kNever;
+  const std::uint64_t port_mask = (std::uint64_t{1} << (1 << vshift_)) - 1;  // one input's VC bits
   for (int w = 0; w < occupied_words_; ++w) {
-    for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
+    for (std::uint64_t bits = occupied_[w]; bits;) {
       int idx = w * 64 + __builtin_ctzll(bits);
-      const Head& h = in_vcs_[idx].head;
       const Port& in = ports_[idx >> vshift_];
+      if (!input_free(in, t)) {
+        // The input forwards another packet: each of its heads can go when it
+        // is through the pipeline and the input is free, whichever is later.
+        const Time free = cfg_.clock.floor(in.in_busy_until - st);
+        const std::uint64_t group = bits & (port_mask << (idx & 63 & ~((1 << vshift_) - 1)));
+        bits &= ~group;
+        for (std::uint64_t g = group; g; g &= g - 1) {
+          const Time ready = in_vcs_[std::size_t(w * 64 + __builtin_ctzll(g))].head.ready_ps;
+          const Time when = ready > t ? ready : free;
+          if (when < wake) wake = when;
+        }
+        continue;
+      }
+      bits &= bits - 1;
+      const Head& h = in_vcs_[idx].head;
       Port& out = ports_[h.out_port];
       Time when;
       if (h.ready_ps > t)
         when = h.ready_ps;
-      else if (!input_free(in, t))
-        when = cfg_.clock.floor(in.in_busy_until - st);
       else if (!output_free(out, t))
         when = cfg_.clock.floor(out.out.free_at - st);
       else if (apply_credits(out, t), choose_vc(out, h.flits, h.out_class) < 0) {
