@@ -101,6 +101,7 @@ router::NodeId Rank::node() const { return rt_->node_of(rank_); }
 
 router::Coord Rank::coord() const { return rt_->torus() ? rt_->torus()->coord_of(node()) : router::Coord{}; }
 sim::Time Rank::now() const { return rt_->queue().now(); }
+std::uint64_t Rank::events_processed() const { return rt_->queue().events_processed(); }
 
 std::string Rank::request_pathway(int peer) { return pathway(peer, true); }
 std::string Rank::release_pathway(int peer) { return pathway(peer, false); }

@@ -38,6 +38,9 @@ class Rank final : public nic::TniListener {
   router::Coord coord() const;  // mesh/torus coordinates; all zero on a switched fabric
   int tnis() const { return int(tnis_.size()); }
   sim::Time now() const;
+  // Events the simulation has processed so far: the simulator's own cost,
+  // for workloads that report what an operation costs to simulate.
+  std::uint64_t events_processed() const;
 
   // Memory: `bytes` of this node's memory, aligned to `align` (a power of
   // two), from a per-rank bump allocator starting at address 0; throws

@@ -31,12 +31,13 @@ class Pingpong final : public Workload {
     if (r.rank() == src_) answer_at_ = answer_at;
     const nic::MemKey send = r.reg_mem(1, send_at, len);
     const nic::MemKey answer = r.reg_mem(2, answer_at, len);
+    if (r.rank() != src_ && r.rank() != dst_) co_return;  // idle from the start: nothing of theirs is counted
     co_await r.compute(kStart);
-    if (r.rank() != src_ && r.rank() != dst_) co_return;
     std::uint64_t h = 0;
     nic::Completion c;
     if (r.rank() == src_) {
       start_ = r.now();
+      events_start_ = r.events_processed() - 1;  // this resumption, which posts, is the first
       if (get_) {
         co_await r.get(tni_, dst_, r.remote_key(dst_, 1), 0, answer, 0, size_, &h);
         co_await r.complete(tni_, h, &c);
@@ -54,6 +55,7 @@ class Pingpong final : public Workload {
       co_await r.complete(tni_, h, &c);
       ok_ = ok_ && c.status == nic::RdmaStatus::kOk;
     }
+    events_end_ = std::max(events_end_, r.events_processed());
   }
 
   Outcome outcome(HostMemory* m) override {
@@ -64,6 +66,11 @@ class Pingpong final : public Workload {
     o.bandwidth_gbps = o.latency_ns > 0 ? double(size_) / o.latency_ns : 0.0;
     o.ok = ok_;
     if (!ok_) o.failure = "an operation completed with an error";
+    // What one operation costs to simulate: the events from A's first post
+    // until both ranks hold their last completion (every other rank is idle
+    // by then), per operation (two puts, or one get).
+    o.details[get_ ? "events_per_get" : "events_per_put"] =
+        double(events_end_ - events_start_) / (get_ ? 1.0 : 2.0);
     if (m) {
       // put: B's receive buffer holds A's bytes, and A's landing zone B's
       // answer (B sent its own buffer, which now holds A's bytes); get: A's landing zone.
@@ -81,6 +88,7 @@ class Pingpong final : public Workload {
   int src_ = 0, dst_ = 1, tni_ = 0;
   sim::Time start_ = 0, end_ = 0;
   std::uint64_t answer_at_ = 0;
+  std::uint64_t events_start_ = 0, events_end_ = 0;
   bool ok_ = true;
 };
 
