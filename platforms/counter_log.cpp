@@ -64,56 +64,31 @@ CounterLog::CounterLog(Network& net, RdmaMachine* machine, sim::EventQueue& q, s
     out_->csv = false;
   else if (!ends_with(path, ".csv"))
     throw std::invalid_argument("--counters " + path + ": expected a file name ending in .csv or .kcl");
-  const router::Topology* topo = net.torus();
   for (std::size_t i = 0; i < net.num_routers(); ++i) vcs_ = std::max(vcs_, net.router_at(i).vcs());
-  // Link table: every connected router port, with its peer.
-  std::unordered_map<const hw::PacketSink*, router::Router*> router_of;
-  for (std::size_t i = 0; i < net.num_routers(); ++i) router_of[&net.router_at(i)] = &net.router_at(i);
+  // Link table: every connected router port, with its peer (another
+  // router's port, or a network interface), kept as indices: the names are
+  // derived when a row or the header is written (at K-computer scale the
+  // names would cost a gigabyte).
+  std::unordered_map<const hw::PacketSink*, std::uint32_t> router_of;
+  for (std::size_t i = 0; i < net.num_routers(); ++i) router_of[&net.router_at(i)] = std::uint32_t(i);
   for (std::size_t i = 0; i < net.num_routers(); ++i) {
     router::Router& r = net.router_at(i);
     for (int port = 0; port < r.num_ports(); ++port) {
       if (!r.port_connected(port)) continue;
-      LinkInfo l;
-      l.router = r.name();
-      l.port = r.port_name(port);
-      l.coord = topo ? net.node_name(router::NodeId(i)) : l.router;
+      LinkRef l{std::uint32_t(i), std::uint16_t(port), kNoPeer, 0};
       const hw::LinkOut& out = r.link_out(port);
-      if (auto it = router_of.find(out.dst); it != router_of.end()) {
-        l.peer = it->second->name();
-        l.peer_port = it->second->port_name(out.dst_port);
-      } else {
-        l.peer = "nic_" + (topo ? net.node_name(router::NodeId(i)) : l.port);
-        l.peer_port = topo ? fmt::format("tni{}", port - (r.num_ports() - net.network_interfaces())) : "";
-      }
-      const int d = r.port_dim(port);
-      if (d < 0)
-        l.dim = "ni";
-      else if (topo)
-        l.dim = topo->dim(d).name;
-      else
-        l.dim = l.port.substr(0, l.port.find_first_of("0123456789"));
-      if (topo && d >= 0) {
-        const int dir = topo->port_dir(port);
-        l.dir = dir > 0 ? "+" : dir < 0 ? "-" : "";
-      }
-      ports_.emplace_back(&r, port);
-      links_.push_back(std::move(l));
+      if (auto it = router_of.find(out.dst); it != router_of.end()) l.peer = it->second, l.peer_port = out.dst_port;
+      links_.push_back(l);
     }
   }
   // The optical ports of a hybrid network: one row each, dimension "ocs"
   // (docs/counters.md: stall_ps is the time its circuit was not up).
-  if (auto* h = dynamic_cast<HybridNetlist*>(&net)) {
-    ocs_ = &h->ocs();
-    for (int port = 0; port < ocs_->ports(); ++port)
-      links_.push_back(LinkInfo{"ocs", ocs_->port_name(port), net.node_name(ocs_->node_of(port)), "ocs", "", "ocs", ""});
-  }
-  prev_links_.assign(links_.size() * std::size_t(kLinkFixedFields + vcs_), 0);
+  if (auto* h = dynamic_cast<HybridNetlist*>(&net)) ocs_ = &h->ocs();
+  prev_links_.assign(links() * std::size_t(kLinkFixedFields + vcs_), 0);
   if (machine) {
     for (router::NodeId n = 0; n < machine->nodes(); ++n)
-      for (int t = 0; t < machine->tnis_per_node(); ++t) {
-        tnis_.push_back(&machine->tni(n, t));
-        tni_info_.push_back(TniInfo{net.node_name(n), net.node_name(n), t});
-      }
+      for (int t = 0; t < machine->tnis_per_node(); ++t) tnis_.push_back(&machine->tni(n, t));
+    tnis_per_node_ = machine->tnis_per_node();
     prev_tnis_.assign(tnis_.size() * kTniFields, 0);
   }
   out_->f = std::fopen(path.c_str(), "wb");
@@ -139,25 +114,81 @@ CounterLog::CounterLog(Network& net, RdmaMachine* machine, sim::EventQueue& q, s
         "\"link_fields\":{},\"tni_fields\":{},\"links\":[",
         interval_, period, vcs_, nlohmann::json(lf).dump(),
         nlohmann::json(std::vector<std::string>(std::begin(kTniNames), std::end(kTniNames))).dump());
+    // The tables are written in pieces, twice formatted: once to learn the
+    // header's length (it comes first), then into the file.
     auto str = [](const std::string& x) { return nlohmann::json(x).dump(); };  // quoted and escaped
-    for (std::size_t k = 0; k < links_.size(); ++k) {
-      const auto& l = links_[k];
-      text += fmt::format("{}[{},{},{},{},{},{},{}]", k ? "," : "", str(l.router), str(l.port), str(l.coord),
-                          str(l.peer), str(l.peer_port), str(l.dim), str(l.dir));
-    }
-    text += "],\"tnis\":[";
-    for (std::size_t k = 0; k < tni_info_.size(); ++k)
-      text += fmt::format("{}[{},{},{}]", k ? "," : "", str(tni_info_[k].node), str(tni_info_[k].coord), tni_info_[k].tni);
-    text += "]}";
+    auto entry = [&](bool link, std::size_t k) {
+      if (link) {
+        const LinkInfo l = link_info(k);
+        return fmt::format("{}[{},{},{},{},{},{},{}]", k ? "," : "", str(l.router), str(l.port), str(l.coord),
+                           str(l.peer), str(l.peer_port), str(l.dim), str(l.dir));
+      }
+      const TniInfo t = tni_info(k);
+      return fmt::format("{}[{},{},{}]", k ? "," : "", str(t.node), str(t.coord), t.tni);
+    };
+    const std::string middle = "],\"tnis\":[", tail = "]}";
+    std::uint64_t length = text.size() + middle.size() + tail.size();
+    for (std::size_t k = 0; k < links(); ++k) length += entry(true, k).size();
+    for (std::size_t k = 0; k < tnis_.size(); ++k) length += entry(false, k).size();
     std::string& b = out_->buf;
     b.append(kMagic, 8);
-    put_varint(b, text.size());
+    put_varint(b, length);
     b += text;
+    for (std::size_t k = 0; k < links(); ++k) {
+      b += entry(true, k);
+      if (b.size() > (1u << 20)) out_->flush();
+    }
+    b += middle;
+    for (std::size_t k = 0; k < tnis_.size(); ++k) {
+      b += entry(false, k);
+      if (b.size() > (1u << 20)) out_->flush();
+    }
+    b += tail;
   }
   out_->flush();
 }
 
 CounterLog::~CounterLog() = default;
+
+LinkInfo CounterLog::link_info(std::size_t i) const {
+  if (i >= links_.size()) {
+    const int port = int(i - links_.size());
+    return LinkInfo{"ocs", ocs_->port_name(port), net_.node_name(ocs_->node_of(port)), "ocs", "", "ocs", ""};
+  }
+  const router::Topology* topo = net_.torus();
+  const LinkRef& ref = links_[i];
+  const router::Router& r = net_.router_at(ref.router);
+  const int port = ref.port;
+  LinkInfo l;
+  l.router = r.name();
+  l.port = r.port_name(port);
+  l.coord = topo ? net_.node_name(router::NodeId(ref.router)) : l.router;
+  if (ref.peer != kNoPeer) {
+    const router::Router& peer = net_.router_at(ref.peer);
+    l.peer = peer.name();
+    l.peer_port = peer.port_name(ref.peer_port);
+  } else {
+    l.peer = "nic_" + (topo ? net_.node_name(router::NodeId(ref.router)) : l.port);
+    l.peer_port = topo ? fmt::format("tni{}", port - (r.num_ports() - net_.network_interfaces())) : "";
+  }
+  const int d = r.port_dim(port);
+  if (d < 0)
+    l.dim = "ni";
+  else if (topo)
+    l.dim = topo->dim(d).name;
+  else
+    l.dim = l.port.substr(0, l.port.find_first_of("0123456789"));
+  if (topo && d >= 0) {
+    const int dir = topo->port_dir(port);
+    l.dir = dir > 0 ? "+" : dir < 0 ? "-" : "";
+  }
+  return l;
+}
+
+TniInfo CounterLog::tni_info(std::size_t i) const {
+  const router::NodeId n = router::NodeId(i / std::size_t(tnis_per_node_));
+  return TniInfo{net_.node_name(n), net_.node_name(n), int(i % std::size_t(tnis_per_node_))};
+}
 
 void CounterLog::start() {
   pending_ = true;
@@ -191,8 +222,8 @@ void CounterLog::finish() {
 
 // Link i's running totals at `now`: a router port, or an optical port.
 void CounterLog::read_link(std::size_t i, sim::Time now, std::vector<std::uint64_t>& cur) {
-  if (i >= ports_.size()) {
-    const int port = int(i - ports_.size());
+  if (i >= links_.size()) {
+    const int port = int(i - links_.size());
     const ocs::OcsPortCounters c = ocs_->counters(port, now);
     cur[0] = c.packets_sent, cur[1] = c.flits_sent, cur[2] = c.bytes_sent;
     cur[3] = c.packets_received, cur[4] = c.flits_received, cur[5] = c.bytes_received;
@@ -201,8 +232,8 @@ void CounterLog::read_link(std::size_t i, sim::Time now, std::vector<std::uint64
     std::fill(cur.begin() + kLinkFixedFields, cur.end(), 0);
     return;
   }
-  router::Router& r = *ports_[i].first;
-  const int port = ports_[i].second;
+  router::Router& r = net_.router_at(links_[i].router);
+  const int port = links_[i].port;
   const router::PortCounters c = r.counters(port, now);
   cur[0] = c.packets_sent, cur[1] = c.flits_sent, cur[2] = c.bytes_sent;
   cur[3] = c.packets_received, cur[4] = c.flits_received, cur[5] = c.bytes_received;
@@ -218,15 +249,15 @@ void CounterLog::sample(sim::Time now) {
   std::string rows;  // kcl: this interval's link rows
   std::uint64_t n_rows = 0;
   std::uint32_t last_index = 0;
-  for (std::size_t i = 0; i < links_.size(); ++i) {
+  for (std::size_t i = 0; i < links(); ++i) {
     read_link(i, now, cur);
     std::uint64_t* prev = &prev_links_[i * lf];
     bool any = false;
     for (std::size_t k = 0; k < lf; ++k) any |= cur[k] != prev[k];
     if (!any) continue;
     ++n_rows;
-    const LinkInfo& l = links_[i];
     if (out_->csv) {
+      const LinkInfo l = link_info(i);
       b += fmt::format("link,{},{},{},{},{},{},{},{},{}", last_, now, l.router, l.port, l.coord, l.peer, l.peer_port,
                        l.dim, l.dir);
       for (std::size_t k = 0; k < lf; ++k) b += fmt::format(",{}", cur[k] - prev[k]);
@@ -261,8 +292,8 @@ void CounterLog::sample(sim::Time now) {
     for (int k = 0; k < kTniDeltas; ++k) any |= t[k] != prev[k];
     if (!any) continue;
     ++n_rows;
-    const TniInfo& ti = tni_info_[i];
     if (out_->csv) {
+      const TniInfo ti = tni_info(i);
       b += fmt::format("tni,{},{},{},tni{},{},,,,", last_, now, ti.node, ti.tni, ti.coord);
       for (std::size_t k = 0; k < lf; ++k) b += ",";
       for (int k = 0; k < kTniDeltas; ++k) b += fmt::format(",{}", t[k] - prev[k]);

@@ -65,12 +65,24 @@ class CounterLog : public sim::EventTarget {
   sim::Time interval_, last_ = 0;
   int vcs_ = 1;
   void read_link(std::size_t i, sim::Time now, std::vector<std::uint64_t>& cur);
-  std::vector<std::pair<router::Router*, int>> ports_;  // every connected router port
-  ocs::OcsFabric* ocs_ = nullptr;  // hybrid network: its ports follow the router ports in links_
-  std::vector<LinkInfo> links_;
-  std::vector<std::uint64_t> prev_links_;  // [port][field]
+  // A link row: a connected router port (router index, port) and its peer
+  // router's port, or kNoPeer for a network interface. Names are derived
+  // from these on output (link_info), never stored.
+  struct LinkRef {
+    std::uint32_t router;
+    std::uint16_t port;
+    std::uint32_t peer;
+    std::uint16_t peer_port;
+  };
+  static constexpr std::uint32_t kNoPeer = ~std::uint32_t(0);
+  std::size_t links() const { return links_.size() + (ocs_ ? std::size_t(ocs_->ports()) : 0); }
+  LinkInfo link_info(std::size_t i) const;
+  TniInfo tni_info(std::size_t i) const;
+  std::vector<LinkRef> links_;     // every connected router port
+  ocs::OcsFabric* ocs_ = nullptr;  // hybrid network: its ports follow the router ports
+  std::vector<std::uint64_t> prev_links_;  // [link][field]
   std::vector<nic::Tni*> tnis_;
-  std::vector<TniInfo> tni_info_;
+  int tnis_per_node_ = 1;
   std::vector<std::uint64_t> prev_tnis_;
   std::unique_ptr<Writer> out_;
   std::uint64_t intervals_ = 0, rows_ = 0;
