@@ -36,10 +36,11 @@ HybridNetlist::HybridNetlist(const Platform& platform, sim::EventQueue& queue)
   const Time credit_delay = clock.cycles(rp.credit_delay_cycles);
   const Time flit = Time(std::llround(double(rp.flit_bytes) * 1e12 / o.bytes_per_s));
   const int buffer_flits = int(o.buffer_bytes / std::uint64_t(rp.flit_bytes));
+  optical_setup_ = hw::Endpoint::Setup{&queue, &eps_.activity(), clock, 1, buffer_flits, credit_delay};
   for (std::size_t port = 0; port < o.optical_nodes.size(); ++port) {
     const router::NodeId n = o.optical_nodes[port];
     hw::Endpoint& e = optical_[n];
-    e.init(hw::Endpoint::Setup{&queue, &eps_.activity(), clock, 1, buffer_flits, credit_delay}, nullptr, 1);
+    e.init(optical_setup_, nullptr, 1);
     e.connect_to_router(ocs_.get(), int(port), 0, flit, buffer_flits);
     e.connect_from_router(ocs_.get(), int(port), credit_delay);
     ocs_->attach(int(port), std::uint32_t(n), &e, credit_delay);

@@ -59,6 +59,7 @@ class HybridNetlist final : public Network {
   Platform platform_;
   SwitchNetlist eps_;
   std::vector<hw::Endpoint> optical_;  // per node (unconnected without an optical NIC)
+  hw::Endpoint::Setup optical_setup_;   // every optical interface's
   std::unique_ptr<ocs::OcsFabric> ocs_;
   std::unique_ptr<ocs::CircuitController> controller_;
   std::unique_ptr<NoOpticalNic> none_;

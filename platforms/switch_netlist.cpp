@@ -263,10 +263,10 @@ void SwitchNetlist::build(sim::EventQueue& queue) {
       const LinkClass& hc = *host_class_[std::size_t(h) * std::size_t(nis_) + std::size_t(i)];
       const Time hflit = flit_time(p, hc), hlat = hc.latency_ps;
       const int hbuf = buffer_flits(p, hc);
-      hw::Endpoint::Setup setup{&queue, &activity_, clock_, rp.vcs, hbuf, credit_delay};
+      endpoint_setups_.push_back(hw::Endpoint::Setup{&queue, &activity_, clock_, rp.vcs, hbuf, credit_delay});
       hw::Endpoint& e = endpoint(h, i);
       const int port = link_ports_[edge_of(h)] + int(h % NodeId(f.hosts_per_edge)) * nis_ + i;
-      e.init(setup, nullptr, i);
+      e.init(endpoint_setups_.back(), nullptr, i);
       e.connect_to_router(&sw, port, hlat, hflit, hbuf);
       sw.connect_input(port, &e, 0, credit_delay + hlat);
       sw.connect_output(port, &e, 0, hlat, hflit, hbuf);

@@ -85,6 +85,7 @@ class SwitchNetlist final : public Network {
   router::NetworkActivity activity_;
   std::vector<std::unique_ptr<router::Router>> switches_;
   std::vector<hw::Endpoint> endpoints_;
+  std::deque<hw::Endpoint::Setup> endpoint_setups_;  // one per interface (kept: endpoints refer to them)
   std::unique_ptr<router::Watchdog> watchdog_;
   bool keep_until_exit_ = false;
 };

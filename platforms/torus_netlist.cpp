@@ -36,6 +36,8 @@ TorusNetlist::TorusNetlist(const Platform& platform, sim::EventQueue& queue)
     routers_.push_back(std::make_unique<router::Router>(name.c_str(), cfg_, id));
   }
   endpoints_.resize(n * std::size_t(cfg_.network_interfaces));
+  endpoint_setup_ = hw::Endpoint::Setup{cfg_.queue, &activity_, cfg_.clock, cfg_.vcs, cfg_.vc_buffer_flits,
+                                        cfg_.credit_delay_ps};
   for (NodeId id = 0; id < n; ++id) {
     bind_links(id);
     bind_endpoints(id);
@@ -69,7 +71,7 @@ void TorusNetlist::bind_links(NodeId id) {
 void TorusNetlist::bind_endpoints(NodeId id) {
   const RouterParams& rp = platform_.router;
   const Time flit = rp.host_flit_ps(), lat = rp.host_latency_ps;
-  hw::Endpoint::Setup setup{cfg_.queue, &activity_, cfg_.clock, cfg_.vcs, cfg_.vc_buffer_flits, cfg_.credit_delay_ps};
+  const hw::Endpoint::Setup& setup = endpoint_setup_;
   router::Router& r = *routers_[id];
   for (int ni = 0; ni < cfg_.network_interfaces; ++ni) {
     hw::Endpoint& e = endpoint(id, ni);

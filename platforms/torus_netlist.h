@@ -57,6 +57,7 @@ class TorusNetlist final : public Network {
   router::NetworkActivity activity_;
   std::vector<std::unique_ptr<router::Router>> routers_;
   std::vector<hw::Endpoint> endpoints_;
+  hw::Endpoint::Setup endpoint_setup_;  // every interface's (set before bind_endpoints)
   std::unique_ptr<router::Watchdog> watchdog_;
   bool keep_until_exit_ = false;
 };

@@ -9,7 +9,7 @@ namespace kairo::hw {
 using sim::Time;
 
 void Endpoint::init(const Setup& s, EndpointClient* client, int ni) {
-  s_ = s;
+  s_ = &s;
   client_ = client;
   ni_ = ni;
 }
@@ -20,7 +20,7 @@ void Endpoint::connect_to_router(PacketSink* router, int port, Time latency_ps, 
   out_.dst_port = std::uint16_t(port);
   out_.latency_ps = latency_ps;
   out_.flit_ps = flit_ps;
-  for (int v = 0; v < s_.vcs; ++v) credits_[v] = credits_per_vc;
+  for (int v = 0; v < s_->vcs; ++v) credits_[v] = credits_per_vc;
 }
 
 void Endpoint::connect_from_router(CreditSink* router, int port, Time credit_latency_ps) {
@@ -28,13 +28,13 @@ void Endpoint::connect_from_router(CreditSink* router, int port, Time credit_lat
 }
 
 int Endpoint::choose_vc(int flits) {
-  const Time now = s_.queue->now();
+  const Time now = s_->queue->now();
   while (!returning_.empty() && returning_.front().at <= now) {
     credits_[returning_.front().vc] += returning_.front().flits;
     returning_.pop();
   }
   int best = -1, best_credits = flits - 1;
-  for (int v = 0; v < s_.vcs; ++v)
+  for (int v = 0; v < s_->vcs; ++v)
     if (credits_[v] > best_credits) best = v, best_credits = credits_[v];
   return best;
 }
@@ -42,16 +42,16 @@ int Endpoint::choose_vc(int flits) {
 void Endpoint::retry_at(Time t) {
   if (t >= retry_at_) return;
   retry_at_ = t;
-  s_.queue->at(t, sim::kPrioState, this, kRetry);
+  s_->queue->at(t, sim::kPrioState, this, kRetry);
 }
 
 bool Endpoint::can_send(int flits) {
-  const Time now = s_.queue->now();
+  const Time now = s_->queue->now();
   // The channel may be claimed in the cycle it frees, so packets follow
   // back-to-back at the exact channel rate.
-  if (out_.free_at >= now + s_.clock.period_ps) {
+  if (out_.free_at >= now + s_->clock.period_ps) {
     waiting_ = true;
-    retry_at(s_.clock.floor(out_.free_at));
+    retry_at(s_->clock.floor(out_.free_at));
     return false;
   }
   if (choose_vc(flits) >= 0) return true;
@@ -64,19 +64,19 @@ bool Endpoint::can_send(int flits) {
 }
 
 void Endpoint::accept(int, int vc, Packet* p) {
-  s_.queue->at(p->arrive_ps, sim::kPrioState, this, kHeadArrive, pack_port_vc(0, vc), p);
+  s_->queue->at(p->arrive_ps, sim::kPrioState, this, kHeadArrive, pack_port_vc(0, vc), p);
 }
 
 void Endpoint::consumed(Packet* p) {
   // Taken the moment its tail is in: exactly as an endpoint that does not hold;
   // later, the credit delay counts from now.
-  const Time now = s_.queue->now();
-  const Time from = now > s_.clock.ceil(p->tail_ps) ? now : p->tail_ps;
+  const Time now = s_->queue->now();
+  const Time from = now > s_->clock.ceil(p->tail_ps) ? now : p->tail_ps;
   // Credits reach the router in the order they were sent.
-  last_credit_ps_ = std::max(last_credit_ps_, s_.clock.ceil(from + back_.latency_ps));
+  last_credit_ps_ = std::max(last_credit_ps_, s_->clock.ceil(from + back_.latency_ps));
   back_.src->return_credits(back_.src_port, p->eject_vc, p->flits, last_credit_ps_);
-  --s_.activity->held;
-  s_.activity->last_progress_ps = now;
+  --s_->activity->held;
+  s_->activity->last_progress_ps = now;
 }
 
 void Endpoint::return_credits(int, int vc, int flits, Time at) {
@@ -88,7 +88,7 @@ void Endpoint::return_credits(int, int vc, int flits, Time at) {
 }
 
 Time Endpoint::send(Packet* p) {
-  const Time now = s_.queue->now();
+  const Time now = s_->queue->now();
   int vc = choose_vc(p->flits);
   credits_[vc] -= p->flits;
   const Time start = std::max(now, out_.free_at);
@@ -96,19 +96,19 @@ Time Endpoint::send(Packet* p) {
   out_.free_at = tail_leaves;
   p->injected_ps = start;
   p->tail_ps = tail_leaves + out_.latency_ps;
-  p->arrive_ps = s_.clock.ceil(start + out_.flit_ps + out_.latency_ps);
+  p->arrive_ps = s_->clock.ceil(start + out_.flit_ps + out_.latency_ps);
   p->in_dim = -1;
   p->vc_class = router::VcClass::kAny;
   p->src_ni = std::uint16_t(ni_);
   ++sent_;
-  if (++s_.activity->in_network == 1 && s_.activity->watchdog) s_.activity->watchdog->arm();
-  s_.activity->last_progress_ps = now;
+  if (++s_->activity->in_network == 1 && s_->activity->watchdog) s_->activity->watchdog->arm();
+  s_->activity->last_progress_ps = now;
   out_.dst->accept(out_.dst_port, vc, p);
   return tail_leaves;
 }
 
 void Endpoint::on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) {
-  const Time now = s_.queue->now();
+  const Time now = s_->queue->now();
   switch (kind) {
     case kRetry:
       if (now != retry_at_) return;  // superseded by an earlier retry
@@ -117,15 +117,15 @@ void Endpoint::on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) {
     case kHeadArrive: {
       Packet* p = static_cast<Packet*>(ptr);
       ++received_;
-      --s_.activity->in_network;
-      s_.activity->last_progress_ps = now;
+      --s_->activity->in_network;
+      s_->activity->last_progress_ps = now;
       // Slots free once the tail is in and the client has taken the packet.
       if (consume_later_) {
         p->eject_vc = std::int8_t(arg_vc(arg));
-        ++s_.activity->held;
+        ++s_->activity->held;
       } else {
         back_.src->return_credits(back_.src_port, arg_vc(arg), p->flits,
-                                  s_.clock.ceil(p->tail_ps + back_.latency_ps));
+                                  s_->clock.ceil(p->tail_ps + back_.latency_ps));
       }
       client_->on_packet(ni_, p);
       return;

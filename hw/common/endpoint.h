@@ -43,6 +43,8 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
     int buffer_flits = 1;
     sim::Time credit_delay_ps = 0;
   };
+  // `s` is kept by reference (network interfaces of one network share one):
+  // it must outlive the endpoint.
   void init(const Setup& s, EndpointClient* client, int ni);
   void set_client(EndpointClient* client, bool consume_later = false) {
     client_ = client;
@@ -76,7 +78,7 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
   int choose_vc(int flits);
   void retry_at(sim::Time t);
 
-  Setup s_;
+  const Setup* s_ = nullptr;
   EndpointClient* client_ = nullptr;
   int ni_ = 0;
   LinkOut out_;

@@ -42,21 +42,24 @@ struct Packet {
 struct PacketFifo {
   Packet* head = nullptr;
   Packet* tail = nullptr;
-  std::uint32_t count = 0;
   bool empty() const { return head == nullptr; }
   void push(Packet* p) {
     p->next = nullptr;
     if (tail) tail->next = p; else head = p;
     tail = p;
-    ++count;
   }
   Packet* pop() {
     Packet* p = head;
     head = p->next;
     if (!head) tail = nullptr;
     p->next = nullptr;
-    --count;
     return p;
+  }
+  // Packets queued: a walk, for diagnostics only.
+  std::size_t size() const {
+    std::size_t n = 0;
+    for (const Packet* p = head; p; p = p->next) ++n;
+    return n;
   }
 };
 

@@ -147,15 +147,18 @@ void Router::allocate() {
     for (std::uint64_t bits = occupied_[w]; bits;) {
       int idx = w * 64 + __builtin_ctzll(bits);
       int in = idx >> vshift_, vc = idx & ((1 << vshift_) - 1);
+      InputVc& ivc = in_vcs_[idx];
+      const Head& h = ivc.head;
+      if (h.ready_ps > t) {
+        bits &= bits - 1;
+        continue;
+      }
       if (!input_free(ports_[in], t)) {  // forwarding another packet: none of its VCs can go
         bits &= ~(port_mask << ((in << vshift_) & 63));
         continue;
       }
       bits &= bits - 1;
-      InputVc& ivc = in_vcs_[idx];
-      const Head& h = ivc.head;
       ivc.head.chosen_vc = -1;
-      if (h.ready_ps > t) continue;
       Port& out = ports_[h.out_port];
       if (!output_free(out, t)) continue;
       apply_credits(out, t);
@@ -198,10 +201,17 @@ Time Router::next_wake(Time t) {
   for (int w = 0; w < occupied_words_; ++w) {
     for (std::uint64_t bits = occupied_[w]; bits;) {
       int idx = w * 64 + __builtin_ctzll(bits);
+      const Head& h = in_vcs_[idx].head;
+      if (h.ready_ps > t) {
+        bits &= bits - 1;
+        if (h.ready_ps < wake) wake = h.ready_ps;
+        continue;
+      }
       const Port& in = ports_[idx >> vshift_];
       if (!input_free(in, t)) {
-        // The input forwards another packet: each of its heads can go when it
-        // is through the pipeline and the input is free, whichever is later.
+        // The input forwards another packet: each of its heads (this one
+        // and the rest of its port's) can go when it is through the pipeline
+        // and the input is free, whichever is later.
         const Time free = cfg_.clock.floor(in.in_busy_until - st);
         const std::uint64_t group = bits & (port_mask << (idx & 63 & ~((1 << vshift_) - 1)));
         bits &= ~group;
@@ -213,12 +223,9 @@ Time Router::next_wake(Time t) {
         continue;
       }
       bits &= bits - 1;
-      const Head& h = in_vcs_[idx].head;
       Port& out = ports_[h.out_port];
       Time when;
-      if (h.ready_ps > t)
-        when = h.ready_ps;
-      else if (!output_free(out, t))
+      if (!output_free(out, t))
         when = cfg_.clock.floor(out.out.free_at - st);
       else if (apply_credits(out, t), choose_vc(out, h.flits, h.out_class) < 0) {
         if (!out.returning.empty())
@@ -358,7 +365,7 @@ void Router::describe_blocked(std::vector<std::string>& out, std::size_t limit) 
         why = "eligible";
       out.push_back(fmt::format(
           "{}: input {} vc{} holds {} packet(s); head packet {} ({} -> {}) waits for output {}: {}", name(),
-          port_name(port), vc, q.count, h.id, h.src, h.dst, port_name(h.out_port), why));
+          port_name(port), vc, q.size(), h.id, h.src, h.dst, port_name(h.out_port), why));
     }
   }
 }
