@@ -44,6 +44,23 @@
 //                          until the rx DMA has written it to memory, so a
 //                          DMA slower than the link back-pressures the network
 // Not modeled: ordering between operations on different TNIs.
+//
+// The engine is made of the blocks a NIC designer names, one file pair each;
+// the Tni wires them together, owns the counters and the waveform probe,
+// and is the endpoint's client and the event target they all schedule on:
+//   CommandQueue ......... posted commands, node latency, the completion
+//                          reservation, the operations in flight
+//                          (hw/nic/command_queue.h)
+//   TransmitEngine ....... packet creation, tx DMA reads, injection queues,
+//                          the optical gate on the send side
+//                          (hw/nic/transmit_engine.h)
+//   ReceiveEngine ........ tail in, held packets, rx DMA writes, reassembly,
+//                          acknowledgements, get serving, get data
+//                          (hw/nic/receive_engine.h)
+//   CompletionQueues ..... the completion and notice queues
+//                          (hw/nic/completion_queues.h)
+// The commands, queue entries, parameters and counters are in
+// hw/nic/rdma_types.h, the packet format in hw/nic/wire.h.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -54,116 +71,21 @@
 
 #include "hw/common/circuit_gate.h"
 #include "hw/common/endpoint.h"
+#include "hw/nic/command_queue.h"
+#include "hw/nic/completion_queues.h"
 #include "hw/nic/dma_engine.h"
 #include "hw/nic/memory_registry.h"
 #include "hw/nic/node_memory.h"
 #include "hw/nic/packetizer.h"
 #include "hw/nic/rdma_status.h"
+#include "hw/nic/rdma_types.h"
+#include "hw/nic/receive_engine.h"
+#include "hw/nic/transmit_engine.h"
+#include "hw/nic/wire.h"
 #include "sim/trace.h"
 #include "sim/ring.h"
 
 namespace kairo::nic {
-
-enum class Op : std::uint8_t { kPut, kGet };
-
-struct Command {
-  Op op = Op::kPut;
-  std::uint32_t dst_node = 0;
-  std::uint16_t dst_tni = 0;
-  MemKey local_key = 0;  // put: source; get: destination
-  std::uint64_t local_offset = 0;
-  MemKey remote_key = 0;  // put: destination; get: source
-  std::uint64_t remote_offset = 0;
-  std::uint64_t length = 0;
-  std::uint32_t tag = 0;     // put: raised at the target with the notice
-  bool notify = true;        // put: raise a notice at the target
-  std::uint64_t handle = 0;  // the caller's id, echoed in the completion
-};
-
-struct Completion {
-  std::uint64_t handle = 0;
-  RdmaStatus status = RdmaStatus::kOk;
-  sim::Time time_ps = 0;
-};
-
-struct Notice {
-  std::uint32_t tag = 0;
-  std::uint32_t src_node = 0;
-  std::uint64_t length = 0;
-  sim::Time time_ps = 0;
-};
-
-struct TniParams {
-  sim::Time node_latency_ps = 700000;  // seed 004: 0.6 to 0.8 us
-  double dma_bytes_per_s = 2.8e9;      // seed 004 Table 1
-  std::uint32_t mtu_bytes = 1920;      // TofuD
-  std::uint32_t header_bytes = 32;
-  std::uint64_t max_descriptor_bytes = (std::uint64_t(16) << 20) - 1;  // TofuD: 16 MiB - 1
-  std::uint32_t command_queue_depth = 64;
-  std::uint32_t completion_queue_depth = 256;
-  std::uint32_t notice_queue_depth = 256;
-};
-
-struct TniCounters {
-  std::uint64_t commands = 0, dma_bytes_read = 0, dma_bytes_written = 0;
-  std::uint64_t packets_sent = 0, packets_received = 0, error_completions = 0;
-  std::uint32_t command_queue_high = 0, completion_queue_high = 0, notice_queue_high = 0;
-  // Back-pressure: times command processing stalled on a full completion
-  // queue, times the receive side stalled on a full notice queue, and the
-  // most received packets held unconsumed at once.
-  std::uint64_t completion_queue_stalls = 0, notice_queue_stalls = 0;
-  std::uint32_t held_packets_high = 0;
-  // Optical engines (set_gate): commands refused because their circuit was
-  // not up (CircuitPolicy::kError), and the time the engine spent waiting
-  // for a circuit, with the number of such waits.
-  std::uint64_t circuit_refusals = 0, circuit_waits = 0;
-  sim::Time circuit_wait_ps = 0;
-};
-
-// RDMA packets' headers and payloads, recycled across all engines of a run
-// (a packet allocated by one engine is freed by the one that consumes it).
-struct Wire {
-  enum Type : std::uint8_t { kPutData, kPutAck, kGetRequest, kGetData } type = kPutData;
-  RdmaStatus status = RdmaStatus::kOk;
-  std::uint32_t src_node = 0;  // the operation's initiator
-  std::uint16_t src_tni = 0;
-  std::uint32_t dst_node = 0;  // where this packet goes
-  std::uint16_t dst_tni = 0;
-  std::uint64_t op = 0;  // the initiator's operation id
-  MemKey key = 0;        // the target-side region of the operation
-  std::uint64_t offset = 0;
-  std::uint64_t op_length = 0;
-  std::uint64_t piece_offset = 0;  // this packet's share of the payload
-  std::uint32_t piece_bytes = 0;
-  std::uint32_t tag = 0;
-  bool notify = false;
-  std::uint64_t read_address = 0;   // sender side: where the tx DMA reads the payload
-  std::vector<unsigned char> data;  // data mode only
-  hw::Packet* rx_packet = nullptr;  // receiver side: the packet holding its ejection slots until written
-  Wire* next_free = nullptr;
-};
-
-class WirePool {
- public:
-  Wire* get() {
-    if (!free_) {
-      store_.push_back(std::make_unique<Wire>());
-      return store_.back().get();
-    }
-    Wire* w = free_;
-    free_ = w->next_free;
-    w->next_free = nullptr;
-    return w;
-  }
-  void put(Wire* w) {
-    w->next_free = free_;
-    free_ = w;
-  }
-
- private:
-  std::vector<std::unique_ptr<Wire>> store_;
-  Wire* free_ = nullptr;
-};
 
 // What the engine needs of the rest of the machine.
 struct TniContext {
@@ -245,69 +167,43 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
   void on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) override;
 
  private:
-  struct TxOp;  // an operation this engine started
-  struct RxOp;  // an operation arriving here
+  // The blocks reach the engine's context, parameters, counters, probe,
+  // listener and gate, and each other, through the engine.
+  friend class CommandQueue;
+  friend class TransmitEngine;
+  friend class ReceiveEngine;
+  friend class CompletionQueues;
   enum Kind : std::uint32_t { kActivate = hw::kFirstOwnEvent, kReadDone, kTailIn, kWriteDone, kResume };
 
-  void activate();
-  void start_next_command();
-  RdmaStatus check(const Command& c, Resolution* local) const;
-  void pump_reads();
-  void pump_send();
-  void send_wire(Wire* w, bool response);
-  void receive(hw::Packet* p);
-  static std::uint64_t rx_key(const Wire& w) {
-    return (std::uint64_t(w.src_node) << 40) ^ (std::uint64_t(w.src_tni) << 32) ^ (w.op & 0xffffffffULL);
+  sim::Time now() const { return ctx_->queue->now(); }
+  // Every event of the engine's blocks comes back to the engine (on_event).
+  void at(sim::Time t, Kind kind, void* ptr = nullptr) {
+    ctx_->queue->at(t, sim::kPrioState, this, kind, 0, ptr);
   }
-  void receive_put_data(Wire& w);
-  void receive_get_request(Wire& w);
-  void receive_get_data(Wire& w);
-  void write_done(Wire* w);
-  void release_rx(Wire* w);
-  void finish_put(Wire* w, RdmaStatus status);
-  bool completion_room() const { return completions_.size() + tx_ops_.size() < p_->completion_queue_depth; }
   void schedule_resume();
+  void resume();
   bool gate_closed(std::uint32_t dst);  // and starts a wait if so
   void gate_changed();
-  void resume();
-  void complete(std::uint64_t handle, RdmaStatus status);
-  void notice(const Notice& n);
 
   const TniContext* ctx_;  // shared by every engine of the machine (must outlive it)
   const TniParams* p_;    // likewise
   std::uint32_t node_;
   int index_;
   hw::Endpoint& ep_;
-  NodeMemory& memory_;
   MemoryRegistry& registry_;
   hw::PacketPool& pool_;
   Packetizer packetizer_;
-  DmaEngine tx_dma_, rx_dma_;
-
-  sim::Ring<std::pair<sim::Time, Command>> commands_;  // posted, with the time each becomes active
-  bool busy_ = false;                                  // a command is active
-  bool activate_pending_ = false;
-  bool cq_stalled_ = false;          // a command waits for completion-queue room
-  bool rx_stalled_ = false;          // the receive side waits for notice-queue room
-  bool resume_pending_ = false;      // a kResume event is scheduled
-  sim::Ring<Wire*> response_reads_;  // get data to read for another engine (served first)
-  sim::Ring<Wire*> reads_;           // packets whose payload the tx DMA still has to read (in order)
-  int reads_in_flight_ = 0;
-  sim::Ring<Wire*> ready_;        // read, waiting to be injected (command packets)
-  sim::Ring<Wire*> responses_;    // acknowledgements and get data, injected first
-  sim::Ring<Wire*> notice_wait_;  // puts whose last byte is in, waiting for notice-queue room
-  sim::Ring<hw::Packet*> held_;   // received while stalled: still in the ejection buffer
-  std::unordered_map<std::uint64_t, std::unique_ptr<TxOp>> tx_ops_;
-  std::unordered_map<std::uint64_t, std::unique_ptr<RxOp>> rx_ops_;
-  sim::Ring<Completion> completions_;
-  sim::Ring<Notice> notices_;
-  std::uint64_t next_op_ = 1;
+  int listener_slot_ = 0;  // (beside the packetizer: fills its padding)
+  CommandQueue commands_;
+  TransmitEngine tx_;
+  ReceiveEngine rx_;
+  CompletionQueues queues_;
   TniCounters counters_;
   const TniProbe* probe_ = nullptr;
   TniListener* listener_ = nullptr;
-  int listener_slot_ = 0;
   hw::CircuitGate* gate_ = nullptr;
   sim::Time gate_wait_since_ = sim::kNever;
+  bool resume_pending_ = false;  // a kResume event is scheduled
 };
 
 }  // namespace kairo::nic

@@ -1,0 +1,71 @@
+// What an RDMA engine (Tofu's TNI, hw/nic/tni.h) trades with its owner: the
+// commands firmware posts into its command queue (a descriptor), the entries
+// it gets back in the completion and notice queues, the engine's parameters
+// and its counters. Plain data, shared by the engine's blocks and by
+// firmware, platforms and tools.
+#pragma once
+#include <cstdint>
+
+#include "hw/nic/memory_registry.h"
+#include "hw/nic/rdma_status.h"
+#include "sim/time.h"
+
+namespace kairo::nic {
+
+enum class Op : std::uint8_t { kPut, kGet };
+
+struct Command {
+  Op op = Op::kPut;
+  std::uint32_t dst_node = 0;
+  std::uint16_t dst_tni = 0;
+  MemKey local_key = 0;  // put: source; get: destination
+  std::uint64_t local_offset = 0;
+  MemKey remote_key = 0;  // put: destination; get: source
+  std::uint64_t remote_offset = 0;
+  std::uint64_t length = 0;
+  std::uint32_t tag = 0;     // put: raised at the target with the notice
+  bool notify = true;        // put: raise a notice at the target
+  std::uint64_t handle = 0;  // the caller's id, echoed in the completion
+};
+
+struct Completion {
+  std::uint64_t handle = 0;
+  RdmaStatus status = RdmaStatus::kOk;
+  sim::Time time_ps = 0;
+};
+
+struct Notice {
+  std::uint32_t tag = 0;
+  std::uint32_t src_node = 0;
+  std::uint64_t length = 0;
+  sim::Time time_ps = 0;
+};
+
+struct TniParams {
+  sim::Time node_latency_ps = 700000;  // seed 004: 0.6 to 0.8 us
+  double dma_bytes_per_s = 2.8e9;      // seed 004 Table 1
+  std::uint32_t mtu_bytes = 1920;      // TofuD
+  std::uint32_t header_bytes = 32;
+  std::uint64_t max_descriptor_bytes = (std::uint64_t(16) << 20) - 1;  // TofuD: 16 MiB - 1
+  std::uint32_t command_queue_depth = 64;
+  std::uint32_t completion_queue_depth = 256;
+  std::uint32_t notice_queue_depth = 256;
+};
+
+struct TniCounters {
+  std::uint64_t commands = 0, dma_bytes_read = 0, dma_bytes_written = 0;
+  std::uint64_t packets_sent = 0, packets_received = 0, error_completions = 0;
+  std::uint32_t command_queue_high = 0, completion_queue_high = 0, notice_queue_high = 0;
+  // Back-pressure: times command processing stalled on a full completion
+  // queue, times the receive side stalled on a full notice queue, and the
+  // most received packets held unconsumed at once.
+  std::uint64_t completion_queue_stalls = 0, notice_queue_stalls = 0;
+  std::uint32_t held_packets_high = 0;
+  // Optical engines (set_gate): commands refused because their circuit was
+  // not up (CircuitPolicy::kError), and the time the engine spent waiting
+  // for a circuit, with the number of such waits.
+  std::uint64_t circuit_refusals = 0, circuit_waits = 0;
+  sim::Time circuit_wait_ps = 0;
+};
+
+}  // namespace kairo::nic
