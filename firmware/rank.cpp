@@ -20,15 +20,11 @@ Runtime::Runtime(sim::EventQueue& q, const router::Topology* torus,
     auto r = std::make_unique<Rank>();
     r->rt_ = this;
     r->rank_ = int(n);
-    r->any_notice_ = std::make_unique<Signal>(q_, resumer_);
+    r->any_notice_.emplace(q_, resumer_);
+    r->tnis_.reserve(tnis_per_node[n].size());
     for (nic::Tni* t : tnis_per_node[n]) {
-      Rank::TniSide side;
-      side.tni = t;
-      side.completed = std::make_unique<Signal>(q_, resumer_);
-      side.noticed = std::make_unique<Signal>(q_, resumer_);
-      side.space = std::make_unique<Signal>(q_, resumer_);
       t->set_listener(r.get(), int(r->tnis_.size()));
-      r->tnis_.push_back(std::move(side));
+      r->tnis_.push_back(Rank::TniSide{t, Signal(q_, resumer_), Signal(q_, resumer_), {}});
     }
     ranks_.push_back(std::move(r));
   }
@@ -57,15 +53,15 @@ bool Runtime::all_done() const {
 std::size_t Runtime::footprint_bytes() const {
   // An unordered_map node: the value, the next pointer and the cached hash.
   constexpr std::size_t kDirNode = sizeof(std::pair<const std::uint64_t, nic::MemKey>) + 2 * sizeof(void*);
-  auto signal = [](const std::unique_ptr<Signal>& s) { return sizeof(Signal) + s->heap_bytes(); };
+  auto signal = [](const Signal& s) { return s.heap_bytes(); };  // the Signal itself is in its owner
   std::size_t b = sizeof(*this) + ranks_.capacity() * sizeof(ranks_[0]) + tasks_.capacity() * sizeof(Task) +
                   registries_.capacity() * sizeof(void*) + directory_.size() * kDirNode +
                   directory_.bucket_count() * sizeof(void*);
   for (const auto& r : ranks_) {
     b += sizeof(Rank) + r->tnis_.capacity() * sizeof(Rank::TniSide) +
-         r->notices_.capacity() * sizeof(nic::Notice) + signal(r->any_notice_);
+         r->notices_.capacity() * sizeof(nic::Notice) + signal(*r->any_notice_);
     for (const auto& side : r->tnis_)
-      b += signal(side.completed) + signal(side.noticed) + signal(side.space) +
+      b += signal(side.completed) + signal(side.space) +
            side.early.capacity() * sizeof(nic::Completion);
   }
   return b;
@@ -73,16 +69,15 @@ std::size_t Runtime::footprint_bytes() const {
 
 void Rank::tni_completion(int slot) {
   if (in_library_ > 0) drain_completions(std::size_t(slot));
-  tnis_[std::size_t(slot)].completed->raise();
+  tnis_[std::size_t(slot)].completed.raise();
 }
 
 void Rank::tni_notice(int slot) {
   if (in_library_ > 0) drain_notices();
-  tnis_[std::size_t(slot)].noticed->raise();
   any_notice_->raise();
 }
 
-void Rank::tni_command_space(int slot) { tnis_[std::size_t(slot)].space->raise(); }
+void Rank::tni_command_space(int slot) { tnis_[std::size_t(slot)].space.raise(); }
 
 struct Rank::InLibrary {
   explicit InLibrary(Rank& r) : r_(r) {
@@ -172,7 +167,7 @@ Task Rank::submit(int tni, const nic::Command& c) {
   nic::Command cmd = c;
   if (tni < 0 || tni >= tnis()) cmd.dst_tni = 0xffff;  // reported as a bad TNI
   InLibrary in(*this);  // waiting for space is time in the library: queues drain meanwhile
-  while (!side.tni->post(cmd)) co_await side.space->wait();  // a full queue back-pressures
+  while (!side.tni->post(cmd)) co_await side.space.wait();  // a full queue back-pressures
 }
 
 nic::Command Rank::command(nic::Op op, int tni, int peer, nic::MemKey remote, std::uint64_t remote_offset,
@@ -220,7 +215,7 @@ Task Rank::poll_cq(int tni, nic::Completion* out) {
       *out = *c;
       co_return;
     }
-    co_await side.completed->wait();
+    co_await side.completed.wait();
   }
 }
 
@@ -241,7 +236,7 @@ Task Rank::complete(int tni, std::uint64_t handle, nic::Completion* out) {
       }
       side.early.push_back(*c);  // another operation's: kept for its own wait
     }
-    co_await side.completed->wait();
+    co_await side.completed.wait();
   }
 }
 
