@@ -54,6 +54,53 @@ TEST(Collectives, BarrierStepCountsFollowTheAlgorithms) {
   }
 }
 
+TEST(Collectives, BarrierSchedulesHoldExactlyTheirSteps) {
+  // Every rank keeps its schedule while the barrier runs: no spare capacity.
+  for (const auto& algo : barrier_algorithms())
+    for (int p : {2, 3, 5, 8, 100})
+      for (int r = 0; r < p; ++r) {
+        const Schedule s = barrier(algo, r, p, 1);
+        EXPECT_EQ(s.capacity(), s.size()) << algo << " p=" << p << " r=" << r;
+      }
+}
+
+TEST(Collectives, SmallVecKeepsOneElementInlineAndMoreOnTheHeap) {
+  SmallVec<Wait, 1> v{Wait{1, 10}};
+  ASSERT_EQ(v.size(), 1u);
+  const Wait* inline_at = v.data();
+  EXPECT_TRUE(reinterpret_cast<const char*>(inline_at) >= reinterpret_cast<const char*>(&v) &&
+              reinterpret_cast<const char*>(inline_at) < reinterpret_cast<const char*>(&v + 1));
+  for (int i = 2; i <= 20; ++i) v.push_back(Wait{i, std::uint32_t(10 * i)});
+  ASSERT_EQ(v.size(), 20u);
+  for (int i = 1; i <= 20; ++i) EXPECT_EQ(v[std::size_t(i - 1)].tag, std::uint32_t(10 * i));
+  v.push_back(v[0]);  // an element of its own, while it grows
+  EXPECT_EQ(v.back().tag, 10u);
+
+  SmallVec<Wait, 1> copy = v;
+  copy[0].tag = 7;
+  EXPECT_EQ(v[0].tag, 10u);
+  SmallVec<Wait, 1> moved = std::move(copy);
+  EXPECT_TRUE(copy.empty());
+  EXPECT_EQ(moved.size(), 21u);
+  EXPECT_EQ(moved[0].tag, 7u);
+
+  moved.erase(moved.begin() + 1);  // the rest keep their order
+  EXPECT_EQ(moved.size(), 20u);
+  EXPECT_EQ(moved[1].tag, 30u);
+  moved.clear();
+  EXPECT_TRUE(moved.empty());
+  moved = SmallVec<Wait, 1>{Wait{3, 4}};
+  EXPECT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].from, 3);
+
+  SmallVec<Op, 0> none;  // no inline room
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(none.begin(), none.end());
+  none.push_back(Op{Op::Kind::kCopy, 1, 2, 8, false});
+  EXPECT_EQ(none.size(), 1u);
+  EXPECT_EQ(none[0].bytes, 8u);
+}
+
 TEST(Collectives, BrokenSchedulesAreCaught) {
   auto s = all_ranks("ring", 4);
   s[2][1].waits.clear();  // rank 2 never waits for its second arrival

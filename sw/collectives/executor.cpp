@@ -1,7 +1,9 @@
 #include "sw/collectives/executor.h"
 
+#include <algorithm>
 #include <cmath>
-#include <cstring>
+
+#include "sw/collectives/small_vec.h"
 
 namespace kairo::coll {
 
@@ -11,46 +13,132 @@ namespace {
 // queue nobody polls would stall the engine (hw/nic/tni.h).
 constexpr std::size_t kWindow = 16;
 
-// A put not yet known complete, and the send-region bytes it reads (none
-// when it reads the receive region).
+// A put not yet known complete: the TNI it went out on, its handle, and the
+// send-region bytes it reads (none when it reads the receive region).
 struct Posted {
   std::uint64_t handle = 0, send_from = 0, send_to = 0;
+  int tni = 0;
 };
 
-// Wait for the oldest handles of one TNI until at most `keep` are left.
-fw::Task collect(fw::Rank& r, int tni, std::vector<Posted>& hs, std::size_t keep, bool* ok) {
-  std::size_t done = 0;
-  for (; hs.size() - done > keep; ++done) {
-    nic::Completion c;
-    co_await r.complete(tni, hs[done].handle, &c);
-    if (ok && c.status != nic::RdmaStatus::kOk) *ok = false;
-  }
-  hs.erase(hs.begin(), hs.begin() + std::ptrdiff_t(done));
+// What the steps of one rank's run share, in run_schedule's coroutine
+// frame. Every rank holds that frame while its schedule runs (82,944 at once
+// on the K computer), so it is kept small (with GCC 12, 320 rather than 544
+// bytes): the puts not yet complete are one list over all TNIs with room for
+// one inline (a barrier step posts one put and collects it), not a heap
+// block per TNI; and the parts of a step that need state of their own
+// (posting, a relay's waits, the ops) are coroutines, whose frames live only
+// while they run.
+class Run {
+ public:
+  Run(fw::Rank& r, const Buffers& b, bool* ok)
+      : r_(r),
+        b_(b),
+        ok_(ok),
+        send_(r.remote_key(r.rank(), b.send_memid)),
+        recv_(r.remote_key(r.rank(), b.recv_memid)) {}
+
+  // A step's puts, in order, but for relays, which wait for their gates.
+  fw::Task start(const Step& step);
+  // A relay step's waits, in arrival order, each releasing the puts it gates.
+  fw::Task relay(const Step& step);
+  // The step's ops, each once no put still reads the bytes it rewrites.
+  fw::Task ops(const Step& step);
+  // Wait for the oldest puts on one TNI until at most `keep` of them are
+  // left; on every TNI, one after another, until none is. Plain functions,
+  // so that no frame of theirs is held while the puts complete.
+  fw::Task collect(int tni, std::size_t keep) { return collect_tnis(tni, tni + 1, keep); }
+  fw::Task collect_all() { return collect_tnis(0, r_.tnis(), 0); }
+
+ private:
+  fw::Task post(const Put& p);
+  fw::Task collect_tnis(int first, int last, std::size_t keep);
+  fw::Task run_op(const Op& op);
+
+  fw::Rank& r_;
+  const Buffers& b_;
+  bool* ok_;
+  const nic::MemKey send_, recv_;
+  SmallVec<Posted, 1> posted_;    // oldest first
+  std::vector<double> operands_;  // an op's operands, x then y; kept, not allocated and zeroed per op
+};
+
+fw::Task Run::start(const Step& step) {
+  for (const Put& p : step.puts)
+    if (p.after < 0) co_await post(p);
 }
 
-fw::Task post(fw::Rank& r, const Put& p, const Buffers& b, nic::MemKey send, nic::MemKey recv,
-              std::vector<std::vector<Posted>>& posted, bool* ok) {
-  const int tni = p.tni % r.tnis();
-  co_await collect(r, tni, posted[std::size_t(tni)], kWindow - 1, ok);
+fw::Task Run::post(const Put& p) {
+  const int tni = p.tni % r_.tnis();
+  co_await collect(tni, kWindow - 1);
   std::uint64_t h = 0;
-  co_await r.put(tni, p.to, r.remote_key(p.to, p.to_send ? b.send_memid : b.recv_memid), p.dst_offset,
-                 p.from_recv ? recv : send, p.src_offset, p.bytes, p.tag, &h);
-  posted[std::size_t(tni)].push_back(p.from_recv ? Posted{h, 0, 0} : Posted{h, p.src_offset, p.src_offset + p.bytes});
+  co_await r_.put(tni, p.to, r_.remote_key(p.to, p.to_send ? b_.send_memid : b_.recv_memid), p.dst_offset,
+                  p.from_recv ? recv_ : send_, p.src_offset, p.bytes, p.tag, &h);
+  posted_.push_back(p.from_recv ? Posted{h, 0, 0, tni}
+                                : Posted{h, p.src_offset, p.src_offset + p.bytes, tni});
 }
 
-fw::Task run_op(fw::Rank& r, const Op& op, const Buffers& b, std::vector<double>& x, std::vector<double>& y) {
+fw::Task Run::relay(const Step& step) {
+  std::vector<std::uint32_t> tags;  // the waits not yet arrived
+  std::vector<int> index;
+  for (std::size_t i = 0; i < step.waits.size(); ++i)
+    tags.push_back(step.waits[i].tag), index.push_back(int(i));
+  while (!tags.empty()) {
+    std::size_t k = 0;
+    co_await r_.poll_any(tags.data(), tags.size(), &k);
+    const int arrived = index[k];
+    tags.erase(tags.begin() + std::ptrdiff_t(k));
+    index.erase(index.begin() + std::ptrdiff_t(k));
+    for (const Put& p : step.puts)
+      if (p.after == arrived) co_await post(p);
+  }
+}
+
+fw::Task Run::ops(const Step& step) {
+  for (const Op& op : step.ops) {
+    // Collect each TNI's puts up to the newest that still reads bytes this
+    // op rewrites.
+    for (int t = 0; t < r_.tnis(); ++t) {
+      std::size_t on_tni = 0, last = 0;
+      for (const Posted& h : posted_) {
+        if (h.tni != t) continue;
+        ++on_tni;
+        if (h.send_from < op.send_offset + op.bytes && op.send_offset < h.send_to) last = on_tni;
+      }
+      if (last) co_await collect(t, on_tni - last);
+    }
+    co_await run_op(op);
+  }
+}
+
+fw::Task Run::collect_tnis(int first, int last, std::size_t keep) {
+  for (int t = first; t < last; ++t) {
+    // Counted afresh each round (the list is short): no count in the frame,
+    // which then fits the 128-byte class while the put completes.
+    auto on_tni = [t](const Posted& h) { return h.tni == t; };
+    while (std::size_t(std::count_if(posted_.begin(), posted_.end(), on_tni)) > keep) {
+      nic::Completion c;
+      co_await r_.complete(t, std::find_if(posted_.begin(), posted_.end(), on_tni)->handle, &c);
+      if (ok_ && c.status != nic::RdmaStatus::kOk) *ok_ = false;
+      posted_.erase(std::find_if(posted_.begin(), posted_.end(), on_tni));
+    }
+  }
+}
+
+fw::Task Run::run_op(const Op& op) {
   const std::uint64_t n = op.bytes;
-  x.resize((n + 7) / 8);
-  co_await r.read_local(b.recv_address + op.recv_offset, x.data(), n);
+  const std::size_t nx = (n + 7) / 8, ny = op.kind == Op::Kind::kSum ? n / 8 : 0;
+  operands_.resize(nx + ny);
+  double* const x = operands_.data();
+  double* const y = x + nx;
+  co_await r_.read_local(b_.recv_address + op.recv_offset, x, n);
   double work = double(n);
   if (op.kind == Op::Kind::kSum) {
-    y.resize(n / 8);
-    co_await r.read_local(b.send_address + op.send_offset, y.data(), n);
-    for (std::size_t i = 0; i < y.size(); ++i) x[i] = op.recv_first ? x[i] + y[i] : y[i] + x[i];
+    co_await r_.read_local(b_.send_address + op.send_offset, y, n);
+    for (std::size_t i = 0; i < ny; ++i) x[i] = op.recv_first ? x[i] + y[i] : y[i] + x[i];
     work *= 2;
   }
-  co_await r.compute(sim::Time(std::ceil(work * 1e12 / b.reduce_bytes_per_s)));
-  co_await r.write_local(b.send_address + op.send_offset, x.data(), n);
+  co_await r_.compute(sim::Time(std::ceil(work * 1e12 / b_.reduce_bytes_per_s)));
+  co_await r_.write_local(b_.send_address + op.send_offset, x, n);
 }
 }  // namespace
 
@@ -64,52 +152,18 @@ void PhaseLog::record(const char* phase, sim::Time t) {
 }
 
 fw::Task run_schedule(fw::Rank& r, const Schedule& s, const Buffers& b, bool* ok, PhaseLog* phases) {
-  std::vector<std::vector<Posted>> posted(std::size_t(r.tnis()));  // per TNI, oldest first
-  const nic::MemKey send = r.remote_key(r.rank(), b.send_memid), recv = r.remote_key(r.rank(), b.recv_memid);
-  std::vector<double> x, y;  // the ops' operands
-  std::vector<std::uint32_t> tags;  // a relay step's waits not yet arrived
-  std::vector<int> index;
+  Run run(r, b, ok);
   for (const Step& step : s) {
-    bool relay = false;
-    for (const Put& p : step.puts) {
-      if (p.after >= 0) {
-        relay = true;
-        continue;
-      }
-      co_await post(r, p, b, send, recv, posted, ok);
-    }
-    if (!relay) {
+    co_await run.start(step);
+    if (std::any_of(step.puts.begin(), step.puts.end(), [](const Put& p) { return p.after >= 0; }))
+      co_await run.relay(step);
+    else
       for (const Wait& w : step.waits) co_await r.poll(w.tag);
-    } else {  // waits in arrival order, each releasing the puts it gates
-      tags.clear();
-      index.clear();
-      for (std::size_t i = 0; i < step.waits.size(); ++i) tags.push_back(step.waits[i].tag), index.push_back(int(i));
-      while (!tags.empty()) {
-        std::size_t k = 0;
-        co_await r.poll_any(tags.data(), tags.size(), &k);
-        const int arrived = index[k];
-        tags.erase(tags.begin() + std::ptrdiff_t(k));
-        index.erase(index.begin() + std::ptrdiff_t(k));
-        for (const Put& p : step.puts)
-          if (p.after == arrived) co_await post(r, p, b, send, recv, posted, ok);
-      }
-    }
-    if (step.complete_puts)
-      for (int t = 0; t < r.tnis(); ++t) co_await collect(r, t, posted[std::size_t(t)], 0, ok);
-    for (const Op& op : step.ops) {
-      // An op may not rewrite bytes that a put of this rank is still reading.
-      for (int t = 0; t < r.tnis(); ++t) {
-        auto& hs = posted[std::size_t(t)];
-        std::size_t last = 0;
-        for (std::size_t i = 0; i < hs.size(); ++i)
-          if (hs[i].send_from < op.send_offset + op.bytes && op.send_offset < hs[i].send_to) last = i + 1;
-        if (last) co_await collect(r, t, hs, hs.size() - last, ok);
-      }
-      co_await run_op(r, op, b, x, y);
-    }
+    if (step.complete_puts) co_await run.collect_all();
+    if (!step.ops.empty()) co_await run.ops(step);
     if (phases && step.phase[0]) phases->record(step.phase, r.now());
   }
-  for (int t = 0; t < r.tnis(); ++t) co_await collect(r, t, posted[std::size_t(t)], 0, ok);
+  co_await run.collect_all();
 }
 
 }  // namespace kairo::coll

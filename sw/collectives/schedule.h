@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "sw/collectives/small_vec.h"
+
 namespace kairo::coll {
 
 struct Put {
@@ -42,15 +44,22 @@ struct Op {
   bool recv_first = false;        // kSum: result = recv + send when true, send + recv otherwise
 };
 
+// Most steps hold one put and one wait (every barrier step, most reduction
+// steps) and no op, so those lists keep one element inline: a step is 104
+// bytes and usually needs no heap block (rather than 88 bytes and two).
 struct Step {
+  using Puts = SmallVec<Put, 1>;
+  using Waits = SmallVec<Wait, 1>;
+  using Ops = SmallVec<Op, 0>;
+
   Step() = default;
-  Step(std::vector<Put> p, std::vector<Wait> w, std::vector<Op> o = {}, const char* ph = "")
+  Step(Puts p, Waits w, Ops o = {}, const char* ph = "")
       : puts(std::move(p)), waits(std::move(w)), ops(std::move(o)), phase(ph) {}
 
-  std::vector<Put> puts;    // posted at once at the start of the step
-  std::vector<Wait> waits;  // then the step ends when all of these have arrived
-  std::vector<Op> ops;      // and these local operations have run
-  const char* phase = "";   // the algorithm's phase this step belongs to ("scatter", "counter_copy", ...)
+  Puts puts;               // posted at once at the start of the step
+  Waits waits;             // then the step ends when all of these have arrived
+  Ops ops;                 // and these local operations have run
+  const char* phase = "";  // the algorithm's phase this step belongs to ("scatter", "counter_copy", ...)
   // false: the step ends without waiting for its puts' completions, which
   // are collected when the TNI's window fills, before an op rewrites the
   // bytes one of them reads, or when the schedule ends. A put over a 10 ms

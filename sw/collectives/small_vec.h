@@ -1,0 +1,112 @@
+// A vector of plain data with room for N elements inside itself, on the
+// heap only beyond that. A schedule step (schedule.h) usually holds one put
+// and one wait, and the K computer's 82,944 ranks keep their schedules at
+// once: with std::vector each of those lists costs 24 bytes plus a heap
+// block of its own (and malloc's header), more than the data. The executor
+// keeps a rank's puts not yet complete in one too. Only the operations
+// those use; elements are trivially copyable (Put, Wait, Op, the executor's
+// records), so copies are plain copies and nothing needs destroying.
+#pragma once
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <new>
+#include <type_traits>
+
+namespace kairo::coll {
+
+template <class T, std::uint32_t N>
+class SmallVec {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+
+ public:
+  SmallVec() = default;
+  SmallVec(std::initializer_list<T> items) { append(items.begin(), items.size()); }
+  SmallVec(const SmallVec& o) { append(o.data(), o.size_); }
+  SmallVec(SmallVec&& o) noexcept { take(o); }
+  SmallVec& operator=(const SmallVec& o) {
+    if (this != &o) {
+      clear();
+      append(o.data(), o.size_);
+    }
+    return *this;
+  }
+  SmallVec& operator=(SmallVec&& o) noexcept {
+    if (this != &o) {
+      free_heap();
+      take(o);
+    }
+    return *this;
+  }
+  ~SmallVec() { free_heap(); }
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T* data() { return on_heap() ? heap_ : reinterpret_cast<T*>(inline_); }
+  const T* data() const { return on_heap() ? heap_ : reinterpret_cast<const T*>(inline_); }
+  T* begin() { return data(); }
+  T* end() { return data() + size_; }
+  const T* begin() const { return data(); }
+  const T* end() const { return data() + size_; }
+  T& operator[](std::size_t i) { return data()[i]; }
+  const T& operator[](std::size_t i) const { return data()[i]; }
+  T& back() { return data()[size_ - 1]; }
+  const T& back() const { return data()[size_ - 1]; }
+
+  void push_back(T v) {  // by value: `v` may be one of ours, which grow() moves
+    if (size_ == capacity_) grow(2 * std::size_t(capacity_) + 1);
+    ::new (data() + size_) T(v);
+    ++size_;
+  }
+  T* erase(const T* pos) {  // keeps the order of the rest
+    T* at = begin() + (pos - begin());
+    std::copy(at + 1, end(), at);
+    --size_;
+    return at;
+  }
+  void reserve(std::size_t n) {
+    if (n > capacity_) grow(n);
+  }
+  void clear() { size_ = 0; }  // keeps the capacity, like std::vector
+
+ private:
+  bool on_heap() const { return capacity_ > N; }
+  void append(const T* from, std::size_t n) {
+    reserve(size_ + n);
+    std::uninitialized_copy_n(from, n, data() + size_);
+    size_ += std::uint32_t(n);
+  }
+  void grow(std::size_t n) {
+    T* to = std::allocator<T>().allocate(n);
+    std::uninitialized_copy_n(data(), size_, to);
+    free_heap();
+    heap_ = to;
+    capacity_ = std::uint32_t(n);
+  }
+  void free_heap() {
+    if (on_heap()) std::allocator<T>().deallocate(heap_, capacity_);
+  }
+  void take(SmallVec& o) {  // `this` holds no heap block
+    if (o.on_heap()) {
+      heap_ = o.heap_;
+    } else {
+      std::uninitialized_copy_n(o.data(), o.size_, reinterpret_cast<T*>(inline_));
+    }
+    size_ = o.size_;
+    capacity_ = o.capacity_;
+    o.size_ = 0;
+    o.capacity_ = N;
+  }
+
+  // The elements are inline while capacity_ is N, on the heap above it
+  // (with N = 0, a byte stands in for the inline room: arrays cannot be empty).
+  union {
+    T* heap_ = nullptr;
+    alignas(T) unsigned char inline_[std::max<std::size_t>(N * sizeof(T), 1)];
+  };
+  std::uint32_t size_ = 0, capacity_ = N;
+};
+
+}  // namespace kairo::coll
