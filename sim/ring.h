@@ -43,7 +43,7 @@ class Ring {
 
  private:
   void grow() {
-    const std::uint32_t cap = cap_ ? 2 * cap_ : 4;
+    const std::uint32_t cap = cap_ ? 2 * cap_ : 1;  // most of a big machine's queues never hold two
     auto buf = std::make_unique<T[]>(cap);
     for (std::uint32_t i = 0; i < size_; ++i) buf[i] = std::move((*this)[i]);
     buf_ = std::move(buf);

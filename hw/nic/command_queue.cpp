@@ -65,11 +65,7 @@ void CommandQueue::activate(Tni& t) {
   }
   busy_ = true;
   const std::uint64_t op = next_op_++;
-  auto tx = std::make_unique<TxOp>();
-  tx->cmd = c;
-  tx->local_address = local.address;
-  tx->pieces = t.packetizer_.packets(c.length);
-  ops_.emplace(op, std::move(tx));
+  ops_.emplace(op, TxOp{c, local.address, t.packetizer_.packets(c.length), 0});
   t.tx_.start(t, op, c, local.address);
 }
 

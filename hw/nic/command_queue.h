@@ -60,12 +60,12 @@ class CommandQueue {
   bool stalled() const { return cq_stalled_; }  // on completion-queue room
   std::size_t size() const { return commands_.size(); }
   // Operation `id` (in flight).
-  TxOp& operation(std::uint64_t id) { return *ops_.find(id)->second; }
+  TxOp& operation(std::uint64_t id) { return ops_.find(id)->second; }
   // Operation `id` is over: forget it (before its completion is raised, so
   // that the room it reserved is free) and return its caller's handle.
   std::uint64_t retire(std::uint64_t id) {
     auto it = ops_.find(id);
-    const std::uint64_t handle = it->second->cmd.handle;
+    const std::uint64_t handle = it->second.cmd.handle;
     ops_.erase(it);
     return handle;
   }
@@ -75,7 +75,7 @@ class CommandQueue {
   RdmaStatus check(const Tni& t, const Command& c, Resolution* local) const;
 
   sim::Ring<std::pair<sim::Time, Command>> commands_;  // posted, with the time each becomes active
-  std::unordered_map<std::uint64_t, std::unique_ptr<TxOp>> ops_;  // in flight, by operation id
+  std::unordered_map<std::uint64_t, TxOp> ops_;  // in flight, by operation id (nodes never move)
   std::uint64_t next_op_ = 1;
   bool busy_ = false;  // a command is active
   bool activate_pending_ = false;

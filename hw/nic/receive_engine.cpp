@@ -46,9 +46,9 @@ void ReceiveEngine::receive(Tni& t, hw::Packet* p) {
 // Put data lands: the whole operation's target range is checked against this
 // node's registrations on its first packet; a bad key writes nothing.
 void ReceiveEngine::receive_put_data(Tni& t, Wire& w) {
-  auto& slot = ops_[rx_key(w)];
-  if (!slot) {
-    slot = std::make_unique<RxOp>();
+  auto [it, first] = ops_.try_emplace(rx_key(w));
+  RxOp* slot = &it->second;
+  if (first) {
     const Resolution r = t.registry_.resolve(w.key, w.offset, w.op_length);
     slot->status = r.status;
     slot->base = r.address;
@@ -139,7 +139,7 @@ void ReceiveEngine::write_done(Tni& t, Wire* w) {
     return;
   }
   auto it = ops_.find(rx_key(*w));
-  RxOp& op = *it->second;
+  RxOp& op = it->second;
   if (++op.pieces_done < op.pieces) {
     t.ctx_->wires->put(w);
     return;

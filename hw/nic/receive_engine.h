@@ -72,7 +72,7 @@ class ReceiveEngine {
   DmaEngine dma_;
   sim::Ring<Wire*> notice_wait_;  // puts whose last byte is in, waiting for notice-queue room
   sim::Ring<hw::Packet*> held_;   // received while stalled: still in the ejection buffer
-  std::unordered_map<std::uint64_t, std::unique_ptr<RxOp>> ops_;  // by rx_key
+  std::unordered_map<std::uint64_t, RxOp> ops_;  // by rx_key (nodes never move)
   bool stalled_ = false;  // waits for notice-queue room
 };
 
