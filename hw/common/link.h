@@ -49,7 +49,7 @@ struct PendingCredit {
 
 // FIFO of credits in flight back to one output port. Return times on one
 // port never decrease (tails leave a buffer in order, plus a fixed delay), so
-// a FIFO is exact. The first few entries live inside the port (no separate
+// a FIFO is exact. The first two entries live inside the port (no separate
 // allocation to miss in cache); it grows on the heap only if more are ever
 // outstanding, and never shrinks: no allocation once warm.
 class CreditPipe {
@@ -73,7 +73,7 @@ class CreditPipe {
   }
 
  private:
-  static constexpr std::uint32_t kInline = 4;  // a power of two
+  static constexpr std::uint32_t kInline = 2;  // a power of two
   PendingCredit* data() { return heap_ ? heap_.get() : inline_; }
   const PendingCredit* data() const { return heap_ ? heap_.get() : inline_; }
   void grow() {
@@ -85,7 +85,7 @@ class CreditPipe {
     heap_ = std::move(n);
     mask_ = cap - 1;
   }
-  // 88 bytes; a router port and a network interface each hold one. Positions
+  // 56 bytes; a router port and a network interface each hold one. Positions
   // count modulo 2^32 (only their difference and their low bits matter).
   PendingCredit inline_[kInline] = {};
   std::unique_ptr<PendingCredit[]> heap_;

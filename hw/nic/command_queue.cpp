@@ -18,7 +18,7 @@ bool CommandQueue::post(Tni& t, const Command& c) {
 }
 
 bool CommandQueue::completion_room(const Tni& t) const {
-  return t.queues_.completions() + ops_.size() < t.p_->completion_queue_depth;
+  return t.queues_.completions() + live_ops_ < t.p_->completion_queue_depth;
 }
 
 void CommandQueue::start_next(Tni& t) {
@@ -65,7 +65,8 @@ void CommandQueue::activate(Tni& t) {
   }
   busy_ = true;
   const std::uint64_t op = next_op_++;
-  ops_.emplace(op, TxOp{c, local.address, t.packetizer_.packets(c.length), 0});
+  ops_.push_back(Slot{TxOp{c, local.address, t.packetizer_.packets(c.length), 0}, true});
+  ++live_ops_;
   t.tx_.start(t, op, c, local.address);
 }
 

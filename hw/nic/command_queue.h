@@ -18,7 +18,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <unordered_map>
 #include <utility>
 
 #include "hw/nic/memory_registry.h"
@@ -60,13 +59,15 @@ class CommandQueue {
   bool stalled() const { return cq_stalled_; }  // on completion-queue room
   std::size_t size() const { return commands_.size(); }
   // Operation `id` (in flight).
-  TxOp& operation(std::uint64_t id) { return ops_.find(id)->second; }
+  TxOp& operation(std::uint64_t id) { return ops_[std::size_t(id - first_op_)].op; }
   // Operation `id` is over: forget it (before its completion is raised, so
   // that the room it reserved is free) and return its caller's handle.
   std::uint64_t retire(std::uint64_t id) {
-    auto it = ops_.find(id);
-    const std::uint64_t handle = it->second.cmd.handle;
-    ops_.erase(it);
+    Slot& s = ops_[std::size_t(id - first_op_)];
+    s.live = false;
+    --live_ops_;
+    const std::uint64_t handle = s.op.cmd.handle;
+    while (!ops_.empty() && !ops_.front().live) ops_.pop_front(), ++first_op_;
     return handle;
   }
 
@@ -75,8 +76,19 @@ class CommandQueue {
   RdmaStatus check(const Tni& t, const Command& c, Resolution* local) const;
 
   sim::Ring<std::pair<sim::Time, Command>> commands_;  // posted, with the time each becomes active
-  std::unordered_map<std::uint64_t, TxOp> ops_;  // in flight, by operation id (nodes never move)
+  // The operations in flight, as the engine's operation table: ids are
+  // handed out in order, so the table is a ring from the oldest operation
+  // still in flight (id first_op_) to the newest, indexed by id; one that
+  // finishes before an older one stays as a hole until the older one is
+  // over too. No hashing and no heap node per operation.
+  struct Slot {
+    TxOp op;
+    bool live = false;
+  };
+  sim::Ring<Slot> ops_;
+  std::uint64_t first_op_ = 1;  // the id of ops_.front()
   std::uint64_t next_op_ = 1;
+  std::uint32_t live_ops_ = 0;
   bool busy_ = false;  // a command is active
   bool activate_pending_ = false;
   bool cq_stalled_ = false;  // a command waits for completion-queue room

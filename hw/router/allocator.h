@@ -24,6 +24,9 @@ class Allocator {
   int inputs() const { return inputs_; }
   int vcs() const { return vcs_; }
   int outputs() const { return outputs_; }
+  // Whether requests' ages matter (an age-based policy): others are given 0,
+  // so the router need not fetch them.
+  bool uses_age() const { return uses_age_; }
 
   // Forget the previous round's requests and grants (arbiter state is kept).
   virtual void clear() = 0;
@@ -48,6 +51,7 @@ class Allocator {
   virtual int grant_output(int input) const = 0;
 
  protected:
+  bool uses_age_ = false;
   // Shared by the allocators' argument checks; out of line and cold so that
   // building a message costs the request path nothing.
   static std::string shape_text(int inputs, int vcs, int outputs);

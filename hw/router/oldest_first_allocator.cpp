@@ -9,6 +9,7 @@ namespace kairo::router {
 
 OldestFirstAllocator::OldestFirstAllocator(int inputs, int vcs, int outputs)
     : Allocator(inputs, vcs, outputs) {
+  uses_age_ = true;
   if (inputs < 1 || vcs < 1 || outputs < 1) {
     throw std::invalid_argument(
         "oldest_first switch allocator needs at least one input, VC and output, got " +

@@ -11,16 +11,32 @@ using sim::Time;
 Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
     : sc_module(name), cfg_(cfg), id_(id), coord_(cfg.topo ? cfg.topo->coord_of(id) : Coord{}) {
   const int np = cfg.num_ports();
-  ports_.resize(np);
+  ports_.init(np, cfg.vcs);
   vc_time_.resize(std::size_t(np) * cfg.vcs);
   while ((1 << vshift_) < cfg.vcs) ++vshift_;
   in_vcs_.resize(std::size_t(np) << vshift_);
   occupied_words_ = int((in_vcs_.size() + 63) / 64);
+  if (occupied_words_ > kInlineWords) {
+    occupied_heap_ = std::make_unique<std::uint64_t[]>(std::size_t(occupied_words_));  // zeroed
+    occupied_ = occupied_heap_.get();
+  }
   if (np > kMaxPorts)
     throw std::invalid_argument("a router has at most " + std::to_string(kMaxPorts) + " ports");
   if (requests_.size() < in_vcs_.size()) requests_.resize(in_vcs_.size());
   allocator_ = make_allocator(cfg.allocator, np, cfg.vcs, np, /*shared_rounds=*/true);
   if (!allocator_) throw std::invalid_argument("unknown allocator '" + cfg.allocator + "'");
+}
+
+void Router::PortBlock::init(int ports, int vcs) {
+  const std::size_t credit_bytes = (std::size_t(vcs) * sizeof(std::int32_t) + alignof(Port) - 1) & ~(alignof(Port) - 1);
+  stride_ = std::uint32_t(sizeof(Port) + credit_bytes);
+  n_ = ports;
+  base_ = std::make_unique<unsigned char[]>(std::size_t(ports) * stride_);  // zeroed: no credits yet
+  for (int i = 0; i < ports; ++i) ::new (base_.get() + std::size_t(i) * stride_) Port();
+}
+
+Router::PortBlock::~PortBlock() {
+  for (int i = 0; i < n_; ++i) (*this)[i].~Port();
 }
 
 void Router::connect_output(int port, hw::PacketSink* dst, int dst_port, Time latency_ps, Time flit_ps,
@@ -30,7 +46,7 @@ void Router::connect_output(int port, hw::PacketSink* dst, int dst_port, Time la
   p.out.dst_port = std::uint16_t(dst_port);
   p.out.latency_ps = latency_ps;
   p.out.flit_ps = flit_ps;
-  for (int v = 0; v < cfg_.vcs; ++v) p.credits[v] = dst_credits_per_vc;
+  for (int v = 0; v < cfg_.vcs; ++v) p.credits()[v] = dst_credits_per_vc;
 }
 
 void Router::connect_input(int port, hw::CreditSink* src, int src_port, Time credit_latency_ps) {
@@ -100,15 +116,16 @@ void Router::return_credits(int port, int vc, int flits, Time at) {
 
 // Credits whose return time has come become usable; a VC that had none stops
 // accruing zero-credit ("VC full") time at the credit's arrival.
-void Router::apply_due_credits(Port& p, Time now) {
+void Router::apply_due_credits(Port& p, int port, Time now) {
+  std::int32_t* credits = p.credits();
   while (!p.returning.empty() && p.returning.front().at <= now) {
     const hw::PendingCredit& c = p.returning.front();
-    if (p.credits[c.vc] == 0 && c.flits > 0) {
-      VcTime& z = vc_time_[std::size_t(&p - ports_.data()) * cfg_.vcs + c.vc];
+    if (credits[c.vc] == 0 && c.flits > 0) {
+      VcTime& z = vc_time(port, c.vc);
       z.zero_ps += c.at - z.zero_since;
       z.zero_since = sim::kNever;
     }
-    p.credits[c.vc] += c.flits;
+    credits[c.vc] += c.flits;
     p.returning.pop();
   }
 }
@@ -125,10 +142,11 @@ void Router::schedule_allocation(Time t) {
 // packet, the one with the most free credits (lowest index on a tie).
 int Router::choose_vc(const Port& out, int flits, VcClass cls) const {
   int best = -1, best_credits = flits - 1;
+  const std::int32_t* credits = out.credits();
   for (int v = cfg_.class_first(cls), e = cfg_.class_last(cls); v < e; ++v) {
-    if (out.credits[v] > best_credits) {
+    if (credits[v] > best_credits) {
       best = v;
-      best_credits = out.credits[v];
+      best_credits = credits[v];
     }
   }
   return best;
@@ -143,6 +161,7 @@ void Router::allocate() {
   for (auto& w : credit_waiters_) w = 0;
   int n = 0;
   const std::uint64_t port_mask = (std::uint64_t{1} << (1 << vshift_)) - 1;  // one input's VC bits
+  const bool by_age = allocator_->uses_age();
   for (int w = 0; w < occupied_words_; ++w) {
     for (std::uint64_t bits = occupied_[w]; bits;) {
       int idx = w * 64 + __builtin_ctzll(bits);
@@ -161,14 +180,14 @@ void Router::allocate() {
       ivc.head.chosen_vc = -1;
       Port& out = ports_[h.out_port];
       if (!output_free(out, t)) continue;
-      apply_credits(out, t);
+      apply_credits(out, h.out_port, t);
       int ov = choose_vc(out, h.flits, h.out_class);
       if (ov < 0) {
         if (probe_) trace_stall(h.out_port, t, true);
         continue;
       }
       ivc.head.chosen_vc = std::int8_t(ov);
-      requests_[n++] = Request{in, vc, h.out_port, h.age};
+      requests_[n++] = Request{in, vc, h.out_port, by_age ? ivc.fifo.head->created_ps : 0};
     }
   }
   if (n == 1) {
@@ -180,7 +199,7 @@ void Router::allocate() {
     for (int k = 0; k < n; ++k)
       allocator_->add_request(requests_[k].input, requests_[k].vc, requests_[k].output, requests_[k].age);
     allocator_->allocate();
-    for (int in = 0; in < int(ports_.size()); ++in) {
+    for (int in = 0; in < ports_.size(); ++in) {
       int vc = allocator_->grant_vc(in);
       if (vc >= 0) depart(in, vc, in_vcs_[vc_index(in, vc)].head.chosen_vc, t);
     }
@@ -227,7 +246,7 @@ Time Router::next_wake(Time t) {
       Time when;
       if (!output_free(out, t))
         when = cfg_.clock.floor(out.out.free_at - st);
-      else if (apply_credits(out, t), choose_vc(out, h.flits, h.out_class) < 0) {
+      else if (apply_credits(out, h.out_port, t), choose_vc(out, h.flits, h.out_class) < 0) {
         if (!out.returning.empty())
           when = out.returning.front().at;
         else {
@@ -266,8 +285,9 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
                               : tail_leaves;
   in.in_busy_until = input_done;
 
-  out.credits[out_vc] -= p->flits;
-  if (out.credits[out_vc] == 0) vc_time(p->out_port, out_vc).zero_since = t;
+  std::int32_t& credits = out.credits()[out_vc];
+  credits -= p->flits;
+  if (credits == 0) vc_time(p->out_port, out_vc).zero_since = t;
   LinkCounters& c = out.counters;
   if (t > p->ready_ps) c.stall_ps += t - p->ready_ps;
   ++c.packets_sent;
@@ -318,7 +338,7 @@ int Router::port_dim(int port) const {
 
 PortCounters Router::counters(int port, Time now) {
   Port& p = ports_[port];
-  apply_credits(p, now);
+  apply_credits(p, port, now);
   PortCounters c;
   static_cast<LinkCounters&>(c) = p.counters;
   for (int v = 0; v < cfg_.vcs; ++v) {
@@ -329,7 +349,7 @@ PortCounters Router::counters(int port, Time now) {
 }
 
 void Router::reset_counters(Time now) {
-  for (auto& p : ports_) p.counters = LinkCounters{};
+  for (int i = 0; i < ports_.size(); ++i) ports_[i].counters = LinkCounters{};
   for (auto& z : vc_time_) {
     z.zero_ps = 0;
     if (z.zero_since != sim::kNever) z.zero_since = now;
@@ -344,7 +364,7 @@ void Router::describe_blocked(std::vector<std::string>& out, std::size_t limit) 
       if (q.empty() || out.size() >= limit) continue;
       const hw::Packet& h = *q.head;
       Port& o = ports_[h.out_port];
-      apply_credits(o, t);
+      apply_credits(o, h.out_port, t);
       std::string why;
       if (h.ready_ps > t)
         why = fmt::format("arriving or in the routing/allocation pipeline for {:.1f} more cycles",
@@ -359,7 +379,7 @@ void Router::describe_blocked(std::vector<std::string>& out, std::size_t limit) 
       else if (choose_vc(o, h.flits, h.out_class) < 0) {
         why = "no downstream VC of its class has credits for the whole packet (credits:";
         for (int v = cfg_.class_first(h.out_class); v < cfg_.class_last(h.out_class); ++v)
-          why += fmt::format(" vc{}={}", v, o.credits[v]);
+          why += fmt::format(" vc{}={}", v, o.credits()[v]);
         why += fmt::format(", packet needs {})", h.flits);
       } else
         why = "eligible";

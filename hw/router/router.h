@@ -58,7 +58,7 @@ class Router : public sc_core::sc_module,
 
   NodeId id() const { return id_; }
   const Coord& coord() const { return coord_; }
-  int num_ports() const { return int(ports_.size()); }
+  int num_ports() const { return ports_.size(); }
   std::string port_name(int port) const;
   bool port_connected(int port) const { return ports_[port].out.connected(); }
   const hw::LinkOut& link_out(int port) const { return ports_[port].out; }
@@ -95,37 +95,60 @@ class Router : public sc_core::sc_module,
     sim::Time run_start = 0;      // start of the output link's current stretch of back-to-back packets
     hw::CreditReturn upstream;
     hw::CreditPipe returning;  // credits on their way back from downstream
-    std::array<std::int32_t, hw::kMaxVcs> credits{};
     LinkCounters counters;     // per-VC zero-credit time: see vc_time_
+    // The downstream VCs' credits follow the port in its block (PortBlock).
+    std::int32_t* credits() { return reinterpret_cast<std::int32_t*>(this + 1); }
+    const std::int32_t* credits() const { return reinterpret_cast<const std::int32_t*>(this + 1); }
+  };
+  // The ports in one block, each followed by one credit count per VC the
+  // router has (not room for kMaxVcs): on the K computer's 4-VC routers that
+  // is 16 bytes a port instead of 64, and a port's credits share its lines.
+  class PortBlock {
+   public:
+    PortBlock() = default;
+    PortBlock(const PortBlock&) = delete;
+    PortBlock& operator=(const PortBlock&) = delete;
+    ~PortBlock();
+    void init(int ports, int vcs);
+    Port& operator[](int i) { return *reinterpret_cast<Port*>(base_.get() + std::size_t(i) * stride_); }
+    const Port& operator[](int i) const {
+      return *reinterpret_cast<const Port*>(base_.get() + std::size_t(i) * stride_);
+    }
+    int size() const { return n_; }
+
+   private:
+    std::unique_ptr<unsigned char[]> base_;
+    std::uint32_t stride_ = 0;
+    int n_ = 0;
   };
   // What allocation needs of the packet at the head of an input VC, copied
   // into the router when it becomes head: a round scans router memory only.
   struct Head {
     sim::Time ready_ps;
-    std::uint64_t age;  // creation time, for age-based allocators
     std::int16_t out_port;
     std::uint16_t flits;
     VcClass out_class;
     std::int8_t chosen_vc;  // downstream VC picked this round (-1: none)
   };
-  // Everything about one input VC in one place (one or two cache lines): its
-  // packet queue, its head's allocation data, and this round's choice.
+  // Everything about one input VC in one place (32 bytes: two per cache
+  // line): its packet queue, its head's allocation data, and this round's
+  // choice. An age-based allocator reads the head's age from the packet.
   struct InputVc {
     hw::PacketFifo fifo;
     Head head;
   };
   void set_head(int idx, const hw::Packet& p) {
-    in_vcs_[idx].head = Head{p.ready_ps, p.created_ps, p.out_port, p.flits, p.out_class, -1};
+    in_vcs_[idx].head = Head{p.ready_ps, p.out_port, p.flits, p.out_class, -1};
   }
   struct VcTime {
     sim::Time zero_since = sim::kNever;  // downstream VC without credits since
     sim::Time zero_ps = 0;
   };
 
-  void apply_credits(Port& out, sim::Time now) {
-    if (!out.returning.empty() && out.returning.front().at <= now) apply_due_credits(out, now);
+  void apply_credits(Port& out, int port, sim::Time now) {
+    if (!out.returning.empty() && out.returning.front().at <= now) apply_due_credits(out, port, now);
   }
-  void apply_due_credits(Port& out, sim::Time now);
+  void apply_due_credits(Port& out, int port, sim::Time now);
   void allocate();
   void depart(int in_port, int in_vc, int out_vc, sim::Time t);
   sim::Time next_wake(sim::Time t);
@@ -146,14 +169,19 @@ class Router : public sc_core::sc_module,
   const RouterConfig& cfg_;
   NodeId id_;
   Coord coord_;
-  std::vector<Port> ports_;
+  PortBlock ports_;
   std::vector<VcTime> vc_time_;             // [output port][vc]
   int vshift_ = 0;
   std::vector<InputVc> in_vcs_;             // [port][vc] input buffers
   // Bit per non-empty input VC, and per output with a head waiting for
   // credits: kept inside the router object (no separate allocation to miss).
   static constexpr int kMaxPorts = 12 + 64;  // 6 dims x 2 links + network interfaces
-  std::array<std::uint64_t, (kMaxPorts * hw::kMaxVcs + 63) / 64> occupied_{};
+  // (Room for 256 input VCs inside, enough for every Tofu router; a larger
+  // switch keeps its bits on the heap.)
+  static constexpr int kInlineWords = 4;
+  std::uint64_t occupied_inline_[kInlineWords] = {};
+  std::unique_ptr<std::uint64_t[]> occupied_heap_;
+  std::uint64_t* occupied_ = occupied_inline_;
   int occupied_words_ = 0;
   std::array<std::uint64_t, (kMaxPorts + 63) / 64> credit_waiters_{};
   struct Request {
