@@ -11,12 +11,29 @@ enum ExitCode { kExitOk = 0, kExitSimFailure = 1, kExitBadInput = 2 };
 // Prints "kairo: error: <msg>" on stderr and returns kExitBadInput.
 int bad_input(const std::string& msg);
 
+// A count or seed: CLI11 would turn "-5" into 2^64 - 5 for an unsigned option.
+inline CLI::Validator whole_number() {
+  return CLI::Validator(
+      [](std::string& v) -> std::string {
+        if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
+          return "expected a whole number >= 0, got '" + v + "'";
+        return "";
+      },
+      "N>=0");
+}
+
 void add_traffic_command(CLI::App& app, int& exit_code);
 void add_platform_commands(CLI::App& app, int& exit_code);
 void add_run_command(CLI::App& app, int& exit_code);
 void add_view_command(CLI::App& app, int& exit_code);
 
-// Writes text to a file, creating parent directories; throws std::runtime_error naming the file.
-void write_text_file(const std::string& path, const std::string& text);
+// Writes text to a file (its directory must exist); throws sim::OutputError
+// (a std::runtime_error) naming the option and the file, and leaves no partial file.
+void write_text_file(const std::string& path, const std::string& text, const std::string& option = "");
+
+// A run's summary to `path` (stdout when empty). When the file cannot be
+// written the summary goes to stdout after the error, so the result is not
+// lost, and the exit code is kExitBadInput; else kExitOk.
+int write_summary(const std::string& option, const std::string& path, const std::string& text);
 
 }  // namespace kairo::app

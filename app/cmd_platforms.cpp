@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "app/cli_common.h"
+#include "sim/host_memory.h"
 #include "hw/router/topology.h"
 #include "platforms/platform.h"
 #include "hw/ocs/clos_fabric.h"
@@ -89,15 +90,24 @@ void check_switched(const platforms::Platform& p, bool ports) {
 int check(const std::string& name, const std::vector<std::string>& sets, bool ports) {
   try {
     platforms::Platform p = platforms::load_platform(name, sets);
+    // Refused before anything is built when this host could not run it.
+    const double need = platforms::estimated_host_bytes(p, true);
+    sim::check_host_memory(fmt::format("platform {} ({} nodes) with its NICs", p.name, p.nodes()), need);
     if (p.kind != platforms::FabricKind::kTorus) {
       check_switched(p, ports);
       return kExitOk;
     }
     router::Topology topo(p.dims);
-    std::uint64_t links = 0;  // unidirectional router-to-router links
-    for (router::NodeId n = 0; n < topo.num_nodes(); ++n)
-      for (int port = 0; port < topo.num_link_ports(); ++port)
-        links += topo.neighbor_via_port(n, port).has_value();
+    // Unidirectional router-to-router links: a line of each dimension, counted
+    // on its own and multiplied by the lines (one pass per dimension, not per node).
+    std::uint64_t links = 0;
+    for (int d = 0; d < topo.num_dims(); ++d) {
+      router::Topology line({p.dims[std::size_t(d)]});
+      std::uint64_t per_line = 0;
+      for (router::NodeId n = 0; n < line.num_nodes(); ++n)
+        for (int port = 0; port < line.num_link_ports(); ++port) per_line += line.neighbor_via_port(n, port).has_value();
+      links += per_line * (topo.num_nodes() / std::uint64_t(p.dims[std::size_t(d)].size));
+    }
     // Bisection: cut the largest dimension in half; links crossing the cut in one direction.
     int cut = 0;
     for (int d = 1; d < topo.num_dims(); ++d)
@@ -114,6 +124,8 @@ int check(const std::string& name, const std::vector<std::string>& sets, bool po
                              topo.num_nodes() * std::uint64_t(p.router.network_interfaces));
     std::cout << fmt::format("  bisection  {:.1f} GB/s per direction (cut across {}: {} links)\n",
                              double(cross) * p.router.link_bytes_per_s / 1e9, cd.name, cross);
+    std::cout << fmt::format("  memory     about {:.0f} MiB of host memory with its NICs and ranks (kairo run, size-only)\n",
+                             need / double(1 << 20));
     return kExitOk;
   } catch (const platforms::ConfigError& e) {
     return bad_input(e.what());

@@ -19,7 +19,9 @@
 #include "app/observe.h"
 #include "platforms/hybrid_netlist.h"
 #include "platforms/rdma_machine.h"
+#include "sim/host_memory.h"
 #include "sim/kernel.h"
+#include "sim/output_file.h"
 #include "sim/units.h"
 #include "sw/workloads/workload.h"
 
@@ -123,7 +125,7 @@ void write_tni_csv(const std::string& path, platforms::RdmaMachine& m) {
                       c.error_completions, c.command_queue_high, c.completion_queue_high, c.notice_queue_high,
                       c.completion_queue_stalls, c.notice_queue_stalls, c.held_packets_high);
     }
-  write_text_file(path, out);
+  write_text_file(path, out, "--tni-counters");
 }
 
 int sweep(RunArgs& a, const std::string& list);
@@ -134,6 +136,15 @@ int run(RunArgs& a) {
   for (const auto& kv : a.params) several |= kv.rfind("sizes=", 0) == 0;
   if (several && a.observe->any())
     return bad_input("--vcd/--fst/--counters record one run: not with --compare or --param sizes");
+  // Every output path is checked before anything runs: a long run must not
+  // end in "cannot write".
+  try {
+    if (!a.json_path.empty()) sim::check_output_path("--json", a.json_path);
+    if (!a.tni_csv.empty()) sim::check_output_path("--tni-counters", a.tni_csv);
+    a.observe->check_outputs();
+  } catch (const std::invalid_argument& e) {
+    return bad_input(e.what());
+  }
   if (!a.compare.empty()) return compare(a);
   for (const auto& kv : a.params)
     if (kv.rfind("sizes=", 0) == 0) return sweep(a, kv.substr(6));
@@ -148,6 +159,9 @@ int run(RunArgs& a) {
       throw std::invalid_argument("--mode: expected data or size-only, got '" + a.mode + "'");
     platforms::Platform plat = platforms::load_platform(a.platform, a.sets);
     platforms::check_nic_fits_router(plat);
+    sim::check_host_memory(fmt::format("platform {} ({} nodes, {} ranks) with its NICs", plat.name, plat.nodes(),
+                                       plat.ranks()),
+                           platforms::estimated_host_bytes(plat, true));
     const bool data = a.mode == "data";
     std::optional<router::Topology> topo;
     if (plat.kind == platforms::FabricKind::kTorus) topo.emplace(plat.dims);
@@ -161,6 +175,9 @@ int run(RunArgs& a) {
     sw::Params prm(a.params);
     std::unique_ptr<sw::Workload> work = info->make(prm, mi);
     prm.check_all_used(a.workload);
+    // The one host-memory rule, from the parameters alone: before the
+    // machine is built and before any rank allocates.
+    sw::check_footprint(*work, mi, a.workload);
 
     auto t0 = std::chrono::steady_clock::now();
     sim::EventQueue queue(plat.router.clock_period_ps());
@@ -189,6 +206,12 @@ int run(RunArgs& a) {
           [hybrid](router::NodeId a, router::NodeId b, bool up) { return hybrid->request_pathway(a, b, up); });
     Observe& observe = *a.observe;  // waveforms and counter logs, if asked for
     observe.attach(machine.network(), &machine, queue);
+    // The tracer and the counter log hold probes in the machine's blocks: they
+    // go before the machine does.
+    struct Detach {
+      Observe& o;
+      ~Detach() { o.detach(); }
+    } detach{observe};
     MachineMemory memory(machine, plat);
     if (data) work->setup(memory);
     work->attach(machine.network());
@@ -203,12 +226,18 @@ int run(RunArgs& a) {
     auto t1 = std::chrono::steady_clock::now();
     kernel.run();
     auto t2 = std::chrono::steady_clock::now();
-    if (!a.tni_csv.empty())
-      write_tni_csv(a.tni_csv, machine);  // also when the run failed: it helps to see why
+    // Output files are written also when the run failed: they help to see why.
+    // A file that cannot be written is reported (exit 2) without losing the rest.
+    int output_code = kExitOk;
     try {
-      observe.finish();  // also when the run failed
+      if (!a.tni_csv.empty()) write_tni_csv(a.tni_csv, machine);
+    } catch (const sim::OutputError& e) {
+      output_code = bad_input(e.what());
+    }
+    try {
+      observe.finish();
     } catch (const std::runtime_error& e) {
-      return bad_input(e.what());
+      output_code = bad_input(e.what());
     }
     if (machine.network().watchdog().fired()) {
       std::cerr << fmt::format(
@@ -279,15 +308,12 @@ int run(RunArgs& a) {
                   {"log_entries", c.log().size()}, {"log", log}};
     }
     observe.summarize(j);
-    if (!a.json_path.empty())
-      write_text_file(a.json_path, j.dump(2) + "\n");
-    else
-      std::cout << j.dump(2) << "\n";
+    if (write_summary("--json", a.json_path, j.dump(2) + "\n") != kExitOk) output_code = kExitBadInput;
     if (!o.ok || (o.verified && !*o.verified)) {
       std::cerr << "kairo: " << a.workload << " failed: " << o.failure << "\n";
       return kExitSimFailure;
     }
-    return kExitOk;
+    return output_code;
   } catch (const platforms::ConfigError& e) {
     return bad_input(e.what());
   } catch (const std::invalid_argument& e) {
@@ -362,7 +388,8 @@ int sweep(RunArgs& a, const std::string& list) {
   std::string table = "size,completion_ns,latency_ns,bandwidth_gbps,verified\n";
   for (std::size_t i = 0; i < runs.size(); ++i) table += row(sizes[i], runs[i]);
   std::cout << table;
-  if (!a.json_path.empty()) write_text_file(a.json_path, nlohmann::json{{"sweep", runs}}.dump(2) + "\n");
+  if (!a.json_path.empty() && write_summary("--json", a.json_path, nlohmann::json{{"sweep", runs}}.dump(2) + "\n"))
+    return kExitBadInput;
   return code;
 }
 
@@ -394,7 +421,9 @@ int compare(RunArgs& a) {
   for (std::size_t r = 0; r < order.size(); ++r)
     table += std::to_string(r + 1) + "," + row(values[order[r]], runs[order[r]]);
   std::cout << table;
-  if (!a.json_path.empty()) write_text_file(a.json_path, nlohmann::json{{"compare", runs}}.dump(2) + "\n");
+  if (!a.json_path.empty() &&
+      write_summary("--json", a.json_path, nlohmann::json{{"compare", runs}}.dump(2) + "\n"))
+    return kExitBadInput;
   return code;
 }
 
@@ -477,10 +506,11 @@ int compare_sizes(RunArgs& a, const std::string& key, const std::vector<std::str
   }
   std::cout << table;
   if (!a.json_path.empty())
-    write_text_file(a.json_path, nlohmann::json{{"compare", key}, {"values", values}, {"sizes", sizes},
-                                                {"runs", all}, {"crossovers", crossovers}}
-                                         .dump(2) +
-                                     "\n");
+    return write_summary("--json", a.json_path,
+                         nlohmann::json{{"compare", key}, {"values", values}, {"sizes", sizes}, {"runs", all},
+                                        {"crossovers", crossovers}}
+                                 .dump(2) +
+                             "\n");
   return kExitOk;
 }
 
@@ -498,7 +528,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   c->add_option("--json", a->json_path, "write the result summary (JSON) here");
   c->add_option("--tni-counters", a->tni_csv, "write every active TNI's counters (CSV) here");
   c->add_option("--seed", a->seed, "seed of the workload's random choices (random-ring's ring)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(whole_number());
   c->add_option("--compare", a->compare,
                 "run once per value of a parameter and rank by latency, e.g. algo=ring,recursive-doubling");
   c->add_flag("--quiet", a->quiet, "no progress on stderr");

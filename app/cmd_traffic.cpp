@@ -8,6 +8,8 @@
 
 #include "app/cli_common.h"
 #include "app/observe.h"
+#include "sim/host_memory.h"
+#include "sim/output_file.h"
 #include "traffic/traffic_run.h"
 
 namespace kairo::app {
@@ -131,20 +133,40 @@ int run_traffic_command(TrafficArgs& a) {
     a.opt.hotspots.assign(a.hotspots.begin(), a.hotspots.end());
     if (!a.quiet) a.opt.progress = [](const std::string& line) { std::cerr << line << "\n"; };
     traffic::validate(a.opt, plat);
+    sim::check_host_memory(fmt::format("platform {} ({} nodes)", plat.name, plat.nodes()),
+                           platforms::estimated_host_bytes(plat, false));
+    // Every output path is checked before anything runs.
+    if (!a.json_path.empty()) sim::check_output_path("--json", a.json_path);
+    if (!a.csv_path.empty()) {
+      if (a.sweep.empty()) throw std::invalid_argument("--csv: writes the --sweep table; give --sweep RATES");
+      sim::check_output_path("--csv", a.csv_path);
+    }
+    a.observe.check_outputs();
     int code = kExitOk;
     nlohmann::json result;
     if (!a.sweep.empty()) {
       if (a.observe.any()) throw std::invalid_argument("--vcd/--fst/--counters record one run: not with --sweep");
+      if (a.opt.batch_packets > 0)
+        throw std::invalid_argument("--sweep: sweeps injection rates; batch mode (--batch) has no rate");
       std::string csv;
       result = sweep(plat, a, code, csv);
-      if (!a.csv_path.empty())
-        write_text_file(a.csv_path, csv);
-      else
+      if (!a.csv_path.empty()) {
+        if (write_summary("--csv", a.csv_path, csv) != kExitOk) code = kExitBadInput;
+      } else {
         std::cout << csv;
+      }
     } else {
       a.opt.exiting_after = true;
       a.opt.on_built = [&a](platforms::Network& net, sim::EventQueue& q) { a.observe.attach(net, nullptr, q); };
-      a.opt.on_finished = [&a] { a.observe.finish(); };
+      std::string output_error;  // a waveform or counter log that could not be written
+      a.opt.on_finished = [&a, &output_error] {
+        try {
+          a.observe.finish();
+        } catch (const std::runtime_error& e) {
+          output_error = e.what();
+        }
+        a.observe.detach();  // before the network goes
+      };
       traffic::TrafficResult r = traffic::run_traffic(plat, a.opt);
       result = r.json;
       a.observe.summarize(result);
@@ -162,9 +184,15 @@ int run_traffic_command(TrafficArgs& a) {
                                  result["packets_duplicated"].dump());
         code = kExitSimFailure;
       }
-      if (a.json_path.empty()) std::cout << result.dump(2) << "\n";
+      if (!output_error.empty()) {
+        bad_input(output_error);
+        if (code == kExitOk) code = kExitBadInput;
+      }
     }
-    if (!a.json_path.empty()) write_text_file(a.json_path, result.dump(2) + "\n");
+    // Without --json the summary goes to stdout, except after a sweep (its table did).
+    if ((!a.json_path.empty() || a.sweep.empty()) &&
+        write_summary("--json", a.json_path, result.dump(2) + "\n") != kExitOk && code == kExitOk)
+      code = kExitBadInput;
     return code;
   } catch (const platforms::ConfigError& e) {
     return bad_input(e.what());
@@ -188,15 +216,21 @@ void add_traffic_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   c->add_option("--packet-flits", a->opt.packet_flits, "packet size in flits")->capture_default_str();
   c->add_option("--warmup-cycles", a->opt.warmup_cycles, "warm-up cycles (not measured)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(whole_number());
   c->add_option("--measure-cycles", a->opt.measure_cycles, "measurement window in cycles")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(whole_number());
   c->add_option("--drain-cycles", a->opt.drain_cycles,
-                "longest drain with sources still on (default: warm-up + measure)");
-  c->add_option("--seed", a->opt.seed, "random seed")->capture_default_str();
-  c->add_option("--batch", a->opt.batch_packets, "batch mode: every node sends N packets as fast as it can");
+                "longest drain with sources still on (default: warm-up + measure)")
+      ->check(whole_number());
+  c->add_option("--seed", a->opt.seed, "random seed")->capture_default_str()
+      ->check(whole_number());
+  c->add_option("--batch", a->opt.batch_packets, "batch mode: every node sends N packets as fast as it can")
+      ->check(whole_number());
   c->add_option("--hotspot-nodes", a->hotspots, "hotspot pattern: node ids that attract traffic")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(whole_number());
   c->add_option("--hotspot-fraction", a->opt.hotspot_fraction,
                 "hotspot pattern: share of packets sent to hotspots")
       ->capture_default_str();

@@ -10,6 +10,7 @@
 
 #include "app/cli_common.h"
 #include "platforms/platform.h"
+#include "sim/output_file.h"
 
 namespace kairo::app {
 
@@ -18,14 +19,24 @@ int bad_input(const std::string& msg) {
   return kExitBadInput;
 }
 
-void write_text_file(const std::string& path, const std::string& text) {
-  std::filesystem::path p(path);
-  std::error_code ec;
-  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error("cannot write '" + path + "'");
-  f << text;
-  if (!f) throw std::runtime_error("cannot write '" + path + "'");
+void write_text_file(const std::string& path, const std::string& text, const std::string& option) {
+  sim::write_output_file(option, path, text);
+}
+
+int write_summary(const std::string& option, const std::string& path, const std::string& text) {
+  if (path.empty()) {
+    std::cout << text;
+    return kExitOk;
+  }
+  try {
+    sim::write_output_file(option, path, text);
+    return kExitOk;
+  } catch (const sim::OutputError& e) {
+    // The run's result is not lost: it goes to stdout instead.
+    std::cerr << "kairo: error: " << e.what() << "; the summary follows on stdout\n";
+    std::cout << text;
+    return kExitBadInput;
+  }
 }
 
 }  // namespace kairo::app
@@ -49,6 +60,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    return bad_input(e.what());
+  } catch (const std::bad_alloc&) {
+    // The last line of defence: workloads and platforms estimate their memory
+    // before they allocate (docs/reliability.md), so this is a limit missed.
+    return bad_input("the host ran out of memory; give a smaller platform, size or --batch");
+  } catch (const std::exception& e) {
     return bad_input(e.what());
   }
   if (list_params) {

@@ -1,5 +1,6 @@
 #include "app/observe.h"
 
+#include "sim/output_file.h"
 #include "sim/units.h"
 
 namespace kairo::app {
@@ -49,13 +50,40 @@ void Observe::attach(platforms::Network& net, platforms::RdmaMachine* machine, s
   }
 }
 
+void Observe::check_outputs() const {
+  if (!vcd_.empty()) sim::check_output_path("--vcd", vcd_);
+  if (!fst_.empty()) sim::check_output_path("--fst", fst_);
+  if (!counters_.empty()) sim::check_output_path("--counters", counters_);
+}
+
 void Observe::finish() {
-  if (log_) log_->finish();
-  if (!vcd_.empty()) trace_.write_vcd(vcd_);
-  if (!fst_.empty()) trace_.write_fst(fst_);
+  // Each file is written even when another one failed; the first failure is reported.
+  std::string failed;
+  auto attempt = [&](auto&& write) {
+    try {
+      write();
+    } catch (const std::runtime_error& e) {
+      if (failed.empty()) failed = e.what();
+    }
+  };
+  if (log_) attempt([&] { log_->finish(); });
+  if (!vcd_.empty()) attempt([&] { trace_.write_vcd(vcd_); });
+  if (!fst_.empty()) attempt([&] { trace_.write_fst(fst_); });
+  if (!failed.empty()) throw sim::OutputError(failed);
+}
+
+void Observe::detach() {
+  if (!detached_) summarize(summary_);
+  detached_ = true;
+  tracer_.reset();
+  log_.reset();
 }
 
 void Observe::summarize(nlohmann::json& j) const {
+  if (detached_) {
+    for (const auto& [k, v] : summary_.items()) j[k] = v;
+    return;
+  }
   if (log_) j["counter_log"] = {{"intervals", log_->intervals()}, {"rows", log_->rows()}};
   if (tracer_)
     j["trace"] = {{"routers", tracer_->routers()}, {"tnis", tracer_->tnis()}, {"signals", trace_.num_signals()},

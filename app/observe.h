@@ -20,8 +20,13 @@ class Observe {
   bool any() const { return tracing() || !counters_.empty(); }
   // Throws std::invalid_argument naming the option on bad input.
   void attach(platforms::Network& net, platforms::RdmaMachine* machine, sim::EventQueue& q);
-  // Writes the files (also after a failed run); throws std::runtime_error when one cannot be written.
+  // Throws std::invalid_argument naming the option when an output path cannot be written.
+  void check_outputs() const;
+  // Writes the files (also after a failed run); throws sim::OutputError when one cannot be written.
   void finish();
+  // Drops the tracer and the counter log (they hold probes in the blocks they
+  // watch); call before the network they are attached to is destroyed.
+  void detach();
   void summarize(nlohmann::json& j) const;
 
  private:
@@ -30,6 +35,8 @@ class Observe {
   sim::Trace trace_;
   std::unique_ptr<platforms::Tracer> tracer_;
   std::unique_ptr<platforms::CounterLog> log_;
+  bool detached_ = false;
+  nlohmann::json summary_ = nlohmann::json::object();  // summarize()'s figures, kept by detach()
 };
 
 }  // namespace kairo::app

@@ -47,7 +47,8 @@ class Rank final : public nic::TniListener {
   // std::runtime_error naming the rank when the node memory is exhausted.
   std::uint64_t alloc(std::uint64_t bytes, std::uint64_t align = 256);
   // A region of this node's memory, registered under `memid`
-  // (FJMPI_Rdma_reg_mem). Returns the key, or 0 if the table is full.
+  // (FJMPI_Rdma_reg_mem). Returns the key, or 0 if the table is full or the
+  // region passes the end of the node memory (nothing is registered then).
   nic::MemKey reg_mem(int memid, std::uint64_t address, std::uint64_t length);
   // The key another rank registered under `memid` (FJMPI_Rdma_get_remote_addr);
   // 0 (an unregistered key, which the target reports) if it has none.

@@ -12,6 +12,7 @@
 
 #include "hw/common/endpoint.h"
 #include "platforms/hybrid_netlist.h"
+#include "sim/output_file.h"
 
 namespace kairo::platforms {
 
@@ -40,17 +41,22 @@ const char* const kTniNames[kTniFields] = {"commands",         "dma_bytes_read",
 
 }  // namespace
 
-// Buffers one interval's rows and appends them to the file.
+// Buffers one interval's rows and appends them to the file. A write that
+// fails during the run (a full disk) does not stop the run: the log stops
+// there, its file is removed, and finish() reports the failure.
 struct CounterLog::Writer {
-  std::FILE* f = nullptr;
+  std::unique_ptr<sim::OutputFile> f;
   bool csv = true;
-  std::string path, buf;
-  ~Writer() {
-    if (f) std::fclose(f);
-  }
+  std::string path, buf, error;
   void flush() {
-    if (!buf.empty() && std::fwrite(buf.data(), 1, buf.size(), f) != buf.size())
-      throw std::runtime_error("writing the counter log " + path + " failed");
+    if (f && !buf.empty()) {
+      try {
+        f->write(buf);
+      } catch (const sim::OutputError& e) {
+        error = e.what();
+        f.reset();
+      }
+    }
     buf.clear();
   }
 };
@@ -91,8 +97,11 @@ CounterLog::CounterLog(Network& net, RdmaMachine* machine, sim::EventQueue& q, s
     tnis_per_node_ = machine->tnis_per_node();
     prev_tnis_.assign(tnis_.size() * kTniFields, 0);
   }
-  out_->f = std::fopen(path.c_str(), "wb");
-  if (!out_->f) throw std::invalid_argument("--counters " + path + ": cannot write the file");
+  try {
+    out_->f = std::make_unique<sim::OutputFile>("--counters", path);
+  } catch (const sim::OutputError& e) {
+    throw std::invalid_argument(e.what());
+  }
   const sim::Time period = net.num_routers() ? net.router_at(0).clock_period_ps() : 1;
   if (out_->csv) {
     std::string& b = out_->buf;
@@ -216,8 +225,8 @@ void CounterLog::finish() {
   if (pending_ && q_.now() > last_) sample(q_.now());
   if (!out_->csv) out_->buf.push_back('E');
   out_->flush();
-  std::fclose(out_->f);
-  out_->f = nullptr;
+  if (!out_->error.empty()) throw sim::OutputError(out_->error);
+  out_->f->close();  // throws (and removes the file) if the last flush fails
 }
 
 // Link i's running totals at `now`: a router port, or an optical port.

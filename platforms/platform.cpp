@@ -57,6 +57,29 @@ std::uint64_t Platform::nodes() const {
   return n;
 }
 
+double estimated_host_bytes(const Platform& p, bool machine) {
+  // Calibrated on Release builds (peak RSS, `/usr/bin/time -f %M`): a router
+  // costs about 1.3 KiB and each of its ports about 0.47 KiB with 4 VCs
+  // (traffic on mesh-10x10x10: 15.6 MB; tofu-k, 14 ports: 656 MB); a node's
+  // TNIs, memory, registry and rank about 3.7 KiB more (tofu-k pingpong:
+  // 964 MiB). The figures below round those up, plus 16 MiB for the program.
+  const double hosts = double(p.nodes());
+  double routers = 0, ports = 0;
+  if (p.kind == FabricKind::kTorus) {
+    routers = hosts;
+    ports = hosts * double(2 * p.dims.size() + std::size_t(p.router.network_interfaces));
+  } else {
+    const SwitchedFabric& f = p.fabric;
+    routers = double(f.edges) + double(f.spines);
+    ports = hosts * double(p.router.network_interfaces) + 2.0 * double(f.edges) * double(f.uplinks_per_edge) +
+            (f.levels > 0 ? routers * double(f.radix) : 0.0) + double(f.edges);
+  }
+  double bytes = 16.0 * (1 << 20) + routers * 1536.0 + ports * (256.0 + 64.0 * double(p.router.vcs));
+  if (machine)
+    bytes += hosts * (1024.0 + 1024.0 * double(p.router.network_interfaces)) + double(p.ranks()) * 1024.0;
+  return bytes;
+}
+
 double RouterParams::link_flits_per_cycle() const { return link_bytes_per_s / double(flit_bytes) / clock_hz; }
 
 const std::vector<ParamInfo>& param_table() {
@@ -216,6 +239,10 @@ Platform load_platform(const std::string& name_or_path, const std::vector<std::s
     throw ConfigError(
         fmt::format("unknown platform '{}': not a shipped platform (see `kairo platforms`) and no such file",
                     name_or_path));
+  // Platform files are a few kilobytes; a huge file is not one (and is not read whole).
+  constexpr std::uintmax_t kMaxFile = 16u << 20;
+  if (const std::uintmax_t size = std::filesystem::file_size(name_or_path, ec); !ec && size > kMaxFile)
+    throw ConfigError(fmt::format("{}: expected a platform file of at most 16 MiB, got {} bytes", name_or_path, size));
   std::ifstream in(name_or_path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();

@@ -167,6 +167,13 @@ struct Platform {
 // no NIC settings; whatever builds NICs on a platform calls it first.
 void check_nic_fits_router(const Platform& p);
 
+// About how much host memory the platform takes once built: its network
+// alone (`kairo traffic`), or with `machine` its NICs, node memories and ranks
+// too (`kairo run`, size-only; data mode adds the workload's buffers). An
+// estimate from measured footprints, for refusing (sim::check_host_memory)
+// a platform this host cannot hold before anything is built.
+double estimated_host_bytes(const Platform& p, bool machine);
+
 // One parameter of the table printed by `kairo --list-params` and docs.
 struct ParamInfo {
   std::string key;    // "router.vcs"

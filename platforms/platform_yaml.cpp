@@ -1049,6 +1049,23 @@ void Reader::check_nic(const RouterParams& r, const NicParams& p) {
   if (auto problem = nic_fit_problem(r, p))
     fail_at(pick({"nic.mtu", "nic.header_size", "router.max_packet_flits", "router.flit_size"}, "nic"),
             "nic.mtu", *problem);
+  // Times are 64-bit picoseconds: the model adds a node's latencies to the
+  // time a DMA moves the largest transfer. Each must stay below 1e17 ps (28
+  // hours) so that no sum of them can wrap (2^64 ps is 213 days).
+  constexpr double kMaxPs = 1e17;
+  for (const auto& [key, ps] : {std::pair<const char*, sim::Time>{"nic.node_latency", p.node_latency_ps},
+                                {"nic.memory_latency", p.memory_latency_ps}})
+    if (double(ps) > kMaxPs)
+      fail_at(pick({key}, "nic"), key,
+              fmt::format("expected a duration of at most 1e17ps (28 hours), got {}", units::format_duration(ps)));
+  const double largest = double(std::min(p.max_descriptor_bytes, p.memory_bytes));
+  for (const auto& [key, rate] : {std::pair<const char*, double>{"nic.dma_bandwidth", p.dma_bytes_per_s},
+                                  {"nic.memory_bandwidth", p.memory_bytes_per_s}})
+    if (rate > 0 && !(largest * 1e12 / rate <= kMaxPs))
+      fail_at(pick({key}, "nic"), key,
+              fmt::format("expected a bandwidth that moves the largest transfer ({} bytes: nic.max_descriptor_size "
+                          "or nic.memory_size) within 1e17ps (28 hours), i.e. at least {:.3g}B/s, got {}",
+                          largest, largest * 1e12 / kMaxPs, units::format_bandwidth(rate)));
 }
 
 // ocs.optical_nics: all, "0-7,32-39", or [0, 1, ...]; sorted, distinct.
@@ -1160,8 +1177,55 @@ void check_nic_fits_router(const Platform& p) {
     throw ConfigError(fmt::format("{}: nic.mtu: {}", p.source, *problem));
 }
 
+namespace {
+
+// The offset of the first byte that does not belong to well-formed UTF-8
+// (RFC 3629: no overlong forms, no surrogates, at most U+10FFFF), or npos.
+std::size_t first_non_utf8(std::string_view t) {
+  std::size_t i = 0;
+  while (i < t.size()) {
+    const unsigned char c = static_cast<unsigned char>(t[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    int n = 0;
+    unsigned lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
+    if (c >= 0xC2 && c <= 0xDF) n = 1;
+    else if (c == 0xE0) n = 2, lo = 0xA0;
+    else if (c >= 0xE1 && c <= 0xEC) n = 2;
+    else if (c == 0xED) n = 2, hi = 0x9F;
+    else if (c >= 0xEE && c <= 0xEF) n = 2;
+    else if (c == 0xF0) n = 3, lo = 0x90;
+    else if (c >= 0xF1 && c <= 0xF3) n = 3;
+    else if (c == 0xF4) n = 3, hi = 0x8F;
+    else return i;
+    if (i + std::size_t(n) >= t.size()) return i;  // truncated sequence
+    for (int k = 1; k <= n; ++k) {
+      const unsigned char d = static_cast<unsigned char>(t[i + std::size_t(k)]);
+      if (d < (k == 1 ? lo : 0x80) || d > (k == 1 ? hi : 0xBF)) return i;
+    }
+    i += std::size_t(n) + 1;
+  }
+  return std::string_view::npos;
+}
+
+void require_utf8(std::string_view text, const std::string& where) {
+  const std::size_t bad = first_non_utf8(text);
+  if (bad == std::string_view::npos) return;
+  std::size_t line = 1, col = 1;
+  for (std::size_t i = 0; i < bad; ++i) text[i] == '\n' ? (++line, col = 1) : ++col;
+  throw ConfigError(fmt::format("{}:{}:{}: expected UTF-8 text, got the byte 0x{:02X}", where, line, col,
+                                unsigned(static_cast<unsigned char>(text[bad]))));
+}
+
+}  // namespace
+
 Platform parse_platform(const std::string& yaml_text, const std::string& source,
                         const std::vector<std::string>& sets) {
+  // YAML is UTF-8; names and descriptions end up in the JSON, which must be too.
+  require_utf8(yaml_text, source);
+  for (const std::string& s : sets) require_utf8(s, source + ": --set " + s);
   YAML::Node root;
   try {
     root = YAML::Load(yaml_text);

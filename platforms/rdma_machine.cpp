@@ -40,7 +40,7 @@ RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data)
   mp.bandwidth_bytes_per_s = np.memory_bytes_per_s;
   for (router::NodeId n = 0; n < net_->num_nodes(); ++n) {
     memories_.push_back(std::make_unique<nic::NodeMemory>(mp));
-    registries_.push_back(std::make_unique<nic::MemoryRegistry>(np.registrations));
+    registries_.push_back(std::make_unique<nic::MemoryRegistry>(np.registrations, np.memory_bytes));
     for (int i = 0; i < net_->network_interfaces(); ++i) {
       tnis_.push_back(std::make_unique<nic::Tni>(ctx, tni_params_, n, i, net_->endpoint(n, i),
                                                  *memories_.back(), *registries_.back(), pool_));

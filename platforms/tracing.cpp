@@ -106,6 +106,24 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
   std::set<std::string> switch_names;
   for (const std::string& s : split(sel.switches, ',')) switch_names.insert(s);
   if (!switch_names.empty() && topo) throw std::invalid_argument("--trace-switches: the platform is a mesh/torus; use --trace-nodes or --trace-box");
+  if (!switch_names.empty()) {
+    std::set<std::string> known;
+    for (std::size_t i = 0; i < net.num_routers(); ++i) known.insert(net.router_at(i).name());
+    for (const std::string& s : switch_names)
+      if (!known.count(s)) {
+        std::string some;
+        int shown = 0;
+        for (const std::string& k : known) {
+          if (shown++ == 8) {
+            some += ", ...";
+            break;
+          }
+          some += (some.empty() ? "" : ", ") + k;
+        }
+        throw std::invalid_argument("--trace-switches: the platform has no switch named '" + s + "'; its switches: " +
+                                    some);
+      }
+  }
 
   // Routers.
   for (std::size_t i = 0; i < net.num_routers(); ++i) {

@@ -8,6 +8,14 @@
 #include <numeric>
 #include <stdexcept>
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "sim/output_file.h"
+
 namespace kairo::sim {
 
 Trace::Signal Trace::add(const std::string& path, int width, bool delta) {
@@ -104,16 +112,11 @@ std::string bits(std::uint64_t v, int width) {
   return b;
 }
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
 }  // namespace
 
 void Trace::write_vcd(const std::string& path) const {
-  std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "w"));
-  if (!f) throw std::runtime_error("cannot write the VCD file " + path);
-  std::FILE* o = f.get();
+  OutputFile f("--vcd", path);
+  std::FILE* o = f.stream();
   std::fprintf(o, "$version kairo $end\n$timescale 1ps $end\n");
   walk_scopes(
       *this, [&](const std::string& scope) { std::fprintf(o, "$scope module %s $end\n", scope.c_str()); },
@@ -137,14 +140,28 @@ void Trace::write_vcd(const std::string& path) const {
       std::fprintf(o, "b%s %s\n", bits(e.v, signals_[e.s].width).c_str(), vcd_id(e.s).c_str());
   }
   if (dumpvars) std::fprintf(o, "$end\n");
-  if (std::ferror(o)) throw std::runtime_error("writing the VCD file " + path + " failed");
+  f.close();  // every fprintf's error, and the flush's, surface here
 }
 
+// GTKWave's FST writer reports no write errors, so the file is written to a
+// private temporary file first, read back (its variables and end time must be
+// all there), then copied to `path` with every write checked.
 void Trace::write_fst(const std::string& path) const {
-  void* ctx = fstWriterCreate(path.c_str(), 1);
-  if (!ctx) throw std::runtime_error("cannot write the FST file " + path);
+  const char* tmpdir = std::getenv("TMPDIR");
+  std::string tmp = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/kairo-fst-XXXXXX";
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) throw OutputError("--fst: cannot write '" + path + "': no temporary file (" + std::strerror(errno) + ")");
+  ::close(fd);
+  struct Remove {
+    const std::string& p;
+    ~Remove() { ::unlink(p.c_str()); }
+  } remove_tmp{tmp};
+  void* ctx = fstWriterCreate(tmp.c_str(), 1);
+  if (!ctx) throw OutputError("--fst: cannot write '" + path + "': no temporary file");
   fstWriterSetTimescale(ctx, -12);  // ps
   fstWriterSetVersion(ctx, "kairo");
+  // A fixed date instead of the wall clock's: the same run gives the same file.
+  fstWriterSetDate(ctx, "Thu Jan  1 00:00:00 1970\n");
   std::vector<fstHandle> handle(signals_.size(), 0);
   walk_scopes(
       *this, [&](const std::string& scope) { fstWriterSetScope(ctx, FST_ST_VCD_MODULE, scope.c_str(), nullptr); },
@@ -164,6 +181,22 @@ void Trace::write_fst(const std::string& path) const {
     fstWriterEmitValueChange(ctx, handle[e.s], b.c_str());
   }
   fstWriterClose(ctx);
+  // Read back: a short write (the temporary directory full) loses variables or the end.
+  bool whole = false;
+  if (void* r = fstReaderOpen(tmp.c_str())) {
+    whole = fstReaderGetVarCount(r) == signals_.size() && (last == kNever || fstReaderGetEndTime(r) == last);
+    fstReaderClose(r);
+  }
+  if (!whole) throw OutputError("--fst: cannot write '" + path + "': the temporary file " + tmp + " came out short");
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(tmp.c_str(), "rb"), &std::fclose);
+  std::FILE* in = file.get();
+  if (!in) throw OutputError("--fst: cannot write '" + path + "': the temporary file " + tmp + " cannot be read");
+  OutputFile out("--fst", path);
+  char buf[1 << 16];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, in)) > 0) out.write(buf, n);
+  if (std::ferror(in)) throw OutputError("--fst: cannot write '" + path + "': the temporary file " + tmp + " cannot be read");
+  out.close();
 }
 
 }  // namespace kairo::sim

@@ -11,8 +11,10 @@
 namespace kairo::nic {
 namespace {
 
+constexpr std::uint64_t kMemory = std::uint64_t(1) << 41;  // node memory size: past every region below
+
 TEST(MemoryRegistry, AKeyResolvesOffsetsInsideItsRegion) {
-  MemoryRegistry reg(16);
+  MemoryRegistry reg(16, kMemory);
   auto a = reg.add(0x1000, 4096);
   auto b = reg.add(0x100000, 64);
   ASSERT_EQ(a.status, RdmaStatus::kOk);
@@ -25,7 +27,7 @@ TEST(MemoryRegistry, AKeyResolvesOffsetsInsideItsRegion) {
 }
 
 TEST(MemoryRegistry, RangesPastTheRegionAreOutOfBoundsEvenWhenTheSumOverflows) {
-  MemoryRegistry reg(4);
+  MemoryRegistry reg(4, kMemory);
   auto a = reg.add(0x1000, 4096);
   EXPECT_EQ(reg.resolve(a.key, 4090, 7).status, RdmaStatus::kOutOfBounds);
   EXPECT_EQ(reg.resolve(a.key, 4097, 0).status, RdmaStatus::kOutOfBounds);
@@ -35,7 +37,7 @@ TEST(MemoryRegistry, RangesPastTheRegionAreOutOfBoundsEvenWhenTheSumOverflows) {
 }
 
 TEST(MemoryRegistry, KeysThatNameNothingAreUnregistered) {
-  MemoryRegistry reg(4);
+  MemoryRegistry reg(4, kMemory);
   EXPECT_EQ(reg.resolve(0, 0, 1).status, RdmaStatus::kUnregisteredKey);
   auto a = reg.add(0, 10);
   EXPECT_EQ(reg.resolve(a.key + 1, 0, 1).status, RdmaStatus::kUnregisteredKey) << "a slot never used";
@@ -45,7 +47,7 @@ TEST(MemoryRegistry, KeysThatNameNothingAreUnregistered) {
 }
 
 TEST(MemoryRegistry, AReleasedKeyIsStaleEvenAfterItsSlotIsReused) {
-  MemoryRegistry reg(1);
+  MemoryRegistry reg(1, kMemory);
   auto a = reg.add(0x1000, 100);
   ASSERT_EQ(reg.remove(a.key), RdmaStatus::kOk);
   EXPECT_EQ(reg.resolve(a.key, 0, 1).status, RdmaStatus::kStaleKey);
@@ -58,7 +60,7 @@ TEST(MemoryRegistry, AReleasedKeyIsStaleEvenAfterItsSlotIsReused) {
 }
 
 TEST(MemoryRegistry, AFullTableRefusesNewRegistrations) {
-  MemoryRegistry reg(3);
+  MemoryRegistry reg(3, kMemory);
   std::vector<MemKey> keys;
   for (int i = 0; i < 3; ++i) keys.push_back(reg.add(std::uint64_t(i) * 100, 50).key);
   EXPECT_EQ(reg.add(1000, 1).status, RdmaStatus::kRegistryFull);
@@ -67,10 +69,32 @@ TEST(MemoryRegistry, AFullTableRefusesNewRegistrations) {
   EXPECT_EQ(reg.add(1000, 1).status, RdmaStatus::kOk);
 }
 
+// A region must lie inside the node memory: one that passes its end (or
+// starts past it, or whose end wraps around 2^64) is refused with no key and
+// no slot taken, as the NIC reports a failed registration; up to the last
+// byte is fine.
+TEST(MemoryRegistry, RegionsPassingTheNodeMemorysEndAreRefused) {
+  MemoryRegistry reg(4, 1 << 20);
+  EXPECT_EQ(reg.memory_bytes(), 1u << 20);
+  const Registration past = reg.add((1 << 20) - 4096, 4097);
+  EXPECT_EQ(past.status, RdmaStatus::kOutOfBounds);
+  EXPECT_EQ(past.key, 0u);
+  EXPECT_EQ(reg.add(1 << 20, 1).status, RdmaStatus::kOutOfBounds);
+  EXPECT_EQ(reg.add((1 << 20) + 1, 0).status, RdmaStatus::kOutOfBounds);
+  EXPECT_EQ(reg.add(4096, ~std::uint64_t(0) - 100).status, RdmaStatus::kOutOfBounds)
+      << "address + length wraps around 2^64";
+  EXPECT_EQ(reg.live(), 0u) << "a refused registration takes no slot";
+  const Registration last = reg.add((1 << 20) - 4096, 4096);
+  ASSERT_EQ(last.status, RdmaStatus::kOk);
+  EXPECT_EQ(reg.resolve(last.key, 0, 4096).address, (1u << 20) - 4096);
+  EXPECT_EQ(reg.add(1 << 20, 0).status, RdmaStatus::kOk) << "an empty region at the end is inside";
+  EXPECT_EQ(reg.add(0, 1 << 20).status, RdmaStatus::kOk) << "the whole memory";
+}
+
 // Random registrations and releases against an independent model: every
 // resolution agrees with a plain list of live (key, address, length).
 TEST(MemoryRegistry, RandomUseAgreesWithAReferenceModel) {
-  MemoryRegistry reg(32);
+  MemoryRegistry reg(32, kMemory);
   struct Live {
     MemKey key;
     std::uint64_t address, length;

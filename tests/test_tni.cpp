@@ -410,3 +410,139 @@ TEST(Tni, FullNoticeQueueBackPressuresTheNetworkUntilPolled) {
 
 }  // namespace
 }  // namespace kairo::nic
+
+// ---- registrations past the node memory's end --------------------------------
+
+namespace kairo::nic {
+namespace {
+
+using test::NicBench;
+
+// A small node memory, so that its end is easy to reach; the regions below
+// sit against it.
+platforms::Platform small_memory_platform() {
+  auto p = platforms::load_platform("tofu-small");
+  p.nic.memory_bytes = std::uint64_t(1) << 20;
+  return p;
+}
+
+std::vector<unsigned char> pattern(std::size_t n, unsigned seed) {
+  std::vector<unsigned char> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<unsigned char>(i * 31 + i / 253 + seed);
+  return v;
+}
+
+// The machine's tables refuse a region that passes the node memory's end
+// (and one that starts past it), as a full table does: no key, no slot
+// taken. A region that ends exactly at the end is fine.
+TEST(Tni, ARegistrationPastTheNodeMemoryIsRefused) {
+  const auto p = small_memory_platform();
+  NicBench b(p);
+  MemoryRegistry& reg = *b.registries[0];
+  const std::uint64_t end = p.nic.memory_bytes;
+  const Registration past = reg.add(end - 4096, 8192);
+  EXPECT_EQ(past.status, RdmaStatus::kOutOfBounds);
+  EXPECT_EQ(past.key, 0u);
+  EXPECT_EQ(reg.add(end + 1, 0).status, RdmaStatus::kOutOfBounds);
+  EXPECT_EQ(reg.live(), 0u) << "a refused registration takes no slot";
+  const Registration last = reg.add(end - 4096, 4096);
+  ASSERT_EQ(last.status, RdmaStatus::kOk) << "up to the last byte is inside";
+  EXPECT_EQ(reg.resolve(last.key, 0, 4096).address, end - 4096);
+}
+
+// A put of three packets into a region that would reach 4 KiB past the
+// target's memory end: before the fix the region was accepted, the first two
+// packets landed and the third failed. Now the region is refused, the put
+// through it fails at the target (its key, 0, names nothing) and no byte of
+// the target changes.
+TEST(Tni, APutIntoARegionPastTheMemoryEndFailsAndWritesNothing) {
+  const auto p = small_memory_platform();
+  NicBench b(p);
+  router::Topology topo(p.dims);
+  const NodeId src = 0, dst = topo.id_of({1, 0, 0, 0, 0, 0});
+  const std::uint64_t end = p.nic.memory_bytes, len = 5000;  // packets of 1920, 1920 and 1160 B
+  const MemKey lk = b.registries[src]->add(0, 8192).key;
+  b.write(src, 0, pattern(8192, 1));
+  const std::vector<unsigned char> before = pattern(8192, 2);
+  b.write(dst, end - before.size(), before);
+  const Registration past = b.registries[dst]->add(end - 4096, 8192);
+  EXPECT_NE(past.status, RdmaStatus::kOk);
+  ASSERT_TRUE(b.tni(src).post(put_cmd(dst, lk, past.key, 0, len, 9, 1)));
+  b.queue.run_direct();
+  auto done = b.tni(src).poll_completion();
+  ASSERT_TRUE(done.has_value());
+  EXPECT_EQ(done->status, RdmaStatus::kUnregisteredKey) << to_string(done->status);
+  EXPECT_FALSE(b.tni(src).poll_completion().has_value());
+  EXPECT_EQ(b.read(dst, end - before.size(), before.size()), before) << "the target is untouched";
+  EXPECT_EQ(b.tni(src).counters().error_completions, 1u);
+  EXPECT_EQ(b.tni(dst).counters().dma_bytes_written, 0u);
+  EXPECT_FALSE(b.tni(dst).poll_notice().has_value()) << "a failed put raises no notice";
+}
+
+// A put of three packets into a legal region that ends at the memory's end,
+// running past both: the target checks the whole range on the first packet
+// to arrive and writes none of them.
+TEST(Tni, APutRunningPastARegionAtTheMemoryEndWritesNoPacket) {
+  const auto p = small_memory_platform();
+  NicBench b(p);
+  router::Topology topo(p.dims);
+  const NodeId src = 0, dst = topo.id_of({1, 0, 0, 0, 0, 0});
+  const std::uint64_t end = p.nic.memory_bytes;
+  const MemKey lk = b.registries[src]->add(0, 8192).key;
+  b.write(src, 0, pattern(8192, 3));
+  const std::vector<unsigned char> before = pattern(8192, 4);
+  b.write(dst, end - before.size(), before);
+  const Registration last = b.registries[dst]->add(end - 4096, 4096);
+  ASSERT_EQ(last.status, RdmaStatus::kOk);
+  Command c = put_cmd(dst, lk, last.key, 0, 5000, 9, 1);
+  c.remote_offset = 4096 - 3000;  // the first 3000 B fit; the rest runs 2000 B past the end
+  ASSERT_TRUE(b.tni(src).post(c));
+  b.queue.run_direct();
+  auto done = b.tni(src).poll_completion();
+  ASSERT_TRUE(done.has_value());
+  EXPECT_EQ(done->status, RdmaStatus::kOutOfBounds) << to_string(done->status);
+  EXPECT_EQ(b.read(dst, end - before.size(), before.size()), before) << "the target is untouched";
+  EXPECT_EQ(b.tni(src).counters().error_completions, 1u);
+  EXPECT_EQ(b.tni(dst).counters().packets_received, 3u) << "all three packets came and were dropped";
+  EXPECT_EQ(b.tni(dst).counters().dma_bytes_written, 0u);
+  EXPECT_FALSE(b.tni(dst).poll_notice().has_value());
+}
+
+// A get whose data would land in a region reaching past the initiator's
+// memory end: before the fix the region was accepted, two of the three
+// answer packets landed, the third was refused by the memory unnoticed and
+// the get completed OK. Now it completes with an error (its local key, 0,
+// names nothing; nothing is sent) and the local buffer is untouched.
+TEST(Tni, AGetLandingPastTheMemoryEndFailsAndLeavesTheLocalBufferUntouched) {
+  const auto p = small_memory_platform();
+  NicBench b(p);
+  router::Topology topo(p.dims);
+  const NodeId src = 0, dst = topo.id_of({1, 0, 0, 0, 0, 0});
+  const std::uint64_t end = p.nic.memory_bytes, len = 5000;
+  const MemKey rk = b.registries[dst]->add(0, 8192).key;
+  b.write(dst, 0, pattern(8192, 5));
+  const std::vector<unsigned char> before = pattern(8192, 6);
+  b.write(src, end - before.size(), before);
+  const Registration past = b.registries[src]->add(end - 4096, 8192);
+  EXPECT_NE(past.status, RdmaStatus::kOk);
+  Command c;
+  c.op = Op::kGet;
+  c.dst_node = dst;
+  c.local_key = past.key;
+  c.remote_key = rk;
+  c.length = len;
+  c.handle = 3;
+  ASSERT_TRUE(b.tni(src).post(c));
+  b.queue.run_direct();
+  auto done = b.tni(src).poll_completion();
+  ASSERT_TRUE(done.has_value());
+  EXPECT_NE(done->status, RdmaStatus::kOk);
+  EXPECT_EQ(done->status, RdmaStatus::kUnregisteredKey) << to_string(done->status);
+  EXPECT_EQ(done->handle, 3u);
+  EXPECT_EQ(b.read(src, end - before.size(), before.size()), before) << "the local buffer is untouched";
+  EXPECT_EQ(b.tni(src).counters().error_completions, 1u);
+  EXPECT_EQ(b.tni(src).counters().dma_bytes_written, 0u);
+}
+
+}  // namespace
+}  // namespace kairo::nic

@@ -2,14 +2,24 @@
 // the bound its parameters predict, random-ring moves every byte with the
 // same timing in both modes, long messages go as several descriptors, and
 // bad parameters are named.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "platforms/platform.h"
+#include "sw/collectives/allreduce.h"
+#include "sw/collectives/pieces.h"
+#include "sw/workloads/workload.h"
 #include "tests/test_support.h"
 
 namespace kairo {
@@ -174,6 +184,299 @@ TEST(Workloads, CompareRanksAlgorithmsByLatency) {
   auto bad = run_kairo({"run", "tofu-small", "--workload", "barrier", "--compare", "algo=ring,nosuch"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("nosuch"), std::string::npos) << bad.err;
+}
+
+// ---- The host-memory rule (sw::check_footprint) ----------------------------
+
+// A kairo run in a child that may take `seconds` of wall time (the alarm
+// survives exec) and 4 GiB of address space: a run that starts allocating
+// what it was asked for is stopped (a signal, or bad_alloc's abort) instead
+// of filling the host, and the test sees that it did not exit cleanly.
+struct LimitedRun {
+  test::CommandResult r;
+  double seconds = 0;
+};
+
+LimitedRun run_limited(const std::vector<std::string>& args, unsigned seconds = 60) {
+  const std::string dir = test::temp_dir();
+  const std::string out_path = dir + "/stdout", err_path = dir + "/stderr";
+  const auto t0 = std::chrono::steady_clock::now();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    const int o = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int e = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int in = ::open("/dev/null", O_RDONLY);
+    ::dup2(o, 1);
+    ::dup2(e, 2);
+    ::dup2(in, 0);
+    const rlimit as{rlim_t(4) << 30, rlim_t(4) << 30};
+    ::setrlimit(RLIMIT_AS, &as);
+    ::alarm(seconds);
+    std::string bin = KAIRO_BIN;
+    std::vector<std::string> copy = args;
+    std::vector<char*> argv{bin.data()};
+    for (auto& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(bin.c_str(), argv.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  LimitedRun l;
+  l.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  l.r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  l.r.out = test::read_file(out_path);
+  l.r.err = test::read_file(err_path);
+  return l;
+}
+
+// `kairo run` refuses the run as bad input, at once (nothing was allocated
+// or simulated), with a message that names the workload and each of `mentions`.
+void expect_refused(const std::string& workload, std::vector<std::string> args,
+                    const std::vector<std::string>& mentions) {
+  args.insert(args.begin() + 2, {"--workload", workload});
+  args.push_back("--quiet");
+  const LimitedRun l = run_limited(args);
+  std::string cmd;
+  for (const auto& a : args) cmd += " " + a;
+  EXPECT_EQ(l.r.exit_code, 2) << "kairo" << cmd << "\n" << l.r.err;
+  EXPECT_EQ(l.r.err.rfind("kairo: error: " + workload + ": ", 0), 0u) << cmd << "\n" << l.r.err;
+  for (const auto& mention : mentions) EXPECT_NE(l.r.err.find(mention), std::string::npos) << cmd << "\n" << l.r.err;
+  EXPECT_TRUE(l.r.out.empty()) << cmd;
+  EXPECT_LT(l.seconds, 20.0) << cmd << ": refused before anything is allocated";
+}
+
+// Every shipped workload, with a size its own parameter range accepts whose
+// buffers in data mode would keep more than 8 GiB in the host's memory over
+// all ranks, yet fit each rank's node memory (32 GiB): refused, pointing at
+// --mode size-only. Where the NIC's descriptor limit (16 MiB) caps the size,
+// a larger limit (--set nic.max_descriptor_size) or tofu-k's 82,944 ranks
+// make it too large.
+TEST(Workloads, EveryWorkloadRefusesMoreThan8GiBOfBuffersInDataMode) {
+  const std::vector<std::string> big_descriptors = {"--set", "nic.max_descriptor_size=8GiB"};
+  auto with = [](std::vector<std::string> a, const std::vector<std::string>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  };
+  const std::map<std::string, std::vector<std::string>> cases = {
+      // put: A's buffer, B's and A's landing zone: 3 x 4 GiB
+      {"pingpong", with({"run", "tofu-small", "--param", "size=4GiB"}, big_descriptors)},
+      // the source and its 4 destinations: 5 x 16 GiB (the example)
+      {"put-bw", {"run", "tofu-small", "--param", "size=16GiB"}},
+      // 96 ranks x 3 x 1 GiB
+      {"random-ring", {"run", "tofu-small", "--param", "size=1GiB"}},
+      // 82,944 ranks x 16 MB
+      {"bcast", {"run", "tofu-k", "--param", "size=16MB"}},
+      // the root's 96 blocks and every rank's own: 2 x 96 x 64 MiB
+      {"scatter", with({"run", "tofu-small", "--param", "size=64MiB"}, big_descriptors)},
+      {"gather", with({"run", "tofu-small", "--param", "size=64MiB"}, big_descriptors)},
+      // 96 x 96 x 1 MiB
+      {"allgather", {"run", "tofu-small", "--param", "size=1MiB"}},
+      // 128 x 4 x 40 MB (the default Neighbor)
+      {"pattern", {"run", "hybrid-eps-ocs-128"}},
+      // 96 ranks x 2 x 6 x 16 MB
+      {"neighbor", {"run", "tofu-small", "--param", "size=16MB"}},
+      // recursive doubling: 96 vectors, 64 x 6 + 32 received: 512 x 64 MiB
+      {"allreduce", with({"run", "tofu-small", "--param", "size=64MiB"}, big_descriptors)},
+      // ring: 96 vectors and 95 received parts of p: 191 x 64 MiB
+      {"reduce-scatter", with({"run", "tofu-small", "--param", "size=64MiB"}, big_descriptors)},
+      // binomial: 96 vectors, 95 sent up the tree
+      {"reduce", with({"run", "tofu-small", "--param", "size=64MiB"}, big_descriptors)},
+      // 2 x 96 x 96 x 1 MiB
+      {"alltoall", {"run", "tofu-small", "--param", "size=1MiB"}},
+  };
+  for (const auto& w : sw::workloads()) {
+    if (std::string(w.name) == "barrier") continue;  // no size: its 8 B signals (next test)
+    const auto c = cases.find(w.name);
+    ASSERT_NE(c, cases.end()) << w.name << ": every workload has a case here";
+    expect_refused(w.name, c->second, {"GiB of buffers in the node memories (limit 8 GiB)", "--mode size-only"});
+  }
+}
+
+// In either mode, a rank whose buffers do not fit its node memory
+// (nic.memory_size) is refused before any rank allocates, naming the bytes
+// per rank and the node memory, for every workload.
+TEST(Workloads, EveryWorkloadRefusesBuffersLargerThanTheNodeMemory) {
+  const std::map<std::string, std::vector<std::string>> cases = {
+      {"pingpong", {"run", "tofu-small", "--param", "size=8MiB", "--set", "nic.memory_size=8MiB"}},  // 2 x 8 MiB
+      {"put-bw", {"run", "tofu-small", "--param", "size=64GiB"}},
+      {"random-ring", {"run", "tofu-small", "--param", "size=16GiB"}},
+      {"barrier", {"run", "tofu-small", "--set", "nic.memory_size=4KiB"}},  // 4 KiB + 8 B of signals
+      {"bcast", {"run", "tofu-small", "--param", "size=1MiB", "--set", "nic.memory_size=1MiB"}},
+      // 82,944 blocks of 16 MB to send and to receive: 2.4 TiB per rank
+      {"scatter", {"run", "tofu-k", "--param", "size=16MB"}},
+      {"gather", {"run", "tofu-k", "--param", "size=16MB"}},
+      {"allgather", {"run", "tofu-k", "--param", "size=16MB"}},
+      {"pattern", {"run", "hybrid-eps-ocs-128", "--set", "nic.memory_size=100MB"}},
+      {"neighbor", {"run", "tofu-small", "--param", "size=1MiB", "--set", "nic.memory_size=8MiB"}},  // 6 + 6 MiB
+      // ring: 82,943 slots of 16 MB per rank
+      {"allreduce", {"run", "tofu-k", "--param", "algo=ring", "--param", "size=16MB"}},
+      {"reduce-scatter", {"run", "tofu-k", "--param", "size=16MB"}},
+      {"reduce", {"run", "tofu-small", "--param", "size=1MiB", "--set", "nic.memory_size=4MiB"}},  // 1 + 7 MiB
+      {"alltoall", {"run", "tofu-k", "--param", "size=16MB"}},
+  };
+  for (const auto& w : sw::workloads()) {
+    const auto c = cases.find(w.name);
+    ASSERT_NE(c, cases.end()) << w.name << ": every workload has a case here";
+    for (const char* mode : {"data", "size-only"}) {
+      std::vector<std::string> args = c->second;
+      args.insert(args.end(), {"--mode", mode});
+      expect_refused(w.name, args, {"a rank would allocate ", "of node memory, more than nic.memory_size="});
+    }
+  }
+}
+
+// The machine of a `kairo run` on `platform` (as app/cmd_run.cpp builds it)
+// and a workload made there from `params`.
+struct Made {
+  platforms::Platform plat;
+  std::optional<router::Topology> topo;
+  sw::MachineInfo mi;
+  std::unique_ptr<sw::Workload> work;
+};
+
+std::unique_ptr<Made> make_workload(const std::string& platform, const std::string& workload,
+                                    const std::vector<std::string>& params, int ranks = 0) {
+  auto m = std::make_unique<Made>();
+  m->plat = platforms::load_platform(platform);
+  if (m->plat.kind == platforms::FabricKind::kTorus) m->topo.emplace(m->plat.dims);
+  m->mi.platform = &m->plat;
+  m->mi.topology = m->topo ? &*m->topo : nullptr;
+  m->mi.nodes = ranks ? ranks : int(m->plat.ranks());
+  m->mi.tnis = m->plat.router.network_interfaces;
+  sw::Params prm(params);
+  for (const auto& w : sw::workloads())
+    if (workload == w.name) m->work = w.make(prm, m->mi);
+  prm.check_all_used(workload);
+  return m;
+}
+
+std::uint64_t round_up(std::uint64_t b, std::uint64_t to) { return (b + to - 1) / to * to; }
+
+// The footprint from the workloads' documented buffers, worked out here
+// from the parameters, as each program allocates and data mode fills them.
+TEST(Workloads, FootprintIsWhatTheBuffersTakeByTheParameters) {
+  const std::uint64_t p = 96, tnis = 2;
+  {  // put-bw: one buffer of size per rank; the source and its 2 destinations hold data
+    const std::uint64_t size = 3 << 20;
+    auto m = make_workload("tofu-small", "put-bw", {"size=3MiB", "tnis=2"});
+    const sw::Footprint f = m->work->footprint();
+    EXPECT_EQ(f.rank_bytes, size);
+    EXPECT_EQ(f.data_bytes, double((1 + tnis) * size));
+  }
+  {  // random-ring: size to send at 0, two slots of size rounded up to 4 KiB after it
+    const std::uint64_t size = 5000, slot = 8192;
+    auto m = make_workload("tofu-small", "random-ring", {"size=5000B"});
+    const sw::Footprint f = m->work->footprint();
+    EXPECT_EQ(f.rank_bytes, slot + 2 * slot);
+    EXPECT_EQ(f.data_bytes, double(p * 3 * size));
+  }
+  {  // alltoall tofu: p blocks and the barrier's 8 B, to send at 0 and to receive at the next 4 KiB
+    const std::uint64_t size = 1000, region = p * size + 8;
+    auto m = make_workload("tofu-small", "alltoall", {"algo=tofu", "size=1000B"});
+    const sw::Footprint f = m->work->footprint();
+    EXPECT_EQ(f.rank_bytes, round_up(region, 4096) + region);
+    EXPECT_EQ(f.data_bytes, double(2 * region * p));
+  }
+  {  // gather: p blocks to send (one written), p blocks and a token to receive (the root's written)
+    const std::uint64_t size = 3000, region = p * size;
+    auto m = make_workload("tofu-small", "gather", {"algo=limited", "size=3000B"});
+    const sw::Footprint f = m->work->footprint();
+    EXPECT_EQ(f.rank_bytes, round_up(region, 4096) + region + 8);
+    EXPECT_EQ(f.data_bytes, double(p * size + region + 8 * p));
+  }
+  {  // pingpong: two buffers of size (the second at the next 256 B); put: three written
+    auto m = make_workload("tofu-small", "pingpong", {"size=1000B"});
+    EXPECT_EQ(m->work->footprint().rank_bytes, 1024u + 1000u);
+    EXPECT_EQ(m->work->footprint().data_bytes, 3000.0);
+  }
+}
+
+// The reductions' receive regions from their algorithms' slots, checked
+// against every rank's schedule for small rank counts: the most one rank
+// registers (coll::recv_extent, which program() allocates) exactly, and the
+// bytes all puts land in receive regions at most.
+TEST(Workloads, ReductionFootprintMatchesEveryRanksSchedule) {
+  using coll::ReductionKind;
+  const std::vector<std::pair<ReductionKind, std::string>> kinds = {
+      {ReductionKind::kAllreduce, "allreduce"}, {ReductionKind::kReduceScatter, "reduce-scatter"},
+      {ReductionKind::kReduce, "reduce"}};
+  int checked = 0;
+  for (const auto& [kind, workload] : kinds)
+    for (const std::string& algo : coll::reduction_algorithms(kind))
+      for (int p = 2; p <= 40; ++p)
+        for (std::uint64_t size : {std::uint64_t(8), std::uint64_t(48), std::uint64_t(65536), std::uint64_t(100008)})
+          for (int streams : {1, 2, 3}) {
+            if (streams > 1 && algo != "rabenseifner-ext") continue;
+            std::vector<std::string> params = {"algo=" + algo, "size=" + std::to_string(size) + "B"};
+            if (algo == "rabenseifner-ext") params.push_back("streams=" + std::to_string(streams));
+            if (kind == ReductionKind::kReduce) params.push_back("root=" + std::to_string(p / 3));
+            std::unique_ptr<Made> m;
+            try {
+              m = make_workload("tofu-small", workload, params, p);
+            } catch (const std::invalid_argument&) {
+              continue;  // a rank count or stream count the algorithm does not take
+            }
+            coll::Reduction c;
+            c.p = p;
+            c.size = size;
+            c.streams = algo == "rabenseifner-ext" ? streams : 1;
+            c.root = kind == ReductionKind::kReduce ? p / 3 : 0;
+            std::uint64_t extent = 0;
+            double landed = 0;
+            for (int r = 0; r < p; ++r) {
+              c.rank = r;
+              const coll::Schedule s = coll::reduction(kind, algo, c);
+              extent = std::max(extent, coll::recv_extent(s));
+              for (const coll::Step& st : s)
+                for (const coll::Put& put : st.puts)
+                  if (!put.to_send) landed += double(put.bytes);
+            }
+            const sw::Footprint f = m->work->footprint();
+            const std::string what = workload + " " + algo + " p=" + std::to_string(p) +
+                                     " size=" + std::to_string(size) + " streams=" + std::to_string(streams);
+            EXPECT_EQ(f.rank_bytes, round_up(size, 4096) + std::max<std::uint64_t>(extent, 8)) << what;
+            const double vectors = double(p) * double(size);
+            EXPECT_GE(f.data_bytes, vectors + landed) << what;
+            EXPECT_LE(f.data_bytes, vectors + landed + 4.0 * double(size)) << what << ": a close bound";
+            ++checked;
+          }
+  EXPECT_GT(checked, 500);
+}
+
+// The rule uses the footprint as is: a node memory of exactly rank_bytes
+// runs (every Rank::alloc fits), one byte less is refused; the 8 GiB limit
+// applies to data mode only.
+TEST(Workloads, FootprintIsExactlyWhatTheRanksAllocate) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> runs = {
+      {"barrier", {}},
+      {"random-ring", {"size=5000B"}},
+      {"alltoall", {"algo=tofu", "size=1000B"}},
+      {"allreduce", {"algo=ring", "size=4000B"}},
+      {"gather", {"algo=limited", "size=3000B"}},
+      {"pingpong", {"size=1000B"}},
+  };
+  for (const auto& [workload, params] : runs) {
+    const std::uint64_t bytes = make_workload("tofu-small", workload, params)->work->footprint().rank_bytes;
+    std::vector<std::string> args = {"run", "tofu-small", "--mode", "size-only"};
+    for (const auto& kv : params) args.insert(args.end(), {"--param", kv});
+    std::vector<std::string> fits = args, short_by_one = args;
+    fits.insert(fits.begin() + 2, {"--workload", workload});
+    fits.insert(fits.end(), {"--set", "nic.memory_size=" + std::to_string(bytes) + "B"});
+    short_by_one.insert(short_by_one.end(), {"--set", "nic.memory_size=" + std::to_string(bytes - 1) + "B"});
+    EXPECT_FALSE(run_json(fits).empty()) << workload << " in " << bytes << " B of node memory";
+    expect_refused(workload, short_by_one,
+                   {"a rank would allocate " + std::to_string(bytes) + " B",
+                    "nic.memory_size=" + std::to_string(bytes - 1) + "B (" + std::to_string(bytes - 1) + " B)"});
+  }
+  // The same footprint passes in size-only mode and not in data mode.
+  auto m = make_workload("tofu-small", "put-bw", {"size=16GiB"});
+  EXPECT_EQ(m->work->footprint().data_bytes, 5.0 * double(16ULL << 30));
+  m->mi.data = false;
+  EXPECT_NO_THROW(sw::check_footprint(*m->work, m->mi, "put-bw"));
+  m->mi.data = true;
+  EXPECT_THROW(sw::check_footprint(*m->work, m->mi, "put-bw"), std::invalid_argument);
 }
 
 }  // namespace

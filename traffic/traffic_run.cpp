@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/host_memory.h"
 #include "sim/kernel.h"
 #include "traffic/traffic_node.h"
 
@@ -37,6 +38,24 @@ void validate(const TrafficOptions& o, const platforms::Platform& p) {
                                             p.router.max_packet_flits, p.source, o.packet_flits));
   if (o.batch_packets == 0 && o.measure_cycles == 0)
     throw std::invalid_argument("--measure-cycles: expected at least 1 cycle");
+  // Simulated time is 64-bit picoseconds: the run's phases, in picoseconds,
+  // must stay within 1e18 ps (11.6 days) so that no sum of them wraps.
+  const double period = double(p.router.clock_period_ps());
+  const double cycles = double(o.warmup_cycles) + double(o.measure_cycles) +
+                        double(o.drain_cycles ? o.drain_cycles : o.warmup_cycles + o.measure_cycles);
+  if (o.batch_packets == 0 && cycles * period > 1e18)
+    throw std::invalid_argument(fmt::format(
+        "--warmup-cycles + --measure-cycles + --drain-cycles: {:.4g} cycles of {}ps pass what simulated time "
+        "holds (1e18ps, 11.6 days); expected at most {:.4g} cycles in all",
+        cycles, p.router.clock_period_ps(), 1e18 / period));
+  if (o.batch_packets > 0) {
+    // Batch mode creates every packet before the run starts.
+    if (o.batch_packets > (std::uint64_t(1) << 40))
+      throw std::invalid_argument(fmt::format("--batch: expected at most 2^40 packets per node, got {}", o.batch_packets));
+    sim::check_host_memory(fmt::format("--batch {}: {} packets on {} nodes", o.batch_packets,
+                                       double(o.batch_packets) * double(p.nodes()), p.nodes()),
+                           double(o.batch_packets) * double(p.nodes()) * double(sizeof(hw::Packet)));
+  }
 }
 
 namespace {

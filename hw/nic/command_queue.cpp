@@ -65,7 +65,7 @@ void CommandQueue::activate(Tni& t) {
   }
   busy_ = true;
   const std::uint64_t op = next_op_++;
-  ops_.push_back(Slot{TxOp{c, local.address, t.packetizer_.packets(c.length), 0}, true});
+  ops_.push_back(Slot{TxOp{c, local.address, t.packetizer_.packets(c.length), 0}, true, RdmaStatus::kOk});
   ++live_ops_;
   t.tx_.start(t, op, c, local.address);
 }

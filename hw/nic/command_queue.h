@@ -60,6 +60,9 @@ class CommandQueue {
   std::size_t size() const { return commands_.size(); }
   // Operation `id` (in flight).
   TxOp& operation(std::uint64_t id) { return ops_[std::size_t(id - first_op_)].op; }
+  // The status operation `id` is to complete with: kOk unless part of a get's
+  // answer failed (the data could not be read at the target or written here).
+  RdmaStatus& status(std::uint64_t id) { return ops_[std::size_t(id - first_op_)].status; }
   // Operation `id` is over: forget it (before its completion is raised, so
   // that the room it reserved is free) and return its caller's handle.
   std::uint64_t retire(std::uint64_t id) {
@@ -84,6 +87,7 @@ class CommandQueue {
   struct Slot {
     TxOp op;
     bool live = false;
+    RdmaStatus status = RdmaStatus::kOk;  // beside `live`: no room taken
   };
   sim::Ring<Slot> ops_;
   std::uint64_t first_op_ = 1;  // the id of ops_.front()

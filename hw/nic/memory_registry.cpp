@@ -3,6 +3,8 @@
 namespace kairo::nic {
 
 Registration MemoryRegistry::add(std::uint64_t address, std::uint64_t length) {
+  // address + length <= memory size, without overflow.
+  if (address > memory_bytes_ || length > memory_bytes_ - address) return {RdmaStatus::kOutOfBounds, 0};
   std::uint32_t slot;
   if (!free_.empty()) {
     slot = free_.back();

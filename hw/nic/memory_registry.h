@@ -3,7 +3,10 @@
 // generation so that a released key is recognized as stale rather than
 // silently reaching whatever is registered in its slot later); a key plus an
 // offset and a length resolves to a node-memory address range, or to the error
-// the NIC reports. Pure C++, no SystemC.
+// the NIC reports. The table knows the size of the node memory it maps: a
+// region must lie inside it ([address, address + length) within [0, size)),
+// so that every range a key resolves to can be written in full. Pure C++, no
+// SystemC.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -27,8 +30,13 @@ struct Registration {
 
 class MemoryRegistry {
  public:
-  explicit MemoryRegistry(std::uint32_t capacity) : capacity_(capacity) {}
+  // `memory_bytes`: the size of the node memory the regions lie in.
+  MemoryRegistry(std::uint32_t capacity, std::uint64_t memory_bytes)
+      : capacity_(capacity), memory_bytes_(memory_bytes) {}
 
+  // Registers [address, address + length); refused (no key, no slot taken)
+  // with kOutOfBounds when the region passes the node memory's end, with
+  // kRegistryFull when no slot is free.
   Registration add(std::uint64_t address, std::uint64_t length);
   // Releases a registration; its key (and copies of it) become stale.
   RdmaStatus remove(MemKey key);
@@ -38,6 +46,7 @@ class MemoryRegistry {
 
   std::uint32_t live() const { return live_; }
   std::uint32_t capacity() const { return capacity_; }
+  std::uint64_t memory_bytes() const { return memory_bytes_; }
 
  private:
   struct Entry {
@@ -49,6 +58,7 @@ class MemoryRegistry {
   static std::uint32_t generation_of(MemKey k) { return std::uint32_t(k >> 32); }
 
   std::uint32_t capacity_;
+  std::uint64_t memory_bytes_;
   std::vector<Entry> entries_;
   std::vector<std::uint32_t> free_;  // released slots, reused last-in first-out
   std::uint32_t live_ = 0;

@@ -10,7 +10,8 @@ enum class RdmaStatus : std::uint8_t {
   kOk = 0,
   kUnregisteredKey,  // the key names no registration (never made, or out of range)
   kStaleKey,         // the registration the key named has been released
-  kOutOfBounds,      // offset + length runs past the registered region
+  kOutOfBounds,      // offset + length runs past the registered region (a registration:
+                     // the region runs past the node memory's end)
   kLengthOverLimit,  // longer than one descriptor may move (TofuD: 16 MiB - 1)
   kBadTni,           // no such network interface on the node
   kBadRank,          // no such rank in the job

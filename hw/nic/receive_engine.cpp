@@ -44,7 +44,11 @@ void ReceiveEngine::receive(Tni& t, hw::Packet* p) {
 }
 
 // Put data lands: the whole operation's target range is checked against this
-// node's registrations on its first packet; a bad key writes nothing.
+// node's registrations on the first of its packets to arrive, before any of
+// them is written; a bad key or range writes nothing and every packet of the
+// put is dropped. A registered region lies inside the node memory
+// (MemoryRegistry::add, Tni's constructor), so a range that resolves is
+// written in full; a write the memory still refuses fails the put too.
 void ReceiveEngine::receive_put_data(Tni& t, Wire& w) {
   auto [it, first] = ops_.try_emplace(rx_key(w));
   RxOp* slot = &it->second;
@@ -102,19 +106,31 @@ void ReceiveEngine::receive_get_request(Tni& t, Wire& w) {
   t.tx_.pump_send(t);
 }
 
-// Get data lands at the initiator: written where the get asked for it; an
-// error answer completes the get at once.
+// Get data lands at the initiator: written where the get asked for it (the
+// whole landing range was checked against the local registration when the
+// get started, and a registered region lies inside the node memory). The
+// target's header-only error answer completes the get at once. A data packet
+// that could not be read at the target, or that the memory refuses here,
+// fails the get: no later packet of it is written, and it completes with the
+// error once its last packet is in (write_done), never OK.
 void ReceiveEngine::receive_get_data(Tni& t, Wire& w) {
-  if (w.status != RdmaStatus::kOk) {
+  if (w.status != RdmaStatus::kOk && w.piece_bytes == 0) {  // the target's one answer: refused
     const std::uint64_t handle = t.commands_.retire(w.op);
     t.queues_.complete(t, handle, w.status);
     release_rx(t, &w);
     t.ctx_->wires->put(&w);
     return;
   }
+  RdmaStatus& status = t.commands_.status(w.op);
+  if (w.status != RdmaStatus::kOk) status = w.status;  // the source could not be read
+  if (status != RdmaStatus::kOk) return write_done(t, &w);
   const CommandQueue::TxOp& op = t.commands_.operation(w.op);
   const DmaEngine::Result r = dma_.write(t.now(), op.local_address + w.piece_offset,
                                          t.ctx_->data ? w.data.data() : nullptr, w.piece_bytes);
+  if (r.status != tlm::TLM_OK_RESPONSE) {  // outside the node's memory: nothing written
+    status = RdmaStatus::kOutOfBounds;
+    return write_done(t, &w);
+  }
   t.counters_.dma_bytes_written += w.piece_bytes;
   if (t.probe_) t.probe_->set(t.probe_->rx_dma, r.start_ps, 2), t.probe_->set(t.probe_->rx_dma, r.done_ps, 0);
   t.at(r.done_ps, Tni::kWriteDone, &w);
@@ -128,13 +144,17 @@ void ReceiveEngine::release_rx(Tni& t, Wire* w) {
   w->rx_packet = nullptr;
 }
 
-// A piece is in memory. The last piece of a put raises the notice and sends
-// the acknowledgement; the last piece of a get completes it.
+// A piece is in memory (or was dropped). The last piece of a put raises the
+// notice and sends the acknowledgement; the last piece of a get completes it,
+// with the error if any of its pieces failed.
 void ReceiveEngine::write_done(Tni& t, Wire* w) {
   release_rx(t, w);
   if (w->type == Wire::kGetData) {
     CommandQueue::TxOp& op = t.commands_.operation(w->op);
-    if (++op.pieces_done == op.pieces) t.queues_.complete(t, t.commands_.retire(w->op), RdmaStatus::kOk);
+    if (++op.pieces_done == op.pieces) {
+      const RdmaStatus status = t.commands_.status(w->op);
+      t.queues_.complete(t, t.commands_.retire(w->op), status);
+    }
     t.ctx_->wires->put(w);
     return;
   }

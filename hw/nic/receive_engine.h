@@ -10,7 +10,8 @@
 // handing the data's reads to the transmit engine; get data is written to
 // the initiator's memory and completes the get with its last byte; a put's
 // acknowledgement completes the put. A target that cannot resolve the
-// remote key writes nothing and answers with the status.
+// remote key (or range) writes nothing and answers with the status; a get
+// whose data cannot be written completes with an error, never OK.
 //
 // Back-pressure: a put whose notice finds the notice queue full waits (its
 // acknowledgement too), and the receive side stops taking packets: they stay

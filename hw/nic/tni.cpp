@@ -1,6 +1,21 @@
 #include "hw/nic/tni.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace kairo::nic {
+
+namespace {
+// The registration table must not map more memory than there is: every range
+// a key resolves to is then inside the node memory, which is what lets the
+// receive side check a whole message once, before its first byte is written.
+MemoryRegistry& inside(MemoryRegistry& registry, const NodeMemory& memory) {
+  if (registry.memory_bytes() > memory.params().size_bytes)
+    throw std::invalid_argument("RDMA engine: the registration table maps " + std::to_string(registry.memory_bytes()) +
+                                " B but the node memory has " + std::to_string(memory.params().size_bytes) + " B");
+  return registry;
+}
+}  // namespace
 
 Tni::Tni(const TniContext& ctx, const TniParams& p, std::uint32_t node, int index, hw::Endpoint& ep,
          NodeMemory& memory, MemoryRegistry& registry, hw::PacketPool& pool)
@@ -9,7 +24,7 @@ Tni::Tni(const TniContext& ctx, const TniParams& p, std::uint32_t node, int inde
       node_(node),
       index_(index),
       ep_(ep),
-      registry_(registry),
+      registry_(inside(registry, memory)),
       pool_(pool),
       packetizer_(p.mtu_bytes, p.header_bytes, ctx.flit_bytes),
       tx_(p.dma_bytes_per_s, memory.target()),

@@ -26,6 +26,9 @@
 // limit, a bad rank or TNI, an unregistered, stale or out-of-bounds local
 // key) completes at once with its status and sends nothing; a target that
 // cannot resolve the remote key writes nothing and answers with the status.
+// A registration lies inside the node memory (the registration table refuses
+// one passing its end), so the whole range of an operation is checked before
+// its first byte is written: a failing put or get writes nothing.
 //
 // Full queues back-pressure, never drop:
 //   command queue ........ post() refuses; the firmware waits for space

@@ -13,6 +13,43 @@ using coll::ReductionKind;
 
 double initial(int rank, std::uint64_t i) { return double((std::uint64_t(rank) * 7 + i * 3) % 1000); }
 
+int log2_ceil(int n) {
+  int k = 0;
+  while ((1LL << k) < n) ++k;
+  return k;
+}
+
+// A reduction's receive regions, from its algorithm's slots (sw/collectives),
+// without building p schedules: `largest`, the most any rank registers (the
+// largest coll::recv_extent of a rank's schedule), and `written`, the bytes
+// the puts land in them over all ranks. Sizes in units of the vector.
+struct RecvSlots {
+  double largest, written;
+};
+RecvSlots recv_slots(const std::string& algo, int p, int streams) {
+  const int l = coll::log2_floor(p), pow2 = 1 << l, extra = p - pow2;
+  const int h = p / 2, lh = coll::log2_floor(std::max(h, 1));
+  // recursive doubling: round k's vector in slot k + 1; the ranks above 2^l
+  // hand theirs to slot 0 of their partner.
+  if (algo == "recursive-doubling") return {l + 1.0, double(pow2) * l + extra};
+  // reduce_scatter_ring: step k's part in slot k, k < p - 1; each rank gets
+  // every part but one.
+  if (algo == "ring") return {p - 1.0, p - 1.0};
+  // reduce_scatter_halving: round k's half in slot k; halves of halves.
+  if (algo == "halving") return {double(l), p - 1.0};
+  // The pre-step's vector in slot 0, then halving on 2^l ranks from slot 1;
+  // the gather and allgather land in the send region.
+  if (algo == "rabenseifner") return {l + 1.0, p - 1.0};
+  // Halving in each half (log2 h slots), then counter_reduce's forward,
+  // across and back slots (back only for ranks that do not cross).
+  if (algo == "rabenseifner-ext") return {lh + (streams < h ? 3.0 : 2.0), (p - 2.0) + 6.0};
+  // Halving in each half, then the two first members' exchange in slot log2 h.
+  if (algo == "twotier") return {lh + 1.0, (p - 2.0) + 2.0};
+  // binomial reduce: round k's vector in slot k at the parent; the root has
+  // ceil(log2 p) rounds, and every other rank sends once.
+  return {double(log2_ceil(p)), p - 1.0};
+}
+
 class Reduction final : public Workload {
  public:
   Reduction(ReductionKind kind, Params& prm, const MachineInfo& m) : kind_(kind) {
@@ -31,6 +68,14 @@ class Reduction final : public Workload {
     if (kind_ == ReductionKind::kReduce) j["root"] = c_.root;
     if (algo_ == "rabenseifner-ext") j["streams"] = c_.streams;
     return j;
+  }
+
+  // Every rank's vector (filled in data mode, summed in place) and its
+  // receive region, as large as its schedule's slots.
+  Footprint footprint() const override {
+    const RecvSlots r = recv_slots(algo_, c_.p, c_.streams);
+    const double size = double(c_.size);
+    return {size * c_.p + r.written * size, whole_bytes(collective_rank_bytes(size, r.largest * size))};
   }
 
   void setup(HostMemory& m) override {

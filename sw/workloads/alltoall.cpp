@@ -71,7 +71,6 @@ class Alltoall final : public Workload {
       opt_.barrier_every = int(prm.integer("barrier_every", coll::tofu_default_barrier_every(p_), 1, p_ - 1));
     region_ = std::uint64_t(p_) * size_ + (algo_ == "tofu" ? coll::kBarrierBytes : 0);
     recv_base_ = recv_region_address(region_);
-    check_data_mode_bytes(m, 2.0 * double(region_) * double(p_), "alltoall");
     end_.assign(std::size_t(p_), 0);
     const coll::Schedule s0 = schedule(0);
     steps_ = s0.size();
@@ -83,6 +82,13 @@ class Alltoall final : public Workload {
     nlohmann::json j = {{"algo", algo_}, {"size", size_}};
     if (algo_ == "tofu") j["barrier_every"] = opt_.barrier_every;
     return j;
+  }
+
+  // Every rank: p blocks (and tofu's barrier signal) to send and to
+  // receive, all written in data mode.
+  Footprint footprint() const override {
+    const double region = double(p_) * double(size_) + (algo_ == "tofu" ? double(coll::kBarrierBytes) : 0.0);
+    return {2 * region * p_, whole_bytes(collective_rank_bytes(region, region))};
   }
 
   // Send region at 0, receive region at the next 4 KiB; the own block copied in place.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "sw/collectives/barrier.h"
 #include "sw/collectives/executor.h"
@@ -20,12 +21,22 @@ class Barrier final : public Workload {
     skew_ = sim::Time(prm.integer("skew_ns", 0, 0, 1000000000)) * 1000;
     p_ = m.nodes;
     if (p_ < 2) throw std::invalid_argument("barrier: needs at least 2 ranks");
-    entry_.assign(std::size_t(iterations_), std::vector<sim::Time>(std::size_t(p_), 0));
-    exit_ = entry_;
+    // Per iteration, not per rank and iteration: iterations x ranks times
+    // would be terabytes for a million barriers on tofu-k.
+    last_in_.assign(std::size_t(iterations_), 0);
+    last_out_.assign(std::size_t(iterations_), 0);
+    first_out_.assign(std::size_t(iterations_), std::numeric_limits<sim::Time>::max());
   }
 
   nlohmann::json params() const override {
     return {{"algo", algo_}, {"iterations", iterations_}, {"skew_ns", double(skew_) / 1000.0}};
+  }
+
+  // Every rank's signal lands in its receive region (the send region is
+  // read, never written).
+  Footprint footprint() const override {
+    return {double(coll::kBarrierBytes) * p_,
+            whole_bytes(collective_rank_bytes(coll::kBarrierBytes, coll::kBarrierBytes))};
   }
 
   fw::Task program(fw::Rank& r) override {
@@ -34,9 +45,11 @@ class Barrier final : public Workload {
                        sim::Time(std::uint64_t(r.rank()) * 7919 % std::uint64_t(p_)) * skew_ / sim::Time(p_));
     for (int it = 0; it < iterations_; ++it) {
       const coll::Schedule s = coll::barrier(algo_, r.rank(), p_, std::uint32_t(it) * 1000000u + 1u);
-      entry_[std::size_t(it)][std::size_t(r.rank())] = r.now();
+      const std::size_t i = std::size_t(it);
+      last_in_[i] = std::max(last_in_[i], r.now());
       co_await coll::run_schedule(r, s, b, &ok_);
-      exit_[std::size_t(it)][std::size_t(r.rank())] = r.now();
+      first_out_[i] = std::min(first_out_[i], r.now());
+      last_out_[i] = std::max(last_out_[i], r.now());
     }
   }
 
@@ -45,11 +58,9 @@ class Barrier final : public Workload {
     double sum_ns = 0;
     bool held = true;
     for (int it = 0; it < iterations_; ++it) {
-      const auto& in = entry_[std::size_t(it)];
-      const auto& out = exit_[std::size_t(it)];
-      const sim::Time last_in = *std::max_element(in.begin(), in.end());
-      const sim::Time first_out = *std::min_element(out.begin(), out.end());
-      const sim::Time last_out = *std::max_element(out.begin(), out.end());
+      const sim::Time last_in = last_in_[std::size_t(it)];
+      const sim::Time first_out = first_out_[std::size_t(it)];
+      const sim::Time last_out = last_out_[std::size_t(it)];
       held = held && first_out >= last_in;
       sum_ns += double(last_out - last_in) / 1000.0;
       if (it == 0) o.start_ps = last_in;
@@ -72,7 +83,7 @@ class Barrier final : public Workload {
   std::string algo_;
   int iterations_ = 1, p_ = 0;
   sim::Time skew_ = 0;
-  std::vector<std::vector<sim::Time>> entry_, exit_;
+  std::vector<sim::Time> last_in_, first_out_, last_out_;  // per iteration, over the ranks
   bool ok_ = true;
 };
 

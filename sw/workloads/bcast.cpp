@@ -30,6 +30,11 @@ class Bcast final : public Workload {
 
   coll::Schedule schedule(int rank) const { return coll::bcast(algo_, rank, p_, root_, size_, streams_, 1); }
 
+  // Every rank's receive region holds the data in the end; the send region is unused.
+  Footprint footprint() const override {
+    return {double(size_) * p_, whole_bytes(collective_rank_bytes(8, double(size_)))};
+  }
+
   // Every rank's buffer is its receive region; the root's holds the data.
   void setup(HostMemory& m) override { fill_pattern(m, root_, recv_region_address(8), size_); }
 

@@ -43,6 +43,18 @@ class Blocks final : public Workload {
     return j;
   }
 
+  // Every rank allocates p blocks to send and p blocks (and a token) to
+  // receive. Data mode writes: scatter, the root's p blocks and every rank's
+  // own block; gather, every rank's block, the root's p blocks and the
+  // tokens; allgather, every rank's p received blocks.
+  Footprint footprint() const override {
+    const double p = p_, size = double(size_), region = p * size;
+    const double data = kind_ == Kind::kAllgather ? p * region
+                        : kind_ == Kind::kScatter ? 2 * region
+                                                  : 2 * region + p * double(coll::kTokenBytes);
+    return {data, whole_bytes(collective_rank_bytes(region, region + double(coll::kTokenBytes)))};
+  }
+
   void setup(HostMemory& m) override {
     switch (kind_) {
       case Kind::kScatter:  // the root's block j is rank j's pattern; the root keeps its own

@@ -64,6 +64,12 @@ class Neighbor final : public Workload {
   std::uint64_t recv_base() const { return (region() + 4095) / 4096 * 4096; }
   static int pattern_id(int sender, int k) { return sender * 16 + k; }
 
+  // Every rank sends 2r messages from its send region and receives 2r into its receive region.
+  Footprint footprint() const override {
+    const double region = double(2 * grid_.dims.size()) * double(size_);
+    return {2 * region * grid_.ranks(), whole_bytes(collective_rank_bytes(region, region))};
+  }
+
   void setup(HostMemory& m) override {
     for (int r = 0; r < grid_.ranks(); ++r)
       for (int k = 0; k < int(2 * grid_.dims.size()); ++k)

@@ -43,7 +43,14 @@ class Params {
   }
   long long integer(const std::string& k, long long dflt, long long lo, long long hi) {
     auto v = take(k);
-    if (!v) return dflt;
+    if (!v) {
+      // A default that does not fit this platform (dst=1 on a one-rank map) is bad input too.
+      if (dflt < lo || dflt > hi)
+        throw std::invalid_argument("--param " + k + ": its default, " + std::to_string(dflt) +
+                                    ", does not fit this platform; give --param " + k + "=N with N in [" +
+                                    std::to_string(lo) + ", " + std::to_string(hi) + "]");
+      return dflt;
+    }
     char* end = nullptr;
     long long x = std::strtoll(v->c_str(), &end, 10);
     if (v->empty() || *end || x < lo || x > hi)

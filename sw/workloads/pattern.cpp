@@ -15,12 +15,22 @@ namespace {
 
 using hybrid::Flow;
 
-hybrid::NeighborGrid grid_param(Params& prm) {
+// The grid must hold exactly the platform's `ranks` (checked before the
+// pattern, a ranks x ranks matrix, is built).
+hybrid::NeighborGrid grid_param(Params& prm, std::uint64_t ranks) {
   hybrid::NeighborGrid g;
   const std::string t = prm.text("grid", "8x16");
-  char x = 0;
-  if (std::sscanf(t.c_str(), "%d%c%d", &g.rows, &x, &g.cols) != 3 || x != 'x' || g.rows < 1 || g.cols < 1)
+  unsigned long long rows = 0, cols = 0;
+  char x = 0, rest = 0;
+  if (std::sscanf(t.c_str(), "%llu%c%llu%c", &rows, &x, &cols, &rest) != 3 || x != 'x' || rows < 1 || cols < 1 ||
+      t.find('-') != std::string::npos)
     throw std::invalid_argument("--param grid=" + t + ": expected ROWSxCOLS, e.g. 8x16");
+  if (rows > ranks || cols > ranks || rows * cols != ranks)
+    throw std::invalid_argument(fmt::format("--param grid={}: expected ROWS x COLS = {} (the platform's ranks), got {}",
+                                            t, ranks, rows <= ranks && cols <= ranks ? fmt::format("{}", rows * cols)
+                                                                                     : std::string("more")));
+  g.rows = int(rows);
+  g.cols = int(cols);
   g.size = prm.bytes("size", 40000000, 1);
   g.periodic = prm.integer("periodic", 0, 0, 1) == 1;
   return g;
@@ -63,7 +73,7 @@ class PatternWorkload final : public Workload {
     source_ = prm.text("pattern", "neighbor");
     hybrid::Pattern pat;
     if (source_ == "neighbor") {
-      grid_ = grid_param(prm);
+      grid_ = grid_param(prm, p.ranks());
       pat = hybrid::neighbor_pattern(grid_);
     } else {
       try {
@@ -87,10 +97,28 @@ class PatternWorkload final : public Workload {
     if (circuits_ != "preset" && circuits_ != "request")
       throw std::invalid_argument("--param circuits=" + circuits_ + ": expected preset or request");
     plan(pat);
-    double held = 0;  // data mode keeps every byte of every region in the node memories
-    for (std::size_t n = 0; n < slots_.send.size(); ++n)
-      held += double(slots_.send[n] + slots_.in[n] + std::uint64_t(iterations_) * slots_.transit[n]);
-    check_data_mode_bytes(m, held, "pattern");
+  }
+
+  // Every node: its messages to send, its final slots and a transit slot per
+  // iteration for what it relays; data mode writes every byte of them. Summed
+  // in double from the flows (the slots' own sums may wrap around for a huge size).
+  Footprint footprint() const override {
+    const std::size_t nodes = slots_.send.size();
+    std::vector<double> send(nodes, 0.0), in(nodes, 0.0), transit(nodes, 0.0);
+    for (const Flow& f : flows_) {
+      send[f.src] += double(f.bytes);
+      in[f.dst] += double(f.bytes);
+      for (std::size_t h = 0; h + 1 < f.hops.size(); ++h) transit[f.hops[h].to] += double(f.bytes);
+    }
+    Footprint fp;
+    double rank = 0;
+    for (std::size_t n = 0; n < nodes; ++n) {
+      const double recv = in[n] + iterations_ * transit[n];
+      fp.data_bytes += send[n] + recv;
+      rank = std::max(rank, collective_rank_bytes(send[n], recv));
+    }
+    fp.rank_bytes = whole_bytes(rank);
+    return fp;
   }
 
   nlohmann::json params() const override {

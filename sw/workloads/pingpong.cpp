@@ -23,6 +23,14 @@ class Pingpong final : public Workload {
     return {{"op", get_ ? "get" : "put"}, {"size", size_}, {"src", src_}, {"dst", dst_}, {"tni", tni_}};
   }
 
+  // Every rank allocates two buffers of `len` bytes (the second at the next
+  // 256 B); data mode writes A's send buffer (put) or B's (get), the buffer
+  // the put lands in on B, and A's landing zone.
+  Footprint footprint() const override {
+    const double len = double(size_ ? size_ : 1);
+    return {double(size_) * (get_ ? 2 : 3), whole_bytes(std::ceil(len / 256) * 256 + len)};
+  }
+
   void setup(HostMemory& m) override { fill_pattern(m, get_ ? dst_ : src_, 0, size_); }
 
   fw::Task program(fw::Rank& r) override {

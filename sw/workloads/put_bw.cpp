@@ -39,6 +39,10 @@ class PutBw final : public Workload {
     return {{"size", size_}, {"tnis", tnis_}, {"src", src_}, {"count", count_}, {"destinations", dsts_}};
   }
 
+  // Every rank allocates one buffer of `size`; data mode writes the source's
+  // and its destinations' (`count` messages land in the same place).
+  Footprint footprint() const override { return {double(size_) * (1 + tnis_), size_}; }
+
   void setup(HostMemory& m) override { fill_pattern(m, src_, 0, size_); }
 
   fw::Task program(fw::Rank& r) override {

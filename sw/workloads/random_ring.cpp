@@ -40,6 +40,12 @@ class RandomRing final : public Workload {
 
   nlohmann::json params() const override { return {{"size", size_}, {"seed", seed_}}; }
 
+  // Every rank: `size` to send at 0 and two slots from `slot`; data mode
+  // writes the send buffer and both neighbours' data.
+  Footprint footprint() const override {
+    return {3.0 * double(size_) * m_.nodes, whole_bytes(3.0 * double(slot_))};
+  }
+
   void setup(HostMemory& m) override {
     for (int r = 0; r < m_.nodes; ++r) fill_pattern(m, r, 0, size_);
   }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "sim/units.h"
 #include "sw/workloads/allreduce.h"
 #include "sw/workloads/alltoall.h"
 #include "sw/workloads/barrier.h"
@@ -88,12 +89,25 @@ Outcome collective_outcome(const std::vector<sim::Time>& end, double bytes, bool
   return o;
 }
 
-void check_data_mode_bytes(const MachineInfo& m, double bytes, const std::string& workload) {
-  if (!m.data || bytes <= double(kDataModeLimitBytes)) return;
-  throw std::invalid_argument(fmt::format(
-      "{}: --mode data would keep {:.1f} GiB of buffers in the node memories (limit {} GiB); use --mode "
-      "size-only (the same timing) or a smaller --param size",
-      workload, bytes / double(1ULL << 30), kDataModeLimitBytes >> 30));
+void check_footprint(const Workload& w, const MachineInfo& m, const std::string& workload) {
+  const Footprint f = w.footprint();
+  const std::uint64_t memory = m.platform->nic.memory_bytes;
+  // The node memory first: size-only mode allocates the same and would not help.
+  if (f.rank_bytes > memory) {
+    const double b = double(f.rank_bytes);
+    const std::string approx = b >= double(1ULL << 30)   ? fmt::format(" ({:.1f} GiB)", b / double(1ULL << 30))
+                               : b >= double(1ULL << 20) ? fmt::format(" ({:.1f} MiB)", b / double(1ULL << 20))
+                                                         : "";
+    throw std::invalid_argument(
+        fmt::format("{}: a rank would allocate {} B{} of node memory, more than nic.memory_size={} ({} B) in "
+                    "either --mode; use a smaller --param size or a larger --set nic.memory_size",
+                    workload, f.rank_bytes, approx, units::format_bytes(memory), memory));
+  }
+  if (m.data && f.data_bytes > double(kDataModeLimitBytes))
+    throw std::invalid_argument(fmt::format(
+        "{}: --mode data would keep {:.1f} GiB of buffers in the node memories (limit {} GiB); use --mode "
+        "size-only (the same timing) or a smaller --param size",
+        workload, f.data_bytes / double(1ULL << 30), kDataModeLimitBytes >> 30));
 }
 
 coll::Buffers collective_buffers(fw::Rank& r, std::uint64_t send_bytes, std::uint64_t recv_bytes,

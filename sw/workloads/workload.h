@@ -10,6 +10,8 @@
 // a message longer than the NIC's per-descriptor limit is cut into several
 // puts, each raising its own notice with the message's tag.
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -55,10 +57,28 @@ struct Outcome {
   nlohmann::json details = nlohmann::json::object();  // workload-specific figures
 };
 
+// What a workload's buffers take, from its parameters alone (nothing is
+// allocated to find out): check_footprint refuses a run whose buffers do not
+// fit before anything is built.
+struct Footprint {
+  // An upper bound on the bytes of buffers data mode keeps in the host's
+  // memory over all ranks: every buffer range that setup() fills or a put or
+  // sum writes (send, receive and staging regions). A node memory keeps only
+  // what was written (in 4 KiB pages, hw/nic/node_memory.h), so a region no
+  // rank ever writes (a bystander's buffer, an unused send region) is not
+  // counted.
+  double data_bytes = 0;
+  // The most node memory one rank allocates: the end of its last Rank::alloc
+  // (every allocation's size and alignment padding, from address 0).
+  std::uint64_t rank_bytes = 0;
+};
+
 class Workload {
  public:
   virtual ~Workload() = default;
   virtual nlohmann::json params() const = 0;        // the parameters in effect, echoed in the JSON
+  // Computed the way program() and setup() allocate and fill, in both modes.
+  virtual Footprint footprint() const = 0;
   virtual void setup(HostMemory&) {}                // data mode, before the run
   // The machine is built and the run not started: a workload may configure
   // it (the hybrid network's optical pathways) and keep it for outcome().
@@ -93,6 +113,16 @@ Outcome collective_outcome(const std::vector<sim::Time>& end, double bytes, bool
 inline std::uint64_t recv_region_address(std::uint64_t send_bytes) { return (send_bytes + 4095) / 4096 * 4096; }
 coll::Buffers collective_buffers(fw::Rank& r, std::uint64_t send_bytes, std::uint64_t recv_bytes,
                                  double reduce_bytes_per_s = 1e10);
+// The node memory collective_buffers(r, send_bytes, recv_bytes) allocates on
+// a rank: the end of its receive region. In double, so that a footprint
+// over 2^64 bytes stays over the node memory instead of wrapping around.
+inline double collective_rank_bytes(double send_bytes, double recv_bytes) {
+  return std::ceil(std::max(send_bytes, 8.0) / 4096.0) * 4096.0 + std::max(recv_bytes, 8.0);
+}
+// A byte count computed in double, as an integer (2^64 - 1 if it is larger).
+inline std::uint64_t whole_bytes(double b) {
+  return b >= 18446744073709551615.0 ? ~std::uint64_t(0) : std::uint64_t(std::ceil(b));
+}
 // The phases' times for the JSON: [{"phase", "end_ns", "ns"}], each phase's
 // duration from the previous phase's end (the first from kStart).
 nlohmann::json phase_times(const coll::PhaseLog& log);
@@ -102,11 +132,16 @@ inline void set_verified(Outcome& o, bool v, const char* failure) {
   if (!v) o.failure = failure;
 }
 
-// Data mode keeps every byte the ranks' buffers hold in the host's memory.
-// Throws std::invalid_argument (naming the workload, the size and
-// --mode size-only) when `bytes` over all ranks would pass 8 GiB.
+// The one host-memory rule of `kairo run`, applied to every workload's
+// footprint() before anything is built or allocated. Throws
+// std::invalid_argument naming the workload:
+//   in both modes, when one rank would allocate more than its node memory
+//   (nic.memory_size), naming the bytes per rank and nic.memory_size;
+//   in data mode, when the buffers would keep more than kDataModeLimitBytes
+//   (8 GiB) in the host's memory over all ranks, pointing at --mode
+//   size-only (the same timing) or a smaller --param size.
 inline constexpr std::uint64_t kDataModeLimitBytes = std::uint64_t(8) << 30;
-void check_data_mode_bytes(const MachineInfo& m, double bytes, const std::string& workload);
+void check_footprint(const Workload& w, const MachineInfo& m, const std::string& workload);
 
 // Byte i of the data rank `rank` sends in the shipped workloads.
 inline unsigned char pattern_byte(int rank, std::uint64_t i) {

@@ -1,0 +1,57 @@
+// The files a run writes. kairo's contract for them (docs/reliability.md):
+// every output path is checked before the run starts, so a long run never ends
+// in "cannot write"; every write is checked, the flush at close included; and
+// a file that could not be written completely is removed, never left
+// half-written. The errors name the option and the path.
+#pragma once
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace kairo::sim {
+
+// A write that failed (disk full, I/O error): the message names the option,
+// the path and the system's reason.
+class OutputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws std::invalid_argument ("--json: cannot write '/x/y.json': Not a
+// directory") unless `path` can be written: its directory must exist (kairo
+// creates none), an existing file is opened for writing without being
+// truncated, a new one is created and removed again. `option` names the option (or key)
+// the path came from.
+void check_output_path(const std::string& option, const std::string& path);
+
+// One output file, written through a stdio buffer. Every failure, including
+// the flush at close(), throws OutputError; the partial file is then removed
+// (when it is a regular file). A file destroyed without close() is removed too.
+class OutputFile {
+ public:
+  OutputFile(std::string option, std::string path);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  void write(std::string_view bytes);
+  void write(const void* data, std::size_t n) { write(std::string_view(static_cast<const char*>(data), n)); }
+  // For formatted writers (fprintf): errors are caught by close().
+  std::FILE* stream() { return f_; }
+  // Flushes and closes; throws OutputError (and removes the file) on any failure.
+  void close();
+  const std::string& path() const { return path_; }
+
+ private:
+  [[noreturn]] void fail(int err);
+  std::string discard();  // closes and removes a regular file; says so
+
+  std::string option_, path_;
+  std::FILE* f_ = nullptr;
+};
+
+// The whole of `text` to `path` through an OutputFile.
+void write_output_file(const std::string& option, const std::string& path, std::string_view text);
+
+}  // namespace kairo::sim
