@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -352,6 +353,17 @@ CounterLogData read_counter_log(const std::string& path) {
   std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   CounterLogData d;
   auto bad = [&](const std::string& what) { return std::runtime_error("counter log " + path + ": " + what); };
+  // A whole unsigned decimal number, or the reader's error.
+  auto number = [&](const std::string& text) {
+    std::uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+      throw bad("expected a whole number, got '" + text.substr(0, 40) + "'");
+    return v;
+  };
+  auto check_vcs = [&](long long vcs) {
+    if (vcs < 1 || vcs > 64) throw bad("expected 1 to 64 VCs per port, got " + std::to_string(vcs));
+  };
   if (data.size() >= 8 && data.compare(0, 8, std::string(kMagic, 8)) == 0) {
     std::size_t at = 8;
     auto varint = [&]() {
@@ -368,9 +380,22 @@ CounterLogData read_counter_log(const std::string& path) {
     nlohmann::json h = nlohmann::json::parse(data.substr(at, hlen), nullptr, false);
     if (h.is_discarded() || h.value("version", 0) != 1) throw bad("not a version 1 header");
     at += hlen;
-    d.interval_ps = h["interval_ps"], d.clock_period_ps = h["clock_period_ps"], d.vcs = h["vcs"];
-    for (const auto& l : h["links"]) d.links.push_back(LinkInfo{l[0], l[1], l[2], l[3], l[4], l[5], l[6]});
-    for (const auto& t : h["tnis"]) d.tnis.push_back(TniInfo{t[0], t[1], t[2]});
+    try {
+      d.interval_ps = h.at("interval_ps").get<std::uint64_t>();
+      d.clock_period_ps = h.at("clock_period_ps").get<std::uint64_t>();
+      check_vcs(h.at("vcs").get<long long>());
+      d.vcs = h.at("vcs").get<int>();
+      for (const auto& l : h.at("links")) {
+        if (l.size() != 7) throw bad("a link of the header has " + std::to_string(l.size()) + " fields, not 7");
+        d.links.push_back(LinkInfo{l[0], l[1], l[2], l[3], l[4], l[5], l[6]});
+      }
+      for (const auto& t : h.at("tnis")) {
+        if (t.size() != 3) throw bad("an engine of the header has " + std::to_string(t.size()) + " fields, not 3");
+        d.tnis.push_back(TniInfo{t[0], t[1], t[2]});
+      }
+    } catch (const nlohmann::json::exception& e) {
+      throw bad(std::string("bad header: ") + e.what());
+    }
     const std::size_t lf = std::size_t(kLinkFixedFields + d.vcs);
     for (;;) {
       if (at >= data.size()) throw bad("truncated: no end mark (was the run interrupted?)");
@@ -384,7 +409,9 @@ CounterLogData read_counter_log(const std::string& path) {
         const std::size_t fields = table == 0 ? lf : std::size_t(kTniFields);
         const std::size_t limit = table == 0 ? d.links.size() : d.tnis.size();
         std::uint64_t index = 0;
-        for (std::uint64_t n = varint(), k = 0; k < n; ++k) {
+        const std::uint64_t n = varint();
+        if (n > data.size() - at) throw bad("truncated: more rows than bytes");  // a row takes bytes
+        for (std::uint64_t k = 0; k < n; ++k) {
           index += varint();
           if (index >= limit) throw bad("a row names an unknown link or engine");
           std::vector<std::uint64_t> f(fields);
@@ -405,6 +432,7 @@ CounterLogData read_counter_log(const std::string& path) {
   if (std::sscanf(line.c_str(), "# kairo counter log v1: interval_ps=%llu clock_period_ps=%llu vcs=%d", &interval,
                   &period, &vcs) != 3)
     throw bad("bad first line");
+  check_vcs(vcs);
   d.interval_ps = interval, d.clock_period_ps = period, d.vcs = vcs;
   std::getline(ss, line);  // column names
   const std::size_t lf = std::size_t(kLinkFixedFields + vcs);
@@ -413,7 +441,7 @@ CounterLogData read_counter_log(const std::string& path) {
     if (line.empty()) continue;
     const auto c = split_csv(line);
     if (c.size() != 10 + lf + kTniFields) throw bad("a row has " + std::to_string(c.size()) + " columns");
-    const sim::Time start = std::stoull(c[1]), end = std::stoull(c[2]);
+    const sim::Time start = number(c[1]), end = number(c[2]);
     if (d.intervals.empty() || d.intervals.back().end != end) {
       d.intervals.push_back({});
       d.intervals.back().start = start, d.intervals.back().end = end;
@@ -424,14 +452,15 @@ CounterLogData read_counter_log(const std::string& path) {
       auto [it, fresh] = link_index.emplace(key, std::uint32_t(d.links.size()));
       if (fresh) d.links.push_back(LinkInfo{c[3], c[4], c[5], c[6], c[7], c[8], c[9]});
       std::vector<std::uint64_t> f(lf);
-      for (std::size_t k = 0; k < lf; ++k) f[k] = std::stoull(c[10 + k]);
+      for (std::size_t k = 0; k < lf; ++k) f[k] = number(c[10 + k]);
       iv.links.emplace_back(it->second, std::move(f));
     } else if (c[0] == "tni") {
       const std::string key = c[3] + "." + c[4];
       auto [it, fresh] = tni_index.emplace(key, std::uint32_t(d.tnis.size()));
-      if (fresh) d.tnis.push_back(TniInfo{c[3], c[5], std::stoi(c[4].substr(3))});
+      if (c[4].rfind("tni", 0) != 0 || c[4].size() > 6) throw bad("expected an engine named tniN, got '" + c[4] + "'");
+      if (fresh) d.tnis.push_back(TniInfo{c[3], c[5], int(number(c[4].substr(3)))});
       std::vector<std::uint64_t> f(kTniFields);
-      for (int k = 0; k < kTniFields; ++k) f[std::size_t(k)] = std::stoull(c[10 + lf + std::size_t(k)]);
+      for (int k = 0; k < kTniFields; ++k) f[std::size_t(k)] = number(c[10 + lf + std::size_t(k)]);
       iv.tnis.emplace_back(it->second, std::move(f));
     } else {
       throw bad("unknown row kind '" + c[0] + "'");
