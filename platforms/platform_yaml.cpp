@@ -19,6 +19,7 @@
 
 #include "hw/common/link.h"
 #include "platforms/platform.h"
+#include "sim/host_memory.h"
 #include "sim/units.h"
 
 namespace kairo::platforms {
@@ -465,6 +466,14 @@ Platform Reader::read(const YAML::Node& root) {
   check_router(pl.dims, pl.router);
   read_links(root, pl);
   if (pl.kind != FabricKind::kTorus) check_switched(pl);
+  // The ranks' map takes a word per node: a platform this host cannot hold is
+  // refused before it (and before any per-node work) is built.
+  try {
+    sim::check_host_memory(fmt::format("{}: platform {} ({} nodes)", source_, pl.name, pl.nodes()),
+                           estimated_host_bytes(pl, false));
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
+  }
   read_ranks(root, pl);
   if (auto o = child(root, "ocs")) read_ocs(*o, pl);
 
