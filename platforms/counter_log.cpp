@@ -376,9 +376,10 @@ CounterLogData read_counter_log(const std::string& path) {
       }
     };
     const std::uint64_t hlen = varint();
-    if (at + hlen > data.size()) throw bad("truncated header");
+    if (hlen > data.size() - at) throw bad("truncated header");
     nlohmann::json h = nlohmann::json::parse(data.substr(at, hlen), nullptr, false);
-    if (h.is_discarded() || h.value("version", 0) != 1) throw bad("not a version 1 header");
+    if (h.is_discarded() || !h.is_object() || !h.contains("version") || h["version"] != 1)
+      throw bad("not a version 1 header");
     at += hlen;
     try {
       d.interval_ps = h.at("interval_ps").get<std::uint64_t>();
