@@ -382,17 +382,25 @@ CounterLogData read_counter_log(const std::string& path) {
       throw bad("not a version 1 header");
     at += hlen;
     try {
-      d.interval_ps = h.at("interval_ps").get<std::uint64_t>();
-      d.clock_period_ps = h.at("clock_period_ps").get<std::uint64_t>();
-      check_vcs(h.at("vcs").get<long long>());
-      d.vcs = h.at("vcs").get<int>();
+      // Integers only: a float converted to an integer is undefined behaviour.
+      auto whole = [&](const nlohmann::json& v, const char* what) {
+        if (!v.is_number_unsigned()) throw bad(std::string("bad header: ") + what + " is not a whole number >= 0");
+        return v.get<std::uint64_t>();
+      };
+      d.interval_ps = whole(h.at("interval_ps"), "interval_ps");
+      d.clock_period_ps = whole(h.at("clock_period_ps"), "clock_period_ps");
+      const std::uint64_t vcs = whole(h.at("vcs"), "vcs");
+      check_vcs(vcs > 64 ? 65 : (long long)vcs);
+      d.vcs = int(vcs);
       for (const auto& l : h.at("links")) {
-        if (l.size() != 7) throw bad("a link of the header has " + std::to_string(l.size()) + " fields, not 7");
+        if (!l.is_array() || l.size() != 7) throw bad("a link of the header is not a list of 7 names");
         d.links.push_back(LinkInfo{l[0], l[1], l[2], l[3], l[4], l[5], l[6]});
       }
       for (const auto& t : h.at("tnis")) {
-        if (t.size() != 3) throw bad("an engine of the header has " + std::to_string(t.size()) + " fields, not 3");
-        d.tnis.push_back(TniInfo{t[0], t[1], t[2]});
+        if (!t.is_array() || t.size() != 3) throw bad("an engine of the header is not a list of 3 fields");
+        const std::uint64_t tni = whole(t[2], "an engine's index");
+        if (tni > 1023) throw bad("bad header: an engine's index passes 1023");
+        d.tnis.push_back(TniInfo{t[0], t[1], int(tni)});
       }
     } catch (const nlohmann::json::exception& e) {
       throw bad(std::string("bad header: ") + e.what());
