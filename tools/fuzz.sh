@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Fuzzes kairo's two input parsers with libFuzzer under ASan+UBSan
+# (tests/fuzz): fuzz_platform (platform YAML) and fuzz_counter_log (.kcl/.csv
+# counter logs, as `kairo view` reads them).
+#   tools/fuzz.sh [SECONDS]   seconds per fuzzer, default 1800
+# Builds in build-fuzz/ (clang, -DKAIRO_FUZZ=ON), keeps the growing corpus in
+# build-fuzz/corpus/<fuzzer>/, crash/timeout/oom reproducers in
+# build-fuzz/artifacts/, logs in build-fuzz/<fuzzer>.log. Exits 1 if a fuzzer
+# found something. Reproduce one: build-fuzz/fuzz_platform build-fuzz/artifacts/FILE
+# KAIRO_FUZZ_FLAGS adds libFuzzer flags, e.g. "-fork=1 -ignore_crashes=1" to
+# keep going after a finding; KAIRO_JOBS sets the build's parallelism (2).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-1800}"
+jobs="${KAIRO_JOBS:-2}"
+
+# clang, llvm (llvm-symbolizer: readable stacks) and compiler-rt (libFuzzer
+# and the sanitizer runtimes), from Debian, only when missing.
+missing=()
+for p in clang llvm libclang-rt-dev; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "kairo fuzz: installing ${missing[*]}" >&2
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DKAIRO_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build-fuzz -j "$jobs" --target fuzz_platform fuzz_counter_log
+
+# Seeds, made afresh each run: the shipped and the known-bad platforms, and
+# small counter logs in both formats written by the (Release) kairo binary.
+seeds=build-fuzz/seeds
+rm -rf "$seeds"
+mkdir -p "$seeds/fuzz_platform" "$seeds/fuzz_counter_log" build-fuzz/artifacts
+cp platforms/*.yaml tests/bad_platforms/* "$seeds/fuzz_platform/"
+kairo=build/kairo
+[ -x "$kairo" ] || cmake --build build -j "$jobs" --target kairo
+seed() {  # seed NAME.FMT kairo-run-args...: a counter log, or a warning (fuzzing goes on without it)
+  local out="$seeds/fuzz_counter_log/$1"
+  shift
+  "$kairo" run "$@" --counters "$out" --quiet --json /dev/null || echo "kairo fuzz: warning: no seed $out" >&2
+}
+for fmt in kcl csv; do
+  seed "mesh-2x2.$fmt" mesh-8x8 --set topology.dims.X.size=2 --set topology.dims.Y.size=2 --workload pingpong \
+    --interval 100ns
+  seed "mesh-2x1-alltoall.$fmt" mesh-8x8 --set topology.dims.X.size=2 --set topology.dims.Y.size=1 \
+    --workload alltoall --param size=1KiB --interval 200ns
+  seed "ib-qdr-16.$fmt" ib-qdr-16 --workload pingpong --interval 1us
+done
+
+# A dictionary for the YAML fuzzer: every key and unit the shipped platforms use.
+{ grep -ohE '[a-z_]+:' platforms/*.yaml tests/bad_platforms/*
+  grep -ohE '[0-9][A-Za-z/]+' platforms/*.yaml | sed 's/^[0-9]//'
+  echo "#set "; } | sort -u | sed 's/.*/"&"/' >build-fuzz/fuzz_platform.dict
+
+export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+# The two fuzzers run side by side (one core each), each for $seconds;
+# fuzz_one writes its summary to build-fuzz/<fuzzer>.result.
+fuzz_one() {
+  local f=$1 corpus="build-fuzz/corpus/$1" log="build-fuzz/$1.log" start rc=0 found result execs
+  mkdir -p "$corpus"
+  touch "build-fuzz/.start-$f"
+  start=$(date +%s)
+  local dict=()
+  [ -f "build-fuzz/$f.dict" ] && dict=(-dict="build-fuzz/$f.dict")
+  # shellcheck disable=SC2086  # KAIRO_FUZZ_FLAGS is a list of flags
+  "build-fuzz/$f" "$corpus" "$seeds/$f" "${dict[@]}" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=25 \
+    -artifact_prefix="build-fuzz/artifacts/$f-" -print_final_stats=1 ${KAIRO_FUZZ_FLAGS:-} >"$log" 2>&1 || rc=$?
+  # A finding: a non-zero exit, a new reproducer, or a report in the log
+  # (with -fork=1 -ignore_crashes=1 libFuzzer exits 0 after findings).
+  found=$(find build-fuzz/artifacts -name "$f-*" -newer "build-fuzz/.start-$f" | sort)
+  result="clean"
+  if [ "$rc" -ne 0 ] || [ -n "$found" ] || grep -q -E "ERROR: (AddressSanitizer|libFuzzer)|runtime error:" "$log"; then
+    result="FOUND SOMETHING (exit $rc): see $log"
+  fi
+  execs=$(grep -o -E "^#[0-9]+" "$log" | tail -1 | tr -d '#' || true)  # from the last status line
+  {
+    echo "kairo fuzz: $f: $(($(date +%s) - start))s, ${execs:-?} inputs, corpus $(ls "$corpus" | wc -l) files: $result"
+    grep -E "^SUMMARY|uncaught exception|what\(\):" "$log" | sort | uniq -c | head -20 || true
+    # shellcheck disable=SC2086  # one reproducer per word
+    [ -z "$found" ] || printf '  reproducer: %s\n' $found
+  } >"build-fuzz/$f.result"
+}
+for f in fuzz_platform fuzz_counter_log; do fuzz_one "$f" & done
+wait
+status=0
+for f in fuzz_platform fuzz_counter_log; do
+  cat "build-fuzz/$f.result"
+  grep -q ": clean$" "build-fuzz/$f.result" || status=1
+done
+exit $status
