@@ -45,6 +45,7 @@ void check_output_path(const std::string& option, const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) throw std::invalid_argument(cannot(option, path, "it is a directory"));
+    if (!S_ISREG(st.st_mode)) return;  // a FIFO or a device (/dev/stdout): opening one may wait for a reader
     const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);  // no O_TRUNC: the file stays as it is
     if (fd < 0) throw std::invalid_argument(cannot(option, path, std::strerror(errno)));
     ::close(fd);
