@@ -1,6 +1,7 @@
 // The SystemC bridge: network events run under SystemC's kernel, one process
 // activation per distinct timestamp, and idle time between them is skipped.
 // SystemC elaborates once per process, so this executable holds one run.
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include "platforms/platform.h"
@@ -35,6 +36,12 @@ TEST(Kernel, TwoPacketsABillionCyclesApartRunThroughSystemCWithoutTickingIdleCyc
   EXPECT_EQ(bench.deliveries()[1].delivered_ps, direct_second) << "SystemC and direct drivers must agree";
   EXPECT_GE(sim::Time(sc_core::sc_time_stamp().value()), direct_second) << "SystemC time followed the network";
   EXPECT_LT(bench.queue().events_processed(), 200u) << "idle cycles must not become events";
+}
+
+// Every test executable treats a SystemC warning as a failure
+// (tests/test_support.cpp installs the report handler).
+TEST(Kernel, SystemCWarningsFailTheTestThatRaisesThem) {
+  EXPECT_NONFATAL_FAILURE(SC_REPORT_WARNING("kairo/test", "a deliberate warning"), "SystemC warning kairo/test");
 }
 
 }  // namespace

@@ -4,14 +4,31 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <systemc>
 
 namespace kairo::test {
 namespace {
 
+// A SystemC warning is a test failure: in every test executable (they all
+// link this file) warnings reach this handler, which fails the running test
+// (or the suite's set-up) and then reports as SystemC would. The kairo
+// binary's warnings are caught by run_kairo below.
+void fail_on_warning(const sc_core::sc_report& report, const sc_core::sc_actions& actions) {
+  if (report.get_severity() == sc_core::SC_WARNING)
+    ADD_FAILURE() << "SystemC warning " << report.get_msg_type() << ": " << report.get_msg();
+  sc_core::sc_report_handler::default_handler(report, actions);
+}
+
+[[maybe_unused]] const bool kHandlerInstalled = [] {
+  sc_core::sc_report_handler::set_handler(fail_on_warning);
+  return true;
+}();
 
 }  // namespace
 
@@ -42,6 +59,10 @@ CommandResult run_kairo(const std::vector<std::string>& args) {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = read_file(out_path);
   r.err = read_file(err_path);
+  // SystemC prints its warnings as "Warning: (Wnnn) ..." on stdout or stderr.
+  for (const std::string* text : {&r.out, &r.err})
+    if (const auto at = text->find("Warning: (W"); at != std::string::npos)
+      ADD_FAILURE() << "kairo printed a SystemC warning: " << text->substr(at, text->find('\n', at) - at);
   return r;
 }
 
