@@ -1,11 +1,10 @@
 // `kairo traffic`: synthetic traffic on a mesh/torus platform.
 #include <fmt/format.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <iostream>
 #include <sstream>
 
+#include "app/child_runner.h"
 #include "app/cli_common.h"
 #include "app/observe.h"
 #include "sim/host_memory.h"
@@ -25,43 +24,23 @@ struct TrafficArgs {
   Observe observe;  // waveforms and counter logs
 };
 
-// Runs one traffic point in a child process (SystemC elaborates once per
-// process) and returns its JSON.
+// Runs one traffic point in a child process (app/child_runner.h) and
+// returns its JSON.
 nlohmann::json run_point_in_child(const platforms::Platform& plat, traffic::TrafficOptions opt) {
-  int fd[2];
-  if (::pipe(fd) != 0) throw std::runtime_error("pipe failed");
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    ::close(fd[0]);
-    int code = 0;
-    std::string out;
+  const ChildResult child = run_in_child([&](std::string& out) {
     try {
       opt.exiting_after = true;
       auto r = traffic::run_traffic(plat, opt);
       out = r.json.dump();
-      code = r.deadlock || r.lost_or_duplicated ? 1 : 0;
+      return r.deadlock || r.lost_or_duplicated ? 1 : 0;
     } catch (const std::exception& e) {
       out = nlohmann::json{{"error", e.what()}}.dump();
-      code = 2;
+      return 2;
     }
-    std::size_t off = 0;
-    while (off < out.size()) {
-      ssize_t n = ::write(fd[1], out.data() + off, out.size() - off);
-      if (n <= 0) break;
-      off += std::size_t(n);
-    }
-    ::_exit(code);
-  }
-  ::close(fd[1]);
-  std::string text;
-  char buf[65536];
-  ssize_t n;
-  while ((n = ::read(fd[0], buf, sizeof buf)) > 0) text.append(buf, std::size_t(n));
-  ::close(fd[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  if (text.empty()) throw std::runtime_error("sweep point at rate " + std::to_string(opt.rate) + " crashed");
-  return nlohmann::json::parse(text);
+  });
+  if (child.text.empty())
+    throw std::runtime_error("sweep point at rate " + std::to_string(opt.rate) + " crashed");
+  return nlohmann::json::parse(child.text);
 }
 
 std::vector<double> parse_rates(const std::string& list) {

@@ -327,7 +327,7 @@ TEST(Workloads, EveryWorkloadRefusesBuffersLargerThanTheNodeMemory) {
   }
 }
 
-// The machine of a `kairo run` on `platform` (as app/cmd_run.cpp builds it)
+// The machine of a `kairo run` on `platform` (as app/run_assembly.cpp builds it)
 // and a workload made there from `params`.
 struct Made {
   platforms::Platform plat;

@@ -1,0 +1,28 @@
+// The options of `kairo run`, as the command line gives them (cmd_run.cpp).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/observe.h"
+
+namespace kairo::app {
+
+struct RunArgs {
+  std::string platform, workload, mode = "data", json_path, tni_csv;
+  std::vector<std::string> params, sets;
+  bool quiet = false;
+  std::uint64_t seed = 1;
+  std::string compare;  // --compare key=v1,v2,...
+  std::shared_ptr<Observe> observe = std::make_shared<Observe>();  // waveforms and counter logs
+  // A variant's child (app/run_variants.cpp) hands its summary back here
+  // instead of writing it to --json or stdout.
+  std::string* summary_to = nullptr;
+};
+
+// `kairo run` with these options: one run, or its variants (cmd_run.cpp).
+// Returns the exit code.
+int run_workload(RunArgs& a);
+
+}  // namespace kairo::app

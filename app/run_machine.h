@@ -1,0 +1,30 @@
+// kairo run's run and diagnosis: the programs launched on their ranks, the
+// kernel run to the end with progress, and why a run that ended failed.
+#pragma once
+#include <chrono>
+
+#include "app/run_assembly.h"
+#include "sim/kernel.h"
+
+namespace kairo::app {
+
+// The run's cost in wall time, from the start of the machine's assembly.
+struct RunCost {
+  double elaborate_s = 0;  // assembly and launch
+  double wall_s = 0;       // all of it, the run included
+};
+
+// Data mode's send buffers filled, the workload attached to the network, and
+// every rank's program launched.
+void launch(RunPlan& plan, RunMachine& m);
+
+// Runs the kernel until nothing is left to do; progress on stderr unless
+// quiet. `started` is when the machine's assembly began.
+RunCost simulate(sim::Kernel& kernel, RunMachine& m, bool quiet, std::chrono::steady_clock::time_point started);
+
+// Why the run failed, said on stderr: a deadlock (the blocked ports and
+// VCs), a rank's program that threw, or ranks that never finished.
+// kExitSimFailure then, else kExitOk.
+int diagnose(const RunPlan& plan, RunMachine& m);
+
+}  // namespace kairo::app

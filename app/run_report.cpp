@@ -1,0 +1,169 @@
+// kairo run's report (app/run_report.h).
+#include "app/run_report.h"
+
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+
+#include "app/cli_common.h"
+
+namespace kairo::app {
+namespace {
+
+double peak_rss_mib() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return double(ru.ru_maxrss) / 1024.0;
+}
+
+// Every TNI's counters: totals and high-water marks over the machine.
+nlohmann::json counter_summary(platforms::RdmaMachine& m) {
+  nic::TniCounters sum;
+  for (router::NodeId n = 0; n < m.nodes(); ++n)
+    for (int i = 0; i < m.tnis_per_node(); ++i) {
+      const nic::TniCounters& c = m.tni(n, i).counters();
+      sum.commands += c.commands;
+      sum.dma_bytes_read += c.dma_bytes_read;
+      sum.dma_bytes_written += c.dma_bytes_written;
+      sum.packets_sent += c.packets_sent;
+      sum.packets_received += c.packets_received;
+      sum.error_completions += c.error_completions;
+      sum.command_queue_high = std::max(sum.command_queue_high, c.command_queue_high);
+      sum.completion_queue_high = std::max(sum.completion_queue_high, c.completion_queue_high);
+      sum.notice_queue_high = std::max(sum.notice_queue_high, c.notice_queue_high);
+      sum.completion_queue_stalls += c.completion_queue_stalls;
+      sum.notice_queue_stalls += c.notice_queue_stalls;
+      sum.held_packets_high = std::max(sum.held_packets_high, c.held_packets_high);
+      sum.circuit_refusals += c.circuit_refusals;
+      sum.circuit_waits += c.circuit_waits;
+      sum.circuit_wait_ps += c.circuit_wait_ps;
+    }
+  return {{"commands", sum.commands},
+          {"dma_bytes_read", sum.dma_bytes_read},
+          {"dma_bytes_written", sum.dma_bytes_written},
+          {"packets_sent", sum.packets_sent},
+          {"packets_received", sum.packets_received},
+          {"error_completions", sum.error_completions},
+          {"command_queue_high_max", sum.command_queue_high},
+          {"completion_queue_high_max", sum.completion_queue_high},
+          {"notice_queue_high_max", sum.notice_queue_high},
+          {"completion_queue_stalls", sum.completion_queue_stalls},
+          {"notice_queue_stalls", sum.notice_queue_stalls},
+          {"held_packets_high_max", sum.held_packets_high},
+          {"circuit_refusals", sum.circuit_refusals},
+          {"circuit_waits", sum.circuit_waits},
+          {"circuit_wait_ns", double(sum.circuit_wait_ps) / 1000.0}};
+}
+
+// The optical network: circuits at the end, the controller's work and its
+// log (requests, ups, moves, tear-downs, refusals), the first 256.
+nlohmann::json ocs_summary(platforms::HybridNetlist& h) {
+  const ocs::CircuitController& c = h.controller();
+  int up = 0;
+  for (int p = 0; p < h.ocs().ports(); ++p) up += h.ocs().state(p) == ocs::PortState::kUp;
+  nlohmann::json log = nlohmann::json::array();
+  for (std::size_t k = 0; k < c.log().size() && k < 256; ++k) {
+    const auto& e = c.log()[k];
+    log.push_back({{"ns", double(e.time_ps) / 1000.0}, {"in", e.in}, {"out", e.out}, {"what", e.what}});
+  }
+  return {{"optical_ports", h.ocs().ports()}, {"circuits_up_at_end", up},
+          {"reconfigurations", c.reconfigurations()}, {"requests_refused", c.requests_refused()},
+          {"log_entries", c.log().size()}, {"log", log}};
+}
+
+std::string row(const std::string& value, const nlohmann::json& j) {
+  return fmt::format("{},{},{},{},{}\n", value, j["completion_ns"].dump(), j["latency_ns"].dump(),
+                     j["bandwidth_gbps"].dump(), j["verified"].dump());
+}
+
+}  // namespace
+
+nlohmann::json run_summary(const RunArgs& a, const RunPlan& plan, RunMachine& m, const sw::Outcome& o,
+                           const RunCost& cost) {
+  platforms::RdmaMachine& machine = m.machine;
+  const fw::Runtime& rt = *m.rt;
+  nlohmann::json j;
+  j["platform"] = plan.plat.name;
+  j["nodes"] = machine.nodes();
+  j["ranks"] = rt.size();
+  j["tnis_per_node"] = machine.tnis_per_node();
+  j["workload"] = a.workload;
+  j["params"] = plan.work->params();
+  j["mode"] = a.mode;
+  j["completion_ns"] = double(rt.finished_at()) / 1000.0;  // the last rank's program ends
+  j["latency_ns"] = o.latency_ns;
+  j["bandwidth_gbps"] = o.bandwidth_gbps;
+  j["verified"] = o.verified ? nlohmann::json(*o.verified) : nlohmann::json(nullptr);
+  j["status_ok"] = o.ok;
+  j["measured_from_ns"] = double(o.start_ps) / 1000.0;
+  j["measured_to_ns"] = double(o.end_ps) / 1000.0;
+  j["details"] = o.details;
+  j["nic_counters"] = counter_summary(machine);
+  const router::NetworkActivity& act = machine.network().activity();
+  j["network"] = {{"packets", j["nic_counters"]["packets_sent"]},
+                  {"packet_hops", act.packet_hops},
+                  {"flit_hops", act.flit_hops}};
+  j["elaborate_s"] = cost.elaborate_s;
+  j["wall_s"] = cost.wall_s;
+  j["events"] = m.queue.events_processed();
+  j["peak_rss_mib"] = peak_rss_mib();
+  j["runtime_bytes_per_rank"] =
+      (double(rt.footprint_bytes()) + double(fw::FrameBytes::peak)) / double(rt.size());
+  j["coroutine_frame_bytes_peak"] = fw::FrameBytes::peak;
+  if (m.hybrid) j["ocs"] = ocs_summary(*m.hybrid);
+  return j;
+}
+
+void write_tni_csv(const std::string& path, platforms::RdmaMachine& m) {
+  std::string out =
+      "node,coord,tni,commands,dma_bytes_read,dma_bytes_written,packets_sent,packets_received,error_"
+      "completions,"
+      "command_queue_high,completion_queue_high,notice_queue_high,completion_queue_stalls,notice_queue_"
+      "stalls,"
+      "held_packets_high\n";
+  for (router::NodeId n = 0; n < m.nodes(); ++n)
+    for (int i = 0; i < m.tnis_per_node(); ++i) {
+      const nic::TniCounters& c = m.tni(n, i).counters();
+      if (!c.commands && !c.packets_received) continue;
+      out +=
+          fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", n, m.network().node_name(n), i,
+                      c.commands, c.dma_bytes_read, c.dma_bytes_written, c.packets_sent, c.packets_received,
+                      c.error_completions, c.command_queue_high, c.completion_queue_high, c.notice_queue_high,
+                      c.completion_queue_stalls, c.notice_queue_stalls, c.held_packets_high);
+    }
+  write_text_file(path, out, "--tni-counters");
+}
+
+std::string sizes_table(const std::vector<std::string>& sizes, const std::vector<nlohmann::json>& runs) {
+  std::string table = "size,completion_ns,latency_ns,bandwidth_gbps,verified\n";
+  for (std::size_t i = 0; i < runs.size(); ++i) table += row(sizes[i], runs[i]);
+  return table;
+}
+
+std::string compare_table(const std::string& key, const std::vector<std::string>& values,
+                          const std::vector<nlohmann::json>& runs, const std::vector<std::size_t>& order) {
+  std::string table = "rank," + key + ",completion_ns,latency_ns,bandwidth_gbps,verified\n";
+  for (std::size_t r = 0; r < order.size(); ++r)
+    table += std::to_string(r + 1) + "," + row(values[order[r]], runs[order[r]]);
+  return table;
+}
+
+std::string size_compare_table(const std::string& key, const std::vector<std::string>& values,
+                               const std::vector<std::string>& sizes, const std::vector<std::vector<double>>& latency,
+                               const std::vector<std::size_t>& fastest, const std::vector<Crossover>& crossovers) {
+  std::string table = "size";
+  for (const auto& v : values) table += "," + key + "=" + v;
+  table += ",fastest\n";
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    table += sizes[i];
+    for (std::size_t v = 0; v < values.size(); ++v) table += fmt::format(",{}", latency[v][i]);
+    table += "," + values[fastest[i]] + "\n";
+  }
+  for (const Crossover& c : crossovers)
+    table += fmt::format("crossover: {}={} is faster than {}={} from between {} and {} bytes\n", key,
+                         values[c.to], key, values[c.from], c.above_bytes, c.at_most_bytes);
+  return table;
+}
+
+}  // namespace kairo::app

@@ -1,0 +1,50 @@
+// kairo view's model of a counter log (platforms/counter_log.h): every
+// link's ends and group (dimension and direction), its utilization and
+// stall per interval, the series per group, and the segments of the
+// topological view (docs/views.md).
+#pragma once
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "platforms/counter_log.h"
+
+namespace kairo::app::view {
+
+// A counter log as the views see it.
+struct Model {
+  std::vector<std::string> dims;  // coordinate letters in order ("x","y","z","a","b","c")
+  std::vector<int> sizes;
+  std::vector<std::vector<int>> from, to;  // per link: coordinates of its two ends (empty: not a mesh/torus link)
+  std::vector<std::string> group;          // per link: "X+", "X-", "X", "ni", "up", ...
+  std::vector<std::string> group_names;    // in order of first appearance
+  std::vector<double> seconds;             // per interval: length in s
+  // per interval, per link: utilization and stall in [0, 1]
+  std::vector<std::vector<float>> util, stall;
+};
+
+Model build(const platforms::CounterLogData& d);
+
+// Per group: the maximum and the average over its links, per interval.
+struct Series {
+  std::vector<double> max, avg;
+};
+
+std::map<std::string, Series> series(const Model& m, const std::vector<std::vector<float>>& v);
+
+// A line of the topological view.
+struct Segment {
+  double x1, y1, x2, y2;
+  std::string group;
+  std::vector<std::size_t> links;  // the links it stands for (their maximum is shown)
+};
+
+// Segments of the folded view (dims beyond the first three folded), or of
+// one group unfolded (its links along the other dimensions, laid out by them).
+std::vector<Segment> segments(const Model& m, bool unfold_group, const std::vector<int>& group);
+
+// The value a segment shows: the most loaded of its links.
+double seg_value(const Segment& s, const std::vector<float>& v);
+
+}  // namespace kairo::app::view
