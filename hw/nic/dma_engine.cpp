@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "hw/nic/node_memory.h"
+
 namespace kairo::nic {
 
 sim::Time DmaEngine::transfer_ps(std::uint64_t length) const {
@@ -17,14 +19,8 @@ DmaEngine::Result DmaEngine::transfer(tlm::tlm_command cmd, sim::Time now, std::
   static tlm::tlm_generic_payload trans;
   Result r;
   r.start_ps = std::max(now, busy_until_);
-  trans.set_command(cmd);
-  trans.set_address(address);
-  trans.set_data_ptr(buffer);
-  trans.set_data_length(unsigned(length));
-  trans.set_streaming_width(unsigned(length));
-  trans.set_byte_enable_ptr(nullptr);
+  set_payload(trans, cmd, address, buffer, length);
   trans.set_dmi_allowed(false);
-  trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   memory_->b_transport(trans, delay);
   r.status = trans.get_response_status();
