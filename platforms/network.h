@@ -10,9 +10,9 @@
 
 #include "hw/common/circuit_gate.h"
 #include "hw/common/endpoint.h"
+#include "hw/common/watchdog.h"
 #include "hw/router/router.h"
 #include "hw/router/router_config.h"
-#include "hw/router/watchdog.h"
 #include "platforms/platform.h"
 
 namespace kairo::platforms {

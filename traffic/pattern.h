@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "hw/router/topology.h"
+#include "hw/common/topology.h"
 #include "sim/random.h"
 
 namespace kairo::traffic {

@@ -10,7 +10,6 @@ hw::Packet* TrafficContext::create(router::NodeId src, router::NodeId dst, Time 
   p->created_ps = now;
   p->src = src;
   p->dst = dst;
-  p->dst_coord = net->topology().coord_of(dst);
   p->flits = std::uint16_t(packet_flits);
   p->bytes = std::uint32_t(packet_flits * flit_bytes);
   p->measured = measuring;

@@ -18,7 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hw/router/topology.h"
+#include "hw/common/topology.h"
 #include "platforms/network.h"
 #include "platforms/platform.h"
 #include "sim/event_queue.h"

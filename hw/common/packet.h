@@ -8,8 +8,8 @@
 #include <memory>
 #include <vector>
 
-#include "hw/router/routing.h"
-#include "hw/router/topology.h"
+#include "hw/common/coord.h"
+#include "hw/common/vc_class.h"
 #include "sim/time.h"
 
 namespace kairo::hw {
