@@ -200,7 +200,7 @@ int run(RunArgs& a) {
     std::vector<tlm::tlm_fw_transport_if<>*> mems;
     for (router::NodeId n : rank_nodes) mems.push_back(machine.memory(n).target());
     rt.set_memories(std::move(mems));
-    auto* hybrid = dynamic_cast<platforms::HybridNetlist*>(&machine.network());  // the OCS, if any
+    platforms::OpticalNetwork* hybrid = machine.network().optical();  // the OCS, if any
     if (hybrid)
       rt.set_circuit_control(
           [hybrid](router::NodeId a, router::NodeId b, bool up) { return hybrid->request_pathway(a, b, up); });
@@ -292,7 +292,7 @@ int run(RunArgs& a) {
     j["runtime_bytes_per_rank"] =
         (double(rt.footprint_bytes()) + double(fw::FrameBytes::peak)) / double(rt.size());
     j["coroutine_frame_bytes_peak"] = fw::FrameBytes::peak;
-    if (platforms::HybridNetlist* h = hybrid) {
+    if (platforms::OpticalNetwork* h = hybrid) {
       // The optical network: circuits at the end, the controller's work and
       // its log (requests, ups, moves, tear-downs, refusals), the first 256.
       const ocs::CircuitController& c = h->controller();
