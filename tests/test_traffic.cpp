@@ -247,7 +247,9 @@ TEST(TrafficOnSwitches, AcceptedEqualsOfferedAtALowRateWithinTheBinomialBound) {
 // starts onto the source's host link at s and crosses `switches` switches
 // (1: both hosts on one edge switch; 3: edge, spine, edge): the switch
 // pipeline formula (docs/traffic.md, docs/fabrics.md) hop by hop from the
-// platform's link classes and switching delay, cut-through.
+// platform's link classes and switching delay. A cut-through switch starts
+// the routing and allocation delay when the head is in, a store-and-forward
+// one when the tail is.
 Time fat_tree_tail(const platforms::Platform& p, Time s, int flits, int switches) {
   const Time period = p.router.clock_period_ps();
   auto ceil_to = [period](Time t) { return (t + period - 1) / period * period; };
@@ -257,37 +259,48 @@ Time fat_tree_tail(const platforms::Platform& p, Time s, int flits, int switches
   const Time pipe = ceil_to(p.router.switching_delay_ps);  // routing and both allocations; no traversal term
   const Time hf = flit_time(p.fabric.host), hl = p.fabric.host.latency_ps;
   const Time f = flit_time(p.fabric.up), c = p.fabric.up.latency_ps;
+  const bool sf = p.router.store_and_forward;
   Time head = ceil_to(s + hf + hl), tail = s + Time(flits) * hf + hl;
   for (int k = 1; k < switches; ++k) {
-    const Time start = head + pipe;
+    const Time start = (sf ? ceil_to(tail) : head) + pipe;
     const Time tail_leaves = std::max(start + Time(flits) * f, tail + f);
     head = ceil_to(start + f + c);
     tail = tail_leaves + c;
   }
-  const Time start = head + pipe;
+  const Time start = (sf ? ceil_to(tail) : head) + pipe;
   return std::max(start + Time(flits) * hf, tail + hf) + hl;
 }
 
 // One packet per host to the next host (neighbor on a fat tree: host i to
 // i + 1), all at time 0: no two share a link or a switch port, so every
-// packet sees an empty network. 14 of ib-qdr-16's 16 stay on their edge
-// switch; hosts 7 and 15 cross a spine.
+// packet sees an empty network. On ib-qdr-16 (cut-through) 14 of 16 stay on
+// their edge switch and hosts 7 and 15 cross a spine; on eps-tree-128
+// (store-and-forward) 124 of 128 stay, and hosts 31, 63, 95, 127 cross.
 TEST(TrafficOnSwitches, ZeroLoadLatencyOnAFatTreeFollowsTheSwitchPipelineFormula) {
-  auto p = platforms::load_platform("ib-qdr-16");
-  ASSERT_GT(p.router.switching_delay_ps, 0);
-  traffic::TrafficOptions o = opts("neighbor", 0.1, 0, 1);
-  o.batch_packets = 1;
-  auto j = run("ib-qdr-16", o);
-  expect_exactly_once(j, "neighbor batch", 16);
-  const Time period = p.router.clock_period_ps();
-  auto cycles = [period](Time t) { return std::uint64_t((t + period - 1) / period); };
-  const std::uint64_t local = cycles(fat_tree_tail(p, 0, 4, 1)), across = cycles(fat_tree_tail(p, 0, 4, 3));
-  EXPECT_EQ(local, 210u) << "17 (host link) + 128 (switch) + 64 (4 flits) + 1 (cable, on the clock)";
-  EXPECT_EQ(j["latency_percentiles_cycles"]["p50"].get<std::uint64_t>(), local);
-  EXPECT_EQ(j["latency_percentiles_cycles"]["max"].get<std::uint64_t>(), across);
-  EXPECT_DOUBLE_EQ(j["avg_packet_latency_cycles"].get<double>(), (14.0 * double(local) + 2.0 * double(across)) / 16);
-  EXPECT_DOUBLE_EQ(j["avg_hops"].get<double>(), 2.0 * 2 / 16);
-  EXPECT_EQ(j["batch_cycles"].get<std::uint64_t>(), across);
+  struct Case {
+    std::string platform;
+    int hosts, crossing;
+  };
+  for (const Case& c : {Case{"ib-qdr-16", 16, 2}, Case{"eps-tree-128", 128, 4}}) {
+    auto p = platforms::load_platform(c.platform);
+    ASSERT_GT(p.router.switching_delay_ps, 0);
+    traffic::TrafficOptions o = opts("neighbor", 0.1, 0, 1);
+    o.batch_packets = 1;
+    auto j = run(c.platform, o);
+    expect_exactly_once(j, c.platform + " neighbor batch", std::uint64_t(c.hosts));
+    const Time period = p.router.clock_period_ps();
+    auto cycles = [period](Time t) { return std::uint64_t((t + period - 1) / period); };
+    const std::uint64_t local = cycles(fat_tree_tail(p, 0, 4, 1)), across = cycles(fat_tree_tail(p, 0, 4, 3));
+    if (c.platform == "ib-qdr-16")
+      EXPECT_EQ(local, 210u) << "17 (host link) + 128 (switch) + 64 (4 flits) + 1 (cable, on the clock)";
+    EXPECT_EQ(j["latency_percentiles_cycles"]["p50"].get<std::uint64_t>(), local) << c.platform;
+    EXPECT_EQ(j["latency_percentiles_cycles"]["max"].get<std::uint64_t>(), across) << c.platform;
+    EXPECT_DOUBLE_EQ(j["avg_packet_latency_cycles"].get<double>(),
+                     (double(c.hosts - c.crossing) * double(local) + double(c.crossing) * double(across)) / c.hosts)
+        << c.platform;
+    EXPECT_DOUBLE_EQ(j["avg_hops"].get<double>(), 2.0 * c.crossing / c.hosts) << c.platform;
+    EXPECT_EQ(j["batch_cycles"].get<std::uint64_t>(), across) << c.platform;
+  }
 }
 
 // The port summary on a switched fabric groups ports by name without their
