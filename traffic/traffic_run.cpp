@@ -124,16 +124,24 @@ class PhaseClock : public sim::EventTarget {
       std::uint64_t links = 0;
     };
     std::map<std::string, Group> groups;
+    std::vector<Group*> group_of_port;  // of the current router's ports
     for (std::size_t i = 0; i < net_.num_routers(); ++i) {
       router::Router& r = net_.router_at(i);
       const int vcs = r.vcs();
-      int first_host = -1;
+      if (i == 0 || !net_.torus()) {  // every mesh/torus router has router 0's ports
+        group_of_port.clear();
+        int first_host = -1;
+        for (int port = 0; port < r.num_ports(); ++port) {
+          const bool link = r.port_dim(port) >= 0;
+          if (!link && first_host < 0) first_host = port;
+          group_of_port.push_back(&groups[group_of(r, port, link ? -1 : port - first_host)]);
+        }
+      }
       for (int port = 0; port < r.num_ports(); ++port) {
-        const bool link = r.port_dim(port) >= 0;
-        if (!link && first_host < 0) first_host = port;
         if (!r.port_connected(port)) continue;
+        const bool link = r.port_dim(port) >= 0;
         router::PortCounters c = r.counters(port, now);
-        Group& g = groups[group_of(r, port, link ? -1 : port - first_host)];
+        Group& g = *group_of_port[std::size_t(port)];
         const double u = std::min(1.0, double(c.busy_ps) / double(window));
         g.sum += u;
         g.max = std::max(g.max, u);
@@ -143,10 +151,11 @@ class PhaseClock : public sim::EventTarget {
       }
     }
     for (const auto& [name, g] : groups)
-      ports[name] = {{"links", g.links},
-                     {"avg_utilization", g.sum / double(g.links)},
-                     {"max_utilization", g.max},
-                     {"avg_zero_credit_fraction", g.zero / double(g.links)}};
+      if (g.links > 0)
+        ports[name] = {{"links", g.links},
+                       {"avg_utilization", g.sum / double(g.links)},
+                       {"max_utilization", g.max},
+                       {"avg_zero_credit_fraction", g.zero / double(g.links)}};
   }
   // The group of a port: its name on a mesh/torus (every router has the same
   // ports); on a switched fabric the name without its number, or the network
