@@ -6,7 +6,7 @@
 
 #include "app/cli_common.h"
 #include "sim/host_memory.h"
-#include "hw/router/topology.h"
+#include "hw/common/topology.h"
 #include "platforms/platform.h"
 #include "hw/ocs/clos_fabric.h"
 #include "platforms/switch_netlist.h"

@@ -1,4 +1,5 @@
-// `kairo traffic`: synthetic traffic on a mesh/torus platform.
+// `kairo traffic`: synthetic traffic on any platform (mesh/torus, fat tree,
+// clusters, the hybrid network's packet switches).
 #include <fmt/format.h>
 
 #include <iostream>
@@ -103,12 +104,6 @@ nlohmann::json sweep(const platforms::Platform& plat, TrafficArgs& a, int& code,
 int run_traffic_command(TrafficArgs& a) {
   try {
     platforms::Platform plat = platforms::load_platform(a.platform, a.sets);
-    if (plat.kind != platforms::FabricKind::kTorus)
-      throw std::invalid_argument(
-          fmt::format("platform {}: kairo traffic runs on mesh/torus platforms; {} is a {} (use kairo run "
-                      "with a workload)",
-                      a.platform, plat.name,
-                      plat.kind == platforms::FabricKind::kFatTree ? "fat tree" : "set of clusters"));
     a.opt.hotspots.assign(a.hotspots.begin(), a.hotspots.end());
     if (!a.quiet) a.opt.progress = [](const std::string& line) { std::cerr << line << "\n"; };
     traffic::validate(a.opt, plat);
@@ -186,7 +181,7 @@ int run_traffic_command(TrafficArgs& a) {
 
 void add_traffic_command(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<TrafficArgs>();
-  CLI::App* c = app.add_subcommand("traffic", "run synthetic traffic on a mesh/torus platform");
+  CLI::App* c = app.add_subcommand("traffic", "run synthetic traffic on a platform (any fabric)");
   c->add_option("platform", a->platform, "shipped platform name (see `kairo platforms`) or YAML file")
       ->required();
   c->add_option("--pattern", a->opt.pattern, "uniform|transpose|bitcomp|tornado|neighbor|hotspot|randperm")

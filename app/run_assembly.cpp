@@ -113,7 +113,7 @@ RunMachine::RunMachine(RunPlan& plan)
   std::vector<tlm::tlm_fw_transport_if<>*> mems;
   for (router::NodeId n : rank_nodes) mems.push_back(machine.memory(n).target());
   rt->set_memories(std::move(mems));
-  hybrid = dynamic_cast<platforms::HybridNetlist*>(&machine.network());  // the OCS, if any
+  hybrid = machine.network().optical();  // the OCS, if any
   if (hybrid)
     rt->set_circuit_control(
         [h = hybrid](router::NodeId a, router::NodeId b, bool up) { return h->request_pathway(a, b, up); });

@@ -7,7 +7,9 @@
 
 #include "app/run_args.h"
 #include "firmware/rank.h"
-#include "platforms/hybrid_netlist.h"
+#include "hw/ocs/circuit_controller.h"
+#include "hw/ocs/ocs_fabric.h"
+#include "platforms/network.h"
 #include "platforms/rdma_machine.h"
 #include "sw/workloads/workload.h"
 
@@ -58,7 +60,7 @@ struct RunMachine {
   sim::EventQueue queue;
   platforms::RdmaMachine machine;
   std::unique_ptr<fw::Runtime> rt;
-  platforms::HybridNetlist* hybrid = nullptr;  // the OCS, if any
+  platforms::OpticalNetwork* hybrid = nullptr;  // the OCS, if any
   MachineMemory memory;
 };
 

@@ -58,7 +58,7 @@ nlohmann::json counter_summary(platforms::RdmaMachine& m) {
 
 // The optical network: circuits at the end, the controller's work and its
 // log (requests, ups, moves, tear-downs, refusals), the first 256.
-nlohmann::json ocs_summary(platforms::HybridNetlist& h) {
+nlohmann::json ocs_summary(platforms::OpticalNetwork& h) {
   const ocs::CircuitController& c = h.controller();
   int up = 0;
   for (int p = 0; p < h.ocs().ports(); ++p) up += h.ocs().state(p) == ocs::PortState::kUp;

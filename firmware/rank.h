@@ -24,7 +24,7 @@
 
 #include "firmware/task.h"
 #include "hw/nic/tni.h"
-#include "hw/router/topology.h"
+#include "hw/common/topology.h"
 
 namespace kairo::fw {
 

@@ -19,7 +19,7 @@
 
 namespace kairo::platforms {
 
-class HybridNetlist final : public Network {
+class HybridNetlist final : public Network, public OpticalNetwork {
  public:
   HybridNetlist(const Platform& platform, sim::EventQueue& queue);
   ~HybridNetlist() override;
@@ -39,19 +39,15 @@ class HybridNetlist final : public Network {
   std::vector<std::string> describe_blocked(std::size_t limit) override { return eps_.describe_blocked(limit); }
   void keep_until_exit() override;
   hw::CircuitGate* gate(router::NodeId n, int ni) override;
+  OpticalNetwork* optical() override { return this; }
 
   SwitchNetlist& eps() { return eps_; }
-  ocs::OcsFabric& ocs() { return *ocs_; }
-  ocs::CircuitController& controller() { return *controller_; }
-  // The optical port of node n, or -1 when it has no optical NIC.
-  int port_of(router::NodeId n) const { return platform_.ocs.port_of(std::uint32_t(n)); }
-  // A pathway between two nodes' optical NICs, up from time 0 (before the
-  // run starts). Empty on success, otherwise why (a node without an optical
-  // NIC, a port already in use, a blocked Clos fabric).
-  std::string preset_pathway(router::NodeId a, router::NodeId b);
-  // The same during the run, through the controller: up after the
-  // reconfiguration delay (setup), or torn down (both directions).
-  std::string request_pathway(router::NodeId a, router::NodeId b, bool setup);
+  // The optical part (see OpticalNetwork).
+  ocs::OcsFabric& ocs() override { return *ocs_; }
+  ocs::CircuitController& controller() override { return *controller_; }
+  int port_of(router::NodeId n) const override { return platform_.ocs.port_of(std::uint32_t(n)); }
+  std::string preset_pathway(router::NodeId a, router::NodeId b) override;
+  std::string request_pathway(router::NodeId a, router::NodeId b, bool setup) override;
 
  private:
   class NoOpticalNic;

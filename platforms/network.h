@@ -1,7 +1,10 @@
-// What a NIC, a firmware runtime or a run needs of any network, whatever its
-// fabric: hosts and their endpoints, the clock the endpoints run on, the
-// activity record and the deadlock watchdog. The mesh/torus netlist and the
-// switched-fabric netlist (fat trees, clusters) both provide it.
+// What a NIC, a firmware runtime, a traffic run or a workload needs of any
+// network, whatever its fabric: hosts and their endpoints, the clock the
+// endpoints run on, the activity record and the deadlock watchdog, and the
+// optical part when there is one. The mesh/torus netlist, the
+// switched-fabric netlist (fat trees, clusters) and the hybrid netlist (a fat
+// tree beside an optical circuit switch) all provide it, so nothing above
+// needs to know which one it has.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -10,12 +13,36 @@
 
 #include "hw/common/circuit_gate.h"
 #include "hw/common/endpoint.h"
+#include "hw/common/watchdog.h"
 #include "hw/router/router.h"
 #include "hw/router/router_config.h"
-#include "hw/router/watchdog.h"
 #include "platforms/platform.h"
 
+namespace kairo::ocs {
+class CircuitController;
+class OcsFabric;
+}  // namespace kairo::ocs
+
 namespace kairo::platforms {
+
+// The optical circuit-switched part of a network (the hybrid network's OCS):
+// its fabric, its circuit controller, and pathways between the optical NICs
+// of two nodes.
+class OpticalNetwork {
+ public:
+  virtual ~OpticalNetwork() = default;
+  virtual ocs::OcsFabric& ocs() = 0;
+  virtual ocs::CircuitController& controller() = 0;
+  // The optical port of node n, or -1 when it has no optical NIC.
+  virtual int port_of(router::NodeId n) const = 0;
+  // A pathway between two nodes' optical NICs, up from time 0 (before the
+  // run starts). Empty on success, otherwise why (a node without an optical
+  // NIC, a port already in use, a blocked Clos fabric).
+  virtual std::string preset_pathway(router::NodeId a, router::NodeId b) = 0;
+  // The same during the run, through the controller: up after the
+  // reconfiguration delay (setup), or torn down (both directions).
+  virtual std::string request_pathway(router::NodeId a, router::NodeId b, bool setup) = 0;
+};
 
 class Network {
  public:
@@ -40,13 +67,15 @@ class Network {
   // The gate of a network interface whose channel goes through an optical
   // circuit (the hybrid network's TNI 1); null for packet-switched ones.
   virtual hw::CircuitGate* gate(router::NodeId, int) { return nullptr; }
+  // The optical circuit-switched part; null on networks without one.
+  virtual OpticalNetwork* optical() { return nullptr; }
 };
 
 // What every router (or switch) holding packets waits for, `limit` lines at most.
 std::vector<std::string> describe_blocked(const std::vector<std::unique_ptr<router::Router>>& routers,
                                           std::size_t limit);
 
-// The netlist the platform describes (TorusNetlist or SwitchNetlist).
+// The netlist the platform describes (TorusNetlist, SwitchNetlist or HybridNetlist).
 std::unique_ptr<Network> build_network(const Platform& p, sim::EventQueue& queue);
 
 }  // namespace kairo::platforms

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "hw/router/routing.h"
-#include "hw/router/topology.h"
+#include "hw/common/topology.h"
 #include "sim/time.h"
 
 namespace kairo::platforms {

@@ -25,7 +25,6 @@ RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data)
 
   nic::TniContext& ctx = tni_ctx_;
   ctx.queue = &queue;
-  ctx.topo = net_->torus();
   ctx.wires = &wires_;
   ctx.clock = net_->clock();
   ctx.flit_bytes = std::uint32_t(p.router.flit_bytes);

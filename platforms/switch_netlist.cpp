@@ -7,7 +7,6 @@
 #include <cmath>
 #include <limits>
 
-#include "platforms/hybrid_netlist.h"
 #include "sim/units.h"
 
 namespace kairo::platforms {
@@ -313,23 +312,6 @@ SwitchNetlist::LinkTally SwitchNetlist::links() const {
 
 std::vector<std::string> SwitchNetlist::describe_blocked(std::size_t limit) {
   return platforms::describe_blocked(switches_, limit);
-}
-
-std::vector<std::string> describe_blocked(const std::vector<std::unique_ptr<router::Router>>& routers,
-                                          std::size_t limit) {
-  std::vector<std::string> out;
-  for (const auto& r : routers) {
-    if (r->buffered_packets() == 0) continue;
-    r->describe_blocked(out, limit);
-    if (out.size() >= limit) break;
-  }
-  return out;
-}
-
-std::unique_ptr<Network> build_network(const Platform& p, sim::EventQueue& queue) {
-  if (p.kind == FabricKind::kTorus) return std::make_unique<TorusNetlist>(p, queue);
-  if (p.ocs.present) return std::make_unique<HybridNetlist>(p, queue);
-  return std::make_unique<SwitchNetlist>(p, queue);
 }
 
 }  // namespace kairo::platforms

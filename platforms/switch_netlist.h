@@ -17,7 +17,6 @@
 
 #include "hw/router/router.h"
 #include "platforms/network.h"
-#include "platforms/torus_netlist.h"
 
 namespace kairo::platforms {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "hw/common/endpoint.h"
+#include "hw/common/watchdog.h"
 #include "hw/router/router.h"
-#include "hw/router/watchdog.h"
 #include "platforms/network.h"
 #include "platforms/platform.h"
 

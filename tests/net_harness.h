@@ -33,7 +33,6 @@ class NetBench : public hw::EndpointClient, public sim::EventTarget {
     p->id = next_id_++;
     p->src = src;
     p->dst = dst;
-    p->dst_coord = net_.topology().coord_of(dst);
     p->flits = std::uint16_t(flits);
     p->bytes = std::uint32_t(flits * net_.config().flit_bytes);
     p->created_ps = t;

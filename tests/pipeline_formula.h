@@ -4,7 +4,7 @@
 #pragma once
 #include <algorithm>
 
-#include "hw/router/topology.h"
+#include "hw/common/topology.h"
 #include "platforms/platform.h"
 
 namespace kairo::test {

@@ -1,7 +1,7 @@
 // Geometry of the mesh/torus: node numbering, ports and cables, hop distance
 // and the dateline. Expected distances come from a breadth-first search over
 // the cabled neighbour graph, not from the distance formula under test.
-#include "hw/router/topology.h"
+#include "hw/common/topology.h"
 
 #include <gtest/gtest.h>
 

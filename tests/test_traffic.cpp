@@ -1,14 +1,24 @@
 // Synthetic traffic: saturation against the bisection bound, nothing lost or
-// duplicated above saturation, determinism, idle time, batch mode.
+// duplicated above saturation, determinism, idle time, batch mode; and the
+// same runner on switched fabrics (fat tree, clusters, the hybrid network's
+// packet switches): exactly-once delivery, the Bernoulli load, and the
+// zero-load latency from the switch pipeline formula.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
 
 #include "platforms/platform.h"
 #include "tests/net_harness.h"
+#include "tests/test_support.h"
 #include "traffic/pattern.h"
 #include "traffic/traffic_run.h"
 
 namespace kairo {
 namespace {
+
+using sim::Time;
 
 nlohmann::json run(const std::string& platform, traffic::TrafficOptions o, std::vector<std::string> sets = {}) {
   o.use_systemc = false;
@@ -157,6 +167,182 @@ TEST(Traffic, IdleTimeCostsNoEvents) {
   EXPECT_EQ(bench.deliveries()[1].delivered_ps - gap, bench.deliveries()[0].delivered_ps)
       << "the second packet sees the same idle network";
   EXPECT_LT(bench.queue().events_processed(), 200u);
+}
+
+// ---- Switched fabrics -------------------------------------------------------
+
+void expect_exactly_once(const nlohmann::json& j, const std::string& what, std::uint64_t at_least = 100) {
+  EXPECT_FALSE(j["deadlock"].get<bool>()) << what;
+  EXPECT_GE(j["packets_created"].get<std::uint64_t>(), at_least) << what;
+  EXPECT_EQ(j["packets_created"], j["packets_delivered"]) << what;
+  EXPECT_EQ(j["packets_lost"], 0) << what;
+  EXPECT_EQ(j["packets_duplicated"], 0) << what;
+}
+
+// Every pattern that needs no coordinates, on a small fat tree, a set of
+// clusters and the hybrid network (over its packet switches): every packet
+// created arrives exactly once (by id). Rates are flits per node per switch
+// cycle, so about half of each platform's host link: ib-qdr-16 0.0625
+// (4GB/s, 64B flits, 1GHz), grid-2x32 0.002 (1Gbps), hybrid-eps-ocs-128
+// 0.0195 (10Gbps, its edges' single 64Gbps uplink saturating first).
+TEST(TrafficOnSwitches, EveryPacketArrivesExactlyOnceOnFatTreesClustersAndTheHybridNetwork) {
+  struct Case {
+    std::string platform;
+    double rate;
+    std::uint64_t measure_cycles;
+  };
+  for (const Case& c : {Case{"ib-qdr-16", 0.03, 1500}, Case{"grid-2x32", 0.001, 10000},
+                        Case{"hybrid-eps-ocs-128", 0.004, 1500}}) {
+    for (std::string pattern : {"uniform", "bitcomp", "tornado", "neighbor", "hotspot", "randperm"}) {
+      auto j = run(c.platform, opts(pattern, c.rate, 300, c.measure_cycles));
+      expect_exactly_once(j, c.platform + " " + pattern);
+      EXPECT_GT(j["avg_packet_latency_cycles"].get<double>(), 0) << c.platform << " " << pattern;
+    }
+  }
+  // Above saturation, then drained: still nothing lost (hotspot piles onto one host).
+  auto hot = opts("hotspot", 0.8, 300, 1500);
+  hot.hotspot_fraction = 0.5;
+  expect_exactly_once(run("ib-qdr-16", hot), "ib-qdr-16 hotspot above saturation");
+}
+
+// A pattern defined on coordinates is refused on a platform without them,
+// naming the option and what the pattern needs.
+TEST(TrafficOnSwitches, TransposeNeedsAMeshOrTorus) {
+  auto p = platforms::load_platform("ib-qdr-16");
+  try {
+    traffic::validate(opts("transpose", 0.1, 10, 10), p);
+    FAIL() << "transpose accepted on a fat tree";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("--pattern transpose"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("mesh/torus"), std::string::npos) << e.what();
+  }
+}
+
+// At a low rate nothing queues, so what the sources offer the network
+// accepts. The offered load is itself a sample: each of the N x M
+// node-cycles creates a packet with probability q = rate / F, so the packets
+// created in the window are Binomial(N M, q), with standard deviation
+// sigma = sqrt(N M q (1 - q)). Accepted differs from offered only by the
+// packets in flight across the window's two edges, each about Poisson with
+// mean N q L for a latency of L cycles (L << M here), a smaller spread than
+// sigma. Both must hold within 4 sigma (in flits per node per cycle: 4 sigma F / (N M)).
+TEST(TrafficOnSwitches, AcceptedEqualsOfferedAtALowRateWithinTheBinomialBound) {
+  // About 16% and 20% of the first link to saturate (host link; the hybrid
+  // network's edge uplink).
+  for (auto [platform, rate] : {std::pair{"ib-qdr-16", 0.01}, std::pair{"hybrid-eps-ocs-128", 0.001}}) {
+    const double flits = 4, cycles = 50000;
+    auto j = run(platform, opts("uniform", rate, 2000, std::uint64_t(cycles)));
+    expect_exactly_once(j, platform);
+    const double nodes = j["nodes"].get<double>(), q = rate / flits;
+    const double sigma = std::sqrt(nodes * cycles * q * (1 - q));
+    const double tolerance = 4 * sigma * flits / (nodes * cycles);
+    const double offered = j["offered_flits_per_node_cycle"], accepted = j["accepted_flits_per_node_cycle"];
+    EXPECT_NEAR(offered, rate, tolerance) << platform;
+    EXPECT_NEAR(accepted, offered, tolerance) << platform;
+    EXPECT_FALSE(j["drain_limited"].get<bool>()) << platform;
+  }
+}
+
+// Tail arrival at the destination host of a packet of `flits` whose head
+// starts onto the source's host link at s and crosses `switches` switches
+// (1: both hosts on one edge switch; 3: edge, spine, edge): the switch
+// pipeline formula (docs/traffic.md, docs/fabrics.md) hop by hop from the
+// platform's link classes and switching delay. A cut-through switch starts
+// the routing and allocation delay when the head is in, a store-and-forward
+// one when the tail is.
+Time fat_tree_tail(const platforms::Platform& p, Time s, int flits, int switches) {
+  const Time period = p.router.clock_period_ps();
+  auto ceil_to = [period](Time t) { return (t + period - 1) / period * period; };
+  auto flit_time = [&p](const platforms::LinkClass& c) {
+    return Time(std::llround(double(p.router.flit_bytes) * 1e12 / c.bytes_per_s));
+  };
+  const Time pipe = ceil_to(p.router.switching_delay_ps);  // routing and both allocations; no traversal term
+  const Time hf = flit_time(p.fabric.host), hl = p.fabric.host.latency_ps;
+  const Time f = flit_time(p.fabric.up), c = p.fabric.up.latency_ps;
+  const bool sf = p.router.store_and_forward;
+  Time head = ceil_to(s + hf + hl), tail = s + Time(flits) * hf + hl;
+  for (int k = 1; k < switches; ++k) {
+    const Time start = (sf ? ceil_to(tail) : head) + pipe;
+    const Time tail_leaves = std::max(start + Time(flits) * f, tail + f);
+    head = ceil_to(start + f + c);
+    tail = tail_leaves + c;
+  }
+  const Time start = (sf ? ceil_to(tail) : head) + pipe;
+  return std::max(start + Time(flits) * hf, tail + hf) + hl;
+}
+
+// One packet per host to the next host (neighbor on a fat tree: host i to
+// i + 1), all at time 0: no two share a link or a switch port, so every
+// packet sees an empty network. On ib-qdr-16 (cut-through) 14 of 16 stay on
+// their edge switch and hosts 7 and 15 cross a spine; on eps-tree-128
+// (store-and-forward) 124 of 128 stay, and hosts 31, 63, 95, 127 cross.
+TEST(TrafficOnSwitches, ZeroLoadLatencyOnAFatTreeFollowsTheSwitchPipelineFormula) {
+  struct Case {
+    std::string platform;
+    int hosts, crossing;
+  };
+  for (const Case& c : {Case{"ib-qdr-16", 16, 2}, Case{"eps-tree-128", 128, 4}}) {
+    auto p = platforms::load_platform(c.platform);
+    ASSERT_GT(p.router.switching_delay_ps, 0);
+    traffic::TrafficOptions o = opts("neighbor", 0.1, 0, 1);
+    o.batch_packets = 1;
+    auto j = run(c.platform, o);
+    expect_exactly_once(j, c.platform + " neighbor batch", std::uint64_t(c.hosts));
+    const Time period = p.router.clock_period_ps();
+    auto cycles = [period](Time t) { return std::uint64_t((t + period - 1) / period); };
+    const std::uint64_t local = cycles(fat_tree_tail(p, 0, 4, 1)), across = cycles(fat_tree_tail(p, 0, 4, 3));
+    if (c.platform == "ib-qdr-16")
+      EXPECT_EQ(local, 210u) << "17 (host link) + 128 (switch) + 64 (4 flits) + 1 (cable, on the clock)";
+    EXPECT_EQ(j["latency_percentiles_cycles"]["p50"].get<std::uint64_t>(), local) << c.platform;
+    EXPECT_EQ(j["latency_percentiles_cycles"]["max"].get<std::uint64_t>(), across) << c.platform;
+    EXPECT_DOUBLE_EQ(j["avg_packet_latency_cycles"].get<double>(),
+                     (double(c.hosts - c.crossing) * double(local) + double(c.crossing) * double(across)) / c.hosts)
+        << c.platform;
+    EXPECT_DOUBLE_EQ(j["avg_hops"].get<double>(), 2.0 * c.crossing / c.hosts) << c.platform;
+    EXPECT_EQ(j["batch_cycles"].get<std::uint64_t>(), across) << c.platform;
+  }
+}
+
+// The port summary on a switched fabric groups ports by name without their
+// number; the host ports are ni0, like the mesh/torus ejection ports.
+TEST(TrafficOnSwitches, PortSummaryGroupsSwitchPortsByKind) {
+  auto j = run("ib-qdr-16", opts("uniform", 0.03, 300, 1500));
+  EXPECT_EQ(j["ports"]["ni0"]["links"].get<int>(), 16);
+  EXPECT_EQ(j["ports"]["up"]["links"].get<int>(), 16) << "2 edges x 8 uplinks";
+  EXPECT_EQ(j["ports"]["edge"]["links"].get<int>(), 16) << "the spines' links down to the edges";
+  EXPECT_GT(j["window_link_flits"].get<std::uint64_t>(), 0u);
+}
+
+// `kairo traffic` as a user runs it, on the fat trees and the hybrid network:
+// exit 0 and the JSON fields of a mesh/torus run; a pattern that needs
+// coordinates is bad input (exit 2) naming the option.
+TEST(TrafficOnSwitches, CommandLineRunsOnFatTreesAndTheHybridNetworkWithTheMeshFields) {
+  auto keys = [](const nlohmann::json& j) {
+    std::vector<std::string> k;
+    for (auto it = j.begin(); it != j.end(); ++it) k.push_back(it.key());
+    return k;
+  };
+  const std::vector<std::string> common = {"--warmup-cycles", "200", "--measure-cycles", "2000", "--quiet"};
+  auto args = [&common](std::vector<std::string> a) {
+    a.insert(a.end(), common.begin(), common.end());
+    return a;
+  };
+  auto mesh = test::run_kairo(args({"traffic", "mesh-8x8", "--rate", "0.1"}));
+  ASSERT_EQ(mesh.exit_code, 0) << mesh.err;
+  const auto mesh_keys = keys(nlohmann::json::parse(mesh.out));
+  for (std::string platform : {"ib-qdr-256", "eps-tree-128", "hybrid-eps-ocs-128"}) {
+    auto r = test::run_kairo(args({"traffic", platform, "--rate", "0.002"}));
+    ASSERT_EQ(r.exit_code, 0) << platform << ": " << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["platform"], platform);
+    EXPECT_EQ(j["packets_lost"], 0) << platform;
+    EXPECT_EQ(j["packets_created"], j["packets_delivered"]) << platform;
+    EXPECT_EQ(keys(j), mesh_keys) << platform;
+  }
+  auto bad = test::run_kairo({"traffic", "ib-qdr-16", "--pattern", "transpose", "--rate", "0.01"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--pattern transpose"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("fat tree"), std::string::npos) << bad.err;
 }
 
 }  // namespace

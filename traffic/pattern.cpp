@@ -1,3 +1,5 @@
+// Destinations of the synthetic traffic patterns; see pattern.h for their
+// definitions on coordinates and on a switched fabric's host ring.
 #include "traffic/pattern.h"
 
 #include <stdexcept>
@@ -20,11 +22,12 @@ std::optional<Pattern> parse_pattern(const std::string& name) {
   return std::nullopt;
 }
 
-DestinationPicker::DestinationPicker(const router::Topology& topo, Pattern p, std::uint64_t seed,
+bool needs_torus(Pattern p) { return p == Pattern::kTranspose; }
+
+DestinationPicker::DestinationPicker(NodeId nodes, const router::Topology* torus, Pattern p, std::uint64_t seed,
                                      std::vector<NodeId> hotspots, double hotspot_fraction)
-    : topo_(topo), pattern_(p), hotspots_(std::move(hotspots)), hotspot_fraction_(hotspot_fraction) {
-  const NodeId n = NodeId(topo.num_nodes());
-  const int nd = topo.num_dims();
+    : nodes_(nodes), pattern_(p), hotspots_(std::move(hotspots)), hotspot_fraction_(hotspot_fraction) {
+  const NodeId n = nodes_;
   if (p == Pattern::kUniform && n < 2) throw std::invalid_argument("uniform traffic needs at least 2 nodes");
   if (p == Pattern::kHotspot) {
     if (hotspots_.empty()) throw std::invalid_argument("hotspot traffic needs at least one hotspot node");
@@ -36,12 +39,9 @@ DestinationPicker::DestinationPicker(const router::Topology& topo, Pattern p, st
     return;
   }
   if (p == Pattern::kUniform) return;
-  if (p == Pattern::kTranspose) {
-    for (int d = 0; d < nd; ++d)
-      if (topo.dim(d).size != topo.dim(nd - 1 - d).size)
-        throw std::invalid_argument("transpose needs dimension " + topo.dim(d).name + " and " +
-                                    topo.dim(nd - 1 - d).name + " of equal size");
-  }
+  if (needs_torus(p) && !torus)
+    throw std::invalid_argument(pattern_names()[std::size_t(p)] +
+                                " traffic needs a mesh/torus shape (coordinates); this platform has none");
   perm_.resize(n);
   if (p == Pattern::kRandperm) {
     for (NodeId i = 0; i < n; ++i) perm_[i] = i;
@@ -49,11 +49,26 @@ DestinationPicker::DestinationPicker(const router::Topology& topo, Pattern p, st
     for (NodeId i = n - 1; i > 0; --i) std::swap(perm_[i], perm_[rng.below(i + 1)]);
     return;
   }
-  for (NodeId s = 0; s < n; ++s) {
+  if (torus)
+    permute_coordinates(*torus);
+  else
+    permute_ring();
+}
+
+// Mesh/torus: each coordinate on its own.
+void DestinationPicker::permute_coordinates(const router::Topology& topo) {
+  const int nd = topo.num_dims();
+  if (pattern_ == Pattern::kTranspose) {
+    for (int d = 0; d < nd; ++d)
+      if (topo.dim(d).size != topo.dim(nd - 1 - d).size)
+        throw std::invalid_argument("transpose needs dimension " + topo.dim(d).name + " and " +
+                                    topo.dim(nd - 1 - d).name + " of equal size");
+  }
+  for (NodeId s = 0; s < nodes_; ++s) {
     Coord c = topo.coord_of(s), d = c;
     for (int k = 0; k < nd; ++k) {
       const int size = topo.dim(k).size;
-      switch (p) {
+      switch (pattern_) {
         case Pattern::kTranspose: d[k] = c[nd - 1 - k]; break;
         case Pattern::kBitcomp: d[k] = size - 1 - c[k]; break;
         case Pattern::kTornado: d[k] = (c[k] + (size + 1) / 2 - 1) % size; break;
@@ -65,8 +80,24 @@ DestinationPicker::DestinationPicker(const router::Topology& topo, Pattern p, st
   }
 }
 
+// Switched fabric: the hosts as one ring of N, the mesh/torus definitions
+// with a single dimension.
+void DestinationPicker::permute_ring() {
+  const std::uint64_t n = nodes_;
+  for (std::uint64_t s = 0; s < n; ++s) {
+    std::uint64_t d = s;
+    switch (pattern_) {
+      case Pattern::kBitcomp: d = n - 1 - s; break;
+      case Pattern::kTornado: d = (s + (n + 1) / 2 - 1) % n; break;
+      case Pattern::kNeighbor: d = (s + 1) % n; break;
+      default: break;
+    }
+    perm_[s] = NodeId(d);
+  }
+}
+
 NodeId DestinationPicker::uniform_other(NodeId src, sim::Rng& rng) const {
-  NodeId d = NodeId(rng.below(topo_.num_nodes() - 1));
+  NodeId d = NodeId(rng.below(std::uint64_t(nodes_) - 1));
   return d >= src ? d + 1 : d;
 }
 

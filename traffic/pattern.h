@@ -1,23 +1,27 @@
 // Synthetic traffic patterns (the classic set of Dally & Towles, as BookSim
-// names them), defined on coordinates so they apply to any mesh/torus shape.
-//   uniform    a random node other than the source
+// names them). On a mesh/torus they are defined on coordinates, so they apply
+// to any shape; on a switched fabric (fat tree, clusters, the hybrid
+// network's packet switches) the hosts 0..N-1 count as one ring.
+//   uniform    a random node other than the source                 (any)
 //   transpose  coordinates reversed: (c0, c1, ..., cn-1) -> (cn-1, ..., c0);
-//              needs size(d) == size(n-1-d)
-//   bitcomp    every coordinate complemented: c -> size-1-c (bit complement
-//              when sizes are powers of two)
-//   tornado    every coordinate moved (ceil(size/2) - 1) forward, wrapping
-//   neighbor   every coordinate moved one forward, wrapping
+//              needs size(d) == size(n-1-d)                      (mesh/torus)
+//   bitcomp    every coordinate complemented: c -> size-1-c, which is node
+//              N-1-i (bit complement when N is a power of two)     (any)
+//   tornado    every coordinate moved (ceil(size/2) - 1) forward, wrapping;
+//              switched fabrics: host i -> i + ceil(N/2) - 1 mod N (any)
+//   neighbor   every coordinate moved one forward, wrapping;
+//              switched fabrics: host i -> i + 1 mod N            (any)
 //   hotspot    with probability `hotspot_fraction` one of the hotspot nodes
-//              (uniformly), otherwise uniform
-//   randperm   a random permutation of the nodes, fixed by the seed
+//              (uniformly), otherwise uniform                      (any)
+//   randperm   a random permutation of the nodes, fixed by the seed (any)
 // Permutations may map a node to itself; such packets go through the local
-// router only.
+// router (or edge switch) only.
 #pragma once
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "hw/router/topology.h"
+#include "hw/common/topology.h"
 #include "sim/random.h"
 
 namespace kairo::traffic {
@@ -26,11 +30,14 @@ enum class Pattern { kUniform, kTranspose, kBitcomp, kTornado, kNeighbor, kHotsp
 
 std::optional<Pattern> parse_pattern(const std::string& name);
 const std::vector<std::string>& pattern_names();
+// True when the pattern is defined only on a mesh/torus shape (coordinates).
+bool needs_torus(Pattern p);
 
 class DestinationPicker {
  public:
-  // Throws std::invalid_argument when the pattern does not fit the shape.
-  DestinationPicker(const router::Topology& topo, Pattern p, std::uint64_t seed,
+  // `nodes` hosts; `torus` the mesh/torus shape, or null on a switched
+  // fabric. Throws std::invalid_argument when the pattern does not fit.
+  DestinationPicker(router::NodeId nodes, const router::Topology* torus, Pattern p, std::uint64_t seed,
                     std::vector<router::NodeId> hotspots = {0}, double hotspot_fraction = 0.2);
   router::NodeId pick(router::NodeId src, sim::Rng& rng) const;
   // Fixed destination of a permutation pattern (not uniform/hotspot).
@@ -38,8 +45,10 @@ class DestinationPicker {
 
  private:
   router::NodeId uniform_other(router::NodeId src, sim::Rng& rng) const;
+  void permute_coordinates(const router::Topology& topo);
+  void permute_ring();
 
-  const router::Topology& topo_;
+  router::NodeId nodes_;
   Pattern pattern_;
   std::vector<router::NodeId> perm_;  // fixed-destination patterns, precomputed
   std::vector<router::NodeId> hotspots_;

@@ -1,3 +1,5 @@
+// Traffic sources and sinks: Bernoulli creation, the source queue, injection
+// over the node's packet-switched interfaces, and the delivery record.
 #include "traffic/traffic_node.h"
 
 namespace kairo::traffic {
@@ -10,7 +12,6 @@ hw::Packet* TrafficContext::create(router::NodeId src, router::NodeId dst, Time 
   p->created_ps = now;
   p->src = src;
   p->dst = dst;
-  p->dst_coord = net->topology().coord_of(dst);
   p->flits = std::uint16_t(packet_flits);
   p->bytes = std::uint32_t(packet_flits * flit_bytes);
   p->measured = measuring;
@@ -44,7 +45,9 @@ void TrafficContext::maybe_stop_generating() {
 }
 
 TrafficNode::TrafficNode(TrafficContext& ctx, router::NodeId id, std::uint64_t seed)
-    : ctx_(ctx), id_(id), rng_(seed, id) {}
+    : ctx_(ctx), id_(id), rng_(seed, id) {
+  for (int ni = 0; ni < ctx.interfaces; ++ni) interfaces_.push_back(&ctx.net->endpoint(id, ni));
+}
 
 void TrafficNode::start(Time t) { schedule_next(t); }
 
@@ -73,18 +76,18 @@ void TrafficNode::enqueue_batch(std::uint64_t n) {
 // Packets leave the source queue in order, each through the first network
 // interface (round-robin from the last one used) that can take it now.
 void TrafficNode::try_inject() {
-  const int nis = ctx_.net->network_interfaces();
+  const int nis = int(interfaces_.size());
   while (!source_queue_.empty()) {
     hw::Packet* p = source_queue_.head;
     int chosen = -1;
     for (int k = 0; k < nis && chosen < 0; ++k) {
       int ni = (next_ni_ + k) % nis;
-      if (ctx_.net->endpoint(id_, ni).can_send(p->flits)) chosen = ni;
+      if (interfaces_[std::size_t(ni)]->can_send(p->flits)) chosen = ni;
     }
     if (chosen < 0) return;
     source_queue_.pop();
     p->dst_ni = std::uint16_t(chosen);
-    ctx_.net->endpoint(id_, chosen).send(p);
+    interfaces_[std::size_t(chosen)]->send(p);
     next_ni_ = (chosen + 1) % nis;
   }
 }

@@ -1,14 +1,15 @@
 // One node's traffic generator and sink: creates packets by a Bernoulli
 // process (sampled as geometric gaps, so idle cycles cost nothing), queues
 // them at the source (source queueing counts in packet latency), injects them
-// through the node's network interfaces, and records each arrival.
+// through the node's packet-switched network interfaces, and records each
+// arrival. Packets are addressed to a node; the network maps it to its route.
 #pragma once
 #include <cstdint>
 #include <vector>
 
 #include "hw/common/endpoint.h"
 #include "hw/common/packet.h"
-#include "platforms/torus_netlist.h"
+#include "platforms/network.h"
 #include "sim/random.h"
 #include "traffic/pattern.h"
 
@@ -28,7 +29,8 @@ struct TrafficStats {
 // What every node of one run shares.
 struct TrafficContext {
   sim::EventQueue* queue = nullptr;
-  platforms::TorusNetlist* net = nullptr;
+  platforms::Network* net = nullptr;
+  int interfaces = 1;        // packet-switched network interfaces per node (0..interfaces-1)
   const DestinationPicker* picker = nullptr;
   hw::PacketPool pool;
   sim::Clock clock;
@@ -50,6 +52,7 @@ struct TrafficContext {
 class TrafficNode : public hw::EndpointClient, public sim::EventTarget {
  public:
   TrafficNode(TrafficContext& ctx, router::NodeId id, std::uint64_t seed);
+  // ctx.net and ctx.interfaces must be set.
   // Schedules the first creation (Bernoulli mode) at or after `t`.
   void start(sim::Time t);
   // Queues n packets now (batch mode) and starts injecting.
@@ -65,6 +68,7 @@ class TrafficNode : public hw::EndpointClient, public sim::EventTarget {
 
   TrafficContext& ctx_;
   router::NodeId id_;
+  std::vector<hw::Endpoint*> interfaces_;  // the node's packet-switched ones, looked up once
   sim::Rng rng_;
   hw::PacketFifo source_queue_;
   int next_ni_ = 0;

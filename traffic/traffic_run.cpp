@@ -1,10 +1,14 @@
+// The synthetic-traffic run: builds the platform's network (any fabric),
+// drives it through the phases of traffic_run.h and summarizes the result.
 #include "traffic/traffic_run.h"
 
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cctype>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -24,6 +28,16 @@ const std::vector<std::string>& cost_fields() {
   return f;
 }
 
+namespace {
+
+const char* fabric_description(const platforms::Platform& p) {
+  if (p.kind == platforms::FabricKind::kTorus) return "mesh/torus";
+  if (p.ocs.present) return "hybrid network (packet switches and optical circuits)";
+  return p.kind == platforms::FabricKind::kFatTree ? "fat tree" : "set of clusters";
+}
+
+}  // namespace
+
 void validate(const TrafficOptions& o, const platforms::Platform& p) {
   if (!parse_pattern(o.pattern)) {
     std::string names;
@@ -36,6 +50,11 @@ void validate(const TrafficOptions& o, const platforms::Platform& p) {
   if (o.packet_flits < 1 || o.packet_flits > p.router.max_packet_flits)
     throw std::invalid_argument(fmt::format("--packet-flits: expected 1..{} (router.max_packet_flits of {}), got {}",
                                             p.router.max_packet_flits, p.source, o.packet_flits));
+  if (const Pattern pattern = *parse_pattern(o.pattern); needs_torus(pattern) && p.kind != platforms::FabricKind::kTorus)
+    throw std::invalid_argument(fmt::format(
+        "--pattern {}: needs a mesh/torus shape (it maps coordinates); {} is a {}; patterns for every platform: "
+        "uniform, bitcomp, tornado, neighbor, hotspot, randperm (docs/traffic.md)",
+        o.pattern, p.name, fabric_description(p)));
   if (o.batch_packets == 0 && o.measure_cycles == 0)
     throw std::invalid_argument("--measure-cycles: expected at least 1 cycle");
   // Simulated time is 64-bit picoseconds: the run's phases, in picoseconds,
@@ -73,10 +92,10 @@ class PhaseClock : public sim::EventTarget {
   bool drain_limited = false;
   nlohmann::json ports;  // per port name: link counters over the measurement window
   std::uint64_t window_link_flits = 0;
-  PhaseClock(TrafficContext& ctx, platforms::TorusNetlist& net) : ctx_(ctx), net_(net) {}
+  PhaseClock(TrafficContext& ctx, platforms::Network& net) : ctx_(ctx), net_(net) {}
   void on_event(std::uint32_t kind, std::uint32_t, void*) override {
     if (kind == kWarmupEnd) {
-      net_.reset_counters(ctx_.queue->now());
+      for (std::size_t i = 0; i < net_.num_routers(); ++i) net_.router_at(i).reset_counters(ctx_.queue->now());
       start_ = ctx_.queue->now();
       ctx_.measuring = true;
     } else if (kind == kMeasureEnd) {
@@ -91,34 +110,63 @@ class PhaseClock : public sim::EventTarget {
   }
 
  private:
-  // Per port name (xp, xm, ..., ni0): average and maximum utilization of the
-  // connected output links, and the average share of time a downstream VC had
-  // no credits (Tofu's "VC full"), over the measurement window.
+  // Per port name (mesh/torus: xp, xm, ..., ni0; switched fabrics: the port
+  // name without its number, up, down, edge, wan, cluster, and ni0 for the
+  // links to the hosts' first network interfaces): average and maximum
+  // utilization of the connected output links, and the average share of time
+  // a downstream VC had no credits (Tofu's "VC full"), over the measurement
+  // window.
   void summarize_ports() {
     const sim::Time now = ctx_.queue->now(), window = now - start_;
     if (window == 0) return;
-    auto& r0 = net_.router(0);
-    const int vcs = net_.config().vcs;
-    for (int port = 0; port < r0.num_ports(); ++port) {
+    struct Group {
       double sum = 0, max = 0, zero = 0;
       std::uint64_t links = 0;
-      for (router::NodeId n = 0; n < net_.num_nodes(); ++n) {
-        auto& r = net_.router(n);
-        if (!r.port_connected(port)) continue;
-        router::PortCounters c = r.counters(port, now);
-        const double u = std::min(1.0, double(c.busy_ps) / double(window));
-        sum += u;
-        max = std::max(max, u);
-        for (int v = 0; v < vcs; ++v) zero += double(c.zero_credit_ps[v]) / double(window) / vcs;
-        if (port < net_.topology().num_link_ports()) window_link_flits += c.flits_sent;
-        ++links;
+    };
+    std::map<std::string, Group> groups;
+    std::vector<Group*> group_of_port;  // of the current router's ports
+    for (std::size_t i = 0; i < net_.num_routers(); ++i) {
+      router::Router& r = net_.router_at(i);
+      const int vcs = r.vcs();
+      if (i == 0 || !net_.torus()) {  // every mesh/torus router has router 0's ports
+        group_of_port.clear();
+        int first_host = -1;
+        for (int port = 0; port < r.num_ports(); ++port) {
+          const bool link = r.port_dim(port) >= 0;
+          if (!link && first_host < 0) first_host = port;
+          group_of_port.push_back(&groups[group_of(r, port, link ? -1 : port - first_host)]);
+        }
       }
-      if (links == 0) continue;
-      ports[r0.port_name(port)] = {{"links", links},
-                                   {"avg_utilization", sum / double(links)},
-                                   {"max_utilization", max},
-                                   {"avg_zero_credit_fraction", zero / double(links)}};
+      for (int port = 0; port < r.num_ports(); ++port) {
+        if (!r.port_connected(port)) continue;
+        const bool link = r.port_dim(port) >= 0;
+        router::PortCounters c = r.counters(port, now);
+        Group& g = *group_of_port[std::size_t(port)];
+        const double u = std::min(1.0, double(c.busy_ps) / double(window));
+        g.sum += u;
+        g.max = std::max(g.max, u);
+        for (int v = 0; v < vcs; ++v) g.zero += double(c.zero_credit_ps[v]) / double(window) / vcs;
+        if (link) window_link_flits += c.flits_sent;
+        ++g.links;
+      }
     }
+    for (const auto& [name, g] : groups)
+      if (g.links > 0)
+        ports[name] = {{"links", g.links},
+                       {"avg_utilization", g.sum / double(g.links)},
+                       {"max_utilization", g.max},
+                       {"avg_zero_credit_fraction", g.zero / double(g.links)}};
+  }
+  // The group of a port: its name on a mesh/torus (every router has the same
+  // ports); on a switched fabric the name without its number, or the network
+  // interface of a host port (`host_index`: its place among the host ports).
+  std::string group_of(router::Router& r, int port, int host_index) const {
+    if (net_.torus()) return r.port_name(port);
+    if (host_index >= 0) return "ni" + std::to_string(host_index % ctx_.interfaces);
+    std::string name = r.port_name(port);
+    std::size_t digit = 0;
+    while (digit < name.size() && !std::isdigit(static_cast<unsigned char>(name[digit]))) ++digit;
+    return name.substr(0, digit);
   }
 
  public:
@@ -126,8 +174,17 @@ class PhaseClock : public sim::EventTarget {
 
  private:
   TrafficContext& ctx_;
-  platforms::TorusNetlist& net_;
+  platforms::Network& net_;
 };
+
+// Traffic goes over the packet-switched network interfaces, the ones without
+// an optical circuit (the hybrid network's TNI 0; every interface elsewhere).
+int packet_interfaces(platforms::Network& net) {
+  int n = 0;
+  while (n < net.network_interfaces() && !net.gate(0, n)) ++n;
+  if (n == 0) throw std::invalid_argument(net.platform().name + ": no packet-switched network interface to send on");
+  return n;
+}
 
 std::uint64_t percentile(const std::vector<std::uint64_t>& sorted, double q) {
   if (sorted.empty()) return 0;
@@ -136,7 +193,7 @@ std::uint64_t percentile(const std::vector<std::uint64_t>& sorted, double q) {
 }
 
 json summarize(const platforms::Platform& plat, const TrafficOptions& o, TrafficContext& ctx,
-               platforms::TorusNetlist& net, double elaborate_s, double wall_s, std::uint64_t events,
+               platforms::Network& net, double elaborate_s, double wall_s, std::uint64_t events,
                const router::Watchdog& wd) {
   TrafficStats& s = ctx.stats;
   const double nodes = double(net.num_nodes());
@@ -203,14 +260,17 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   validate(o, plat);
   auto t0 = std::chrono::steady_clock::now();
   sim::EventQueue queue(plat.router.clock_period_ps());
-  platforms::TorusNetlist net(plat, queue);
-  DestinationPicker picker(net.topology(), *parse_pattern(o.pattern), o.seed, o.hotspots, o.hotspot_fraction);
+  const std::unique_ptr<platforms::Network> network = platforms::build_network(plat, queue);
+  platforms::Network& net = *network;
+  DestinationPicker picker(router::NodeId(net.num_nodes()), net.torus(), *parse_pattern(o.pattern), o.seed,
+                           o.hotspots, o.hotspot_fraction);
 
   TrafficContext ctx;
   ctx.queue = &queue;
   ctx.net = &net;
   ctx.picker = &picker;
-  ctx.clock = net.config().clock;
+  ctx.clock = net.clock();  // of the routers or switches the endpoints attach to
+  ctx.interfaces = packet_interfaces(net);
   ctx.packet_flits = o.packet_flits;
   ctx.flit_bytes = plat.router.flit_bytes;
   ctx.p_create = o.batch_packets > 0 ? 0.0 : o.rate / o.packet_flits;
@@ -219,7 +279,7 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   nodes.reserve(net.num_nodes());
   for (router::NodeId n = 0; n < net.num_nodes(); ++n) {
     nodes.emplace_back(ctx, n, o.seed);
-    for (int ni = 0; ni < net.network_interfaces(); ++ni) net.endpoint(n, ni).set_client(&nodes.back());
+    for (int ni = 0; ni < ctx.interfaces; ++ni) net.endpoint(n, ni).set_client(&nodes.back());
   }
   PhaseClock phases(ctx, net);
   if (o.batch_packets > 0) {

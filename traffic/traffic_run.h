@@ -1,5 +1,7 @@
-// The synthetic-traffic runner router architects compare designs with:
-// Bernoulli injection per node at a rate in flits per node per cycle, one
+// The synthetic-traffic runner router architects compare designs with, on
+// any platform's network (mesh/torus, fat tree, clusters, the hybrid
+// network's packet switches): Bernoulli injection per node at a rate in flits
+// per node per cycle of the routers or switches the hosts attach to, one
 // pattern, and the classic phases:
 //   warm-up   traffic runs, nothing is measured; counters reset at its end
 //   measure   packets created in this window are the measured ones
@@ -18,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hw/router/topology.h"
+#include "hw/common/topology.h"
 #include "platforms/network.h"
 #include "platforms/platform.h"
 #include "sim/event_queue.h"

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "hw/router/watchdog.h"
+#include "hw/common/watchdog.h"
 
 namespace kairo::hw {
 

@@ -17,7 +17,7 @@
 
 #include "hw/common/link.h"
 #include "hw/common/packet.h"
-#include "hw/router/router_config.h"
+#include "hw/common/network_activity.h"
 #include "sim/event_queue.h"
 
 namespace kairo::hw {

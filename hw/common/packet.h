@@ -8,8 +8,8 @@
 #include <memory>
 #include <vector>
 
-#include "hw/router/routing.h"
-#include "hw/router/topology.h"
+#include "hw/common/coord.h"
+#include "hw/common/vc_class.h"
 #include "sim/time.h"
 
 namespace kairo::hw {
@@ -21,8 +21,8 @@ struct Packet {
   sim::Time arrive_ps = 0;    // head fully received at the current holder
   sim::Time ready_ps = 0;     // route computed and allocators passed: may be switched
   sim::Time tail_ps = 0;      // tail fully received at the current holder
-  router::NodeId src = 0, dst = 0;
-  router::Coord dst_coord{};
+  router::NodeId src = 0, dst = 0;  // sources address nodes only
+  router::Coord dst_coord{};  // mesh/torus: dst's coordinates, filled by the router it enters the network at
   std::uint32_t bytes = 0;    // bytes on the wire (header + payload)
   std::uint16_t flits = 1;
   std::uint16_t src_ni = 0, dst_ni = 0;

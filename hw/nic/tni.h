@@ -93,7 +93,6 @@ namespace kairo::nic {
 // What the engine needs of the rest of the machine.
 struct TniContext {
   sim::EventQueue* queue = nullptr;
-  const router::Topology* topo = nullptr;  // mesh/torus: to address packets by coordinates; null otherwise
   WirePool* wires = nullptr;
   sim::Clock clock;  // the router clock the endpoint runs on
   std::uint32_t flit_bytes = 32;

@@ -98,7 +98,6 @@ void TransmitEngine::send_wire(Tni& t, Wire* w, bool response) {
   p->created_ps = t.now();
   p->src = t.node_;
   p->dst = w->dst_node;
-  if (t.ctx_->topo) p->dst_coord = t.ctx_->topo->coord_of(w->dst_node);  // mesh/torus routing needs it
   p->flits = plan.flits;
   p->bytes = plan.wire_bytes;
   p->dst_ni = w->dst_tni;

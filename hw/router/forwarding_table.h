@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "hw/router/topology.h"
+#include "hw/common/topology.h"
 
 namespace kairo::router {
 

@@ -67,7 +67,8 @@ void Router::on_event(std::uint32_t kind, std::uint32_t, void*) {
 
 // A head on its way in: it joins its VC's queue now (the sender's credits
 // reserved the space; links deliver in order), is routed (dimension order
-// depends only on the header), and becomes eligible once fully received and
+// depends only on the header and, on a mesh/torus, the destination's
+// coordinates, filled in at the injection port), and becomes eligible once fully received and
 // through routing and the allocation stages. Nothing here acts on it before
 // p->arrive_ps. Receive counters count the packet here, when its head starts
 // onto the link (a few cycles before it lands).
@@ -82,15 +83,21 @@ void Router::accept(int port, int vc, hw::Packet* p) {
     p->out_port = std::int16_t(out);
     p->out_class = VcClass::kAny;
     p->out_dim = std::int8_t(out < cfg_.num_link_ports() ? 0 : -1);
-  } else if (RouteDecision d = cfg_.routing->route(coord_, p->dst_coord, p->in_dim, p->vc_class);
-             d.port < 0) {
-    p->out_port = std::int16_t(cfg_.ni_port(p->dst_ni));
-    p->out_class = VcClass::kAny;
-    p->out_dim = -1;
   } else {
-    p->out_port = std::int16_t(d.port);
-    p->out_class = d.vc_class;
-    p->out_dim = std::int8_t(d.dim);
+    // Endpoints address nodes; the coordinates dimension-order routing
+    // compares are the router's to know: filled once, where the packet
+    // enters the network (an injection port), and carried from hop to hop.
+    if (port >= cfg_.num_link_ports()) p->dst_coord = cfg_.topo->coord_of(p->dst);
+    const RouteDecision d = cfg_.routing->route(coord_, p->dst_coord, p->in_dim, p->vc_class);
+    if (d.port < 0) {
+      p->out_port = std::int16_t(cfg_.ni_port(p->dst_ni));
+      p->out_class = VcClass::kAny;
+      p->out_dim = -1;
+    } else {
+      p->out_port = std::int16_t(d.port);
+      p->out_class = d.vc_class;
+      p->out_dim = std::int8_t(d.dim);
+    }
   }
   // Cut-through: eligible once the head is in; store-and-forward: the tail.
   p->ready_ps = (cfg_.store_and_forward ? cfg_.clock.ceil(p->tail_ps) : p->arrive_ps) + cfg_.pipeline_ps;

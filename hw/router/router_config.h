@@ -7,25 +7,14 @@
 #include <vector>
 
 #include "hw/common/link.h"
+#include "hw/common/network_activity.h"
+#include "hw/common/topology.h"
 #include "hw/router/forwarding_table.h"
 #include "hw/router/routing.h"
-#include "hw/router/topology.h"
 #include "sim/event_queue.h"
 #include "sim/time.h"
 
 namespace kairo::router {
-
-class Watchdog;
-
-// Run-wide activity, for the deadlock watchdog and the run's cost report.
-struct NetworkActivity {
-  std::uint64_t in_network = 0;    // packets injected and not yet delivered
-  sim::Time last_progress_ps = 0;  // last time a packet moved
-  std::uint64_t packet_hops = 0;   // router-to-router link traversals
-  std::uint64_t flit_hops = 0;     // the same, weighted by packet flits
-  std::uint64_t held = 0;          // packets a receiver holds unconsumed (back-pressure, not deadlock)
-  Watchdog* watchdog = nullptr;    // armed when the network becomes non-empty
-};
 
 struct RouterConfig {
   const Topology* topo = nullptr;

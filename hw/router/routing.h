@@ -6,14 +6,10 @@
 #pragma once
 #include <vector>
 
-#include "hw/router/topology.h"
+#include "hw/common/topology.h"
+#include "hw/common/vc_class.h"
 
 namespace kairo::router {
-
-// VC class a hop may use. On a ring dimension the VCs are split in two halves:
-// class 0 (low half) before the dateline, class 1 (high half) after crossing
-// it. Mesh dimensions, size-2 dimensions and ejection may use any VC.
-enum class VcClass : std::uint8_t { kLow = 0, kHigh = 1, kAny = 2 };
 
 // Which way to go round a ring when both directions are equally short.
 enum class TieBreak : std::uint8_t { kPlus, kMinus };

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <map>
 
-#include "platforms/hybrid_netlist.h"
+#include "hw/ocs/circuit_controller.h"
+#include "hw/ocs/ocs_fabric.h"
+#include "platforms/network.h"
 #include "sw/hybrid/forwarding.h"
 #include "sw/hybrid/partitioning.h"
 #include "sw/hybrid/pattern.h"
@@ -138,7 +140,7 @@ class PatternWorkload final : public Workload {
   void attach(platforms::Network& net) override {
     net_ = &net;
     if (pathways_.empty()) return;
-    auto* h = dynamic_cast<platforms::HybridNetlist*>(&net);
+    platforms::OpticalNetwork* h = net.optical();
     if (circuits_ == "preset")
       for (const hybrid::Pathway& pw : pathways_)
         if (std::string why = h->preset_pathway(pw.a, pw.b); !why.empty())
@@ -314,7 +316,7 @@ nlohmann::json PatternWorkload::measured() const {
   }
   j["top_switch_bytes"] = top;
   j["max_node_eps_bytes"] = node_max;
-  if (auto* h = dynamic_cast<platforms::HybridNetlist*>(net_)) {
+  if (platforms::OpticalNetwork* h = net_->optical()) {
     int used = 0;
     for (const hybrid::Pathway& pw : pathways_) {
       const auto a = h->ocs().counters(h->port_of(pw.a), now), b = h->ocs().counters(h->port_of(pw.b), now);

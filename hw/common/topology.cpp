@@ -1,6 +1,6 @@
 // Geometry of an N-dimensional mesh/torus. See topology.h for the id, port and
 // dateline conventions; this file only implements them.
-#include "hw/router/topology.h"
+#include "hw/common/topology.h"
 
 #include <cassert>
 #include <cctype>

@@ -8,11 +8,12 @@
 // receiver consume; when nothing is, it stops watching and the run ends (a
 // receiver that never consumes shows up as unfinished ranks, not as a hang).
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "hw/router/router_config.h"
+#include "hw/common/network_activity.h"
 #include "sim/event_queue.h"
 
 namespace kairo::router {

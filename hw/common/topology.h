@@ -24,17 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "hw/common/coord.h"
+
 namespace kairo::router {
-
-using NodeId = std::uint32_t;
-inline constexpr int kMaxDims = 6;
-using Coord = std::array<int, kMaxDims>;  // unused dimensions hold 0
-
-struct DimSpec {
-  std::string name;  // "X", "Y", ... (Tofu: X Y Z A B C)
-  int size = 1;
-  bool wrap = false;  // torus when true
-};
 
 class Topology {
  public:

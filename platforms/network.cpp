@@ -1,0 +1,28 @@
+// What every network shares: the one place that picks the netlist a platform
+// describes, and the blocked-packet report of a set of routers or switches.
+#include "platforms/network.h"
+
+#include "platforms/hybrid_netlist.h"
+#include "platforms/switch_netlist.h"
+#include "platforms/torus_netlist.h"
+
+namespace kairo::platforms {
+
+std::unique_ptr<Network> build_network(const Platform& p, sim::EventQueue& queue) {
+  if (p.kind == FabricKind::kTorus) return std::make_unique<TorusNetlist>(p, queue);
+  if (p.ocs.present) return std::make_unique<HybridNetlist>(p, queue);
+  return std::make_unique<SwitchNetlist>(p, queue);
+}
+
+std::vector<std::string> describe_blocked(const std::vector<std::unique_ptr<router::Router>>& routers,
+                                          std::size_t limit) {
+  std::vector<std::string> out;
+  for (const auto& r : routers) {
+    if (r->buffered_packets() == 0) continue;
+    r->describe_blocked(out, limit);
+    if (out.size() >= limit) break;
+  }
+  return out;
+}
+
+}  // namespace kairo::platforms
