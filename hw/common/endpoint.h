@@ -25,8 +25,9 @@ namespace kairo::hw {
 class EndpointClient {
  public:
   virtual ~EndpointClient() = default;
-  // A packet's tail has fully arrived (at p->tail_ps, >= now). The client
-  // owns the packet from here on.
+  // A packet's head has arrived; its tail is fully in at p->tail_ps (>= now),
+  // and a client acts on the packet from then. The client owns the packet
+  // from here on.
   virtual void on_packet(int ni, Packet* p) = 0;
   // The endpoint may be able to send again (a credit returned or the
   // channel freed) after a can_send() that returned false.
