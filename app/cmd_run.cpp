@@ -18,6 +18,7 @@
 #include "firmware/rank.h"
 #include "app/observe.h"
 #include "platforms/hybrid_netlist.h"
+#include "platforms/observe_blocks.h"
 #include "platforms/rdma_machine.h"
 #include "sim/host_memory.h"
 #include "sim/kernel.h"
@@ -67,66 +68,6 @@ class MachineMemory final : public sw::HostMemory {
   platforms::RdmaMachine& m_;
   const platforms::Platform& p_;
 };
-
-// Every TNI's counters: totals and high-water marks over the machine.
-nlohmann::json counter_summary(platforms::RdmaMachine& m) {
-  nic::TniCounters sum;
-  for (router::NodeId n = 0; n < m.nodes(); ++n)
-    for (int i = 0; i < m.tnis_per_node(); ++i) {
-      const nic::TniCounters& c = m.tni(n, i).counters();
-      sum.commands += c.commands;
-      sum.dma_bytes_read += c.dma_bytes_read;
-      sum.dma_bytes_written += c.dma_bytes_written;
-      sum.packets_sent += c.packets_sent;
-      sum.packets_received += c.packets_received;
-      sum.error_completions += c.error_completions;
-      sum.command_queue_high = std::max(sum.command_queue_high, c.command_queue_high);
-      sum.completion_queue_high = std::max(sum.completion_queue_high, c.completion_queue_high);
-      sum.notice_queue_high = std::max(sum.notice_queue_high, c.notice_queue_high);
-      sum.completion_queue_stalls += c.completion_queue_stalls;
-      sum.notice_queue_stalls += c.notice_queue_stalls;
-      sum.held_packets_high = std::max(sum.held_packets_high, c.held_packets_high);
-      sum.circuit_refusals += c.circuit_refusals;
-      sum.circuit_waits += c.circuit_waits;
-      sum.circuit_wait_ps += c.circuit_wait_ps;
-    }
-  return {{"commands", sum.commands},
-          {"dma_bytes_read", sum.dma_bytes_read},
-          {"dma_bytes_written", sum.dma_bytes_written},
-          {"packets_sent", sum.packets_sent},
-          {"packets_received", sum.packets_received},
-          {"error_completions", sum.error_completions},
-          {"command_queue_high_max", sum.command_queue_high},
-          {"completion_queue_high_max", sum.completion_queue_high},
-          {"notice_queue_high_max", sum.notice_queue_high},
-          {"completion_queue_stalls", sum.completion_queue_stalls},
-          {"notice_queue_stalls", sum.notice_queue_stalls},
-          {"held_packets_high_max", sum.held_packets_high},
-          {"circuit_refusals", sum.circuit_refusals},
-          {"circuit_waits", sum.circuit_waits},
-          {"circuit_wait_ns", double(sum.circuit_wait_ps) / 1000.0}};
-}
-
-// One line per TNI that did anything.
-void write_tni_csv(const std::string& path, platforms::RdmaMachine& m) {
-  std::string out =
-      "node,coord,tni,commands,dma_bytes_read,dma_bytes_written,packets_sent,packets_received,error_"
-      "completions,"
-      "command_queue_high,completion_queue_high,notice_queue_high,completion_queue_stalls,notice_queue_"
-      "stalls,"
-      "held_packets_high\n";
-  for (router::NodeId n = 0; n < m.nodes(); ++n)
-    for (int i = 0; i < m.tnis_per_node(); ++i) {
-      const nic::TniCounters& c = m.tni(n, i).counters();
-      if (!c.commands && !c.packets_received) continue;
-      out +=
-          fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", n, m.network().node_name(n), i,
-                      c.commands, c.dma_bytes_read, c.dma_bytes_written, c.packets_sent, c.packets_received,
-                      c.error_completions, c.command_queue_high, c.completion_queue_high, c.notice_queue_high,
-                      c.completion_queue_stalls, c.notice_queue_stalls, c.held_packets_high);
-    }
-  write_text_file(path, out, "--tni-counters");
-}
 
 int sweep(RunArgs& a, const std::string& list);
 int compare(RunArgs& a);
@@ -230,7 +171,7 @@ int run(RunArgs& a) {
     // A file that cannot be written is reported (exit 2) without losing the rest.
     int output_code = kExitOk;
     try {
-      if (!a.tni_csv.empty()) write_tni_csv(a.tni_csv, machine);
+      if (!a.tni_csv.empty()) write_text_file(a.tni_csv, platforms::tni_table(machine), "--tni-counters");
     } catch (const sim::OutputError& e) {
       output_code = bad_input(e.what());
     }
@@ -280,7 +221,7 @@ int run(RunArgs& a) {
     j["measured_from_ns"] = double(o.start_ps) / 1000.0;
     j["measured_to_ns"] = double(o.end_ps) / 1000.0;
     j["details"] = o.details;
-    j["nic_counters"] = counter_summary(machine);
+    j["nic_counters"] = platforms::nic_counter_summary(machine);
     const router::NetworkActivity& act = machine.network().activity();
     j["network"] = {{"packets", j["nic_counters"]["packets_sent"]},
                     {"packet_hops", act.packet_hops},

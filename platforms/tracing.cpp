@@ -7,6 +7,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "hw/nic/tni_observe.h"
+#include "hw/ocs/ocs_observe.h"
+#include "hw/router/router_observe.h"
 #include "platforms/hybrid_netlist.h"
 
 namespace kairo::platforms {
@@ -93,6 +96,7 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
       classes.insert(c);
     }
   }
+  auto selected = [&classes](const char* signal_class) { return classes.count(signal_class) > 0; };
   std::set<std::string> dims;
   for (const std::string& d : split(sel.dims, ',')) {
     std::string lower = d;
@@ -143,30 +147,17 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
     bool any = false;
     for (int port = 0; port < r.num_ports(); ++port) {
       if (!r.port_connected(port)) continue;
-      const std::string pname = r.port_name(port);
       if (!dims.empty()) {
-        std::string key;
-        if (r.port_dim(port) < 0)
-          key = "ni";
-        else if (topo)
-          key = topo->dim(r.port_dim(port)).name;
-        else
-          key = pname.substr(0, pname.find_first_of("0123456789"));  // switch ports: up1, down3, wan0
+        std::string key = router::port_dim_name(r, port, topo);
         std::transform(key.begin(), key.end(), key.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
         if (!dims.count(key)) continue;
       }
-      const std::string base = name + "." + pname + ".";
-      if (classes.count("link")) {
-        auto& o = probe->out[std::size_t(port)];
-        o.busy = trace.add(base + "busy", 1);
-        o.pkt = trace.add(base + "pkt", 32);
-        o.vc = trace.add(base + "vc", 4);
-        o.stall = trace.add(base + "credit_stall", 1);
-      }
-      if (classes.count("vc"))
+      const std::string base = name + "." + r.port_name(port) + ".";
+      observe::add_signals(trace, base, router::kPortSignals, probe->out[std::size_t(port)], selected);
+      if (classes.count(router::kOccupancyClass))
         for (int vc = 0; vc < r.vcs(); ++vc)
           probe->occupancy[std::size_t(port) * std::size_t(r.vcs()) + std::size_t(vc)] =
-              trace.add(base + fmt::format("vc{}_occupancy", vc), 16, /*delta=*/true);
+              trace.add(base + router::occupancy_signal(vc), router::kOccupancyWidth, /*delta=*/true);
       any = true;
     }
     if (!any) continue;
@@ -186,13 +177,7 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
         auto probe = std::make_unique<nic::TniProbe>();
         probe->trace = &trace;
         const std::string base = fmt::format("nic_{}.tni{}.", net.node_name(id), t);
-        probe->cmdq = trace.add(base + "cmdq_depth", 16, true);
-        probe->tx_dma = trace.add(base + "tx_dma", 2);
-        probe->rx_dma = trace.add(base + "rx_dma", 2);
-        probe->tx_pkt = trace.add(base + "tx_pkt", 32);
-        probe->doorbells = trace.add(base + "doorbells", 32, true);
-        probe->notices = trace.add(base + "notices", 32, true);
-        probe->completions = trace.add(base + "completions", 32, true);
+        observe::add_signals(trace, base, nic::kTniSignals, *probe, selected);
         nic::Tni& tni = machine->tni(id, t);
         tni.set_probe(probe.get());
         traced_tnis_.push_back(&tni);
@@ -211,9 +196,7 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
     for (int port = 0; port < f.ports(); ++port) {
       if (!node_on[f.node_of(port)]) continue;
       const std::string base = fmt::format("ocs.{}_{}.", f.port_name(port), net.node_name(f.node_of(port)));
-      probe->state[std::size_t(port)] = trace.add(base + "state", 2);
-      probe->peer[std::size_t(port)] = trace.add(base + "peer", 16);
-      any = true;
+      any |= observe::add_signals_at(trace, base, ocs::kPortSignals, *probe, std::size_t(port), selected);
     }
     if (any) {
       f.set_probe(probe.get());
