@@ -7,7 +7,9 @@ namespace kairo::observe {
 
 std::string CounterSet::name(std::size_t i) const {
   const Place p = place(i);
-  return scope + " " + p.unit + "." + (p.port.empty() ? std::to_string(p.index) : p.port);
+  // An engine's port "tni1" reads "1" under scope "tni".
+  const bool numbered = p.port.empty() || p.port.compare(0, scope.size(), scope) == 0;
+  return scope + " " + p.coord + "." + (numbered ? std::to_string(p.index) : p.port);
 }
 
 std::vector<const CounterSet*> Registry::table(const std::string& name) const {

@@ -64,7 +64,8 @@ struct CounterSet {
   // `now` closes intervals still open (a circuit wait): 0 closes none.
   std::function<void(std::size_t i, sim::Time now, std::uint64_t* out)> read;
   std::function<Place(std::size_t i)> place;
-  // "rtr x0y1.X+", "tni x0y0.1", "ocs h3.o3": scope, unit, port (or index).
+  // Block i's hierarchical name: scope, coordinates (or switch), port or
+  // index: "rtr x0y1.xp", "rtr edge0.up1", "tni x0y0.1", "ocs x3y0.p3".
   std::string name(std::size_t i) const;
 };
 

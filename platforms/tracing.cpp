@@ -51,6 +51,20 @@ std::set<std::uint64_t> id_set(const std::string& option, const std::string& tex
   return ids;
 }
 
+// The signal classes the blocks register (--trace-signals), in this order.
+std::vector<std::string> signal_classes() {
+  std::vector<std::string> v;
+  auto add = [&v](const char* c) {
+    if (!std::count(v.begin(), v.end(), c)) v.push_back(c);
+  };
+  for (const auto& s : router::kPortSignals) add(s.signal_class);
+  add(router::kOccupancyClass);
+  for (const auto& s : nic::kTniSignals) add(s.signal_class);
+  for (const auto& s : ocs::kPortSignals) add(s.signal_class);
+  add(router::kAllocatorClass);
+  return v;
+}
+
 }  // namespace
 
 Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, sim::Trace& trace) {
@@ -87,12 +101,17 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
         if (c[d] < range[std::size_t(d)].first || c[d] > range[std::size_t(d)].second) node_on[id] = 0;
     }
   }
-  std::set<std::string> classes = {"link", "vc", "tni", "ocs", "rtl"};
+  const std::vector<std::string> known = signal_classes();
+  std::set<std::string> classes(known.begin(), known.end());
   if (!sel.classes.empty()) {
     classes.clear();
     for (const std::string& c : split(sel.classes, ',')) {
-      if (c != "link" && c != "vc" && c != "tni" && c != "ocs" && c != "rtl")
-        throw std::invalid_argument("--trace-signals: expected link, vc, tni, ocs or rtl, got '" + c + "'");
+      if (!std::count(known.begin(), known.end(), c)) {
+        std::string expected;
+        for (std::size_t k = 0; k < known.size(); ++k)
+          expected += (k == 0 ? "" : k + 1 == known.size() ? " or " : ", ") + known[k];
+        throw std::invalid_argument("--trace-signals: expected " + expected + ", got '" + c + "'");
+      }
       classes.insert(c);
     }
   }
@@ -134,16 +153,12 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
     router::Router& r = net.router_at(i);
     const std::string name = r.name();
     if (topo ? !node_on[i] : (!switch_names.empty() && !switch_names.count(name))) continue;
-    if (auto* rtl = dynamic_cast<router::RtlSeparableAllocator*>(&r.allocator()); rtl && classes.count("rtl")) {
+    auto* rtl = dynamic_cast<router::RtlSeparableAllocator*>(&r.allocator());
+    if (rtl && selected(router::kAllocatorClass)) {
       rtl->trace(&trace, name + ".alloc", &r.queue());
       traced_rtl_.push_back(rtl);
     }
-    if (!classes.count("link") && !classes.count("vc")) continue;
-    auto probe = std::make_unique<router::RouterProbe>();
-    probe->trace = &trace;
-    probe->out.resize(std::size_t(r.num_ports()));
-    probe->occupancy.assign(std::size_t(r.num_ports()) * std::size_t(r.vcs()), router::RouterProbe::kOff);
-    probe->stalled.assign(std::size_t(r.num_ports()), 0);
+    auto probe = router::new_probe(r, trace);
     bool any = false;
     for (int port = 0; port < r.num_ports(); ++port) {
       if (!r.port_connected(port)) continue;
@@ -152,13 +167,7 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
         std::transform(key.begin(), key.end(), key.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
         if (!dims.count(key)) continue;
       }
-      const std::string base = name + "." + r.port_name(port) + ".";
-      observe::add_signals(trace, base, router::kPortSignals, probe->out[std::size_t(port)], selected);
-      if (classes.count(router::kOccupancyClass))
-        for (int vc = 0; vc < r.vcs(); ++vc)
-          probe->occupancy[std::size_t(port) * std::size_t(r.vcs()) + std::size_t(vc)] =
-              trace.add(base + router::occupancy_signal(vc), router::kOccupancyWidth, /*delta=*/true);
-      any = true;
+      any |= router::add_port_signals(trace, name + "." + r.port_name(port) + ".", *probe, port, r.vcs(), selected);
     }
     if (!any) continue;
     r.set_probe(probe.get());
@@ -166,7 +175,7 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
     routers_.push_back(std::move(probe));
   }
   // NICs.
-  if (machine && classes.count("tni")) {
+  if (machine && selected(nic::kTniClass)) {
     const int per = machine->tnis_per_node();
     std::set<std::uint64_t> tni_on;
     if (!sel.tnis.empty()) tni_on = id_set("--trace-tnis", sel.tnis, std::uint64_t(per));
@@ -188,10 +197,7 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
   // Optical ports (hybrid platforms).
   if (auto* h = dynamic_cast<HybridNetlist*>(&net); h && classes.count("ocs")) {
     ocs::OcsFabric& f = h->ocs();
-    auto probe = std::make_unique<ocs::OcsProbe>();
-    probe->trace = &trace;
-    probe->state.assign(std::size_t(f.ports()), ocs::OcsProbe::kOff);
-    probe->peer.assign(std::size_t(f.ports()), ocs::OcsProbe::kOff);
+    auto probe = ocs::new_probe(f, trace);
     bool any = false;
     for (int port = 0; port < f.ports(); ++port) {
       if (!node_on[f.node_of(port)]) continue;

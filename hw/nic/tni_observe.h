@@ -19,14 +19,15 @@ void read_counters(const Tni& t, sim::Time now, std::uint64_t* out);
 // 1 reading memory, 2 writing it), tx_pkt (the operation id of the packet
 // being injected, 0 between packets), and the running counts doorbells,
 // notices and completions. All of class "tni".
+inline constexpr const char* kTniClass = "tni";
 inline constexpr observe::Signal<TniProbe> kTniSignals[] = {
-    {"cmdq_depth", 16, true, "tni", &TniProbe::cmdq},
-    {"tx_dma", 2, false, "tni", &TniProbe::tx_dma},
-    {"rx_dma", 2, false, "tni", &TniProbe::rx_dma},
-    {"tx_pkt", 32, false, "tni", &TniProbe::tx_pkt},
-    {"doorbells", 32, true, "tni", &TniProbe::doorbells},
-    {"notices", 32, true, "tni", &TniProbe::notices},
-    {"completions", 32, true, "tni", &TniProbe::completions},
+    {"cmdq_depth", 16, true, kTniClass, &TniProbe::cmdq},
+    {"tx_dma", 2, false, kTniClass, &TniProbe::tx_dma},
+    {"rx_dma", 2, false, kTniClass, &TniProbe::rx_dma},
+    {"tx_pkt", 32, false, kTniClass, &TniProbe::tx_pkt},
+    {"doorbells", 32, true, kTniClass, &TniProbe::doorbells},
+    {"notices", 32, true, kTniClass, &TniProbe::notices},
+    {"completions", 32, true, kTniClass, &TniProbe::completions},
 };
 
 }  // namespace kairo::nic

@@ -32,4 +32,12 @@ void read_port(const OcsFabric& f, int port, sim::Time now, int vcs, std::uint64
   for (int v = 0; v < vcs; ++v) out[8 + v] = 0;
 }
 
+std::unique_ptr<OcsProbe> new_probe(const OcsFabric& f, sim::Trace& trace) {
+  auto probe = std::make_unique<OcsProbe>();
+  probe->trace = &trace;
+  probe->state.assign(std::size_t(f.ports()), OcsProbe::kOff);
+  probe->peer.assign(std::size_t(f.ports()), OcsProbe::kOff);
+  return probe;
+}
+
 }  // namespace kairo::ocs

@@ -4,6 +4,7 @@
 // zero-credit times read 0) and its waveform signals (OcsProbe).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "hw/ocs/ocs_fabric.h"
@@ -19,10 +20,13 @@ void read_port(const OcsFabric& f, int port, sim::Time now, int vcs, std::uint64
 
 // Per port, class "ocs": state (PortState: 0 dark, 1 setting up, 2 up, 3
 // tearing down) and peer (the output port its circuit leads to, plus one).
+// A probe for `f` recording into `trace`, every signal off.
+std::unique_ptr<OcsProbe> new_probe(const OcsFabric& f, sim::Trace& trace);
+inline constexpr const char* kOcsClass = "ocs";
 using PortSignal = observe::Signal<OcsProbe, std::vector<sim::Trace::Signal>>;
 inline constexpr PortSignal kPortSignals[] = {
-    {"state", 2, false, "ocs", &OcsProbe::state},
-    {"peer", 16, false, "ocs", &OcsProbe::peer},
+    {"state", 2, false, kOcsClass, &OcsProbe::state},
+    {"peer", 16, false, kOcsClass, &OcsProbe::peer},
 };
 
 }  // namespace kairo::ocs

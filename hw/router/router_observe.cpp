@@ -41,6 +41,25 @@ std::string port_dim_name(const Router& r, int port, const Topology* topo) {
   return name.substr(0, name.find_first_of("0123456789"));  // switch ports: up1, down3, wan0
 }
 
-std::string occupancy_signal(int vc) { return fmt::format("vc{}_occupancy", vc); }
+std::unique_ptr<RouterProbe> new_probe(const Router& r, sim::Trace& trace) {
+  auto probe = std::make_unique<RouterProbe>();
+  probe->trace = &trace;
+  probe->out.resize(std::size_t(r.num_ports()));
+  probe->occupancy.assign(std::size_t(r.num_ports()) * std::size_t(r.vcs()), RouterProbe::kOff);
+  probe->stalled.assign(std::size_t(r.num_ports()), 0);
+  return probe;
+}
+
+bool add_port_signals(sim::Trace& trace, const std::string& scope, RouterProbe& probe, int port, int vcs,
+                      const std::function<bool(const char*)>& selected) {
+  bool any = observe::add_signals(trace, scope, kPortSignals, probe.out[std::size_t(port)], selected);
+  if (selected(kOccupancyClass))
+    for (int vc = 0; vc < vcs; ++vc) {
+      probe.occupancy[std::size_t(port) * std::size_t(vcs) + std::size_t(vc)] =
+          trace.add(scope + fmt::format("vc{}_occupancy", vc), 16, /*delta=*/true);
+      any = true;
+    }
+  return any;
+}
 
 }  // namespace kairo::router

@@ -3,6 +3,8 @@
 // dimension a port runs along, and its waveform signals (RouterProbe).
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,15 +27,25 @@ std::string port_dim_name(const Router& r, int port, const Topology* topo);
 // Per output port, class "link": busy (the link serializing a packet), pkt
 // (operation id + 1 of the packet on the link), vc (the downstream VC it
 // took), credit_stall (a ready packet waits for downstream credits).
+inline constexpr const char* kLinkClass = "link";
 inline constexpr observe::Signal<RouterProbe::Out> kPortSignals[] = {
-    {"busy", 1, false, "link", &RouterProbe::Out::busy},
-    {"pkt", 32, false, "link", &RouterProbe::Out::pkt},
-    {"vc", 4, false, "link", &RouterProbe::Out::vc},
-    {"credit_stall", 1, false, "link", &RouterProbe::Out::stall},
+    {"busy", 1, false, kLinkClass, &RouterProbe::Out::busy},
+    {"pkt", 32, false, kLinkClass, &RouterProbe::Out::pkt},
+    {"vc", 4, false, kLinkClass, &RouterProbe::Out::vc},
+    {"credit_stall", 1, false, kLinkClass, &RouterProbe::Out::stall},
 };
-// Per input VC, class "vc": the flits its buffer holds.
+// Per input VC, class "vc": vcN_occupancy, the flits its buffer holds.
 inline constexpr const char* kOccupancyClass = "vc";
-inline constexpr int kOccupancyWidth = 16;
-std::string occupancy_signal(int vc);  // "vc2_occupancy"
+// A router whose allocator is the Verilated RTL, class "rtl": its wires
+// (RtlSeparableAllocator::trace) under <router>.alloc.
+inline constexpr const char* kAllocatorClass = "rtl";
+
+// A probe for `r` recording into `trace`, every signal off.
+std::unique_ptr<RouterProbe> new_probe(const Router& r, sim::Trace& trace);
+// Adds port `port`'s signals of the selected classes under `scope`
+// ("rtr_x0y0.xp.") and points `probe` at them (its out and occupancy sized
+// for the router); true if any was added. At elaboration only.
+bool add_port_signals(sim::Trace& trace, const std::string& scope, RouterProbe& probe, int port, int vcs,
+                      const std::function<bool(const char*)>& selected);
 
 }  // namespace kairo::router
