@@ -79,7 +79,7 @@ CounterLog::CounterLog(observe::Registry blocks, sim::EventQueue& q, sim::Time i
         if (s->counters[k].shown & observe::kInLog) {
           cols.push_back(std::uint16_t(k));
           names.push_back(s->counters[k].column());
-          if (t.columns.empty()) t.kinds.push_back(s->counters[k].kind);
+          if (t.columns.empty()) t.keep.push_back(is_delta(s->counters[k].kind) ? ~std::uint64_t(0) : 0);
         }
       if (t.columns.empty())
         t.names = names;
@@ -218,9 +218,10 @@ void CounterLog::sample(sim::Time now) {
       const std::uint16_t* col = t.columns[si].data();
       for (std::size_t i = 0; i < s.blocks; ++i, ++row) {
         s.read(i, now, values_.data());
+        // A level's prev stays 0, so the row's figure is value - prev for every column.
         std::uint64_t* prev = &t.prev[row * nc];
         bool any = false;
-        for (std::size_t c = 0; c < nc; ++c) any |= values_[col[c]] != (is_delta(t.kinds[c]) ? prev[c] : 0);
+        for (std::size_t c = 0; c < nc; ++c) any |= values_[col[c]] != prev[c];
         if (!any) continue;
         ++n_rows;
         if (out_->csv) {
@@ -232,18 +233,15 @@ void CounterLog::sample(sim::Time now) {
               b.append(u.names.size(), ',');
               continue;
             }
-            for (std::size_t c = 0; c < nc; ++c)
-              b += fmt::format(",{}", values_[col[c]] - (is_delta(t.kinds[c]) ? prev[c] : 0));
+            for (std::size_t c = 0; c < nc; ++c) b += fmt::format(",{}", values_[col[c]] - prev[c]);
           }
           b += "\n";
         } else {
           put_varint(rows_buf_, std::uint32_t(row) - last_index);
           last_index = std::uint32_t(row);
-          for (std::size_t c = 0; c < nc; ++c)
-            put_varint(rows_buf_, values_[col[c]] - (is_delta(t.kinds[c]) ? prev[c] : 0));
+          for (std::size_t c = 0; c < nc; ++c) put_varint(rows_buf_, values_[col[c]] - prev[c]);
         }
-        for (std::size_t c = 0; c < nc; ++c)
-          if (is_delta(t.kinds[c])) prev[c] = values_[col[c]];
+        for (std::size_t c = 0; c < nc; ++c) prev[c] = values_[col[c]] & t.keep[c];
       }
     }
     if (!out_->csv) {

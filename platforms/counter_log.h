@@ -73,7 +73,7 @@ class CounterLog : public sim::EventTarget {
     std::string name;
     std::vector<const observe::CounterSet*> sets;
     std::vector<std::vector<std::uint16_t>> columns;  // [set][column]: counter index
-    std::vector<observe::Kind> kinds;                 // [column]
+    std::vector<std::uint64_t> keep;                  // [column]: ~0 for a total (prev keeps it), 0 for a level
     std::vector<std::string> names;                   // [column]
     std::size_t rows = 0;                             // blocks over its sets
     std::vector<std::uint64_t> prev;                  // [row][column]: totals at the last sample

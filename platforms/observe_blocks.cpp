@@ -51,8 +51,17 @@ observe::Place link_place(Network& net, const LinkRef& ref) {
   return l;
 }
 
+// The router ports' rows, and each router's address (read at every sample
+// without the network's virtual lookup).
+struct Links {
+  std::vector<LinkRef> refs;
+  std::vector<router::Router*> routers;
+};
+
 observe::CounterSet router_ports(Network& net, int vcs) {
-  auto links = std::make_shared<std::vector<LinkRef>>();
+  auto shared = std::make_shared<Links>();
+  std::vector<LinkRef>* links = &shared->refs;
+  for (std::size_t i = 0; i < net.num_routers(); ++i) shared->routers.push_back(&net.router_at(i));
   std::unordered_map<const hw::PacketSink*, std::uint32_t> router_of;
   for (std::size_t i = 0; i < net.num_routers(); ++i) router_of[&net.router_at(i)] = std::uint32_t(i);
   for (std::size_t i = 0; i < net.num_routers(); ++i) {
@@ -70,11 +79,11 @@ observe::CounterSet router_ports(Network& net, int vcs) {
   s.scope = "rtr";
   s.counters = router::port_counters(vcs);
   s.blocks = links->size();
-  s.read = [&net, links, vcs](std::size_t i, sim::Time now, std::uint64_t* out) {
-    const LinkRef& l = (*links)[i];
-    router::read_port(net.router_at(l.router), l.port, now, vcs, out);
+  s.read = [shared, vcs](std::size_t i, sim::Time now, std::uint64_t* out) {
+    const LinkRef& l = shared->refs[i];
+    router::read_port(*shared->routers[l.router], l.port, now, vcs, out);
   };
-  s.place = [&net, links](std::size_t i) { return link_place(net, (*links)[i]); };
+  s.place = [&net, shared](std::size_t i) { return link_place(net, shared->refs[i]); };
   return s;
 }
 
@@ -109,10 +118,11 @@ observe::CounterSet tni_blocks(RdmaMachine* machine) {
   s.counters = nic::tni_counters();
   if (!machine) return s;
   const int per = machine->tnis_per_node();
-  s.blocks = machine->nodes() * std::size_t(per);
-  s.read = [machine, per](std::size_t i, sim::Time now, std::uint64_t* out) {
-    nic::read_counters(machine->tni(router::NodeId(i / std::size_t(per)), int(i % std::size_t(per))), now, out);
-  };
+  auto tnis = std::make_shared<std::vector<const nic::Tni*>>();
+  for (router::NodeId n = 0; n < machine->nodes(); ++n)
+    for (int t = 0; t < per; ++t) tnis->push_back(&machine->tni(n, t));
+  s.blocks = tnis->size();
+  s.read = [tnis](std::size_t i, sim::Time now, std::uint64_t* out) { nic::read_counters(*(*tnis)[i], now, out); };
   s.place = [machine, per](std::size_t i) {
     const router::NodeId n = router::NodeId(i / std::size_t(per));
     const int t = int(i % std::size_t(per));
