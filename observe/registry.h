@@ -36,9 +36,9 @@ enum Shown : std::uint8_t {
 };
 
 struct Counter {
-  std::string name;      // "packets_sent", "zero_credit_ps_vc2"
-  const char* unit;      // "packets", "bytes", "ps", "commands", "entries"
-  const char* meaning;   // one line
+  std::string name;     // "packets_sent", "zero_credit_ps_vc2"
+  const char* unit;     // "packets", "bytes", "ps", "commands", "entries"
+  const char* meaning;  // one line
   Kind kind = Kind::kTotal;
   std::uint8_t shown = kInLog;
   std::string log_name;  // the counter log's column when it is not `name`

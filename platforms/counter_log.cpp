@@ -57,7 +57,10 @@ CounterLog::CounterLog(Network& net, RdmaMachine* machine, sim::EventQueue& q, s
 
 CounterLog::CounterLog(observe::Registry blocks, sim::EventQueue& q, sim::Time interval_ps,
                        sim::Time clock_period_ps, const std::string& path, const router::Watchdog* watchdog)
-    : blocks_(std::move(blocks)), q_(q), watchdog_(watchdog), interval_(interval_ps),
+    : blocks_(std::move(blocks)),
+      q_(q),
+      watchdog_(watchdog),
+      interval_(interval_ps),
       out_(std::make_unique<Writer>()) {
   if (interval_ps == 0) throw std::invalid_argument("--interval: expected a duration above zero, e.g. 10us");
   out_->path = path;
@@ -84,8 +87,8 @@ CounterLog::CounterLog(observe::Registry blocks, sim::EventQueue& q, sim::Time i
       if (t.columns.empty())
         t.names = names;
       else if (names != t.names)
-        throw std::logic_error("counter log: the " + s->scope + " blocks' columns differ from the rest of table " +
-                               name);
+        throw std::logic_error("counter log: the " + s->scope +
+                               " blocks' columns differ from the rest of table " + name);
       t.columns.push_back(std::move(cols));
       t.rows += s->blocks;
       widest = std::max(widest, s->counters.size());
@@ -111,9 +114,10 @@ void CounterLog::header(sim::Time period) {
     if (t.name == "link") vcs = std::max(1, int(t.names.size()) - kLinkFixedFields);
   std::string& b = out_->buf;
   if (out_->csv) {
-    b += fmt::format("# kairo counter log v1: interval_ps={} clock_period_ps={} vcs={}; times in ps; "
-                     "rows with every counter zero are left out\n",
-                     interval_, period, vcs);
+    b += fmt::format(
+        "# kairo counter log v1: interval_ps={} clock_period_ps={} vcs={}; times in ps; "
+        "rows with every counter zero are left out\n",
+        interval_, period, vcs);
     b += "kind,interval_start_ps,interval_end_ps,unit,port,coord,peer,peer_port,dim,dir";
     for (const Table& t : tables_)
       for (const std::string& n : t.names) b += "," + n;
@@ -125,7 +129,8 @@ void CounterLog::header(sim::Time period) {
   // tables are formatted twice: once to learn the header's length (it comes
   // first), then into the file.
   std::string text = fmt::format(
-      "{{\"format\":\"kairo counter log\",\"version\":1,\"interval_ps\":{},\"clock_period_ps\":{},\"vcs\":{},",
+      "{{\"format\":\"kairo counter "
+      "log\",\"version\":1,\"interval_ps\":{},\"clock_period_ps\":{},\"vcs\":{},",
       interval_, period, vcs);
   for (const Table& t : tables_) text += "\"" + t.name + "_fields\":" + nlohmann::json(t.names).dump() + ",";
   std::vector<std::string> opening;  // before each table's entries
@@ -155,7 +160,8 @@ void CounterLog::header(sim::Time period) {
 std::string CounterLog::entry(const Table& t, std::size_t row, bool first) const {
   auto str = [](const std::string& x) { return nlohmann::json(x).dump(); };  // quoted and escaped
   const observe::Place p = place(t, row);
-  if (t.name == "tni") return fmt::format("{}[{},{},{}]", first ? "" : ",", str(p.unit), str(p.coord), p.index);
+  if (t.name == "tni")
+    return fmt::format("{}[{},{},{}]", first ? "" : ",", str(p.unit), str(p.coord), p.index);
   return fmt::format("{}[{},{},{},{},{},{},{}]", first ? "" : ",", str(p.unit), str(p.port), str(p.coord),
                      str(p.peer), str(p.peer_port), str(p.dim), str(p.dir));
 }
@@ -226,8 +232,8 @@ void CounterLog::sample(sim::Time now) {
         ++n_rows;
         if (out_->csv) {
           const observe::Place p = s.place(i);
-          b += fmt::format("{},{},{},{},{},{},{},{},{},{}", t.name, last_, now, p.unit, p.port, p.coord, p.peer,
-                           p.peer_port, p.dim, p.dir);
+          b += fmt::format("{},{},{},{},{},{},{},{},{},{}", t.name, last_, now, p.unit, p.port, p.coord,
+                           p.peer, p.peer_port, p.dim, p.dir);
           for (const Table& u : tables_) {
             if (&u != &t) {
               b.append(u.names.size(), ',');

@@ -59,8 +59,8 @@ class CounterLog : public sim::EventTarget {
   CounterLog(observe::Registry blocks, sim::EventQueue& q, sim::Time interval_ps, sim::Time clock_period_ps,
              const std::string& path, const router::Watchdog* watchdog);
   ~CounterLog() override;
-  void start();                 // schedule the first interval's end
-  void finish();                // the run ended: log the last (partial) interval, close the file
+  void start();   // schedule the first interval's end
+  void finish();  // the run ended: log the last (partial) interval, close the file
   void on_event(std::uint32_t, std::uint32_t, void*) override;
   std::uint64_t intervals() const { return intervals_; }
   std::uint64_t rows() const { return rows_; }
@@ -73,10 +73,10 @@ class CounterLog : public sim::EventTarget {
     std::string name;
     std::vector<const observe::CounterSet*> sets;
     std::vector<std::vector<std::uint16_t>> columns;  // [set][column]: counter index
-    std::vector<std::uint64_t> keep;                  // [column]: ~0 for a total (prev keeps it), 0 for a level
-    std::vector<std::string> names;                   // [column]
-    std::size_t rows = 0;                             // blocks over its sets
-    std::vector<std::uint64_t> prev;                  // [row][column]: totals at the last sample
+    std::vector<std::uint64_t> keep;  // [column]: ~0 for a total (prev keeps it), 0 for a level
+    std::vector<std::string> names;   // [column]
+    std::size_t rows = 0;             // blocks over its sets
+    std::vector<std::uint64_t> prev;  // [row][column]: totals at the last sample
   };
   void header(sim::Time clock_period_ps);
   std::string entry(const Table& t, std::size_t row, bool first) const;
@@ -88,7 +88,7 @@ class CounterLog : public sim::EventTarget {
   const router::Watchdog* watchdog_;
   sim::Time interval_, last_ = 0;
   std::vector<std::uint64_t> values_;  // one block's counters, reused every read
-  std::string rows_buf_;                // kcl: a table's rows of this interval, reused
+  std::string rows_buf_;               // kcl: a table's rows of this interval, reused
   std::unique_ptr<Writer> out_;
   std::uint64_t intervals_ = 0, rows_ = 0;
   bool done_ = false, pending_ = false;

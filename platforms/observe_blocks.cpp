@@ -70,7 +70,8 @@ observe::CounterSet router_ports(Network& net, int vcs) {
       if (!r.port_connected(port)) continue;
       LinkRef l{std::uint32_t(i), std::uint16_t(port), kNoPeer, 0};
       const hw::LinkOut& out = r.link_out(port);
-      if (auto it = router_of.find(out.dst); it != router_of.end()) l.peer = it->second, l.peer_port = out.dst_port;
+      if (auto it = router_of.find(out.dst); it != router_of.end())
+        l.peer = it->second, l.peer_port = out.dst_port;
       links->push_back(l);
     }
   }
@@ -95,7 +96,9 @@ observe::CounterSet optical_ports(Network& net, ocs::OcsFabric& f, int vcs) {
   s.scope = "ocs";
   s.counters = ocs::port_counters(vcs);
   s.blocks = std::size_t(f.ports());
-  s.read = [&f, vcs](std::size_t i, sim::Time now, std::uint64_t* out) { ocs::read_port(f, int(i), now, vcs, out); };
+  s.read = [&f, vcs](std::size_t i, sim::Time now, std::uint64_t* out) {
+    ocs::read_port(f, int(i), now, vcs, out);
+  };
   s.place = [&net, &f](std::size_t i) {
     const int port = int(i);
     return observe::Place{"ocs", f.port_name(port), net.node_name(f.node_of(port)), "ocs", "", "ocs", "", 0};
@@ -122,7 +125,9 @@ observe::CounterSet tni_blocks(RdmaMachine* machine) {
   for (router::NodeId n = 0; n < machine->nodes(); ++n)
     for (int t = 0; t < per; ++t) tnis->push_back(&machine->tni(n, t));
   s.blocks = tnis->size();
-  s.read = [tnis](std::size_t i, sim::Time now, std::uint64_t* out) { nic::read_counters(*(*tnis)[i], now, out); };
+  s.read = [tnis](std::size_t i, sim::Time now, std::uint64_t* out) {
+    nic::read_counters(*(*tnis)[i], now, out);
+  };
   s.place = [machine, per](std::size_t i) {
     const router::NodeId n = router::NodeId(i / std::size_t(per));
     const int t = int(i % std::size_t(per));

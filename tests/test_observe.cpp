@@ -42,7 +42,8 @@ struct Lamps : sim::EventTarget {
       out[0] = photons[i], out[1] = 99, out[2] = i == 0 ? lit : 0;
     };
     s.place = [](std::size_t i) {
-      return observe::Place{"lamp" + std::to_string(i), "bulb", "c" + std::to_string(i), "", "", "", "", int(i)};
+      return observe::Place{
+          "lamp" + std::to_string(i), "bulb", "c" + std::to_string(i), "", "", "", "", int(i)};
     };
     return s;
   }
@@ -73,7 +74,8 @@ TEST(Observe, ABlocksRegisteredCountersAreTheCounterLogsColumns) {
   }
   const auto l = lines(test::read_file(path));
   ASSERT_EQ(l.size(), 5u);
-  std::string header = "kind,interval_start_ps,interval_end_ps,unit,port,coord,peer,peer_port,dim,dir,photons,is_lit";
+  std::string header =
+      "kind,interval_start_ps,interval_end_ps,unit,port,coord,peer,peer_port,dim,dir,photons,is_lit";
   for (const auto& c : nic::tni_counters())
     if (c.shown & observe::kInLog) header += "," + c.column();
   EXPECT_EQ(l[1], header);
@@ -99,13 +101,15 @@ TEST(Observe, SetsOfOneTableMustLogTheSameColumns) {
 
 TEST(Observe, ARunsLogAndSummaryCarryTheBlocksRegisteredCounters) {
   const std::string dir = test::temp_dir();
-  auto r = test::run_kairo({"run", "tofu-small", "--workload", "pingpong", "--counters", dir + "/c.csv", "--json",
-                            dir + "/run.json", "--quiet"});
+  auto r = test::run_kairo({"run", "tofu-small", "--workload", "pingpong", "--counters", dir + "/c.csv",
+                            "--json", dir + "/run.json", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto l = lines(test::read_file(dir + "/c.csv"));
   ASSERT_GE(l.size(), 2u);
   int vcs = 0;
-  ASSERT_EQ(std::sscanf(l[0].c_str(), "# kairo counter log v1: interval_ps=%*u clock_period_ps=%*u vcs=%d", &vcs), 1);
+  ASSERT_EQ(
+      std::sscanf(l[0].c_str(), "# kairo counter log v1: interval_ps=%*u clock_period_ps=%*u vcs=%d", &vcs),
+      1);
   std::string header = "kind,interval_start_ps,interval_end_ps,unit,port,coord,peer,peer_port,dim,dir";
   for (const auto& c : router::port_counters(vcs)) header += "," + c.column();
   for (const auto& c : nic::tni_counters())

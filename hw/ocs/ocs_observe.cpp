@@ -15,11 +15,12 @@ std::vector<observe::Counter> port_counters(int vcs) {
       {"flits_received", "flits", "flits out of the receive fibre", Kind::kTotal, observe::kInLog, ""},
       {"bytes_received", "bytes", "bytes out of the receive fibre", Kind::kTotal, observe::kInLog, ""},
       {"busy_ps", "ps", "time the transmit fibre carried light", Kind::kTotal, observe::kInLog, ""},
-      {"stall_ps", "ps", "time the circuit was not up (dark or reconfiguring)", Kind::kTotal, observe::kInLog, ""},
+      {"stall_ps", "ps", "time the circuit was not up (dark or reconfiguring)", Kind::kTotal, observe::kInLog,
+       ""},
   };
   for (int v = 0; v < vcs; ++v)
-    c.push_back({fmt::format("zero_credit_ps_vc{}", v), "ps", "always 0: an optical port has no VCs of its own",
-                 Kind::kTotal, observe::kInLog, ""});
+    c.push_back({fmt::format("zero_credit_ps_vc{}", v), "ps",
+                 "always 0: an optical port has no VCs of its own", Kind::kTotal, observe::kInLog, ""});
   return c;
 }
 

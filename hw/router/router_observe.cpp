@@ -12,15 +12,17 @@ std::vector<observe::Counter> port_counters(int vcs) {
       {"packets_sent", "packets", "packets this end sent onto the link", Kind::kTotal, observe::kInLog, ""},
       {"flits_sent", "flits", "flits this end sent onto the link", Kind::kTotal, observe::kInLog, ""},
       {"bytes_sent", "bytes", "bytes this end sent onto the link", Kind::kTotal, observe::kInLog, ""},
-      {"packets_received", "packets", "packets this end received from the link", Kind::kTotal, observe::kInLog, ""},
+      {"packets_received", "packets", "packets this end received from the link", Kind::kTotal,
+       observe::kInLog, ""},
       {"flits_received", "flits", "flits this end received from the link", Kind::kTotal, observe::kInLog, ""},
       {"bytes_received", "bytes", "bytes this end received from the link", Kind::kTotal, observe::kInLog, ""},
       {"busy_ps", "ps", "time the output link was serializing", Kind::kTotal, observe::kInLog, ""},
-      {"stall_ps", "ps", "packet time spent ready but waiting for this output", Kind::kTotal, observe::kInLog, ""},
+      {"stall_ps", "ps", "packet time spent ready but waiting for this output", Kind::kTotal, observe::kInLog,
+       ""},
   };
   for (int v = 0; v < vcs; ++v)
-    c.push_back({fmt::format("zero_credit_ps_vc{}", v), "ps", "time the downstream VC had no credits (VC full)",
-                 Kind::kTotal, observe::kInLog, ""});
+    c.push_back({fmt::format("zero_credit_ps_vc{}", v), "ps",
+                 "time the downstream VC had no credits (VC full)", Kind::kTotal, observe::kInLog, ""});
   return c;
 }
 
