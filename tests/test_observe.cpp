@@ -15,6 +15,8 @@
 #include "observe/registry.h"
 #include "platforms/counter_log.h"
 #include "platforms/observe_blocks.h"
+#include "platforms/platform.h"
+#include "platforms/rdma_machine.h"
 #include "sim/event_queue.h"
 #include "tests/test_support.h"
 
@@ -128,6 +130,27 @@ TEST(Observe, ARunsLogAndSummaryCarryTheBlocksRegisteredCounters) {
   for (const auto& [k, v] : nic.items()) got.insert(k);
   EXPECT_EQ(got, expected);
   EXPECT_GT(nic["commands"].get<std::uint64_t>(), 0u);
+}
+
+TEST(Observe, AMachinesBlocksRegisterUnderHierarchicalNames) {
+  const platforms::Platform plat = platforms::load_platform("tofu-small");
+  sim::EventQueue q(plat.router.clock_period_ps());
+  platforms::RdmaMachine m(plat, q, /*data=*/false);
+  const observe::Registry reg = platforms::observe_blocks(m.network(), &m);
+  EXPECT_EQ(reg.tables(), (std::vector<std::string>{"link", "tni"}));
+  ASSERT_EQ(reg.sets().size(), 2u);
+  const observe::CounterSet& ports = reg.sets()[0];
+  const observe::CounterSet& engines = reg.sets()[1];
+  EXPECT_EQ(ports.name(0), "rtr " + m.network().node_name(0) + "." + m.network().router_at(0).port_name(0));
+  EXPECT_EQ(engines.blocks, m.nodes() * std::size_t(m.tnis_per_node()));
+  EXPECT_EQ(engines.name(std::size_t(m.tnis_per_node()) + 1), "tni " + m.network().node_name(1) + ".1");
+  // Every counter says what it is.
+  for (const observe::CounterSet* s : {&ports, &engines})
+    for (const observe::Counter& c : s->counters) {
+      EXPECT_FALSE(c.name.empty());
+      EXPECT_NE(std::string(c.unit), "") << c.name;
+      EXPECT_NE(std::string(c.meaning), "") << c.name;
+    }
 }
 
 }  // namespace
