@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "app/cli_common.h"
+#include "platforms/observe_blocks.h"
 
 namespace kairo::app {
 namespace {
@@ -15,45 +16,6 @@ double peak_rss_mib() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   return double(ru.ru_maxrss) / 1024.0;
-}
-
-// Every TNI's counters: totals and high-water marks over the machine.
-nlohmann::json counter_summary(platforms::RdmaMachine& m) {
-  nic::TniCounters sum;
-  for (router::NodeId n = 0; n < m.nodes(); ++n)
-    for (int i = 0; i < m.tnis_per_node(); ++i) {
-      const nic::TniCounters& c = m.tni(n, i).counters();
-      sum.commands += c.commands;
-      sum.dma_bytes_read += c.dma_bytes_read;
-      sum.dma_bytes_written += c.dma_bytes_written;
-      sum.packets_sent += c.packets_sent;
-      sum.packets_received += c.packets_received;
-      sum.error_completions += c.error_completions;
-      sum.command_queue_high = std::max(sum.command_queue_high, c.command_queue_high);
-      sum.completion_queue_high = std::max(sum.completion_queue_high, c.completion_queue_high);
-      sum.notice_queue_high = std::max(sum.notice_queue_high, c.notice_queue_high);
-      sum.completion_queue_stalls += c.completion_queue_stalls;
-      sum.notice_queue_stalls += c.notice_queue_stalls;
-      sum.held_packets_high = std::max(sum.held_packets_high, c.held_packets_high);
-      sum.circuit_refusals += c.circuit_refusals;
-      sum.circuit_waits += c.circuit_waits;
-      sum.circuit_wait_ps += c.circuit_wait_ps;
-    }
-  return {{"commands", sum.commands},
-          {"dma_bytes_read", sum.dma_bytes_read},
-          {"dma_bytes_written", sum.dma_bytes_written},
-          {"packets_sent", sum.packets_sent},
-          {"packets_received", sum.packets_received},
-          {"error_completions", sum.error_completions},
-          {"command_queue_high_max", sum.command_queue_high},
-          {"completion_queue_high_max", sum.completion_queue_high},
-          {"notice_queue_high_max", sum.notice_queue_high},
-          {"completion_queue_stalls", sum.completion_queue_stalls},
-          {"notice_queue_stalls", sum.notice_queue_stalls},
-          {"held_packets_high_max", sum.held_packets_high},
-          {"circuit_refusals", sum.circuit_refusals},
-          {"circuit_waits", sum.circuit_waits},
-          {"circuit_wait_ns", double(sum.circuit_wait_ps) / 1000.0}};
 }
 
 // The optical network: circuits at the end, the controller's work and its
@@ -99,7 +61,7 @@ nlohmann::json run_summary(const RunArgs& a, const RunPlan& plan, RunMachine& m,
   j["measured_from_ns"] = double(o.start_ps) / 1000.0;
   j["measured_to_ns"] = double(o.end_ps) / 1000.0;
   j["details"] = o.details;
-  j["nic_counters"] = counter_summary(machine);
+  j["nic_counters"] = platforms::nic_counter_summary(machine);
   const router::NetworkActivity& act = machine.network().activity();
   j["network"] = {{"packets", j["nic_counters"]["packets_sent"]},
                   {"packet_hops", act.packet_hops},
@@ -116,23 +78,7 @@ nlohmann::json run_summary(const RunArgs& a, const RunPlan& plan, RunMachine& m,
 }
 
 void write_tni_csv(const std::string& path, platforms::RdmaMachine& m) {
-  std::string out =
-      "node,coord,tni,commands,dma_bytes_read,dma_bytes_written,packets_sent,packets_received,error_"
-      "completions,"
-      "command_queue_high,completion_queue_high,notice_queue_high,completion_queue_stalls,notice_queue_"
-      "stalls,"
-      "held_packets_high\n";
-  for (router::NodeId n = 0; n < m.nodes(); ++n)
-    for (int i = 0; i < m.tnis_per_node(); ++i) {
-      const nic::TniCounters& c = m.tni(n, i).counters();
-      if (!c.commands && !c.packets_received) continue;
-      out +=
-          fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", n, m.network().node_name(n), i,
-                      c.commands, c.dma_bytes_read, c.dma_bytes_written, c.packets_sent, c.packets_received,
-                      c.error_completions, c.command_queue_high, c.completion_queue_high, c.notice_queue_high,
-                      c.completion_queue_stalls, c.notice_queue_stalls, c.held_packets_high);
-    }
-  write_text_file(path, out, "--tni-counters");
+  write_text_file(path, platforms::tni_table(m), "--tni-counters");
 }
 
 std::string sizes_table(const std::vector<std::string>& sizes, const std::vector<nlohmann::json>& runs) {

@@ -14,18 +14,25 @@
 // the link and engine tables, then per interval only the active rows as
 // varints: at K-computer scale a few bytes per active counter). docs/counters.md
 // has both schemas.
+//
+// The writer names no counter: its tables and columns are the counter sets
+// the blocks registered (platforms/observe_blocks.h); the reader is in
+// counter_log_reader.cpp.
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "hw/ocs/ocs_fabric.h"
+#include "hw/common/watchdog.h"
+#include "observe/registry.h"
 #include "platforms/network.h"
 #include "platforms/rdma_machine.h"
 #include "sim/event_queue.h"
 
 namespace kairo::platforms {
+
+inline constexpr char kCounterLogMagic[8] = {'K', 'A', 'I', 'R', 'O', 'C', 'L', '1'};
 
 // One link end (router port) or engine, as the log's tables describe it.
 struct LinkInfo {
@@ -35,55 +42,53 @@ struct TniInfo {
   std::string node, coord;
   int tni = 0;
 };
+// The columns of format version 1 as the reader expects them (the writer
+// takes its columns from the registered blocks: hw/router/router_observe.h,
+// hw/nic/tni_observe.h).
 inline constexpr int kLinkFixedFields = 8;  // then one zero-credit time per VC
-// Fields of a link row, in order: packets_sent, flits_sent, bytes_sent,
-// packets_received, flits_received, bytes_received, busy_ps, stall_ps,
-// zero_credit_ps_vc0 .. vc{V-1}.
 inline constexpr int kTniFields = 8;
-// commands, dma_bytes_read, dma_bytes_written, tni_packets_sent,
-// tni_packets_received, circuit_refusals, circuit_wait_ps (optical TNIs:
-// commands refused and time spent waiting for a circuit), cmdq_depth.
-inline constexpr int kTniDeltas = kTniFields - 1;  // all but cmdq_depth count over the interval
 
 class CounterLog : public sim::EventTarget {
  public:
   // Throws std::invalid_argument naming --counters or --interval on bad input.
   CounterLog(Network& net, RdmaMachine* machine, sim::EventQueue& q, sim::Time interval_ps,
              const std::string& path);
+  // Over any registry with a "link" table of kLinkFixedFields + VCs columns
+  // and a "tni" table. `watchdog` (may be null): an armed one does not keep
+  // the log sampling.
+  CounterLog(observe::Registry blocks, sim::EventQueue& q, sim::Time interval_ps, sim::Time clock_period_ps,
+             const std::string& path, const router::Watchdog* watchdog);
   ~CounterLog() override;
-  void start();                 // schedule the first interval's end
-  void finish();                // the run ended: log the last (partial) interval, close the file
+  void start();   // schedule the first interval's end
+  void finish();  // the run ended: log the last (partial) interval, close the file
   void on_event(std::uint32_t, std::uint32_t, void*) override;
   std::uint64_t intervals() const { return intervals_; }
   std::uint64_t rows() const { return rows_; }
 
  private:
-  void sample(sim::Time now);
   struct Writer;
-  Network& net_;
-  sim::EventQueue& q_;
-  sim::Time interval_, last_ = 0;
-  int vcs_ = 1;
-  void read_link(std::size_t i, sim::Time now, std::vector<std::uint64_t>& cur);
-  // A link row: a connected router port (router index, port) and its peer
-  // router's port, or kNoPeer for a network interface. Names are derived
-  // from these on output (link_info), never stored.
-  struct LinkRef {
-    std::uint32_t router;
-    std::uint16_t port;
-    std::uint32_t peer;
-    std::uint16_t peer_port;
+  // A table of the log: the sets whose rows it holds, one after the other,
+  // and per set where its log columns are among its counters.
+  struct Table {
+    std::string name;
+    std::vector<const observe::CounterSet*> sets;
+    std::vector<std::vector<std::uint16_t>> columns;  // [set][column]: counter index
+    std::vector<std::uint64_t> keep;  // [column]: ~0 for a total (prev keeps it), 0 for a level
+    std::vector<std::string> names;   // [column]
+    std::size_t rows = 0;             // blocks over its sets
+    std::vector<std::uint64_t> prev;  // [row][column]: totals at the last sample
   };
-  static constexpr std::uint32_t kNoPeer = ~std::uint32_t(0);
-  std::size_t links() const { return links_.size() + (ocs_ ? std::size_t(ocs_->ports()) : 0); }
-  LinkInfo link_info(std::size_t i) const;
-  TniInfo tni_info(std::size_t i) const;
-  std::vector<LinkRef> links_;     // every connected router port
-  ocs::OcsFabric* ocs_ = nullptr;  // hybrid network: its ports follow the router ports
-  std::vector<std::uint64_t> prev_links_;  // [link][field]
-  std::vector<nic::Tni*> tnis_;
-  int tnis_per_node_ = 1;
-  std::vector<std::uint64_t> prev_tnis_;
+  void header(sim::Time clock_period_ps);
+  std::string entry(const Table& t, std::size_t row, bool first) const;
+  observe::Place place(const Table& t, std::size_t row) const;
+  void sample(sim::Time now);
+  observe::Registry blocks_;
+  std::vector<Table> tables_;
+  sim::EventQueue& q_;
+  const router::Watchdog* watchdog_;
+  sim::Time interval_, last_ = 0;
+  std::vector<std::uint64_t> values_;  // one block's counters, reused every read
+  std::string rows_buf_;               // kcl: a table's rows of this interval, reused
   std::unique_ptr<Writer> out_;
   std::uint64_t intervals_ = 0, rows_ = 0;
   bool done_ = false, pending_ = false;

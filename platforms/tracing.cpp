@@ -7,7 +7,11 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "platforms/hybrid_netlist.h"
+#include "hw/nic/tni_observe.h"
+#include "hw/ocs/ocs_observe.h"
+#include "hw/router/router_observe.h"
+#include "hw/ocs/ocs_fabric.h"
+#include "platforms/network.h"
 
 namespace kairo::platforms {
 
@@ -48,6 +52,20 @@ std::set<std::uint64_t> id_set(const std::string& option, const std::string& tex
   return ids;
 }
 
+// The signal classes the blocks register (--trace-signals), in this order.
+std::vector<std::string> signal_classes() {
+  std::vector<std::string> v;
+  auto add = [&v](const char* c) {
+    if (!std::count(v.begin(), v.end(), c)) v.push_back(c);
+  };
+  for (const auto& s : router::kPortSignals) add(s.signal_class);
+  add(router::kOccupancyClass);
+  for (const auto& s : nic::kTniSignals) add(s.signal_class);
+  for (const auto& s : ocs::kPortSignals) add(s.signal_class);
+  add(router::kAllocatorClass);
+  return v;
+}
+
 }  // namespace
 
 Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, sim::Trace& trace) {
@@ -84,15 +102,21 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
         if (c[d] < range[std::size_t(d)].first || c[d] > range[std::size_t(d)].second) node_on[id] = 0;
     }
   }
-  std::set<std::string> classes = {"link", "vc", "tni", "ocs", "rtl"};
+  const std::vector<std::string> known = signal_classes();
+  std::set<std::string> classes(known.begin(), known.end());
   if (!sel.classes.empty()) {
     classes.clear();
     for (const std::string& c : split(sel.classes, ',')) {
-      if (c != "link" && c != "vc" && c != "tni" && c != "ocs" && c != "rtl")
-        throw std::invalid_argument("--trace-signals: expected link, vc, tni, ocs or rtl, got '" + c + "'");
+      if (!std::count(known.begin(), known.end(), c)) {
+        std::string expected;
+        for (std::size_t k = 0; k < known.size(); ++k)
+          expected += (k == 0 ? "" : k + 1 == known.size() ? " or " : ", ") + known[k];
+        throw std::invalid_argument("--trace-signals: expected " + expected + ", got '" + c + "'");
+      }
       classes.insert(c);
     }
   }
+  auto selected = [&classes](const char* signal_class) { return classes.count(signal_class) > 0; };
   std::set<std::string> dims;
   for (const std::string& d : split(sel.dims, ',')) {
     std::string lower = d;
@@ -130,44 +154,21 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
     router::Router& r = net.router_at(i);
     const std::string name = r.name();
     if (topo ? !node_on[i] : (!switch_names.empty() && !switch_names.count(name))) continue;
-    if (auto* rtl = dynamic_cast<router::RtlSeparableAllocator*>(&r.allocator()); rtl && classes.count("rtl")) {
+    auto* rtl = dynamic_cast<router::RtlSeparableAllocator*>(&r.allocator());
+    if (rtl && selected(router::kAllocatorClass)) {
       rtl->trace(&trace, name + ".alloc", &r.queue());
       traced_rtl_.push_back(rtl);
     }
-    if (!classes.count("link") && !classes.count("vc")) continue;
-    auto probe = std::make_unique<router::RouterProbe>();
-    probe->trace = &trace;
-    probe->out.resize(std::size_t(r.num_ports()));
-    probe->occupancy.assign(std::size_t(r.num_ports()) * std::size_t(r.vcs()), router::RouterProbe::kOff);
-    probe->stalled.assign(std::size_t(r.num_ports()), 0);
+    auto probe = router::new_probe(r, trace);
     bool any = false;
     for (int port = 0; port < r.num_ports(); ++port) {
       if (!r.port_connected(port)) continue;
-      const std::string pname = r.port_name(port);
       if (!dims.empty()) {
-        std::string key;
-        if (r.port_dim(port) < 0)
-          key = "ni";
-        else if (topo)
-          key = topo->dim(r.port_dim(port)).name;
-        else
-          key = pname.substr(0, pname.find_first_of("0123456789"));  // switch ports: up1, down3, wan0
+        std::string key = router::port_dim_name(r, port, topo);
         std::transform(key.begin(), key.end(), key.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
         if (!dims.count(key)) continue;
       }
-      const std::string base = name + "." + pname + ".";
-      if (classes.count("link")) {
-        auto& o = probe->out[std::size_t(port)];
-        o.busy = trace.add(base + "busy", 1);
-        o.pkt = trace.add(base + "pkt", 32);
-        o.vc = trace.add(base + "vc", 4);
-        o.stall = trace.add(base + "credit_stall", 1);
-      }
-      if (classes.count("vc"))
-        for (int vc = 0; vc < r.vcs(); ++vc)
-          probe->occupancy[std::size_t(port) * std::size_t(r.vcs()) + std::size_t(vc)] =
-              trace.add(base + fmt::format("vc{}_occupancy", vc), 16, /*delta=*/true);
-      any = true;
+      any |= router::add_port_signals(trace, name + "." + r.port_name(port) + ".", *probe, port, r.vcs(), selected);
     }
     if (!any) continue;
     r.set_probe(probe.get());
@@ -175,7 +176,7 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
     routers_.push_back(std::move(probe));
   }
   // NICs.
-  if (machine && classes.count("tni")) {
+  if (machine && selected(nic::kTniClass)) {
     const int per = machine->tnis_per_node();
     std::set<std::uint64_t> tni_on;
     if (!sel.tnis.empty()) tni_on = id_set("--trace-tnis", sel.tnis, std::uint64_t(per));
@@ -186,13 +187,7 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
         auto probe = std::make_unique<nic::TniProbe>();
         probe->trace = &trace;
         const std::string base = fmt::format("nic_{}.tni{}.", net.node_name(id), t);
-        probe->cmdq = trace.add(base + "cmdq_depth", 16, true);
-        probe->tx_dma = trace.add(base + "tx_dma", 2);
-        probe->rx_dma = trace.add(base + "rx_dma", 2);
-        probe->tx_pkt = trace.add(base + "tx_pkt", 32);
-        probe->doorbells = trace.add(base + "doorbells", 32, true);
-        probe->notices = trace.add(base + "notices", 32, true);
-        probe->completions = trace.add(base + "completions", 32, true);
+        observe::add_signals(trace, base, nic::kTniSignals, *probe, selected);
         nic::Tni& tni = machine->tni(id, t);
         tni.set_probe(probe.get());
         traced_tnis_.push_back(&tni);
@@ -201,19 +196,14 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
     }
   }
   // Optical ports (hybrid platforms).
-  if (auto* h = dynamic_cast<HybridNetlist*>(&net); h && classes.count("ocs")) {
+  if (auto* h = net.optical(); h && classes.count("ocs")) {
     ocs::OcsFabric& f = h->ocs();
-    auto probe = std::make_unique<ocs::OcsProbe>();
-    probe->trace = &trace;
-    probe->state.assign(std::size_t(f.ports()), ocs::OcsProbe::kOff);
-    probe->peer.assign(std::size_t(f.ports()), ocs::OcsProbe::kOff);
+    auto probe = ocs::new_probe(f, trace);
     bool any = false;
     for (int port = 0; port < f.ports(); ++port) {
       if (!node_on[f.node_of(port)]) continue;
       const std::string base = fmt::format("ocs.{}_{}.", f.port_name(port), net.node_name(f.node_of(port)));
-      probe->state[std::size_t(port)] = trace.add(base + "state", 2);
-      probe->peer[std::size_t(port)] = trace.add(base + "peer", 16);
-      any = true;
+      any |= observe::add_signals_at(trace, base, ocs::kPortSignals, *probe, std::size_t(port), selected);
     }
     if (any) {
       f.set_probe(probe.get());

@@ -1,0 +1,33 @@
+// What an RDMA engine (hw/nic/tni.h) reports about itself: its counters, in
+// the one order every output uses (the counter log, --tni-counters, the JSON
+// summary's nic_counters), and its waveform signals (TniProbe).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "hw/nic/tni.h"
+#include "observe/registry.h"
+
+namespace kairo::nic {
+
+// The engine's counters, read by read_counters().
+const std::vector<observe::Counter>& tni_counters();
+// `t`'s values in tni_counters() order into out; `now` closes a circuit wait still open.
+void read_counters(const Tni& t, sim::Time now, std::uint64_t* out);
+
+// cmdq_depth (commands posted and not yet taken), tx_dma and rx_dma (0 idle,
+// 1 reading memory, 2 writing it), tx_pkt (the operation id of the packet
+// being injected, 0 between packets), and the running counts doorbells,
+// notices and completions. All of class "tni".
+inline constexpr const char* kTniClass = "tni";
+inline constexpr observe::Signal<TniProbe> kTniSignals[] = {
+    {"cmdq_depth", 16, true, kTniClass, &TniProbe::cmdq},
+    {"tx_dma", 2, false, kTniClass, &TniProbe::tx_dma},
+    {"rx_dma", 2, false, kTniClass, &TniProbe::rx_dma},
+    {"tx_pkt", 32, false, kTniClass, &TniProbe::tx_pkt},
+    {"doorbells", 32, true, kTniClass, &TniProbe::doorbells},
+    {"notices", 32, true, kTniClass, &TniProbe::notices},
+    {"completions", 32, true, kTniClass, &TniProbe::completions},
+};
+
+}  // namespace kairo::nic

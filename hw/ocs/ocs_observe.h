@@ -1,0 +1,32 @@
+// What an optical circuit switch (hw/ocs/ocs_fabric.h) reports about each
+// port: its counters in the counter log's link columns (stall_ps is the time
+// its circuit was not up; an optical port has no VCs of its own, so its
+// zero-credit times read 0) and its waveform signals (OcsProbe).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "hw/ocs/ocs_fabric.h"
+#include "observe/registry.h"
+
+namespace kairo::ocs {
+
+// A port's counters, with `vcs` zero-credit columns (the network's widest
+// router) so its rows share the routers' link table.
+std::vector<observe::Counter> port_counters(int vcs);
+// Port `port`'s running totals at `now` into out (port_counters(vcs) order).
+void read_port(const OcsFabric& f, int port, sim::Time now, int vcs, std::uint64_t* out);
+
+// Per port, class "ocs": state (PortState: 0 dark, 1 setting up, 2 up, 3
+// tearing down) and peer (the output port its circuit leads to, plus one).
+// A probe for `f` recording into `trace`, every signal off.
+std::unique_ptr<OcsProbe> new_probe(const OcsFabric& f, sim::Trace& trace);
+inline constexpr const char* kOcsClass = "ocs";
+using PortSignal = observe::Signal<OcsProbe, std::vector<sim::Trace::Signal>>;
+inline constexpr PortSignal kPortSignals[] = {
+    {"state", 2, false, kOcsClass, &OcsProbe::state},
+    {"peer", 16, false, kOcsClass, &OcsProbe::peer},
+};
+
+}  // namespace kairo::ocs

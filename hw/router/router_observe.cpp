@@ -1,0 +1,67 @@
+// A router port's counters and names as the router reports them
+// (hw/router/router_observe.h).
+#include "hw/router/router_observe.h"
+
+#include <fmt/format.h>
+
+namespace kairo::router {
+
+std::vector<observe::Counter> port_counters(int vcs) {
+  using observe::Kind;
+  std::vector<observe::Counter> c = {
+      {"packets_sent", "packets", "packets this end sent onto the link", Kind::kTotal, observe::kInLog, ""},
+      {"flits_sent", "flits", "flits this end sent onto the link", Kind::kTotal, observe::kInLog, ""},
+      {"bytes_sent", "bytes", "bytes this end sent onto the link", Kind::kTotal, observe::kInLog, ""},
+      {"packets_received", "packets", "packets this end received from the link", Kind::kTotal,
+       observe::kInLog, ""},
+      {"flits_received", "flits", "flits this end received from the link", Kind::kTotal, observe::kInLog, ""},
+      {"bytes_received", "bytes", "bytes this end received from the link", Kind::kTotal, observe::kInLog, ""},
+      {"busy_ps", "ps", "time the output link was serializing", Kind::kTotal, observe::kInLog, ""},
+      {"stall_ps", "ps", "packet time spent ready but waiting for this output", Kind::kTotal, observe::kInLog,
+       ""},
+  };
+  for (int v = 0; v < vcs; ++v)
+    c.push_back({fmt::format("zero_credit_ps_vc{}", v), "ps",
+                 "time the downstream VC had no credits (VC full)", Kind::kTotal, observe::kInLog, ""});
+  return c;
+}
+
+void read_port(Router& r, int port, sim::Time now, int vcs, std::uint64_t* out) {
+  const PortCounters c = r.counters(port, now);
+  out[0] = c.packets_sent, out[1] = c.flits_sent, out[2] = c.bytes_sent;
+  out[3] = c.packets_received, out[4] = c.flits_received, out[5] = c.bytes_received;
+  out[6] = c.busy_ps - r.busy_after(port, now);  // the part of a packet still to go is later's
+  out[7] = c.stall_ps;
+  for (int v = 0; v < vcs; ++v) out[8 + v] = v < r.vcs() ? c.zero_credit_ps[std::size_t(v)] : 0;
+}
+
+std::string port_dim_name(const Router& r, int port, const Topology* topo) {
+  const int d = r.port_dim(port);
+  if (d < 0) return "ni";
+  if (topo) return topo->dim(d).name;
+  const std::string name = r.port_name(port);
+  return name.substr(0, name.find_first_of("0123456789"));  // switch ports: up1, down3, wan0
+}
+
+std::unique_ptr<RouterProbe> new_probe(const Router& r, sim::Trace& trace) {
+  auto probe = std::make_unique<RouterProbe>();
+  probe->trace = &trace;
+  probe->out.resize(std::size_t(r.num_ports()));
+  probe->occupancy.assign(std::size_t(r.num_ports()) * std::size_t(r.vcs()), RouterProbe::kOff);
+  probe->stalled.assign(std::size_t(r.num_ports()), 0);
+  return probe;
+}
+
+bool add_port_signals(sim::Trace& trace, const std::string& scope, RouterProbe& probe, int port, int vcs,
+                      const std::function<bool(const char*)>& selected) {
+  bool any = observe::add_signals(trace, scope, kPortSignals, probe.out[std::size_t(port)], selected);
+  if (selected(kOccupancyClass))
+    for (int vc = 0; vc < vcs; ++vc) {
+      probe.occupancy[std::size_t(port) * std::size_t(vcs) + std::size_t(vc)] =
+          trace.add(scope + fmt::format("vc{}_occupancy", vc), 16, /*delta=*/true);
+      any = true;
+    }
+  return any;
+}
+
+}  // namespace kairo::router

@@ -1,0 +1,51 @@
+// What a router (hw/router/router.h) reports about each of its ports: the
+// link counters (PortCounters) as the counter log's link columns, the
+// dimension a port runs along, and its waveform signals (RouterProbe).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hw/router/router.h"
+#include "hw/common/topology.h"
+#include "observe/registry.h"
+
+namespace kairo::router {
+
+// A port's counters with `vcs` zero-credit times (the widest router's VCs).
+std::vector<observe::Counter> port_counters(int vcs);
+// Port `port`'s running totals at `now` into out (port_counters(vcs) order);
+// VCs the router does not have read 0.
+void read_port(Router& r, int port, sim::Time now, int vcs, std::uint64_t* out);
+// The dimension a port runs along: "ni" for a network interface, the
+// topology's name on a mesh/torus ("X"), the port name's prefix on a switch
+// ("up", "down", "wan").
+std::string port_dim_name(const Router& r, int port, const Topology* topo);
+
+// Per output port, class "link": busy (the link serializing a packet), pkt
+// (operation id + 1 of the packet on the link), vc (the downstream VC it
+// took), credit_stall (a ready packet waits for downstream credits).
+inline constexpr const char* kLinkClass = "link";
+inline constexpr observe::Signal<RouterProbe::Out> kPortSignals[] = {
+    {"busy", 1, false, kLinkClass, &RouterProbe::Out::busy},
+    {"pkt", 32, false, kLinkClass, &RouterProbe::Out::pkt},
+    {"vc", 4, false, kLinkClass, &RouterProbe::Out::vc},
+    {"credit_stall", 1, false, kLinkClass, &RouterProbe::Out::stall},
+};
+// Per input VC, class "vc": vcN_occupancy, the flits its buffer holds.
+inline constexpr const char* kOccupancyClass = "vc";
+// A router whose allocator is the Verilated RTL, class "rtl": its wires
+// (RtlSeparableAllocator::trace) under <router>.alloc.
+inline constexpr const char* kAllocatorClass = "rtl";
+
+// A probe for `r` recording into `trace`, every signal off.
+std::unique_ptr<RouterProbe> new_probe(const Router& r, sim::Trace& trace);
+// Adds port `port`'s signals of the selected classes under `scope`
+// ("rtr_x0y0.xp.") and points `probe` at them (its out and occupancy sized
+// for the router); true if any was added. At elaboration only.
+bool add_port_signals(sim::Trace& trace, const std::string& scope, RouterProbe& probe, int port, int vcs,
+                      const std::function<bool(const char*)>& selected);
+
+}  // namespace kairo::router

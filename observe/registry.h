@@ -1,0 +1,130 @@
+// What blocks say about themselves to the outputs that observe them: their
+// counters (name, unit, one-line meaning, how to read them) and their
+// waveform signals (name, width, the probe slot they are recorded through).
+// The counter log (platforms/counter_log.h), the JSON summary's counters
+// and the waveform tracer (platforms/tracing.h) iterate what is registered
+// here and name nothing themselves.
+//
+// Counters are registered per set of like blocks (every router port of a
+// network, every RDMA engine of a machine), never per block: a set holds
+// its block count and two functions, one reading block i's values into a
+// caller's array (no allocation), one naming block i when an output needs
+// the name (at K-computer scale, stored names would cost a gigabyte).
+// Registering happens once, at elaboration; nothing here runs per event.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sim/time.h"
+#include "sim/trace.h"
+
+namespace kairo::observe {
+
+// kTotal: a running total (outputs show an interval's difference or a sum
+// over blocks); kHigh: a high-water mark (the most over blocks); kLevel: a
+// value now (shown as it is).
+enum class Kind : std::uint8_t { kTotal, kHigh, kLevel };
+
+// Which outputs show a counter.
+enum Shown : std::uint8_t {
+  kInLog = 1,      // the counter log (--counters): one column
+  kInTable = 2,    // the per-block table (--tni-counters)
+  kInSummary = 4,  // the JSON summary: summed (kTotal) or the most (kHigh, as NAME_max); ps totals in ns
+};
+
+struct Counter {
+  std::string name;     // "packets_sent", "zero_credit_ps_vc2"
+  const char* unit;     // "packets", "bytes", "ps", "commands", "entries"
+  const char* meaning;  // one line
+  Kind kind = Kind::kTotal;
+  std::uint8_t shown = kInLog;
+  std::string log_name;  // the counter log's column when it is not `name`
+  const std::string& column() const { return log_name.empty() ? name : log_name; }
+};
+
+// Where a block sits, in the counter log's label columns: its unit (router,
+// switch, node), port, coordinates, the peer unit and port its link leads
+// to, the dimension and direction of that link, and an index (an RDMA
+// engine's number on its node).
+struct Place {
+  std::string unit, port, coord, peer, peer_port, dim, dir;
+  int index = 0;
+};
+
+// A set of like blocks and the counters each keeps.
+struct CounterSet {
+  std::string table;  // the counter-log table its rows go to: "link" or "tni"
+  std::string scope;  // the blocks' kind in hierarchical names: "rtr", "ocs", "tni"
+  std::vector<Counter> counters;
+  std::size_t blocks = 0;
+  // Block i's values at `now`, in `counters` order, into out[0..counters.size()).
+  // `now` closes intervals still open (a circuit wait): 0 closes none.
+  std::function<void(std::size_t i, sim::Time now, std::uint64_t* out)> read;
+  std::function<Place(std::size_t i)> place;
+  // Block i's hierarchical name: scope, coordinates (or switch), port or
+  // index: "rtr x0y1.xp", "rtr edge0.up1", "tni x0y0.1", "ocs x3y0.p3".
+  std::string name(std::size_t i) const;
+};
+
+class Registry {
+ public:
+  void add(CounterSet s) { sets_.push_back(std::move(s)); }
+  const std::vector<CounterSet>& sets() const { return sets_; }
+  // The sets whose rows go to `table`, in registration order.
+  std::vector<const CounterSet*> table(const std::string& name) const;
+  // The counter-log tables in the order they were first registered.
+  std::vector<std::string> tables() const;
+
+ private:
+  std::vector<CounterSet> sets_;
+};
+
+// A set's counters shown in the summary (kInSummary), over its blocks:
+// kTotal summed, kHigh the most (as NAME_max), ps totals in ns
+// ("circuit_wait_ps" -> "circuit_wait_ns").
+nlohmann::json summary(const CounterSet& s);
+
+// A waveform signal a block offers: its name under the block's scope, its
+// width, whether its changes are increments (sim::Trace::add), the signal
+// class that selects it (--trace-signals) and the slot of the block's probe
+// it is recorded through.
+// A slot holding one signal per port (Slot = std::vector<sim::Trace::Signal>)
+// is filled at the port's index by add_signals_at.
+template <class Probe, class Slot = sim::Trace::Signal>
+struct Signal {
+  const char* name;
+  int width;
+  bool delta;
+  const char* signal_class;
+  Slot Probe::*slot;
+};
+
+// Adds `signals` whose class is selected under `scope` ("nic_x0y0.tni1.")
+// and points the probe's slots at them; true if any was added.
+template <class Probe, class Selected, std::size_t N>
+bool add_signals(sim::Trace& trace, const std::string& scope, const Signal<Probe> (&signals)[N], Probe& probe,
+                 const Selected& selected) {
+  bool any = false;
+  for (const Signal<Probe>& s : signals)
+    if (selected(s.signal_class)) {
+      probe.*(s.slot) = trace.add(scope + s.name, s.width, s.delta);
+      any = true;
+    }
+  return any;
+}
+template <class Probe, class Slot, class Selected, std::size_t N>
+bool add_signals_at(sim::Trace& trace, const std::string& scope, const Signal<Probe, Slot> (&signals)[N],
+                    Probe& probe, std::size_t index, const Selected& selected) {
+  bool any = false;
+  for (const Signal<Probe, Slot>& s : signals)
+    if (selected(s.signal_class)) {
+      (probe.*(s.slot))[index] = trace.add(scope + s.name, s.width, s.delta);
+      any = true;
+    }
+  return any;
+}
+
+}  // namespace kairo::observe

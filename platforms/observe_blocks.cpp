@@ -1,0 +1,178 @@
+// Registering a machine's blocks for observation (platforms/observe_blocks.h).
+#include "platforms/observe_blocks.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <unordered_map>
+
+#include "hw/nic/tni_observe.h"
+#include "hw/ocs/ocs_observe.h"
+#include "hw/router/router_observe.h"
+#include "hw/ocs/ocs_fabric.h"
+#include "platforms/network.h"
+
+namespace kairo::platforms {
+
+namespace {
+
+// A link row: a connected router port and its peer router's port, or kNoPeer
+// for a network interface, kept as indices: names are derived on output (at
+// K-computer scale stored names would cost a gigabyte).
+struct LinkRef {
+  std::uint32_t router;
+  std::uint16_t port;
+  std::uint32_t peer;
+  std::uint16_t peer_port;
+};
+constexpr std::uint32_t kNoPeer = ~std::uint32_t(0);
+
+observe::Place link_place(Network& net, const LinkRef& ref) {
+  const router::Topology* topo = net.torus();
+  const router::Router& r = net.router_at(ref.router);
+  const int port = ref.port;
+  observe::Place l;
+  l.unit = r.name();
+  l.port = r.port_name(port);
+  l.coord = topo ? net.node_name(router::NodeId(ref.router)) : l.unit;
+  if (ref.peer != kNoPeer) {
+    const router::Router& peer = net.router_at(ref.peer);
+    l.peer = peer.name();
+    l.peer_port = peer.port_name(ref.peer_port);
+  } else {
+    l.peer = "nic_" + (topo ? net.node_name(router::NodeId(ref.router)) : l.port);
+    l.peer_port = topo ? fmt::format("tni{}", port - (r.num_ports() - net.network_interfaces())) : "";
+  }
+  l.dim = router::port_dim_name(r, port, topo);
+  if (topo && r.port_dim(port) >= 0) {
+    const int dir = topo->port_dir(port);
+    l.dir = dir > 0 ? "+" : dir < 0 ? "-" : "";
+  }
+  return l;
+}
+
+// The router ports' rows, and each router's address (read at every sample
+// without the network's virtual lookup).
+struct Links {
+  std::vector<LinkRef> refs;
+  std::vector<router::Router*> routers;
+};
+
+observe::CounterSet router_ports(Network& net, int vcs) {
+  auto shared = std::make_shared<Links>();
+  std::vector<LinkRef>* links = &shared->refs;
+  for (std::size_t i = 0; i < net.num_routers(); ++i) shared->routers.push_back(&net.router_at(i));
+  std::unordered_map<const hw::PacketSink*, std::uint32_t> router_of;
+  for (std::size_t i = 0; i < net.num_routers(); ++i) router_of[&net.router_at(i)] = std::uint32_t(i);
+  for (std::size_t i = 0; i < net.num_routers(); ++i) {
+    router::Router& r = net.router_at(i);
+    for (int port = 0; port < r.num_ports(); ++port) {
+      if (!r.port_connected(port)) continue;
+      LinkRef l{std::uint32_t(i), std::uint16_t(port), kNoPeer, 0};
+      const hw::LinkOut& out = r.link_out(port);
+      if (auto it = router_of.find(out.dst); it != router_of.end())
+        l.peer = it->second, l.peer_port = out.dst_port;
+      links->push_back(l);
+    }
+  }
+  observe::CounterSet s;
+  s.table = "link";
+  s.scope = "rtr";
+  s.counters = router::port_counters(vcs);
+  s.blocks = links->size();
+  s.read = [shared, vcs](std::size_t i, sim::Time now, std::uint64_t* out) {
+    const LinkRef& l = shared->refs[i];
+    router::read_port(*shared->routers[l.router], l.port, now, vcs, out);
+  };
+  s.place = [&net, shared](std::size_t i) { return link_place(net, shared->refs[i]); };
+  return s;
+}
+
+// The optical ports of a hybrid network: dimension "ocs" (docs/counters.md:
+// stall_ps is the time its circuit was not up).
+observe::CounterSet optical_ports(Network& net, ocs::OcsFabric& f, int vcs) {
+  observe::CounterSet s;
+  s.table = "link";
+  s.scope = "ocs";
+  s.counters = ocs::port_counters(vcs);
+  s.blocks = std::size_t(f.ports());
+  s.read = [&f, vcs](std::size_t i, sim::Time now, std::uint64_t* out) {
+    ocs::read_port(f, int(i), now, vcs, out);
+  };
+  s.place = [&net, &f](std::size_t i) {
+    const int port = int(i);
+    return observe::Place{"ocs", f.port_name(port), net.node_name(f.node_of(port)), "ocs", "", "ocs", "", 0};
+  };
+  return s;
+}
+
+}  // namespace
+
+int widest_vcs(Network& net) {
+  int vcs = 1;
+  for (std::size_t i = 0; i < net.num_routers(); ++i) vcs = std::max(vcs, net.router_at(i).vcs());
+  return vcs;
+}
+
+observe::CounterSet tni_blocks(RdmaMachine* machine) {
+  observe::CounterSet s;
+  s.table = "tni";
+  s.scope = "tni";
+  s.counters = nic::tni_counters();
+  if (!machine) return s;
+  const int per = machine->tnis_per_node();
+  auto tnis = std::make_shared<std::vector<const nic::Tni*>>();
+  for (router::NodeId n = 0; n < machine->nodes(); ++n)
+    for (int t = 0; t < per; ++t) tnis->push_back(&machine->tni(n, t));
+  s.blocks = tnis->size();
+  s.read = [tnis](std::size_t i, sim::Time now, std::uint64_t* out) {
+    nic::read_counters(*(*tnis)[i], now, out);
+  };
+  s.place = [machine, per](std::size_t i) {
+    const router::NodeId n = router::NodeId(i / std::size_t(per));
+    const int t = int(i % std::size_t(per));
+    const std::string node = machine->network().node_name(n);
+    return observe::Place{node, fmt::format("tni{}", t), node, "", "", "", "", t};
+  };
+  return s;
+}
+
+observe::Registry observe_blocks(Network& net, RdmaMachine* machine) {
+  const int vcs = widest_vcs(net);
+  observe::Registry reg;
+  reg.add(router_ports(net, vcs));
+  if (auto* h = net.optical()) reg.add(optical_ports(net, h->ocs(), vcs));
+  reg.add(tni_blocks(machine));
+  return reg;
+}
+
+nlohmann::json nic_counter_summary(RdmaMachine& m) { return observe::summary(tni_blocks(&m)); }
+
+std::string tni_table(RdmaMachine& m) {
+  const observe::CounterSet s = tni_blocks(&m);
+  std::vector<std::size_t> shown;
+  std::size_t commands = 0, received = 0;
+  std::string out = "node,coord,tni";
+  for (std::size_t k = 0; k < s.counters.size(); ++k) {
+    if (s.counters[k].name == "commands") commands = k;
+    if (s.counters[k].name == "packets_received") received = k;
+    if (!(s.counters[k].shown & observe::kInTable)) continue;
+    shown.push_back(k);
+    out += "," + s.counters[k].name;
+  }
+  out += "\n";
+  std::vector<std::uint64_t> v(s.counters.size());
+  const int per = m.tnis_per_node();
+  for (std::size_t i = 0; i < s.blocks; ++i) {
+    s.read(i, 0, v.data());
+    if (!v[commands] && !v[received]) continue;
+    const router::NodeId n = router::NodeId(i / std::size_t(per));
+    out += fmt::format("{},{},{}", n, m.network().node_name(n), i % std::size_t(per));
+    for (std::size_t k : shown) out += fmt::format(",{}", v[k]);
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace kairo::platforms

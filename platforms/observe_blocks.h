@@ -1,0 +1,32 @@
+// A machine's blocks registered for observation (observe/registry.h), each
+// set from its block's own report (hw/router/router_observe.h,
+// hw/ocs/ocs_observe.h, hw/nic/tni_observe.h), named where it sits in the
+// network: the counter log, --tni-counters and the JSON summary's
+// nic_counters are written from these sets.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "observe/registry.h"
+#include "platforms/network.h"
+#include "platforms/rdma_machine.h"
+
+namespace kairo::platforms {
+
+// Table "link": every connected router port, then the optical ports of a
+// hybrid network; table "tni": every RDMA engine (an empty set without a
+// machine, so the tables keep their columns).
+observe::Registry observe_blocks(Network& net, RdmaMachine* machine);
+// The RDMA engines alone.
+observe::CounterSet tni_blocks(RdmaMachine* machine);
+// The most VCs of any router (at least 1): the link table's zero-credit columns.
+int widest_vcs(Network& net);
+
+// The JSON summary's nic_counters: every engine's counters summed, and the
+// high-water marks' most.
+nlohmann::json nic_counter_summary(RdmaMachine& m);
+// --tni-counters: one CSV line per engine that did anything (took a command
+// or received a packet).
+std::string tni_table(RdmaMachine& m);
+
+}  // namespace kairo::platforms
