@@ -32,8 +32,8 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
   static const std::vector<sim::ParamDecl> decls = [] {
     sim::ParamBlock<P> b("router");
     b.integer("vcs", &P::vcs, K::kCount, 1, hw::kMaxVcs, "VCs per port",
-              "virtual channels per port; a ring dimension needs >= 2 and splits them evenly into two dateline "
-              "classes (low half before the dateline, high half after)");
+              "virtual channels per port, 1 to 16; a ring dimension needs >= 2, split into two dateline classes "
+              "(the low floor(vcs/2) before the dateline, the rest after)");
     b.integer("vc_buffer_flits", &P::vc_buffer_flits, K::kFlits, 1, INT_MAX, "flits of buffer per VC",
               "buffer per VC; must be >= router.max_packet_flits (virtual cut-through)");
     b.bytes("flit_size", &P::flit_bytes, 1, INT_MAX, "a size such as 32B", "bytes per flit", "bytes per flit");
