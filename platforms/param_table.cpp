@@ -27,7 +27,8 @@ std::vector<ParamInfo> topology_keys() {
       own("description", "text", "\"\"", "what the platform models and where its numbers come from"),
       own("topology.dims", "list", "(required)",
           "1 to 6 dimensions {name, size, wrap}; node ids count dimension 0 fastest"),
-      own("topology.dims.<DIM>.name", "name", "(required)", "dimension name, letters only (X, Y, Z, A, B, C)"),
+      own("topology.dims.<DIM>.name", "name", "(required)",
+          "dimension name, letters only (X, Y, Z, A, B, C)"),
       own("topology.dims.<DIM>.size", "count", "(required)",
           "routers along the dimension; size 2 has one link per node, size 1 none"),
       own("topology.dims.<DIM>.wrap", "bool", "false",
@@ -43,7 +44,8 @@ std::vector<ParamInfo> topology_keys() {
 
 std::vector<ParamInfo> fabric_keys() {
   return {
-      own("links.host.bandwidth", "GB/s", "(required)", "switched fabrics: host <-> edge switch, per direction"),
+      own("links.host.bandwidth", "GB/s", "(required)",
+          "switched fabrics: host <-> edge switch, per direction"),
       own("links.host.latency", "ns", "0ns", "propagation delay of a host link"),
       own("links.host.buffer", "B", "= router.vc_buffer_flits", "receiver's buffer per VC on a host link"),
       own("links.up.bandwidth", "GB/s", "(required)",

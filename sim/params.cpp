@@ -7,16 +7,26 @@ namespace kairo::sim {
 
 const char* unit_of(ParamKind k) {
   switch (k) {
-    case ParamKind::kCount: return "count";
-    case ParamKind::kFlits: return "flits";
-    case ParamKind::kCycles: return "cycles";
-    case ParamKind::kBytes: return "B";
-    case ParamKind::kRate: return "GB/s";
-    case ParamKind::kDuration: return "ns";
-    case ParamKind::kFrequency: return "MHz";
-    case ParamKind::kName: return "name";
-    case ParamKind::kBool: return "bool";
-    case ParamKind::kShape: return "";
+    case ParamKind::kCount:
+      return "count";
+    case ParamKind::kFlits:
+      return "flits";
+    case ParamKind::kCycles:
+      return "cycles";
+    case ParamKind::kBytes:
+      return "B";
+    case ParamKind::kRate:
+      return "GB/s";
+    case ParamKind::kDuration:
+      return "ns";
+    case ParamKind::kFrequency:
+      return "MHz";
+    case ParamKind::kName:
+      return "name";
+    case ParamKind::kBool:
+      return "bool";
+    case ParamKind::kShape:
+      return "";
   }
   return "";
 }

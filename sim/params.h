@@ -33,27 +33,27 @@ enum class ParamKind {
 
 // The value read from a file, handed to a declaration's setter.
 struct ParamValue {
-  long long count = 0;       // kCount, kFlits, kCycles
-  std::uint64_t bytes = 0;   // kBytes
-  double number = 0;         // kRate, kFrequency
-  sim::Time time = 0;        // kDuration
-  int choice = -1;           // kName: index into choices
-  bool flag = false;         // kBool
+  long long count = 0;      // kCount, kFlits, kCycles
+  std::uint64_t bytes = 0;  // kBytes
+  double number = 0;        // kRate, kFrequency
+  sim::Time time = 0;       // kDuration
+  int choice = -1;          // kName: index into choices
+  bool flag = false;        // kBool
 };
 
 struct ParamDecl {
-  std::string key;   // "router.vcs"
+  std::string key;  // "router.vcs"
   ParamKind kind = ParamKind::kCount;
-  std::string unit;  // the table's unit column: count, flits, cycles, B, GB/s, ns, MHz, name, bool, list...
-  std::string deflt; // the default as text
-  std::string doc;   // one line for the table
+  std::string unit;   // the table's unit column: count, flits, cycles, B, GB/s, ns, MHz, name, bool, list...
+  std::string deflt;  // the default as text
+  std::string doc;    // one line for the table
   // For messages: what the value is ("VCs per port"); for sizes, durations
   // and frequencies the example in "expected a size such as 32B".
   std::string what, example;
-  long long min = 0, max = INT_MAX;                      // counts
-  std::uint64_t min_bytes = 0, max_bytes = UINT64_MAX;   // sizes; min 0 = not checked
-  std::vector<std::string> choices;                      // names
-  std::function<void(void*, const ParamValue&)> set;     // null for kShape (read by hand)
+  long long min = 0, max = INT_MAX;                     // counts
+  std::uint64_t min_bytes = 0, max_bytes = UINT64_MAX;  // sizes; min 0 = not checked
+  std::vector<std::string> choices;                     // names
+  std::function<void(void*, const ParamValue&)> set;    // null for kShape (read by hand)
 
   std::string leaf() const { return key.substr(key.rfind('.') + 1); }
   std::string section() const { return key.substr(0, key.find('.')); }
@@ -73,8 +73,8 @@ class ParamBlock {
 
   // Integers: kCount, kFlits or kCycles, within [min, max].
   template <typename T>
-  ParamDecl& integer(const char* name, T S::*m, ParamKind kind, long long min, long long max, const char* what,
-                     const char* doc) {
+  ParamDecl& integer(const char* name, T S::*m, ParamKind kind, long long min, long long max,
+                     const char* what, const char* doc) {
     ParamDecl& d = add(name, kind, std::to_string(defaults_.*m), doc);
     d.what = what, d.min = min, d.max = max;
     d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = T(v.count); };

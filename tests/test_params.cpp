@@ -47,7 +47,8 @@ TEST(Params, DocsTableIsTheGeneratedOne) {
 TEST(Params, AllocatorNamesComeFromTheAllocatorFactory) {
   for (const ParamInfo& p : param_table())
     if (p.key == "router.allocator") EXPECT_EQ(p.choices, router::allocator_choices());
-  for (const std::string& n : router::allocator_choices()) EXPECT_NE(router::make_allocator(n, 2, 2, 2), nullptr) << n;
+  for (const std::string& n : router::allocator_choices())
+    EXPECT_NE(router::make_allocator(n, 2, 2, 2), nullptr) << n;
 }
 
 TEST(Params, SetKeysAreTheDeclaredOnes) {
@@ -56,7 +57,8 @@ TEST(Params, SetKeysAreTheDeclaredOnes) {
   const std::string mini = "name: t\ntopology:\n  dims:\n    - {name: X, size: 4}\n";
   for (const ParamInfo& p : param_table()) {
     const std::string s = p.section();
-    if (!p.generic() || (s != "router" && s != "nic") || p.deflt[0] == '=' || p.deflt == "unlimited") continue;
+    if (!p.generic() || (s != "router" && s != "nic") || p.deflt[0] == '=' || p.deflt == "unlimited")
+      continue;
     SCOPED_TRACE(p.key);
     Platform q = parse_platform(mini, "mini.yaml", {p.key + "=" + p.deflt});
     const RouterParams r;

@@ -16,7 +16,8 @@ const std::vector<sim::ParamDecl>& ocs_param_decls() {
   using P = OcsParams;
   static const std::vector<sim::ParamDecl> decls = [] {
     sim::ParamBlock<P> b("ocs");
-    b.rate("bandwidth", &P::bytes_per_s, "an optical link", "rate of an optical link (seed 002: 32Gbps, PCIe x16)");
+    b.rate("bandwidth", &P::bytes_per_s, "an optical link",
+           "rate of an optical link (seed 002: 32Gbps, PCIe x16)");
     b.duration("latency", &P::latency_ps, "a duration such as 80ns",
                "propagation delay of an optical pathway, end to end");
     b.duration("reconfiguration", &P::reconfiguration_ps, "a duration such as 10ms",

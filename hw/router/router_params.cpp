@@ -31,12 +31,14 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
   using P = RouterParams;
   static const std::vector<sim::ParamDecl> decls = [] {
     sim::ParamBlock<P> b("router");
-    b.integer("vcs", &P::vcs, K::kCount, 1, hw::kMaxVcs, "VCs per port",
-              "virtual channels per port, 1 to 16; a ring dimension needs >= 2, split into two dateline classes "
-              "(the low floor(vcs/2) before the dateline, the rest after)");
+    b.integer(
+        "vcs", &P::vcs, K::kCount, 1, hw::kMaxVcs, "VCs per port",
+        "virtual channels per port, 1 to 16; a ring dimension needs >= 2, split into two dateline classes "
+        "(the low floor(vcs/2) before the dateline, the rest after)");
     b.integer("vc_buffer_flits", &P::vc_buffer_flits, K::kFlits, 1, INT_MAX, "flits of buffer per VC",
               "buffer per VC; must be >= router.max_packet_flits (virtual cut-through)");
-    b.bytes("flit_size", &P::flit_bytes, 1, INT_MAX, "a size such as 32B", "bytes per flit", "bytes per flit");
+    b.bytes("flit_size", &P::flit_bytes, 1, INT_MAX, "a size such as 32B", "bytes per flit",
+            "bytes per flit");
     b.rate("link_bandwidth", &P::link_bytes_per_s, "per link direction",
            "router-to-router link bandwidth per direction; sets the flit time");
     b.rate("host_bandwidth", &P::host_bytes_per_s, "network interface <-> router channel",
@@ -52,9 +54,10 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
               "switch allocation per hop");
     b.integer("switch_traversal_cycles", &P::switch_traversal_cycles, K::kCycles, 0, INT_MAX,
               "cycles through the crossbar", "crossbar traversal per hop");
-    b.shape("cable_latency", "ns", sim::shown_duration(P::kDefaultCablePs),
-            "propagation delay of a router-to-router cable: one duration for all dimensions or a map {X: 10ns, "
-            "...} naming every dimension");
+    b.shape(
+        "cable_latency", "ns", sim::shown_duration(P::kDefaultCablePs),
+        "propagation delay of a router-to-router cable: one duration for all dimensions or a map {X: 10ns, "
+        "...} naming every dimension");
     b.duration("host_latency", &P::host_latency_ps, "a duration such as 0ns",
                "propagation delay of the network interface <-> router channel");
     b.integer("credit_delay_cycles", &P::credit_delay_cycles, K::kCycles, 0, INT_MAX,
@@ -78,9 +81,11 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
     b.integer("watchdog_cycles", &P::watchdog_cycles, K::kCycles, 1, LLONG_MAX,
               "cycles without progress before a deadlock is reported",
               "cycles without any progress in a router holding packets before a deadlock is reported");
-    b.duration("switching_delay", &P::switching_delay_ps, "a duration such as 128ns",
-               "switched fabrics: time from a packet's arrival (its tail, store-and-forward) to its departure; "
-               "replaces routing, VC and switch allocation cycles")
+    b.duration(
+         "switching_delay", &P::switching_delay_ps, "a duration such as 128ns",
+         "switched fabrics: time from a packet's arrival (its tail, store-and-forward) to its departure; "
+         "replaces routing, VC and switch allocation cycles (in a switched fabric the crossbar traversal "
+         "too)")
         .deflt = "= the cycle counts";
     b.name("forwarding", &P::store_and_forward, {{"cut_through", false}, {"store_and_forward", true}}, "",
            "switched fabrics: cut_through (forward once the head is in) or store_and_forward (once the tail "

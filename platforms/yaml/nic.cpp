@@ -47,15 +47,17 @@ void Reader::check_nic(const RouterParams& r, const NicParams& p) {
                                 {"nic.memory_latency", p.memory_latency_ps}})
     if (double(ps) > kMaxPs)
       fail_at(pick({key}, "nic"), key,
-              fmt::format("expected a duration of at most 1e17ps (28 hours), got {}", units::format_duration(ps)));
+              fmt::format("expected a duration of at most 1e17ps (28 hours), got {}",
+                          units::format_duration(ps)));
   const double largest = double(std::min(p.max_descriptor_bytes, p.memory_bytes));
   for (const auto& [key, rate] : {std::pair<const char*, double>{"nic.dma_bandwidth", p.dma_bytes_per_s},
                                   {"nic.memory_bandwidth", p.memory_bytes_per_s}})
     if (rate > 0 && !(largest * 1e12 / rate <= kMaxPs))
       fail_at(pick({key}, "nic"), key,
-              fmt::format("expected a bandwidth that moves the largest transfer ({} bytes: nic.max_descriptor_size "
-                          "or nic.memory_size) within 1e17ps (28 hours), i.e. at least {:.3g}B/s, got {}",
-                          largest, largest * 1e12 / kMaxPs, units::format_bandwidth(rate)));
+              fmt::format(
+                  "expected a bandwidth that moves the largest transfer ({} bytes: nic.max_descriptor_size "
+                  "or nic.memory_size) within 1e17ps (28 hours), i.e. at least {:.3g}B/s, got {}",
+                  largest, largest * 1e12 / kMaxPs, units::format_bandwidth(rate)));
 }
 
 }  // namespace yaml

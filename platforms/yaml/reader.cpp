@@ -15,7 +15,7 @@ namespace yaml {
 
 namespace {
 const std::vector<std::string> kTopKeys = {"name", "description", "topology", "router",
-                                           "nic",  "links",       "ranks", "ocs"};
+                                           "nic",  "links",       "ranks",    "ocs"};
 }  // namespace
 
 std::string join(const std::vector<std::string>& v, const char* sep) {
@@ -150,43 +150,53 @@ sim::ParamValue Reader::read_value(const YAML::Node& n, const sim::ParamDecl& d)
   using K = sim::ParamKind;
   const std::string& key = d.key;
   sim::ParamValue v;
+  const std::string what = d.what.empty() ? "" : " (" + d.what + ")";
   switch (d.kind) {
     case K::kCount:
     case K::kFlits:
-    case K::kCycles: v.count = read_int(n, key, d.min, d.what, d.max); break;
+    case K::kCycles:
+      v.count = read_int(n, key, d.min, d.what, d.max);
+      break;
     case K::kBytes: {
       v.bytes = read_unit(n, key, d.example, units::parse_bytes);
       const bool unbounded = d.max_bytes == std::uint64_t(INT_MAX) || d.max_bytes == UINT64_MAX;
       if (d.min_bytes > 0 && (v.bytes < d.min_bytes || v.bytes > d.max_bytes))
-        fail(key, unbounded ? fmt::format("expected a size >= {}B ({}), got {}", d.min_bytes, d.what, n.Scalar())
-                            : fmt::format("expected a size between {}B and {}B ({}), got {}", d.min_bytes,
-                                          d.max_bytes, d.what, n.Scalar()));
+        fail(key, unbounded ? fmt::format("expected a size >= {}B{}, got {}", d.min_bytes, what, n.Scalar())
+                            : fmt::format("expected a size between {}B and {}B{}, got {}", d.min_bytes,
+                                          d.max_bytes, what, n.Scalar()));
       break;
     }
-    case K::kRate: v.number = read_rate(n, key, d.what); break;
-    case K::kDuration: v.time = read_unit(n, key, d.example, units::parse_duration); break;
+    case K::kRate:
+      v.number = read_rate(n, key, d.what);
+      break;
+    case K::kDuration:
+      v.time = read_unit(n, key, d.example, units::parse_duration);
+      break;
     case K::kFrequency:
       v.number = read_unit(n, key, "a frequency such as " + d.deflt, units::parse_frequency);
       if (!(v.number > 0))
-        fail(key, fmt::format("expected a frequency > 0 such as {} ({}), got {}", d.deflt, d.what, n.Scalar()));
+        fail(key, fmt::format("expected a frequency > 0 such as {}{}, got {}", d.deflt, what, n.Scalar()));
       break;
     case K::kName: {
       const std::string expect = sim::choice_text(d.choices);
       const std::string t = read_text(n, key, expect);
       auto it = std::find(d.choices.begin(), d.choices.end(), t);
       if (it == d.choices.end())
-        fail(key, fmt::format("expected {}{}, got {}", expect, d.what.empty() ? "" : " (" + d.what + ")",
-                              describe(n)));
+        fail(key, fmt::format("expected {}{}, got {}", expect, what, describe(n)));
       v.choice = int(it - d.choices.begin());
       break;
     }
-    case K::kBool: v.flag = read_bool(n, key, d.what); break;
-    case K::kShape: break;
+    case K::kBool:
+      v.flag = read_bool(n, key, d.what);
+      break;
+    case K::kShape:
+      break;
   }
   return v;
 }
 
-void Reader::read_declared(const YAML::Node& section, const std::vector<sim::ParamDecl>& decls, void* target) {
+void Reader::read_declared(const YAML::Node& section, const std::vector<sim::ParamDecl>& decls,
+                           void* target) {
   for (const sim::ParamDecl& d : decls)
     if (d.generic())
       if (auto n = child(section, d.leaf())) d.set(target, read_value(*n, d));
@@ -264,15 +274,24 @@ std::size_t first_non_utf8(std::string_view t) {
     }
     int n = 0;
     unsigned lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
-    if (c >= 0xC2 && c <= 0xDF) n = 1;
-    else if (c == 0xE0) n = 2, lo = 0xA0;
-    else if (c >= 0xE1 && c <= 0xEC) n = 2;
-    else if (c == 0xED) n = 2, hi = 0x9F;
-    else if (c >= 0xEE && c <= 0xEF) n = 2;
-    else if (c == 0xF0) n = 3, lo = 0x90;
-    else if (c >= 0xF1 && c <= 0xF3) n = 3;
-    else if (c == 0xF4) n = 3, hi = 0x8F;
-    else return i;
+    if (c >= 0xC2 && c <= 0xDF)
+      n = 1;
+    else if (c == 0xE0)
+      n = 2, lo = 0xA0;
+    else if (c >= 0xE1 && c <= 0xEC)
+      n = 2;
+    else if (c == 0xED)
+      n = 2, hi = 0x9F;
+    else if (c >= 0xEE && c <= 0xEF)
+      n = 2;
+    else if (c == 0xF0)
+      n = 3, lo = 0x90;
+    else if (c >= 0xF1 && c <= 0xF3)
+      n = 3;
+    else if (c == 0xF4)
+      n = 3, hi = 0x8F;
+    else
+      return i;
     if (i + std::size_t(n) >= t.size()) return i;  // truncated sequence
     for (int k = 1; k <= n; ++k) {
       const unsigned char d = static_cast<unsigned char>(t[i + std::size_t(k)]);

@@ -99,7 +99,8 @@ class Reader {
   void read_nic(const YAML::Node& n, NicParams& p);
   void check_nic(const RouterParams& r, const NicParams& p);
   void read_ocs(const YAML::Node& n, Platform& pl);
-  std::vector<std::uint32_t> read_node_list(const YAML::Node& n, const std::string& path, std::uint64_t nodes);
+  std::vector<std::uint32_t> read_node_list(const YAML::Node& n, const std::string& path,
+                                            std::uint64_t nodes);
   // The first of `keys` a --set changed, else the first found in the file, else `fallback`.
   std::string pick(std::initializer_list<std::string> keys, const std::string& fallback) const;
 

@@ -182,8 +182,7 @@ void Reader::apply_set(YAML::Node& root, const std::string& set) {
         "topology.dims.<DIM>.wrap, topology.fat_tree.<key> ({}), topology.clusters.<key> ({}), "
         "links.<host|up|wan>.<bandwidth|latency|buffer|multiplier>, links.ports, ranks.map, ranks.seed, "
         "ocs.<key> ({})",
-        source_, set, key, join(rkeys), join(nkeys), join(kFatTreeKeys), join(kClusterKeys),
-        join(okeys)));
+        source_, set, key, join(rkeys), join(nkeys), join(kFatTreeKeys), join(kClusterKeys), join(okeys)));
   }
 }
 
