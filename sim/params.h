@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -54,6 +55,7 @@ struct ParamDecl {
   std::uint64_t min_bytes = 0, max_bytes = UINT64_MAX;  // sizes; min 0 = not checked
   std::vector<std::string> choices;                     // names
   std::function<void(void*, const ParamValue&)> set;    // null for kShape (read by hand)
+  const std::type_info* owner = nullptr;                // the struct `set` fills
 
   std::string leaf() const { return key.substr(key.rfind('.') + 1); }
   std::string section() const { return key.substr(0, key.find('.')); }
@@ -117,6 +119,7 @@ class ParamBlock {
   ParamDecl& add(const char* name, ParamKind kind, std::string deflt, const char* doc) {
     ParamDecl d;
     d.key = section_ + "." + name;
+    d.owner = &typeid(S);
     d.kind = kind;
     d.unit = unit_of(kind);
     d.deflt = std::move(deflt);

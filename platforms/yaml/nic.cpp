@@ -32,7 +32,7 @@ std::optional<std::string> nic_fit_problem(const RouterParams& r, const NicParam
 
 void Reader::read_nic(const YAML::Node& n, NicParams& p) {
   if (n.IsMap()) check_keys(n, "nic", section_keys("nic"));
-  read_declared(n, nic::nic_param_decls(), &p);
+  read_declared(n, nic::nic_param_decls(), p);
 }
 
 void Reader::check_nic(const RouterParams& r, const NicParams& p) {

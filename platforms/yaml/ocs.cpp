@@ -62,7 +62,7 @@ void Reader::read_ocs(const YAML::Node& n, Platform& pl) {
             "expected 1 with an ocs: section: the EPS NIC is TNI 0, the optical NIC TNI 1");
   OcsParams& o = pl.ocs;
   o.present = true;
-  read_declared(n, ocs::ocs_param_decls(), &o);
+  read_declared(n, ocs::ocs_param_decls(), o);
   const std::uint64_t nodes = pl.nodes();
   if (auto v = child(n, "optical_nics"))
     o.optical_nodes = read_node_list(*v, "ocs.optical_nics", nodes);

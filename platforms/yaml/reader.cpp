@@ -7,6 +7,7 @@
 #include <cctype>
 #include <charconv>
 #include <set>
+#include <stdexcept>
 
 #include "sim/host_memory.h"
 
@@ -181,8 +182,7 @@ sim::ParamValue Reader::read_value(const YAML::Node& n, const sim::ParamDecl& d)
       const std::string expect = sim::choice_text(d.choices);
       const std::string t = read_text(n, key, expect);
       auto it = std::find(d.choices.begin(), d.choices.end(), t);
-      if (it == d.choices.end())
-        fail(key, fmt::format("expected {}{}, got {}", expect, what, describe(n)));
+      if (it == d.choices.end()) fail(key, fmt::format("expected {}{}, got {}", expect, what, describe(n)));
       v.choice = int(it - d.choices.begin());
       break;
     }
@@ -195,11 +195,14 @@ sim::ParamValue Reader::read_value(const YAML::Node& n, const sim::ParamDecl& d)
   return v;
 }
 
-void Reader::read_declared(const YAML::Node& section, const std::vector<sim::ParamDecl>& decls,
-                           void* target) {
-  for (const sim::ParamDecl& d : decls)
-    if (d.generic())
-      if (auto n = child(section, d.leaf())) d.set(target, read_value(*n, d));
+void Reader::read_declared(const YAML::Node& section, const std::vector<sim::ParamDecl>& decls, void* target,
+                           const std::type_info& type) {
+  for (const sim::ParamDecl& d : decls) {
+    if (!d.generic()) continue;
+    if (!d.owner || *d.owner != type)
+      throw std::logic_error(d.key + " is not a member of the struct being read");
+    if (auto n = child(section, d.leaf())) d.set(target, read_value(*n, d));
+  }
 }
 
 Platform Reader::read(const YAML::Node& root) {

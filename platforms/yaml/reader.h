@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <typeinfo>
 #include <vector>
 
 #include "platforms/platform.h"
@@ -81,7 +82,12 @@ class Reader {
   double read_rate(const YAML::Node& n, const std::string& path, const std::string& what);
   // Every declared key of `decls` present in `section`, into `target` (the
   // struct the declarations name); kShape keys are left to the caller.
-  void read_declared(const YAML::Node& section, const std::vector<sim::ParamDecl>& decls, void* target);
+  template <typename S>
+  void read_declared(const YAML::Node& section, const std::vector<sim::ParamDecl>& decls, S& target) {
+    read_declared(section, decls, &target, typeid(S));
+  }
+  void read_declared(const YAML::Node& section, const std::vector<sim::ParamDecl>& decls, void* target,
+                     const std::type_info& type);
   sim::ParamValue read_value(const YAML::Node& n, const sim::ParamDecl& d);
 
   void read_topology(const YAML::Node& root, Platform& pl);

@@ -22,7 +22,7 @@ void Reader::read_router(const YAML::Node& r, const Platform& pl, RouterParams& 
         fail("router." + k,
              "only for mesh/torus topologies; a switched fabric takes links.host, links.up and "
              "links.wan, and routes by destination tables");
-  read_declared(r, router::router_param_decls(), &p);
+  read_declared(r, router::router_param_decls(), p);
   std::vector<std::string> names;
   for (const auto& d : dims) names.push_back(d.name);
   read_cables(get("cable_latency"), names, p);
