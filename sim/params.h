@@ -105,6 +105,13 @@ class ParamBlock {
     };
     return d;
   }
+  // true or false.
+  ParamDecl& flag(const char* name, bool S::*m, const char* what, const char* doc) {
+    ParamDecl& d = add(name, ParamKind::kBool, defaults_.*m ? "true" : "false", doc);
+    d.what = what;
+    d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = v.flag; };
+    return d;
+  }
   // A value of its own shape, read by hand; declared for the key lists and the table.
   ParamDecl& shape(const char* name, const char* unit, std::string deflt, const char* doc) {
     ParamDecl& d = add(name, ParamKind::kShape, std::move(deflt), doc);

@@ -95,7 +95,6 @@ class Reader {
   router::DimSpec read_dim(const YAML::Node& e, std::size_t i, const std::vector<router::DimSpec>& before);
   void check_switched(const Platform& pl);
   void read_links(const YAML::Node& root, Platform& pl);
-  void read_link_values(const YAML::Node& n, const std::string& path, LinkClass& c);
   void read_ranks(const YAML::Node& root, Platform& pl);
   void read_router(const YAML::Node& r, const Platform& pl, RouterParams& p);
   void read_cables(const std::optional<YAML::Node>& n, const std::vector<std::string>& names,
