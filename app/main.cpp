@@ -46,8 +46,10 @@ int main(int argc, char** argv) {
   ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   CLI::App app{"kairo: a cycle-approximate SystemC/TLM-2.0 model of HPC interconnects"};
   app.require_subcommand(0, 1);
-  bool list_params = false;
+  bool list_params = false, markdown = false;
   app.add_flag("--list-params", list_params, "print every platform parameter with its unit, default and meaning");
+  app.add_flag("--markdown", markdown, "with --list-params: as the Markdown table of docs/parameters.md")
+      ->needs("--list-params");
   int exit_code = kExitOk;
   add_traffic_command(app, exit_code);
   add_platform_commands(app, exit_code);
@@ -69,8 +71,7 @@ int main(int argc, char** argv) {
     return bad_input(e.what());
   }
   if (list_params) {
-    for (const auto& p : kairo::platforms::param_table())
-      std::cout << fmt::format("{:<32} {:<8} {:<14} {}\n", p.key, p.unit, p.deflt, p.meaning);
+    std::cout << (markdown ? kairo::platforms::param_table_markdown() : kairo::platforms::param_table_text());
     return kExitOk;
   }
   if (app.get_subcommands().empty()) {

@@ -1,5 +1,6 @@
-// Platform parameters, the parameter table, shipped platforms and loading by
-// name or path. The YAML reader itself is in platform_yaml.cpp.
+// Platforms: their size, their host memory estimate, the shipped platforms
+// and loading by name or path. The YAML reader is in platforms/yaml/, the
+// parameter table in param_table.cpp.
 #include "platforms/platform.h"
 
 #include <fmt/format.h>
@@ -26,8 +27,6 @@ extern const std::vector<File> kFiles;
 
 namespace {
 
-sim::Time round_ps(double ps) { return sim::Time(std::llround(ps)); }
-
 // Listing order of `kairo platforms`; embedded files not named here follow
 // in file-name order.
 const char* const kListingOrder[] = {"mesh-8x8",       "torus-8x8",  "mesh-16x16",   "mesh-10x10x10",
@@ -40,15 +39,6 @@ const char* const kListingOrder[] = {"mesh-8x8",       "torus-8x8",  "mesh-16x16
 std::string file_stem(const std::string& file) { return std::filesystem::path(file).stem().string(); }
 
 }  // namespace
-
-sim::Time RouterParams::clock_period_ps() const { return round_ps(1e12 / clock_hz); }
-
-sim::Time RouterParams::flit_ps() const { return round_ps(double(flit_bytes) * 1e12 / link_bytes_per_s); }
-
-sim::Time RouterParams::host_flit_ps() const {
-  double rate = host_bytes_per_s > 0 ? host_bytes_per_s : link_bytes_per_s;
-  return round_ps(double(flit_bytes) * 1e12 / rate);
-}
 
 std::uint64_t Platform::nodes() const {
   if (kind != FabricKind::kTorus) return std::uint64_t(fabric.edges) * std::uint64_t(fabric.hosts_per_edge);
@@ -78,138 +68,6 @@ double estimated_host_bytes(const Platform& p, bool machine) {
   if (machine)
     bytes += hosts * (1024.0 + 1024.0 * double(p.router.network_interfaces)) + double(p.ranks()) * 1024.0;
   return bytes;
-}
-
-double RouterParams::link_flits_per_cycle() const { return link_bytes_per_s / double(flit_bytes) / clock_hz; }
-
-const std::vector<ParamInfo>& param_table() {
-  static const std::vector<ParamInfo> table = [] {
-    const RouterParams d;
-    const NicParams c;
-    auto n = [](auto v) { return std::to_string(v); };
-    return std::vector<ParamInfo>{
-        {"name", "name", "(required)", "platform name, as `kairo platforms` lists it"},
-        {"description", "text", "\"\"", "what the platform models and where its numbers come from"},
-        {"topology.dims", "list", "(required)",
-         "1 to 6 dimensions {name, size, wrap}; node ids count dimension 0 fastest"},
-        {"topology.dims.<DIM>.name", "name", "(required)", "dimension name, letters only (X, Y, Z, A, B, C)"},
-        {"topology.dims.<DIM>.size", "count", "(required)",
-         "routers along the dimension; size 2 has one link per node, size 1 none"},
-        {"topology.dims.<DIM>.wrap", "bool", "false",
-         "true: torus (wrap-around link; size >= 3 makes a ring with a dateline); false: mesh"},
-        {"router.vcs", "count", n(d.vcs),
-         "virtual channels per port; a ring dimension needs >= 2 and splits them evenly into two dateline "
-         "classes (low half before the dateline, high half after)"},
-        {"router.vc_buffer_flits", "flits", n(d.vc_buffer_flits),
-         "buffer per VC; must be >= router.max_packet_flits (virtual cut-through)"},
-        {"router.flit_size", "B", units::format_bytes(std::uint64_t(d.flit_bytes)), "bytes per flit"},
-        {"router.link_bandwidth", "GB/s", units::format_bandwidth(d.link_bytes_per_s),
-         "router-to-router link bandwidth per direction; sets the flit time"},
-        {"router.host_bandwidth", "GB/s", "= link_bandwidth",
-         "network interface <-> router channel bandwidth"},
-        {"router.clock", "MHz", units::format_frequency(d.clock_hz),
-         "router clock; pipeline stages and credits are counted in its cycles"},
-        {"router.routing_cycles", "cycles", n(d.routing_cycles), "route computation per hop"},
-        {"router.vc_alloc_cycles", "cycles", n(d.vc_alloc_cycles), "VC allocation per hop"},
-        {"router.sw_alloc_cycles", "cycles", n(d.sw_alloc_cycles), "switch allocation per hop"},
-        {"router.switch_traversal_cycles", "cycles", n(d.switch_traversal_cycles),
-         "crossbar traversal per hop"},
-        {"router.cable_latency", "ns", "5ns",
-         "propagation delay of a router-to-router cable: one duration for all dimensions or a map {X: 10ns, "
-         "...} "
-         "naming every dimension"},
-        {"router.host_latency", "ns", units::format_duration(d.host_latency_ps),
-         "propagation delay of the network interface <-> router channel"},
-        {"router.credit_delay_cycles", "cycles", n(d.credit_delay_cycles),
-         "credit return delay, added to the cable latency on the way back"},
-        {"router.max_packet_flits", "flits", n(d.max_packet_flits),
-         "largest packet, header included (at most 65535)"},
-        {"router.routing_order", "names", "declared order",
-         "dimension-order routing: the order dimensions are corrected in, e.g. [X, Y, Z, A, C, B]"},
-        {"router.tie_break", "name", d.tie_break == router::TieBreak::kPlus ? "plus" : "minus",
-         "plus or minus: the way round a ring when both are equally short"},
-        {"router.allocator", "name", d.allocator, "switch allocator: round_robin, islip, oldest_first or rtl_separable_rr (the Verilated RTL of round_robin)"},
-        {"router.network_interfaces", "count", n(d.network_interfaces),
-         "injection/ejection port pairs per router, 1 to 64 (Tofu: 4 TNIs, TofuD: 6)"},
-        {"router.watchdog_cycles", "cycles", n(d.watchdog_cycles),
-         "cycles without any progress in a router holding packets before a deadlock is reported"},
-        {"router.switching_delay", "ns", "= the cycle counts",
-         "switched fabrics: time from a packet's arrival (its tail, store-and-forward) to its departure; "
-         "replaces routing, VC and switch allocation cycles"},
-        {"router.forwarding", "name", "cut_through",
-         "switched fabrics: cut_through (forward once the head is in) or store_and_forward (once the tail "
-         "is)"},
-        {"topology.fat_tree", "map", "-",
-         "{edges, hosts_per_edge, uplinks_per_edge, spines}: a two-level fat tree; or {levels, radix, "
-         "hosts_per_edge}: a k-ary n-tree (k = radix / 2)"},
-        {"topology.clusters", "map", "-",
-         "{count, hosts}: clusters of one switch each, joined by wide-area links between their gateways"},
-        {"ranks.map", "name", "linear",
-         "the node each rank runs on: linear (rank r on node r), random (a seeded permutation, ranks.seed) "
-         "or "
-         "an explicit list of distinct node ids, one per rank (fewer ranks than nodes allowed)"},
-        {"ranks.seed", "count", "1", "seed of ranks.map: random"},
-        {"links.host.bandwidth", "GB/s", "(required)",
-         "switched fabrics: host <-> edge switch, per direction"},
-        {"links.host.latency", "ns", "0ns", "propagation delay of a host link"},
-        {"links.host.buffer", "B", "= router.vc_buffer_flits", "receiver's buffer per VC on a host link"},
-        {"links.up.bandwidth", "GB/s", "(required)",
-         "edge switch <-> spine (fat tree) or cluster switch <-> its gateway (clusters), per direction"},
-        {"links.up.latency", "ns", "0ns", "propagation delay of an up link"},
-        {"links.up.buffer", "B", "= router.vc_buffer_flits", "receiver's buffer per VC on an up link"},
-        {"links.up.multiplier", "count", "1",
-         "seed 002's U: the class's bandwidth is multiplied by it (0.25, 5, ...); also links.host/wan.multiplier"},
-        {"links.ports", "list", "-",
-         "cables with their own values: [{switch, port, bandwidth, latency, buffer}], names as kairo check "
-         "--ports "
-         "lists them"},
-        {"links.wan.bandwidth", "GB/s", "(required for clusters)", "gateway <-> gateway wide-area link"},
-        {"links.wan.latency", "ns", "0ns", "propagation delay of a wide-area link (e.g. 10ms)"},
-        {"links.wan.buffer", "B", "= router.vc_buffer_flits",
-         "receiver's buffer per VC on a wide-area link; bandwidth x round trip keeps it busy"},
-        {"ocs.bandwidth", "GB/s", "32Gbps", "rate of an optical link (seed 002: PCIe x16)"},
-        {"ocs.latency", "ns", "80ns", "propagation delay of an optical pathway, end to end"},
-        {"ocs.reconfiguration", "ns", "10ms",
-         "MEMS reconfiguration delay: a circuit set up, torn down or moved is dark this long"},
-        {"ocs.switch_ports", "count", "= optical NICs", "N: ports per side of each N x N MEMS bank"},
-        {"ocs.banks", "count", "1",
-         "m: ingress (and egress) banks of the Clos fabric; m x N ports; m must divide N"},
-        {"ocs.middle_banks", "count", "= ocs.banks",
-         "middle-stage banks; fewer than ocs.banks is the cheaper, blocking build"},
-        {"ocs.mode", "name", "rearrangeable",
-         "rearrangeable (existing circuits may move, Paull) or non_rearrangeable (a request can fail)"},
-        {"ocs.optical_nics", "list", "all",
-         "nodes with an optical NIC (TNI 1): all, a range list \"0-7,32-39\" or [node, ...]"},
-        {"ocs.pathways", "count", "0", "OCS pathways (bidirectional circuits) to assign, SP or CP"},
-        {"ocs.on_circuit_down", "name", "hold",
-         "an RDMA command to a node its circuit does not reach: hold (wait) or error (kCircuitDown)"},
-        {"ocs.buffer", "B", "64KiB", "receive buffer of an optical NIC (end-to-end credits)"},
-        {"ocs.threshold", "B", "8192B",
-         "messages larger than this to another edge switch take the OCS (seed 002 §3)"},
-        {"nic.node_latency", "ns", units::format_duration(c.node_latency_ps),
-         "time from posting an RDMA command to the engine starting it (doorbell, descriptor fetch, memory "
-         "latency, library overhead)"},
-        {"nic.dma_bandwidth", "GB/s", units::format_bandwidth(c.dma_bytes_per_s),
-         "DMA rate of each TNI's reads and writes of node memory"},
-        {"nic.mtu", "B", units::format_bytes(c.mtu_bytes),
-         "largest payload per packet; nic.mtu + nic.header_size must fit router.max_packet_flits flits"},
-        {"nic.header_size", "B", units::format_bytes(c.header_bytes), "header bytes added to every packet"},
-        {"nic.max_descriptor_size", "B", units::format_bytes(c.max_descriptor_bytes),
-         "largest transfer one RDMA command may ask for (16MiB - 1)"},
-        {"nic.command_queue_depth", "count", n(c.command_queue_depth), "command queue entries per TNI"},
-        {"nic.completion_queue_depth", "count", n(c.completion_queue_depth),
-         "completion queue entries per TNI (initiator side)"},
-        {"nic.notice_queue_depth", "count", n(c.notice_queue_depth),
-         "notice queue entries per TNI (target side: arrival notices)"},
-        {"nic.registrations", "count", n(c.registrations), "memory registration table entries per node"},
-        {"nic.memory_size", "B", units::format_bytes(c.memory_bytes), "node memory size"},
-        {"nic.memory_latency", "ns", units::format_duration(c.memory_latency_ps),
-         "added to every node memory access"},
-        {"nic.memory_bandwidth", "GB/s", "unlimited",
-         "node memory bandwidth per access; absent = not limited (the DMA rate paces transfers)"},
-    };
-  }();
-  return table;
 }
 
 const std::vector<ShippedPlatform>& shipped_platforms() {
@@ -248,11 +106,6 @@ Platform load_platform(const std::string& name_or_path, const std::vector<std::s
   text << in.rdbuf();
   if (!in) throw ConfigError(fmt::format("{}: cannot read the platform file", name_or_path));
   return parse_platform(text.str(), name_or_path, sets);
-}
-
-int OcsParams::port_of(std::uint32_t n) const {
-  auto it = std::lower_bound(optical_nodes.begin(), optical_nodes.end(), n);
-  return it != optical_nodes.end() && *it == n ? int(it - optical_nodes.begin()) : -1;
 }
 
 }  // namespace kairo::platforms

@@ -13,15 +13,7 @@ const Platform& checked(const Platform& p) {
 
 RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data)
     : net_(build_network(checked(p), queue)) {
-  const NicParams& np = p.nic;
-  tni_params_.node_latency_ps = np.node_latency_ps;
-  tni_params_.dma_bytes_per_s = np.dma_bytes_per_s;
-  tni_params_.mtu_bytes = np.mtu_bytes;
-  tni_params_.header_bytes = np.header_bytes;
-  tni_params_.max_descriptor_bytes = np.max_descriptor_bytes;
-  tni_params_.command_queue_depth = np.command_queue_depth;
-  tni_params_.completion_queue_depth = np.completion_queue_depth;
-  tni_params_.notice_queue_depth = np.notice_queue_depth;
+  const nic::NicParams& np = nic_ = p.nic;
 
   nic::TniContext& ctx = tni_ctx_;
   ctx.queue = &queue;
@@ -41,7 +33,7 @@ RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data)
     memories_.push_back(std::make_unique<nic::NodeMemory>(mp));
     registries_.push_back(std::make_unique<nic::MemoryRegistry>(np.registrations, np.memory_bytes));
     for (int i = 0; i < net_->network_interfaces(); ++i) {
-      tnis_.push_back(std::make_unique<nic::Tni>(ctx, tni_params_, n, i, net_->endpoint(n, i),
+      tnis_.push_back(std::make_unique<nic::Tni>(ctx, nic_, n, i, net_->endpoint(n, i),
                                                  *memories_.back(), *registries_.back(), pool_));
       net_->endpoint(n, i).set_client(tnis_.back().get(), /*consume_later=*/true);
       if (hw::CircuitGate* g = net_->gate(n, i)) tnis_.back()->set_gate(g);

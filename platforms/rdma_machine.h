@@ -25,13 +25,13 @@ class RdmaMachine {
   }
   nic::NodeMemory& memory(router::NodeId n) { return *memories_[n]; }
   nic::MemoryRegistry& registry(router::NodeId n) { return *registries_[n]; }
-  nic::TniParams tni_params() const { return tni_params_; }
+  nic::NicParams tni_params() const { return nic_; }
   // See TorusNetlist::keep_until_exit.
   void keep_until_exit();
 
  private:
   std::unique_ptr<Network> net_;
-  nic::TniParams tni_params_;  // every engine's parameters and context, shared
+  nic::NicParams nic_;  // every engine's parameters (the platform's nic:), shared
   nic::TniContext tni_ctx_;
   nic::WirePool wires_;
   hw::PacketPool pool_;

@@ -228,19 +228,10 @@ void SwitchNetlist::build(sim::EventQueue& queue) {
     cfg.queue = &queue;
     cfg.activity = &activity_;
     cfg.clock = clock_;
-    cfg.vcs = rp.vcs;
-    cfg.vc_buffer_flits = rp.vc_buffer_flits;
-    cfg.flit_bytes = rp.flit_bytes;
+    router::apply_router_params(rp, router::RouterSite::kSwitchedFabric, cfg);
     cfg.link_ports = link_ports_[s];
     cfg.network_interfaces = s < std::size_t(f.edges) ? f.hosts_per_edge * nis_ : 0;
-    cfg.pipeline_ps = rp.switching_delay_ps > 0
-                          ? clock_.ceil(rp.switching_delay_ps)
-                          : clock_.cycles(rp.routing_cycles + rp.vc_alloc_cycles + rp.sw_alloc_cycles);
-    cfg.traversal_ps = rp.switching_delay_ps > 0 ? 0 : clock_.cycles(rp.switch_traversal_cycles);
-    cfg.credit_delay_ps = credit_delay;
-    cfg.allocator = rp.allocator;
     cfg.table = &table_;
-    cfg.store_and_forward = rp.store_and_forward;
     cfg.port_names = &names_[s];
     configs_.push_back(cfg);
     switches_.push_back(

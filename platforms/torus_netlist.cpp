@@ -17,17 +17,7 @@ TorusNetlist::TorusNetlist(const Platform& platform, sim::EventQueue& queue)
   cfg_.queue = &queue;
   cfg_.activity = &activity_;
   cfg_.clock = sim::Clock(rp.clock_period_ps());
-  cfg_.vcs = rp.vcs;
-  cfg_.vc_buffer_flits = rp.vc_buffer_flits;
-  cfg_.flit_bytes = rp.flit_bytes;
-  cfg_.network_interfaces = rp.network_interfaces;
-  cfg_.pipeline_ps = rp.switching_delay_ps > 0
-                         ? cfg_.clock.ceil(rp.switching_delay_ps)
-                         : cfg_.clock.cycles(rp.routing_cycles + rp.vc_alloc_cycles + rp.sw_alloc_cycles);
-  cfg_.store_and_forward = rp.store_and_forward;
-  cfg_.traversal_ps = cfg_.clock.cycles(rp.switch_traversal_cycles);
-  cfg_.credit_delay_ps = cfg_.clock.cycles(rp.credit_delay_cycles);
-  cfg_.allocator = rp.allocator;
+  router::apply_router_params(rp, router::RouterSite::kTorus, cfg_);
 
   const std::size_t n = topo_.num_nodes();
   routers_.reserve(n);

@@ -62,7 +62,7 @@ TEST(FwRank, PingPongRoundTripIsTwoPutsToNotice) {
   m.bench.queue.run_direct();
   ASSERT_TRUE(m.rt->all_done());
 
-  nic::TniParams tp;
+  nic::NicParams tp;
   const Time period = p.router.clock_period_ps();
   auto leg = [&](Time post, NodeId from, NodeId to) {
     const Time read_done = post + tp.node_latency_ps + test::dma_ps(tp.dma_bytes_per_s, 8);

@@ -24,7 +24,7 @@ using test::dma_ps;
 
 TEST(Tni, EightBytePutBetweenNeighboursCompletesWhenThePutModelSays) {
   auto p = platforms::load_platform("tofu-small");
-  TniParams tp;
+  NicParams tp;
   NicBench b(p);
   router::Topology topo(p.dims);
   const NodeId src = 0, dst = topo.id_of({1, 0, 0, 0, 0, 0});  // X neighbour
@@ -206,7 +206,7 @@ using test::NicBench;
 // payload), so the node reaches 4 x 2.8 GB/s.
 TEST(Tni, AllTnisTogetherReachTheSumOfTheirDmaBoundRates) {
   auto p = platforms::load_platform("tofu-small");
-  TniParams tp;
+  NicParams tp;
   NicBench b(p, /*data=*/false);
   router::Topology topo(p.dims);
   const std::uint64_t len = std::uint64_t(4) << 20;

@@ -1,12 +1,13 @@
 // What an RDMA engine (Tofu's TNI, hw/nic/tni.h) trades with its owner: the
 // commands firmware posts into its command queue (a descriptor), the entries
-// it gets back in the completion and notice queues, the engine's parameters
-// and its counters. Plain data, shared by the engine's blocks and by
+// it gets back in the completion and notice queues, and its counters (its
+// parameters are in nic_params.h). Plain data, shared by the engine's blocks and by
 // firmware, platforms and tools.
 #pragma once
 #include <cstdint>
 
 #include "hw/nic/memory_registry.h"
+#include "hw/nic/nic_params.h"
 #include "hw/nic/rdma_status.h"
 #include "sim/time.h"
 
@@ -39,17 +40,6 @@ struct Notice {
   std::uint32_t src_node = 0;
   std::uint64_t length = 0;
   sim::Time time_ps = 0;
-};
-
-struct TniParams {
-  sim::Time node_latency_ps = 700000;  // seed 004: 0.6 to 0.8 us
-  double dma_bytes_per_s = 2.8e9;      // seed 004 Table 1
-  std::uint32_t mtu_bytes = 1920;      // TofuD
-  std::uint32_t header_bytes = 32;
-  std::uint64_t max_descriptor_bytes = (std::uint64_t(16) << 20) - 1;  // TofuD: 16 MiB - 1
-  std::uint32_t command_queue_depth = 64;
-  std::uint32_t completion_queue_depth = 256;
-  std::uint32_t notice_queue_depth = 256;
 };
 
 struct TniCounters {

@@ -17,7 +17,7 @@ MemoryRegistry& inside(MemoryRegistry& registry, const NodeMemory& memory) {
 }
 }  // namespace
 
-Tni::Tni(const TniContext& ctx, const TniParams& p, std::uint32_t node, int index, hw::Endpoint& ep,
+Tni::Tni(const TniContext& ctx, const NicParams& p, std::uint32_t node, int index, hw::Endpoint& ep,
          NodeMemory& memory, MemoryRegistry& registry, hw::PacketPool& pool)
     : ctx_(&ctx),
       p_(&p),

@@ -134,7 +134,7 @@ class TniListener {
 class Tni : public hw::EndpointClient, public sim::EventTarget {
  public:
   // `ctx` and `p` are kept by reference: they must outlive the engine.
-  Tni(const TniContext& ctx, const TniParams& p, std::uint32_t node, int index, hw::Endpoint& ep,
+  Tni(const TniContext& ctx, const NicParams& p, std::uint32_t node, int index, hw::Endpoint& ep,
       NodeMemory& memory, MemoryRegistry& registry, hw::PacketPool& pool);
   ~Tni() override;
 
@@ -188,7 +188,7 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
   void gate_changed();
 
   const TniContext* ctx_;  // shared by every engine of the machine (must outlive it)
-  const TniParams* p_;    // likewise
+  const NicParams* p_;    // likewise
   std::uint32_t node_;
   int index_;
   hw::Endpoint& ep_;

@@ -48,4 +48,13 @@ const std::vector<std::string>& rtl_allocator_names() {
   return names;
 }
 
+const std::vector<std::string>& allocator_choices() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all = allocator_names();
+    for (const std::string& n : rtl_allocator_names()) all.push_back(n);
+    return all;
+  }();
+  return names;
+}
+
 }  // namespace kairo::router

@@ -75,5 +75,8 @@ std::unique_ptr<Allocator> make_allocator(const std::string& name, int inputs, i
 // run once the simulation has started; tests/test_rtl_allocator.cpp).
 const std::vector<std::string>& allocator_names();
 const std::vector<std::string>& rtl_allocator_names();
+// Every name make_allocator knows, C++ then RTL: the values router.allocator
+// accepts (hw/router/router_params.cpp asks this list, nothing else names them).
+const std::vector<std::string>& allocator_choices();
 
 }  // namespace kairo::router

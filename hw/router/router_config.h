@@ -22,14 +22,16 @@ struct RouterConfig {
   sim::EventQueue* queue = nullptr;
   NetworkActivity* activity = nullptr;
   sim::Clock clock;
-  int vcs = 4;
-  int vc_buffer_flits = 64;
-  int flit_bytes = 32;
-  int network_interfaces = 1;
+  // Filled from RouterParams (hw/router/router_params.h: the defaults live
+  // there) by apply_router_params, the one translation both netlists use.
+  int vcs = 0;
+  int vc_buffer_flits = 0;
+  int flit_bytes = 0;
+  int network_interfaces = 0;
   sim::Time pipeline_ps = 0;      // routing + VC allocation + switch allocation
   sim::Time traversal_ps = 0;     // switch traversal (overlaps the previous tail)
   sim::Time credit_delay_ps = 0;  // receiver-side credit return delay
-  std::string allocator = "round_robin";
+  std::string allocator;
   // Switched fabrics: ports to other switches first, then `network_interfaces`
   // host ports; routes come from the table, not from coordinates; packets
   // may wait for their tail (store-and-forward). Mesh/torus: link_ports < 0

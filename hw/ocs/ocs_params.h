@@ -1,0 +1,35 @@
+// The optical circuit-switched network's parameters: the `ocs:` section of a
+// platform (seed 002's hybrid EPS+OCS machine, an OCS beside a fat tree).
+// Every node with an optical NIC gets a second network interface (TNI 1)
+// whose channel goes through the OCS. The keys are declared in ocs_params.cpp.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "sim/params.h"
+#include "sim/time.h"
+
+namespace kairo::ocs {
+
+struct OcsParams {
+  bool present = false;                        // the file has an `ocs:` section
+  double bytes_per_s = 4e9;                    // ocs.bandwidth: "32Gbps" per optical link
+  sim::Time latency_ps = 80000;                // ocs.latency: "80ns" propagation of a pathway
+  sim::Time reconfiguration_ps = 10000000000;  // ocs.reconfiguration: "10ms" MEMS set-up or tear-down
+  int switch_ports = 0;                        // ocs.switch_ports: N of each N x N bank; 0 = the optical NICs
+  int banks = 1;                               // ocs.banks: m ingress (= egress) banks
+  int middle_banks = 0;                        // ocs.middle_banks: 0 = banks (rearrangeably non-blocking)
+  bool rearrange = true;                       // ocs.mode: rearrangeable | non_rearrangeable
+  std::vector<std::uint32_t> optical_nodes;    // ocs.optical_nics: all | "0-7,32-39" | [0, 1, ...]
+  int pathways = 0;                            // ocs.pathways: OCS pathways to assign (SP/CP)
+  bool hold = true;                            // ocs.on_circuit_down: hold | error
+  std::uint64_t buffer_bytes = 65536;          // ocs.buffer: receive buffer of an optical NIC
+  std::uint64_t threshold_bytes = 8192;        // ocs.threshold: messages above it may take the OCS
+  // The optical port of node n, or -1 when it has no optical NIC.
+  int port_of(std::uint32_t n) const;
+};
+
+// The `ocs:` keys, in table order.
+const std::vector<sim::ParamDecl>& ocs_param_decls();
+
+}  // namespace kairo::ocs

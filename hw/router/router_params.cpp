@@ -1,0 +1,114 @@
+// The `router:` keys, declared once (sim/params.h), the router's derived
+// quantities, and the one translation from parameters to RouterConfig.
+#include "hw/router/router_params.h"
+
+#include <climits>
+#include <cmath>
+
+#include "hw/common/link.h"
+#include "hw/router/allocator.h"
+#include "hw/router/router_config.h"
+
+namespace kairo::router {
+
+namespace {
+sim::Time round_ps(double ps) { return sim::Time(std::llround(ps)); }
+}  // namespace
+
+sim::Time RouterParams::clock_period_ps() const { return round_ps(1e12 / clock_hz); }
+
+sim::Time RouterParams::flit_ps() const { return round_ps(double(flit_bytes) * 1e12 / link_bytes_per_s); }
+
+sim::Time RouterParams::host_flit_ps() const {
+  double rate = host_bytes_per_s > 0 ? host_bytes_per_s : link_bytes_per_s;
+  return round_ps(double(flit_bytes) * 1e12 / rate);
+}
+
+double RouterParams::link_flits_per_cycle() const { return link_bytes_per_s / double(flit_bytes) / clock_hz; }
+
+const std::vector<sim::ParamDecl>& router_param_decls() {
+  using K = sim::ParamKind;
+  using P = RouterParams;
+  static const std::vector<sim::ParamDecl> decls = [] {
+    sim::ParamBlock<P> b("router");
+    b.integer(
+        "vcs", &P::vcs, K::kCount, 1, hw::kMaxVcs, "VCs per port",
+        "virtual channels per port, 1 to 16; a ring dimension needs >= 2, split into two dateline classes "
+        "(the low floor(vcs/2) before the dateline, the rest after)");
+    b.integer("vc_buffer_flits", &P::vc_buffer_flits, K::kFlits, 1, INT_MAX, "flits of buffer per VC",
+              "buffer per VC; must be >= router.max_packet_flits (virtual cut-through)");
+    b.bytes("flit_size", &P::flit_bytes, 1, INT_MAX, "a size such as 32B", "bytes per flit",
+            "bytes per flit");
+    b.rate("link_bandwidth", &P::link_bytes_per_s, "per link direction",
+           "router-to-router link bandwidth per direction; sets the flit time");
+    b.rate("host_bandwidth", &P::host_bytes_per_s, "network interface <-> router channel",
+           "network interface <-> router channel bandwidth")
+        .deflt = "= link_bandwidth";
+    b.frequency("clock", &P::clock_hz, "router clock",
+                "router clock; pipeline stages and credits are counted in its cycles");
+    b.integer("routing_cycles", &P::routing_cycles, K::kCycles, 0, INT_MAX, "cycles of route computation",
+              "route computation per hop");
+    b.integer("vc_alloc_cycles", &P::vc_alloc_cycles, K::kCycles, 0, INT_MAX, "cycles of VC allocation",
+              "VC allocation per hop");
+    b.integer("sw_alloc_cycles", &P::sw_alloc_cycles, K::kCycles, 0, INT_MAX, "cycles of switch allocation",
+              "switch allocation per hop");
+    b.integer("switch_traversal_cycles", &P::switch_traversal_cycles, K::kCycles, 0, INT_MAX,
+              "cycles through the crossbar", "crossbar traversal per hop");
+    b.shape(
+        "cable_latency", "ns", sim::shown_duration(P::kDefaultCablePs),
+        "propagation delay of a router-to-router cable: one duration for all dimensions or a map {X: 10ns, "
+        "...} naming every dimension");
+    b.duration("host_latency", &P::host_latency_ps, "a duration such as 0ns",
+               "propagation delay of the network interface <-> router channel");
+    b.integer("credit_delay_cycles", &P::credit_delay_cycles, K::kCycles, 0, INT_MAX,
+              "cycles a credit takes back upstream, on top of the cable",
+              "credit return delay, added to the cable latency on the way back");
+    b.integer("max_packet_flits", &P::max_packet_flits, K::kFlits, 1, 65535, "flits in the largest packet",
+              "largest packet, header included (at most 65535)");
+    b.shape("routing_order", "names", "declared order",
+            "dimension-order routing: the order dimensions are corrected in, e.g. [X, Y, Z, A, C, B]");
+    b.name("tie_break", &P::tie_break, {{"plus", TieBreak::kPlus}, {"minus", TieBreak::kMinus}},
+           "ring direction when both ways are equally short",
+           "plus or minus: the way round a ring when both are equally short");
+    std::vector<std::pair<std::string, std::string>> allocators;
+    for (const std::string& n : allocator_choices()) allocators.emplace_back(n, n);
+    b.name("allocator", &P::allocator, allocators, "",
+           "switch allocator: round_robin, islip, oldest_first or rtl_separable_rr (the Verilated RTL of "
+           "round_robin)");
+    b.integer("network_interfaces", &P::network_interfaces, K::kCount, 1, 64,
+              "injection/ejection port pairs per router",
+              "injection/ejection port pairs per router, 1 to 64 (Tofu: 4 TNIs, TofuD: 6)");
+    b.integer("watchdog_cycles", &P::watchdog_cycles, K::kCycles, 1, LLONG_MAX,
+              "cycles without progress before a deadlock is reported",
+              "cycles without any progress in a router holding packets before a deadlock is reported");
+    b.duration(
+         "switching_delay", &P::switching_delay_ps, "a duration such as 128ns",
+         "switched fabrics: time from a packet's arrival (its tail, store-and-forward) to its departure; "
+         "replaces routing, VC and switch allocation cycles (in a switched fabric the crossbar traversal "
+         "too)")
+        .deflt = "= the cycle counts";
+    b.name("forwarding", &P::store_and_forward, {{"cut_through", false}, {"store_and_forward", true}}, "",
+           "switched fabrics: cut_through (forward once the head is in) or store_and_forward (once the tail "
+           "is)");
+    return b.decls();
+  }();
+  return decls;
+}
+
+void apply_router_params(const RouterParams& p, RouterSite site, RouterConfig& cfg) {
+  const sim::Clock& clock = cfg.clock;
+  cfg.vcs = p.vcs;
+  cfg.vc_buffer_flits = p.vc_buffer_flits;
+  cfg.flit_bytes = p.flit_bytes;
+  cfg.network_interfaces = p.network_interfaces;
+  cfg.pipeline_ps = p.switching_delay_ps > 0
+                        ? clock.ceil(p.switching_delay_ps)
+                        : clock.cycles(p.routing_cycles + p.vc_alloc_cycles + p.sw_alloc_cycles);
+  const bool delay_is_whole_switch = site == RouterSite::kSwitchedFabric && p.switching_delay_ps > 0;
+  cfg.traversal_ps = delay_is_whole_switch ? 0 : clock.cycles(p.switch_traversal_cycles);
+  cfg.credit_delay_ps = clock.cycles(p.credit_delay_cycles);
+  cfg.allocator = p.allocator;
+  cfg.store_and_forward = p.store_and_forward;
+}
+
+}  // namespace kairo::router

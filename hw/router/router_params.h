@@ -1,0 +1,72 @@
+// The router's parameters: what a platform file sets under `router:`, with
+// their defaults (the K computer's Tofu router where known; docs/parameters.md
+// has the sources), and the one translation from them to the RouterConfig the
+// routers of a network share. The keys are declared in router_params.cpp.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hw/router/routing.h"
+#include "sim/params.h"
+#include "sim/time.h"
+
+namespace kairo::router {
+
+struct RouterConfig;
+
+struct RouterParams {
+  static constexpr sim::Time kDefaultCablePs = 5000;  // router.cable_latency when absent: 5ns
+
+  int vcs = 4;                           // router.vcs: VCs per port
+  int vc_buffer_flits = 64;              // router.vc_buffer_flits: buffer per VC
+  int flit_bytes = 32;                   // router.flit_size: "32B"
+  double link_bytes_per_s = 5e9;         // router.link_bandwidth: "5GB/s" per direction
+  double host_bytes_per_s = 0;           // router.host_bandwidth: NI<->router channel; 0 = same as link
+  double clock_hz = 312.5e6;             // router.clock: "312.5MHz"
+  int routing_cycles = 1;                // router.routing_cycles
+  int vc_alloc_cycles = 1;               // router.vc_alloc_cycles
+  int sw_alloc_cycles = 1;               // router.sw_alloc_cycles
+  int switch_traversal_cycles = 1;       // router.switch_traversal_cycles
+  std::vector<sim::Time> cable_ps;       // router.cable_latency: "5ns" or {X: 5ns, ...}; one per dim
+  sim::Time host_latency_ps = 0;         // router.host_latency: NI<->router channel latency
+  int credit_delay_cycles = 1;           // router.credit_delay_cycles: added to the cable on the way back
+  int max_packet_flits = 64;             // router.max_packet_flits
+  std::vector<int> routing_order;        // router.routing_order: [X, Y, Z, A, C, B]; default = declared order
+  TieBreak tie_break = TieBreak::kPlus;  // router.tie_break: plus | minus
+  std::string allocator = "round_robin";    // router.allocator: allocator_names() (hw/router/allocator.h)
+  int network_interfaces = 1;               // router.network_interfaces: injection/ejection port pairs
+  std::uint64_t watchdog_cycles = 1000000;  // router.watchdog_cycles: no progress this long = deadlock
+  // Switched fabrics (fat trees, clusters): the time a packet spends in a
+  // switch, replacing the cycle counts above when > 0, and whether a switch
+  // waits for the whole packet before forwarding it.
+  sim::Time switching_delay_ps = 0;  // router.switching_delay: "128ns"
+  bool store_and_forward = false;    // router.forwarding: cut_through | store_and_forward
+
+  // Derived quantities.
+  sim::Time clock_period_ps() const;    // rounded to the nearest ps
+  sim::Time flit_ps() const;            // one flit on a network link (exact, rounded to ps)
+  sim::Time host_flit_ps() const;       // one flit on the NI channel
+  double link_flits_per_cycle() const;  // link bandwidth in flits per router cycle
+};
+
+// The `router:` keys, in table order.
+const std::vector<sim::ParamDecl>& router_param_decls();
+
+// Where the routers sit: on a mesh/torus or in a switched fabric (fat tree,
+// clusters). The one place the two differ in timing is router.switching_delay
+// (see apply_router_params).
+enum class RouterSite { kTorus, kSwitchedFabric };
+
+// Fill `cfg`'s timing and shape from `p`, on `cfg.clock` (set first):
+//  - pipeline: router.switching_delay rounded up to whole cycles when > 0,
+//    else routing + VC allocation + switch allocation cycles;
+//  - traversal: switch_traversal_cycles, except in a switched fabric with a
+//    switching_delay, where that delay is the whole time in the switch and
+//    traversal is 0. On a mesh/torus the crossbar traversal always counts.
+//  - credit delay, VCs, buffers, flit size, network interfaces, allocator,
+//    forwarding. A fabric's switches have their own host port counts: the
+//    caller overwrites network_interfaces after.
+void apply_router_params(const RouterParams& p, RouterSite site, RouterConfig& cfg);
+
+}  // namespace kairo::router

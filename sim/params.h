@@ -1,0 +1,183 @@
+// Declared parameters: each model block states its configuration keys once,
+// beside its parameter struct: the key ("router.vcs"), the member it fills,
+// its kind and unit, its default (taken from the struct's own initializer),
+// its bounds and a one-line doc. The platform reader, `--set`, `kairo
+// --list-params` and docs/parameters.md all work from these declarations.
+//
+// Read once when a platform is loaded; nothing here is on a simulation path.
+#pragma once
+#include <climits>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <typeinfo>
+#include <utility>
+#include <vector>
+
+#include "sim/time.h"
+
+namespace kairo::sim {
+
+// What a value is, which fixes how it is written and checked.
+enum class ParamKind {
+  kCount,      // an integer: VCs, queue entries
+  kFlits,      // an integer number of flits
+  kCycles,     // an integer number of clock cycles
+  kBytes,      // a size: "32B", "32GiB"
+  kRate,       // a bandwidth: "5GB/s", "32Gbps"
+  kDuration,   // a time: "5ns", "10ms"
+  kFrequency,  // a clock: "312.5MHz"
+  kName,       // one of a list of names
+  kBool,       // true or false
+  kShape,      // a structured value read by hand (lists, maps, per-dimension values)
+};
+
+// The value read from a file, handed to a declaration's setter.
+struct ParamValue {
+  long long count = 0;      // kCount, kFlits, kCycles
+  std::uint64_t bytes = 0;  // kBytes
+  double number = 0;        // kRate, kFrequency
+  sim::Time time = 0;       // kDuration
+  int choice = -1;          // kName: index into choices
+  bool flag = false;        // kBool
+};
+
+struct ParamDecl {
+  std::string key;  // "router.vcs"
+  ParamKind kind = ParamKind::kCount;
+  std::string unit;   // the table's unit column: count, flits, cycles, B, GB/s, ns, MHz, name, bool, list...
+  std::string deflt;  // the default as text
+  std::string doc;    // one line for the table
+  // For messages: what the value is ("VCs per port"); for sizes, durations
+  // and frequencies the example in "expected a size such as 32B".
+  std::string what, example;
+  long long min = 0, max = INT_MAX;                     // counts
+  std::uint64_t min_bytes = 0, max_bytes = UINT64_MAX;  // sizes; min 0 = not checked
+  std::vector<std::string> choices;                     // names
+  std::function<void(void*, const ParamValue&)> set;    // null for kShape (read by hand)
+  const std::type_info* owner = nullptr;                // the struct `set` fills
+
+  std::string leaf() const { return key.substr(key.rfind('.') + 1); }
+  std::string section() const { return key.substr(0, key.find('.')); }
+  bool generic() const { return bool(set); }
+};
+
+// The table-column unit of a kind.
+const char* unit_of(ParamKind k);
+// "a or b" for two names, "one of a | b | c" for more.
+std::string choice_text(const std::vector<std::string>& choices);
+
+// The declarations of one block (one struct S, one config section).
+template <typename S>
+class ParamBlock {
+ public:
+  explicit ParamBlock(std::string section) : section_(std::move(section)) {}
+
+  // Integers: kCount, kFlits or kCycles, within [min, max].
+  template <typename T>
+  ParamDecl& integer(const char* name, T S::*m, ParamKind kind, long long min, long long max,
+                     const char* what, const char* doc) {
+    ParamDecl& d = add(name, kind, std::to_string(defaults_.*m), doc);
+    d.what = what, d.min = min, d.max = max;
+    d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = T(v.count); };
+    return d;
+  }
+  template <typename T>
+  ParamDecl& bytes(const char* name, T S::*m, std::uint64_t min, std::uint64_t max, const char* example,
+                   const char* what, const char* doc);
+  ParamDecl& rate(const char* name, double S::*m, const char* what, const char* doc);
+  ParamDecl& duration(const char* name, sim::Time S::*m, const char* example, const char* doc);
+  ParamDecl& frequency(const char* name, double S::*m, const char* what, const char* doc);
+  // A name chosen from `choices`, each mapped to the member's value.
+  template <typename T>
+  ParamDecl& name(const char* key, T S::*m, std::vector<std::pair<std::string, T>> choices, const char* what,
+                  const char* doc) {
+    std::string shown;
+    std::vector<std::string> names;
+    for (const auto& [n, v] : choices) {
+      names.push_back(n);
+      if (shown.empty() && v == defaults_.*m) shown = n;
+    }
+    ParamDecl& d = add(key, ParamKind::kName, shown, doc);
+    d.what = what, d.choices = names;
+    d.set = [m, choices](void* s, const ParamValue& v) {
+      static_cast<S*>(s)->*m = choices[std::size_t(v.choice)].second;
+    };
+    return d;
+  }
+  // true or false.
+  ParamDecl& flag(const char* name, bool S::*m, const char* what, const char* doc) {
+    ParamDecl& d = add(name, ParamKind::kBool, defaults_.*m ? "true" : "false", doc);
+    d.what = what;
+    d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = v.flag; };
+    return d;
+  }
+  // A value of its own shape, read by hand; declared for the key lists and the table.
+  ParamDecl& shape(const char* name, const char* unit, std::string deflt, const char* doc) {
+    ParamDecl& d = add(name, ParamKind::kShape, std::move(deflt), doc);
+    d.unit = unit;
+    return d;
+  }
+
+  const std::vector<ParamDecl>& decls() const { return decls_; }
+  const S& defaults() const { return defaults_; }
+
+ private:
+  ParamDecl& add(const char* name, ParamKind kind, std::string deflt, const char* doc) {
+    ParamDecl d;
+    d.key = section_ + "." + name;
+    d.owner = &typeid(S);
+    d.kind = kind;
+    d.unit = unit_of(kind);
+    d.deflt = std::move(deflt);
+    d.doc = doc;
+    decls_.push_back(std::move(d));
+    return decls_.back();
+  }
+  std::string section_;
+  S defaults_{};
+  std::vector<ParamDecl> decls_;
+};
+
+// Text forms of defaults (sim/units.h), so that the block templates below
+// need not include the unit parsers.
+std::string shown_bytes(std::uint64_t b);
+std::string shown_rate(double bytes_per_s);
+std::string shown_duration(sim::Time ps);
+std::string shown_frequency(double hz);
+
+template <typename S>
+template <typename T>
+ParamDecl& ParamBlock<S>::bytes(const char* name, T S::*m, std::uint64_t min, std::uint64_t max,
+                                const char* example, const char* what, const char* doc) {
+  ParamDecl& d = add(name, ParamKind::kBytes, shown_bytes(std::uint64_t(defaults_.*m)), doc);
+  d.what = what, d.example = example, d.min_bytes = min, d.max_bytes = max;
+  d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = T(v.bytes); };
+  return d;
+}
+
+template <typename S>
+ParamDecl& ParamBlock<S>::rate(const char* name, double S::*m, const char* what, const char* doc) {
+  ParamDecl& d = add(name, ParamKind::kRate, shown_rate(defaults_.*m), doc);
+  d.what = what;
+  d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = v.number; };
+  return d;
+}
+
+template <typename S>
+ParamDecl& ParamBlock<S>::duration(const char* name, sim::Time S::*m, const char* example, const char* doc) {
+  ParamDecl& d = add(name, ParamKind::kDuration, shown_duration(defaults_.*m), doc);
+  d.example = example;
+  d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = v.time; };
+  return d;
+}
+
+template <typename S>
+ParamDecl& ParamBlock<S>::frequency(const char* name, double S::*m, const char* what, const char* doc) {
+  ParamDecl& d = add(name, ParamKind::kFrequency, shown_frequency(defaults_.*m), doc);
+  d.what = what;
+  d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = v.number; };
+  return d;
+}
+
+}  // namespace kairo::sim

@@ -1,0 +1,95 @@
+// The parameter declarations (sim/params.h) and what is generated from them:
+// every declared parameter is complete, docs/parameters.md's table is the
+// one the declarations give, names come from their owners, and the one
+// RouterConfig translation keeps the mesh/torus and switched-fabric rules.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "hw/router/allocator.h"
+#include "hw/router/router_config.h"
+#include "hw/router/router_params.h"
+#include "platforms/platform.h"
+#include "tests/test_support.h"
+
+namespace kairo::platforms {
+namespace {
+
+TEST(Params, EveryParameterHasAUnitADefaultAndADocLine) {
+  std::set<std::string> keys;
+  for (const ParamInfo& p : param_table()) {
+    SCOPED_TRACE(p.key);
+    EXPECT_TRUE(keys.insert(p.key).second) << "declared twice";
+    EXPECT_FALSE(p.unit.empty()) << "no unit";
+    EXPECT_FALSE(p.deflt.empty()) << "no default";
+    EXPECT_FALSE(p.doc.empty()) << "no doc line";
+    EXPECT_EQ(p.doc.find('\n'), std::string::npos) << "the doc is one line";
+    if (p.kind == sim::ParamKind::kShape) continue;
+    EXPECT_TRUE(p.generic()) << "a declared value has a member to fill";
+    if (p.kind == sim::ParamKind::kName) EXPECT_GE(p.choices.size(), 2u) << "a name lists its values";
+    EXPECT_LE(p.min, p.max);
+    EXPECT_LE(p.min_bytes, p.max_bytes);
+  }
+}
+
+TEST(Params, DocsTableIsTheGeneratedOne) {
+  const std::string doc = test::read_file(std::string(KAIRO_SOURCE_DIR) + "/docs/parameters.md");
+  const std::string begin = "<!-- BEGIN parameters", end = "<!-- END parameters";
+  const auto b = doc.find(begin), e = doc.find(end);
+  ASSERT_NE(b, std::string::npos) << "docs/parameters.md lacks the BEGIN parameters marker";
+  ASSERT_NE(e, std::string::npos) << "docs/parameters.md lacks the END parameters marker";
+  const auto first = doc.find('\n', b) + 1;
+  EXPECT_EQ(doc.substr(first, e - first), param_table_markdown())
+      << "docs/parameters.md's table is out of date: run tools/gen_params.sh";
+}
+
+TEST(Params, AllocatorNamesComeFromTheAllocatorFactory) {
+  for (const ParamInfo& p : param_table())
+    if (p.key == "router.allocator") EXPECT_EQ(p.choices, router::allocator_choices());
+  for (const std::string& n : router::allocator_choices())
+    EXPECT_NE(router::make_allocator(n, 2, 2, 2), nullptr) << n;
+}
+
+TEST(Params, SetKeysAreTheDeclaredOnes) {
+  // Every declared router/nic key is accepted by --set with the default the
+  // table shows, which is within its bounds and reads back as the struct's.
+  const std::string mini = "name: t\ntopology:\n  dims:\n    - {name: X, size: 4}\n";
+  for (const ParamInfo& p : param_table()) {
+    const std::string s = p.section();
+    if (!p.generic() || (s != "router" && s != "nic") || p.deflt[0] == '=' || p.deflt == "unlimited")
+      continue;
+    SCOPED_TRACE(p.key);
+    Platform q = parse_platform(mini, "mini.yaml", {p.key + "=" + p.deflt});
+    const RouterParams r;
+    if (p.key == "router.flit_size") EXPECT_EQ(q.router.flit_bytes, r.flit_bytes);
+    if (p.key == "router.clock") EXPECT_EQ(q.router.clock_hz, r.clock_hz);
+    if (p.key == "router.link_bandwidth") EXPECT_EQ(q.router.link_bytes_per_s, r.link_bytes_per_s);
+    if (p.key == "nic.memory_size") EXPECT_EQ(q.nic.memory_bytes, NicParams{}.memory_bytes);
+    if (p.key == "nic.node_latency") EXPECT_EQ(q.nic.node_latency_ps, NicParams{}.node_latency_ps);
+  }
+}
+
+// router.switching_delay: on a switched fabric it is the whole time in the
+// switch (traversal 0); on a mesh/torus the crossbar traversal still counts.
+TEST(Params, SwitchingDelayRuleDiffersBetweenTorusAndSwitchedFabric) {
+  RouterParams p;
+  p.switching_delay_ps = 100000;
+  router::RouterConfig torus, fabric;
+  torus.clock = fabric.clock = sim::Clock(p.clock_period_ps());
+  router::apply_router_params(p, router::RouterSite::kTorus, torus);
+  router::apply_router_params(p, router::RouterSite::kSwitchedFabric, fabric);
+  EXPECT_EQ(torus.pipeline_ps, fabric.pipeline_ps);
+  EXPECT_EQ(torus.pipeline_ps, torus.clock.ceil(100000));
+  EXPECT_EQ(torus.traversal_ps, torus.clock.cycles(1));
+  EXPECT_EQ(fabric.traversal_ps, 0u);
+  p.switching_delay_ps = 0;  // without it, both count the cycles
+  router::apply_router_params(p, router::RouterSite::kSwitchedFabric, fabric);
+  EXPECT_EQ(fabric.traversal_ps, fabric.clock.cycles(1));
+  EXPECT_EQ(fabric.pipeline_ps, fabric.clock.cycles(3));
+  EXPECT_EQ(fabric.vcs, p.vcs);
+  EXPECT_EQ(fabric.allocator, p.allocator);
+}
+
+}  // namespace
+}  // namespace kairo::platforms

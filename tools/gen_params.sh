@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Regenerate the parameter table of docs/parameters.md from the parameter
+# declarations: the block between the BEGIN/END parameters markers becomes
+# `kairo --list-params --markdown`. Usage: tools/gen_params.sh [path/to/kairo]
+# (default build/kairo). tests/test_params.cpp fails when the two differ.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kairo="${1:-build/kairo}"
+doc=docs/parameters.md
+table="$(mktemp)"
+trap 'rm -f "$table" "$table.doc"' EXIT
+"$kairo" --list-params --markdown >"$table"
+grep -q '^<!-- BEGIN parameters' "$doc" && grep -q '^<!-- END parameters' "$doc" ||
+  { echo "$doc: the BEGIN/END parameters markers are missing" >&2; exit 2; }
+awk -v table="$table" '
+  /^<!-- BEGIN parameters/ { print; while ((getline line < table) > 0) print line; skip = 1; next }
+  /^<!-- END parameters/ { skip = 0 }
+  !skip { print }
+' "$doc" >"$table.doc"
+cat "$table.doc" >"$doc"
+echo "$doc: parameter table regenerated"
