@@ -1,4 +1,4 @@
-// kairo view COUNTERS --out DIR: seed 000's two views of a counter log
+// kairo view COUNTERS --out DIR: Yazaki et al. 2015's two views of a counter log
 // (platforms/counter_log.h), as SVG pictures and one self-contained HTML
 // page whose views are linked (docs/views.md): the model of the log in
 // view_model.h, the SVG pictures in view_svg.h, the page in view_page.h
@@ -7,7 +7,7 @@
 //   time-series view ... per dimension and direction (X+, X-, ..., ni), the
 //                        maximum and the average over its links of the
 //                        utilization (busy time / interval) per interval, in
-//                        two colours (seed 000, Fig. 1); the same for stall
+//                        two colours (Yazaki et al. 2015, Fig. 1); the same for stall
 //                        (zero-credit time per VC / interval)
 //   topological view ... the links at one interval, coloured by utilization
 //                        or stall: the first three dimensions laid out (X

@@ -1,7 +1,7 @@
 // The per-rank firmware API (DESIGN.md §6), modeled after Fujitsu's extended
 // RDMA interface (FJMPI_Rdma_reg_mem / get_remote_addr / put / get / poll_cq,
-// seed 003) and MGEN/ACP (put with a tag, poll for the tag, complete a handle,
-// seed 004). A rank's program is a coroutine (fw::Task) that calls these;
+// Morie and Nanri 2013) and MGEN/ACP (put with a tag, poll for the tag, complete a handle,
+// Susukita et al. 2016). A rank's program is a coroutine (fw::Task) that calls these;
 // waiting suspends it until the hardware raises the matching signal.
 //
 // Progress: like a polling RDMA library, a rank moves arrived notices and

@@ -1,4 +1,4 @@
-// The netlist of seed 002's hybrid machine: a two-level fat tree of
+// The netlist of Takizawa et al. 2008's hybrid machine: a two-level fat tree of
 // electronic packet switches (the SwitchNetlist, TNI 0 of every node) and,
 // beside it, an OCS fabric (hw/ocs) that the nodes with an optical NIC reach
 // through their TNI 1. A pure netlist: it declares the optical endpoints,
@@ -6,7 +6,7 @@
 // the two networks is the firmware's choice (sw/hybrid).
 //
 // Circuits the platform asks for before the run (preset_pathway) are up at
-// time 0, as seed 002's pre-built pathways are; requests during the run go
+// time 0, as Takizawa et al. 2008's pre-built pathways are; requests during the run go
 // through the controller and pay the reconfiguration delay.
 #pragma once
 #include <memory>

@@ -53,7 +53,7 @@ std::vector<ParamInfo> fabric_keys() {
       own("links.up.latency", "ns", "0ns", "propagation delay of an up link"),
       own("links.up.buffer", "B", "= router.vc_buffer_flits", "receiver's buffer per VC on an up link"),
       own("links.up.multiplier", "count", "1",
-          "seed 002's U: the class's bandwidth is multiplied by it (0.25, 5, ...); also "
+          "Takizawa et al. 2008's U: the class's bandwidth is multiplied by it (0.25, 5, ...); also "
           "links.host/wan.multiplier"),
       own("links.ports", "list", "-",
           "cables with their own values: [{switch, port, bandwidth, latency, buffer}], names as kairo check "

@@ -35,7 +35,7 @@ TEST(DmaEngine, MovesBytesThroughTheMemorysTlmSocket) {
 }
 
 TEST(DmaEngine, ATransferTakesItsLengthAtTheSlowerRateAndTransfersQueue) {
-  // Engine at 2.8 GB/s (seed 004); memory fast: the engine's rate sets the time.
+  // Engine at 2.8 GB/s (Susukita et al. 2016); memory fast: the engine's rate sets the time.
   NodeMemory fast(memory(100e9, 0));
   std::vector<unsigned char> buf(2800);
   DmaEngine e(2.8e9, fw(fast));

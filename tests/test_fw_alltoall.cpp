@@ -137,7 +137,7 @@ TEST(Alltoall, A2atBeatsSimpleSpreadOnTori) {
   EXPECT_NEAR(t["details"]["lower_bound_ns"].get<double>(), 0.5 * 4 * 4 * 8 * 4096 / (32e9 * 224 / 256) * 1e9, 1e-6);
 }
 
-// Seed 000 Fig. 4: by default the phases come in three groups with two
+// Yazaki et al. 2015 Fig. 4: by default the phases come in three groups with two
 // barriers between them; every group and barrier has its time, the groups
 // in order, ending when the slowest rank ends.
 TEST(Alltoall, TofuReportsItsBarriersAndPhases) {

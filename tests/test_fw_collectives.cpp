@@ -267,7 +267,7 @@ TEST(Collectives, PhaseOffsetsAreEveryTranslationOnce) {
   EXPECT_EQ(std::vector<int>(o, o + 2), (std::vector<int>{1, 1}));
 }
 
-// Seed 000 Fig. 3: simple spread keeps to X for its first X - 1 phases, so
+// Yazaki et al. 2015 Fig. 3: simple spread keeps to X for its first X - 1 phases, so
 // Y and Z links idle; every a2at phase is a translation (a permutation of
 // the ranks) and its first phases move along every dimension.
 TEST(Collectives, A2atPhasesArePermutationsThatUseEveryDimension) {
@@ -320,7 +320,7 @@ TEST(Collectives, A2atPhasesArePermutationsThatUseEveryDimension) {
 TEST(Collectives, TofuGroupsPhasesBetweenBarriers) {
   const TorusRanks tofu_small = torus_of({2, 2, 2, 2, 3, 2}, {0, 1, 2, 3, 5, 4});
   const int p = 96;
-  EXPECT_EQ(tofu_default_barrier_every(p), 32) << "two barriers, as in seed 000's Fig. 4";
+  EXPECT_EQ(tofu_default_barrier_every(p), 32) << "two barriers, as in Yazaki et al. 2015's Fig. 4";
   for (int k : {1, 2, 7, 32, 94, 95}) {
     const std::vector<Schedule> all = alltoall_all_ranks("tofu", tofu_small, 100, k);
     auto problems = check_schedules(all);
@@ -433,7 +433,7 @@ TEST(Collectives, BcastVerifiesFromAnyRoot) {
     }
 }
 
-// Seed 000's formula (1): L = alpha floor(k_b/2) ceil(k_b/2) (prod of the
+// Yazaki et al. 2015's formula (1): L = alpha floor(k_b/2) ceil(k_b/2) (prod of the
 // other sizes) m / B, reported with every all-to-all on a mesh/torus.
 TEST(Collectives, AlltoallReportsTheMeshTorusLowerBound) {
   auto run = [](const std::string& platform) {
@@ -496,7 +496,7 @@ TEST(Collectives, GatherScatterAllgatherVerify) {
   EXPECT_EQ(run({"run", "tofu-small", "--workload", "allgather", "--set", first_ranks(7)})["verified"], true);
 }
 
-// Seed 003: 6 neighbors on 4 NICs. Native: 4 whole messages, then 2 (two
+// Morie and Nanri 2013: 6 neighbors on 4 NICs. Native: 4 whole messages, then 2 (two
 // NICs idle); fragment: gcd(6, 4) = 2, so half messages in 3 steps with all
 // 4 NICs busy in each. Every message arrives whole either way.
 TEST(Collectives, NeighborSchedulesKeepEveryNicBusyWhenFragmenting) {

@@ -1,4 +1,4 @@
-// The hybrid EPS+OCS network running seed 002's locality-aware
+// The hybrid EPS+OCS network running Takizawa et al. 2008's locality-aware
 // communication through `kairo run --workload pattern`: the top EPS switch's
 // load as pathways are added (must-show 4, with the expected bytes counted
 // from the process grid), messages relayed over pathways arriving
@@ -35,12 +35,12 @@ nlohmann::json neighbor(const std::string& scheme, int pathways, const std::stri
 constexpr std::uint64_t kMessage = 65536;
 constexpr std::uint64_t kOnWire = kMessage + (kMessage + 4095) / 4096 * 32 + 32;
 
-// Seed 002's Neighbor on 8 x 16 processes, 32 per edge switch in rank
+// Takizawa et al. 2008's Neighbor on 8 x 16 processes, 32 per edge switch in rank
 // order: switch s holds grid rows 2s and 2s + 1, so only rows 1|2, 3|4 and
 // 5|6 talk across switches, 16 process pairs each, 48 in all, both ways.
 // Switch Partitioning gives the first pathway to switches 0-1, the second to
 // 1-2, the third to 2-3; each takes its 16 pairs off the top switch, and with
-// three the four switches are a chain and nothing crosses the top (seed 002,
+// three the four switches are a chain and nothing crosses the top (Takizawa et al. 2008,
 // Figure 6: "no load when number of pathways is bigger than three").
 TEST(Hybrid, TopSwitchLoadFallsWithPathwaysAndVanishesOnceEdgeSwitchesAreConnected) {
   std::uint64_t prev_node = 0;
@@ -55,7 +55,7 @@ TEST(Hybrid, TopSwitchLoadFallsWithPathwaysAndVanishesOnceEdgeSwitchesAreConnect
     prev_node = node;
   }
   // Communication Partitioning regroups the processes into four 8 x 4
-  // blocks: 8 pairs between neighbouring blocks, 24 in all (seed 002 §4.2).
+  // blocks: 8 pairs between neighbouring blocks, 24 in all (Takizawa et al. 2008 §4.2).
   auto cp0 = neighbor("cp", 0), cp3 = neighbor("cp", 3);
   EXPECT_EQ(cp0["details"]["top_switch_bytes"].get<std::uint64_t>(), 2 * 24 * kOnWire);
   EXPECT_EQ(cp3["details"]["top_switch_bytes"].get<std::uint64_t>(), 0u);

@@ -1,9 +1,9 @@
-// Locality-aware routing on the hybrid EPS+OCS network of seed 002, as pure
+// Locality-aware routing on the hybrid EPS+OCS network of Takizawa et al. 2008, as pure
 // data: forwarding tables pick a direct pathway when one exists, relay through
 // a third switch (with the EO-OE relay nodes in the hop list) when not, and
 // fall back to one EPS hop when the optical graph cannot reach; small or
 // switch-local messages stay on the EPS; parallel circuits share flows evenly.
-// Switch and Communication Partitioning reproduce seed 002 §4.2 on its
+// Switch and Communication Partitioning reproduce Takizawa et al. 2008 §4.2 on its
 // 8 x 16 Neighbor grid (48 pathways for SP, 24 for CP, three pathways chain
 // the four switches and empty the top switch). CSV patterns parse, and bad
 // ones name the file and line.
@@ -200,7 +200,7 @@ TEST(HybridRouting, PlanKeepsCircuitLoadsWithinTheLargestFlow) {
   EXPECT_EQ(tl.top_switch_bytes, 0u);
 }
 
-// --- seed 002's Neighbor benchmark: 8 x 16 grid, 4 switches x 32 nodes ---
+// --- Takizawa et al. 2008's Neighbor benchmark: 8 x 16 grid, 4 switches x 32 nodes ---
 
 // Grid neighbour pairs whose ranks land under different switches, counted
 // from coordinates (independent of the pattern and partitioning code).
@@ -263,7 +263,7 @@ TEST(SwitchPartitioning, ThreePathwaysChainTheSwitchesAndEmptyTheTopSwitch) {
   const ForwardingTables t(s, ps, all_optical(s));
   expect_every_switch_pair_reachable(t, 4);
   const Tally tl = tally(s, ps, t.plan(p, map));
-  EXPECT_EQ(tl.top_switch_bytes, 0u) << "seed 002 Figure 6: no S0 load with three pathways";
+  EXPECT_EQ(tl.top_switch_bytes, 0u) << "Takizawa et al. 2008 Figure 6: no S0 load with three pathways";
   // Relay node 16 (S0 end of the S0-S1 circuit): the 15 other row-1 ranks'
   // messages to row 2 come in on its EPS link and row 2's 15 replies go out
   // (30 x 40 MB), plus its own exchange with ranks 0 and 17 (4 x 40 MB).

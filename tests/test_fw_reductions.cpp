@@ -346,7 +346,7 @@ TEST(Reductions, EveryAlgorithmVerifiesOnEveryKindOfNetwork) {
   EXPECT_GE(runs, 6 * 15) << "every network ran most algorithms";
 }
 
-// Seed 001 on its own testbed (grid-2x32: 2 x 32 hosts on 1 Gbps, a 10 Gbps
+// Matsuda et al. on its own testbed (grid-2x32: 2 x 32 hosts on 1 Gbps, a 10 Gbps
 // wide-area link with 10 ms of delay), 8 MiB messages, against the cost
 // model of its Table 2 with B and W the payload rates of the host and
 // wide-area links (1500 B of a 1536 B frame in 64 B credit units).
@@ -399,7 +399,7 @@ TEST(Reductions, OnTwoClustersTheExtendedAlgorithmsBeatFarfirstAndTwotierAndStre
   EXPECT_NEAR(two["latency_ns"].get<double>() / two_model, 1.0, 0.1);
 }
 
-// Seed 003's 6 neighbors on 4 NICs, on a 6x6x6 torus whose process grid is
+// Morie and Nanri 2013's 6 neighbors on 4 NICs, on a 6x6x6 torus whose process grid is
 // the physical one: native wins for small messages (2 steps of latency
 // against 3), fragment for large ones (DMA-bound: 3 half messages against 2
 // whole ones). `--compare algo=native,fragment --param sizes=` reports the

@@ -1,4 +1,4 @@
-// The Clos OCS fabric of seed 002 checked as circuit placement: the 3m-bank
+// The Clos OCS fabric of Takizawa et al. 2008 checked as circuit placement: the 3m-bank
 // build accepts every permutation when it may move circuits (Slepian-Duguid),
 // first-fit without moves blocks where the theory says it can, the cheaper
 // build runs out of middle paths by counting, and bad requests are refused

@@ -79,7 +79,7 @@ TEST(Waveforms, APutShowsItsLifeInOrderAtTheTimesTheNicGives) {
   const std::uint64_t ack_link = first(r.fst, r1 + "x.busy");  // the acknowledgement goes back along X
   const std::uint64_t ack_eject = first(r.fst, r0 + "ni0.busy");
   const std::uint64_t completion = first(r.fst, src + "completions");
-  // The order of seed 004's put model.
+  // The order of Susukita et al. 2016's put model.
   const std::vector<std::pair<const char*, std::uint64_t>> order = {
       {"doorbell", doorbell}, {"DMA read", dma_read},      {"injection", inject},  {"link x0->x1", link_x},
       {"ejection at x1", eject}, {"DMA write at x1", dma_write}, {"notice at x1", notice},

@@ -13,8 +13,8 @@
 namespace kairo::nic {
 
 struct NicParams {
-  sim::Time node_latency_ps = 700000;  // nic.node_latency (seed 004: 0.6-0.8 us)
-  double dma_bytes_per_s = 2.8e9;      // nic.dma_bandwidth (seed 004 Table 1)
+  sim::Time node_latency_ps = 700000;  // nic.node_latency (Susukita et al. 2016: 0.6-0.8 us)
+  double dma_bytes_per_s = 2.8e9;      // nic.dma_bandwidth (Susukita et al. 2016 Table 1)
   std::uint32_t mtu_bytes = 1920;      // nic.mtu: payload per packet (TofuD)
   std::uint32_t header_bytes = 32;     // nic.header_size: per packet
   std::uint64_t max_descriptor_bytes = (std::uint64_t(16) << 20) - 1;  // nic.max_descriptor_size (TofuD)

@@ -11,7 +11,7 @@
 //
 // Timing: each access costs `access_latency` plus its length at
 // `bandwidth` (0 = not limited here: the DMA engine's own rate paces the
-// transfer, as in seed 004's put model where the memory's latency is part of
+// transfer, as in Susukita et al. 2016's put model where the memory's latency is part of
 // the node latency).
 //
 // Responses follow the TLM-2.0 base protocol: an access outside the memory

@@ -1,7 +1,7 @@
 // One RDMA engine of a node's NIC (Tofu's TNI), attached to its own router
 // injection/ejection port through the network Endpoint.
 //
-// Timing (seed 004 §3.1, NSIM-ACE's put model):
+// Timing (Susukita et al. 2016 §3.1, NSIM-ACE's put model):
 //   post(command) ........ the command waits node_latency (doorbell, descriptor
 //                          fetch, memory latency) and then becomes active; the
 //                          engine works on one command at a time, in order

@@ -1,4 +1,4 @@
-// The circuit controller of an OCS fabric (seed 002 §2): takes set-up and
+// The circuit controller of an OCS fabric (Takizawa et al. 2008 §2): takes set-up and
 // tear-down requests (from the platform before the run, or from firmware
 // during it), places circuits in the Clos fabric (hw/ocs/clos_fabric.h),
 // and applies them to the data plane (hw/ocs/ocs_fabric.h) after the MEMS

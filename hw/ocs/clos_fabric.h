@@ -1,4 +1,4 @@
-// The OCS fabric of seed 002 (section 2): a three-stage Clos network of MEMS
+// The OCS fabric of Takizawa et al. 2008 (section 2): a three-stage Clos network of MEMS
 // optical circuit switches, modeled at the level of circuit placement. Pure
 // C++, no SystemC, no timing: the circuit controller charges the
 // reconfiguration delay for every circuit this class sets up, tears down or

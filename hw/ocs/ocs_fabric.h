@@ -1,4 +1,4 @@
-// The optical data plane of an OCS fabric (seed 002 §2): one port per node
+// The optical data plane of an OCS fabric (Takizawa et al. 2008 §2): one port per node
 // that has an optical NIC, a circuit from a port's transmit fibre to another
 // port's receive fibre, and nothing else. There is no buffer and no
 // optical-electrical-optical conversion inside: a packet entering a port

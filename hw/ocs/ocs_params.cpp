@@ -17,7 +17,7 @@ const std::vector<sim::ParamDecl>& ocs_param_decls() {
   static const std::vector<sim::ParamDecl> decls = [] {
     sim::ParamBlock<P> b("ocs");
     b.rate("bandwidth", &P::bytes_per_s, "an optical link",
-           "rate of an optical link (seed 002: 32Gbps, PCIe x16)");
+           "rate of an optical link (Takizawa et al. 2008: 32Gbps, PCIe x16)");
     b.duration("latency", &P::latency_ps, "a duration such as 80ns",
                "propagation delay of an optical pathway, end to end");
     b.duration("reconfiguration", &P::reconfiguration_ps, "a duration such as 10ms",
@@ -41,7 +41,7 @@ const std::vector<sim::ParamDecl>& ocs_param_decls() {
     b.bytes("buffer", &P::buffer_bytes, 0, UINT64_MAX, "a size such as 64KiB", "",
             "receive buffer of an optical NIC (end-to-end credits)");
     b.bytes("threshold", &P::threshold_bytes, 0, UINT64_MAX, "a size such as 8192B", "",
-            "messages larger than this to another edge switch take the OCS (seed 002 §3)");
+            "messages larger than this to another edge switch take the OCS (Takizawa et al. 2008 §3)");
     return b.decls();
   }();
   return decls;

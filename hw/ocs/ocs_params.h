@@ -1,5 +1,5 @@
 // The optical circuit-switched network's parameters: the `ocs:` section of a
-// platform (seed 002's hybrid EPS+OCS machine, an OCS beside a fat tree).
+// platform (Takizawa et al. 2008's hybrid EPS+OCS machine, an OCS beside a fat tree).
 // Every node with an optical NIC gets a second network interface (TNI 1)
 // whose channel goes through the OCS. The keys are declared in ocs_params.cpp.
 #pragma once

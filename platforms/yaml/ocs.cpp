@@ -45,7 +45,7 @@ std::vector<std::uint32_t> Reader::read_node_list(const YAML::Node& n, const std
       fail(path, fmt::format("node {} does not exist; nodes are 0 to {}", ids[i], nodes - 1));
     if (i > 0 && ids[i] == ids[i - 1])
       fail(path,
-           fmt::format("node {} is listed twice: a node has at most one optical NIC (seed 002 §2)", ids[i]));
+           fmt::format("node {} is listed twice: a node has at most one optical NIC (Takizawa et al. 2008 §2)", ids[i]));
     out.push_back(std::uint32_t(ids[i]));
   }
   return out;

@@ -7,19 +7,19 @@
 //     recursive-doubling  ceil(log2 p) exchanges of the whole vector; with
 //                         p not a power of two the ranks above the largest
 //                         power of two first hand their vector to rank - 2^k
-//                         and get the result back at the end (as seed 004's
+//                         and get the result back at the end (as Susukita et al. 2016's
 //                         barrier)
 //     ring .............. reduce_scatter_ring then allgather_ring: 2 (p - 1)
 //                         steps of size / p
 //     rabenseifner ...... reduce_scatter_halving then allgather_doubling on
 //                         the largest power of two, with the same pre- and
 //                         post-step for the other ranks
-//     rabenseifner-ext .. seed 001 §3.5: each half of the ranks (a cluster)
+//     rabenseifner-ext .. Matsuda et al. §3.5: each half of the ranks (a cluster)
 //                         reduce-scatters, counter_reduce exchanges and sums
 //                         the parts between the halves with at most `streams`
 //                         members crossing, each half allgathers; the halves
 //                         must be a power of two
-//     twotier ........... seed 001 §3.6: each half reduces to its first
+//     twotier ........... Matsuda et al. §3.6: each half reduces to its first
 //                         member (reduce-scatter then gather), the two first
 //                         members exchange and sum the vectors, each half
 //                         broadcasts (scatter then allgather)

@@ -1,11 +1,11 @@
 // All-to-all: every rank sends block j (`size` bytes at j x size in its send
 // region) to rank j, which keeps it at (sender x size) in its receive region.
 // The rank's own block is not sent (a local copy, outside the network).
-//   a2a ........ simple spread (seed 000): one step posting the puts to
+//   a2a ........ simple spread (Yazaki et al. 2015): one step posting the puts to
 //                rank + 1, rank + 2, ... (mod p) in that order, then waiting
 //                for all p - 1 arrivals; TNIs taken in turn
 //   a2at ....... topology-aware, for one rank on every node of a mesh/torus
-//                (seed 000's A2AT; its definition, in seed 000's reference
+//                (Yazaki et al. 2015's A2AT; its definition, in Yazaki et al. 2015's reference
 //                [28], is not available: this is kairo's own design). Phase
 //                i = 1 .. p - 1 is a translation: every rank puts to its
 //                coordinates plus o(i) (mod each dimension's size) and
@@ -15,15 +15,15 @@
 //                dimension (torus_ranks.h: phase_offset), so consecutive
 //                phases move in every dimension at once; simple spread
 //                stays in X for its first X - 1 phases and leaves Y and Z
-//                idle (seed 000, Fig. 3). One step posts
+//                idle (Yazaki et al. 2015, Fig. 3). One step posts
 //                every phase's put in that order, as a2a does; TNIs in turn.
-//   tofu ....... the Tofu MPI all-to-all of seed 000 (Fig. 4), also our own
+//   tofu ....... the Tofu MPI all-to-all of Yazaki et al. 2015 (Fig. 4), also our own
 //                design: a2at's phase order with the digits taken in the
 //                routers' routing order, the phases grouped `barrier_every`
 //                (k) at a time, one step per group (its k puts, then its k
 //                arrivals), and a dissemination barrier between groups, so
 //                no rank runs more than a group ahead. Default k =
-//                ceil((p - 1) / 3): two barriers, as in seed 000. The
+//                ceil((p - 1) / 3): two barriers, as in Yazaki et al. 2015. The
 //                barriers' 8-byte signals use a scratch word at p x size in
 //                both regions, which must therefore hold p x size + 8 bytes.
 //   pairwise ... p - 1 steps; in step i a rank exchanges with rank xor i

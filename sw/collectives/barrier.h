@@ -1,4 +1,4 @@
-// Barriers over puts (seed 004, section 4.2): every step a rank puts a few
+// Barriers over puts (Susukita et al. 2016, section 4.2): every step a rank puts a few
 // bytes to its partners and waits until its partners' puts have landed.
 //   ring ................ p - 1 steps: put to rank + 1, wait for rank - 1
 //   recursive doubling .. p = 2^n + r: the r ranks above 2^n first put to

@@ -5,15 +5,15 @@
 //                      message to distance v + 2^k
 //   vandegeijn ....... van de Geijn: a binomial scatter of p parts, then an
 //                      allgather (recursive doubling when p is a power of
-//                      two, a ring otherwise) (seed 001 §3.3 without its
+//                      two, a ring otherwise) (Matsuda et al. §3.3 without its
 //                      counter_copy)
-//   vandegeijn-ext ... seed 001's extended van de Geijn: the ranks are two
+//   vandegeijn-ext ... Matsuda et al.'s extended van de Geijn: the ranks are two
 //                      clusters (the lower and the upper half of the ranks;
 //                      p even); the root's half scatters p/2 parts, then
 //                      counter_copy sends every part to the same index in the
 //                      other half with at most `streams` members crossing at
 //                      once, then each half allgathers
-//   farfirst ......... seed 001 §3.4: the root first sends the whole message
+//   farfirst ......... Matsuda et al. §3.4: the root first sends the whole message
 //                      to its counterpart in the other half, then each half
 //                      runs van de Geijn from its root
 // In the halves, member i of each half is the rank (root + i) mod p/2 of it.

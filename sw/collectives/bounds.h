@@ -7,7 +7,7 @@
 
 namespace kairo::coll {
 
-// Seed 000, formula (1): the all-to-all lower bound on a mesh/torus,
+// Yazaki et al. 2015, formula (1): the all-to-all lower bound on a mesh/torus,
 //   L = alpha floor(k_b / 2) ceil(k_b / 2) (prod_{i != b} k_i) m / B,
 // with k_b the bottleneck dimension (the one that maximizes the bound; alpha
 // = 1/2 when it wraps around as a ring, 1 otherwise), m the bytes per pair

@@ -1,4 +1,4 @@
-// Seed 001's inter-cluster steps with a limit on concurrent streams
+// Matsuda et al.'s inter-cluster steps with a limit on concurrent streams
 // (sw/collectives/pieces.h): counter_copy and counter_reduce. A designated
 // member relays: it sends each part across as soon as it has arrived, in
 // the order they arrive (the parts forwarded to it come in at once and

@@ -1,4 +1,4 @@
-// The farfirst bcast of seed 001 §3.4 (sw/collectives/bcast.h).
+// The farfirst bcast of Matsuda et al. §3.4 (sw/collectives/bcast.h).
 #include "sw/collectives/bcast.h"
 #include "sw/collectives/pieces.h"
 

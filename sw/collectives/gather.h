@@ -5,7 +5,7 @@
 // network).
 //   scatter linear ...... the root puts block j to rank j, all at once
 //   gather linear ....... every rank puts its block to the root at once
-//   gather limited ...... seed 001: at most `streams` senders at a time; the
+//   gather limited ...... Matsuda et al.: at most `streams` senders at a time; the
 //                         root lets the first `streams` go (a small put),
 //                         then lets one more go each time a block lands
 //   allgather ring ...... p - 1 steps: forward block (rank - i) to rank + 1,

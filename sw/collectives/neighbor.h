@@ -1,4 +1,4 @@
-// Neighbor exchange on a periodic r-dimensional process grid (seed 003):
+// Neighbor exchange on a periodic r-dimensional process grid (Morie and Nanri 2013):
 // every rank sends `size` bytes to each of its 2r neighbors (message k to
 // the neighbor in direction k: dimension k / 2, + for even k, - for odd k)
 // and receives one from each, over n NICs.

@@ -1,5 +1,5 @@
 // The sub-algorithms that the bcast and reduction algorithms are made of
-// (seed 001 builds every collective from such primitives): each appends one
+// (Matsuda et al. builds every collective from such primitives): each appends one
 // rank's steps to its schedule, for the ranks of a group.
 //
 // A message of `bytes` is split into one part per group member (`Parts`);
@@ -9,21 +9,21 @@
 // (an allreduce's vector, whose scratch slots are in the receive region).
 //
 //   scatter_binomial ..... the root's parts down a binomial tree, halving
-//                          the distance each round (seed 001's split_copy)
+//                          the distance each round (Matsuda et al.'s split_copy)
 //   gather_binomial ...... the reverse: sub-tree ranges up to the root
 //   reduce_binomial ...... the whole vector up a binomial tree, summed at
 //                          each parent (lower index first)
 //   allgather_doubling ... recursive doubling, a power-of-two group: round j
 //                          swaps the aligned 2^j parts with index xor 2^j
-//                          (seed 001's merge_copy)
+//                          (Matsuda et al.'s merge_copy)
 //   allgather_ring ....... size - 1 steps: member v forwards part (v + shift
 //                          - k) to v + 1
 //   reduce_scatter_halving recursive halving, a power-of-two group: round k
 //                          sends the half it gives up to index xor n/2^(k+1)
-//                          and sums the half it keeps (seed 001's split_reduce)
+//                          and sums the half it keeps (Matsuda et al.'s split_reduce)
 //   reduce_scatter_ring .. size - 1 steps; member v ends with part v summed
 //                          over the group, in chain order
-//   counter_copy ......... seed 001: the parts held by group A copied to the
+//   counter_copy ......... Matsuda et al.: the parts held by group A copied to the
 //                          same indices of group B (the other cluster); only
 //                          members 0..n-1 cross, the others forward their
 //                          part to member (index mod n) on their side, and

@@ -1,4 +1,4 @@
-// Rabenseifner's allreduce and reduce, and seed 001's extended allreduce
+// Rabenseifner's allreduce and reduce, and Matsuda et al.'s extended allreduce
 // (sw/collectives/allreduce.h).
 #include "sw/collectives/allreduce.h"
 #include "sw/collectives/pieces.h"

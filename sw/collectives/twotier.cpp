@@ -1,4 +1,4 @@
-// The twotier allreduce of seed 001 §3.6 (sw/collectives/allreduce.h).
+// The twotier allreduce of Matsuda et al. §3.6 (sw/collectives/allreduce.h).
 #include "sw/collectives/allreduce.h"
 #include "sw/collectives/pieces.h"
 

@@ -1,4 +1,4 @@
-// van de Geijn's bcast and seed 001's extension (sw/collectives/bcast.h).
+// van de Geijn's bcast and Matsuda et al.'s extension (sw/collectives/bcast.h).
 #include "sw/collectives/bcast.h"
 #include "sw/collectives/pieces.h"
 

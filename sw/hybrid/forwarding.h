@@ -1,4 +1,4 @@
-// Seed 002 §3.3: forwarding tables over the optical pathways, and the route
+// Takizawa et al. 2008 §3.3: forwarding tables over the optical pathways, and the route
 // each message takes on the hybrid EPS+OCS network.
 //
 // Tables are per edge switch: for every destination switch, the next switch
@@ -111,7 +111,7 @@ class ForwardingTables {
   int rounds_ = 0;
 };
 
-// What a set of flows puts on each resource per iteration (seed 002 Figure 6).
+// What a set of flows puts on each resource per iteration (Takizawa et al. 2008 Figure 6).
 struct Tally {
   struct Circuit {
     std::uint64_t a_to_b = 0, b_to_a = 0;

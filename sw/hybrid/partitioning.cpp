@@ -98,7 +98,7 @@ std::vector<idx_t> metis_weights(const Graph& g) {
 }
 
 // METIS_PartGraphRecursive (METIS's manual recommends recursive bisection for
-// 8 parts or fewer; seed 002 has 4), options fixed so that the answer is the
+// 8 parts or fewer; Takizawa et al. 2008 has 4), options fixed so that the answer is the
 // same on every run: the given random seed, 8 initial cuts keeping the best
 // (NCUTS), 10 refinement passes, load imbalance 1.001 (UFACTOR 1, the
 // tightest), C numbering; every other option at METIS's default (min edge cut).

@@ -1,4 +1,4 @@
-// Seed 002 §3.2: grouping MPI processes under edge switches and assigning the
+// Takizawa et al. 2008 §3.2: grouping MPI processes under edge switches and assigning the
 // few optical circuits ("pathways") between them.
 //
 // Switch Partitioning (SP) keeps the system's rank -> node map and gives
@@ -24,14 +24,14 @@ struct Pathway {
   bool operator==(const Pathway&) const = default;
 };
 
-// Rank r on node r: the system's own order (seed 002 Figure 4, used for SP).
+// Rank r on node r: the system's own order (Takizawa et al. 2008 Figure 4, used for SP).
 std::vector<std::uint32_t> sequential_placement(int ranks);
 
 // Bytes a rank pair exchanges that count for the OCS: the sum of the two
 // directions whose per-iteration bytes exceed the threshold (0: not a pair).
 std::uint64_t ocs_pair_bytes(const Pattern& p, int r, int s, std::uint64_t threshold_bytes);
 
-// Seed 002 Tables 2 and 3: element [i * edges + j] counts the node pairs under
+// Takizawa et al. 2008 Tables 2 and 3: element [i * edges + j] counts the node pairs under
 // edge switches i and j that communicate (ocs_pair_bytes > 0); the diagonal
 // counts pairs within one switch. Symmetric.
 std::vector<int> switch_pair_table(const EpsShape& shape, const Pattern& p,

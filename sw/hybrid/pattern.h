@@ -1,4 +1,4 @@
-// What the locality-aware MPI algorithm of seed 002 (§3.1) knows before it
+// What the locality-aware MPI algorithm of Takizawa et al. 2008 (§3.1) knows before it
 // assigns optical circuits: the shape of the two-tier EPS network and the
 // application's communication pattern (bytes each rank sends each other rank
 // per iteration), obtained by a pre-run or from a file.
@@ -17,7 +17,7 @@ namespace kairo::hybrid {
 // A two-tier EPS tree: `edges` edge (end-tier) switches of `hosts_per_edge`
 // nodes each under one top switch S0. Node h hangs under edge h / hosts_per_edge.
 // Rates are per link and direction: host <-> edge, edge <-> top, and one
-// optical circuit (seed 002 Table 1: 10 Gbps, 64 Gbps, 32 Gbps).
+// optical circuit (Takizawa et al. 2008 Table 1: 10 Gbps, 64 Gbps, 32 Gbps).
 struct EpsShape {
   int edges = 4;
   int hosts_per_edge = 32;
@@ -31,7 +31,7 @@ struct EpsShape {
   void validate() const;
 };
 
-// Message size below which a message never takes a circuit (seed 002 §4.1:
+// Message size below which a message never takes a circuit (Takizawa et al. 2008 §4.1:
 // 8192 B, the OCS bandwidth-delay product).
 inline constexpr std::uint64_t kDefaultThresholdBytes = 8192;
 
@@ -62,7 +62,7 @@ struct PatternError : std::runtime_error {
 Pattern parse_pattern_csv(std::istream& in, const std::string& name);
 Pattern load_pattern_csv(const std::string& path);
 
-// Seed 002's "Neighbor" benchmark: a rows x cols process grid, rank =
+// Takizawa et al. 2008's "Neighbor" benchmark: a rows x cols process grid, rank =
 // row * cols + col, each rank sends `size` bytes to its up/down/left/right
 // neighbours.
 //

@@ -4,7 +4,7 @@
 //   --workload reduce-scatter --param algo=ring|halving
 //   --workload reduce         --param algo=binomial|rabenseifner --param root=
 // with --param size= (a multiple of 8), streams= (the extended algorithm's
-// concurrent inter-cluster streams, seed 001's n), reduce_rate_mbps= (bytes
+// concurrent inter-cluster streams, Matsuda et al.'s n), reduce_rate_mbps= (bytes
 // of input per second an addition runs at; each reads both operands from
 // node memory and writes the sum back through Rank::read_local/write_local).
 // Every sum takes the lower index's operand first (A's cluster first across

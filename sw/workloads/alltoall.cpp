@@ -123,7 +123,7 @@ class Alltoall final : public Workload {
       o.details["barrier_every"] = opt_.barrier_every;
       o.details["barriers"] = coll::tofu_barriers(p_, opt_.barrier_every);
     }
-    // Seed 000's formula (1) holds for an all-to-all among every node of a mesh/torus.
+    // Yazaki et al. 2015's formula (1) holds for an all-to-all among every node of a mesh/torus.
     if (auto lb = coll::alltoall_lower_bound_ns(*m_.platform, size_);
         lb && std::uint64_t(p_) == m_.platform->nodes() && m_.platform->rank_nodes.empty()) {
       o.details["lower_bound_ns"] = *lb;

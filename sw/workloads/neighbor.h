@@ -1,5 +1,5 @@
 // neighbor: every rank exchanges `size` bytes with each of its 2r neighbors
-// on a periodic process grid (sw/collectives/neighbor.h, seed 003):
+// on a periodic process grid (sw/collectives/neighbor.h, Morie and Nanri 2013):
 //   --param algo=native|fragment --param size=1MiB --param grid=4x4x6 --param nics=4
 // grid defaults to a three-dimensional factorization of the ranks (every
 // side at least 3); nics to the node's TNIs. Figures: latency_ns = the

@@ -1,6 +1,6 @@
 // pattern: a communication pattern replayed on a fat tree, or on the hybrid
-// EPS+OCS network with seed 002's locality-aware routing (sw/hybrid):
-//   --param pattern=neighbor ... seed 002's Neighbor benchmark: an R x C
+// EPS+OCS network with Takizawa et al. 2008's locality-aware routing (sw/hybrid):
+//   --param pattern=neighbor ... Takizawa et al. 2008's Neighbor benchmark: an R x C
 //                                 process grid (grid=8x16), every process
 //                                 sends `size` (40MB) to its up, down, left
 //                                 and right neighbours (open borders; wrap
@@ -13,7 +13,7 @@
 // cp (Communication Partitioning: METIS regroups them, then SP) assigns
 // `pathways` (default ocs.pathways) optical pathways, set up before the run;
 // eps uses the electronic network only (the default without an `ocs:`
-// section). circuits=preset (the default, seed 002's pre-built pathways) has
+// section). circuits=preset (the default, Takizawa et al. 2008's pre-built pathways) has
 // them up at time 0; with circuits=request each pathway's first node asks
 // the circuit controller from its program when it starts (firmware
 // Rank::request_pathway), so they come up after the reconfiguration delay

@@ -1,4 +1,4 @@
-// random-ring: HPCC's randomly ordered ring bandwidth (seed 004 §4.1). The
+// random-ring: HPCC's randomly ordered ring bandwidth (Susukita et al. 2016 §4.1). The
 // ranks form a ring in a random order drawn from `seed`; every rank puts
 // `size` bytes to its left and to its right neighbour at once (right on TNI
 // 0, left on TNI 1 when the node has two) and waits until both of its puts

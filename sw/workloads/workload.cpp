@@ -41,7 +41,7 @@ const std::vector<WorkloadInfo>& workloads() {
        make_gather},
       {"allgather", "every rank gets every block: ring, recursive-doubling (algo, size)", make_allgather},
       {"pattern",
-       "a communication pattern (seed 002's Neighbor or a CSV matrix) on a fat tree or the hybrid EPS+OCS "
+       "a communication pattern (Takizawa et al. 2008's Neighbor or a CSV matrix) on a fat tree or the hybrid EPS+OCS "
        "network, SP or CP pathways (pattern, grid, size, iterations, scheme, pathways)",
        make_pattern},
       {"neighbor",
