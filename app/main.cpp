@@ -1,4 +1,4 @@
-// kairo: the command line (DESIGN.md §8). Exit codes: 0 success, 1 simulation
+// kairo: the command line (docs/design.md; README.md lists the commands). Exit codes: 0 success, 1 simulation
 // failure (deadlock, lost data), 2 bad input.
 #include <cstdio>
 #include <cstdlib>

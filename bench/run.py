@@ -11,7 +11,7 @@ instruction counts from valgrind's callgrind (deterministic on a noisy machine).
 With --baseline, the two binaries run in turn (A B A B ...), so a drift in the
 machine's speed hits both; the ratio is taken per pair and its median quoted.
 Rows whose single run takes minutes (--slow-runs, default 1) run fewer times.
-Traffic rows also quote DESIGN.md section 9's BookSim 2 reference seconds for
+Traffic rows also quote docs/design.md section 7's BookSim 2 reference seconds for
 the same configuration on this kind of 2-core machine (BookSim is not
 installed here; the reference is its best of 3 whole-process runs).
 """

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Synthetic-traffic speed benchmark (issue 2, DESIGN.md section 9).
+"""Synthetic-traffic speed benchmark (issue 2, docs/design.md section 7).
 
 Runs `kairo traffic` on the configurations of the BookSim 2 reference figures
 (uniform traffic, 4-flit packets, 3000 warm-up + 3000 measured cycles, 4 VCs x
@@ -19,7 +19,7 @@ import tempfile
 import time
 
 # (platform, rate, warm-up, measured cycles, reference tool, its seconds) -- references from
-# DESIGN.md section 9, measured on this kind of 2-core machine (whole process, best of 3).
+# docs/design.md section 7, measured on this kind of 2-core machine (whole process, best of 3).
 CONFIGS = [
     ("mesh-8x8", 0.05, 3000, 3000, "BookSim 2", 0.25), ("mesh-8x8", 0.15, 3000, 3000, "BookSim 2", 0.70),
     ("mesh-8x8", 0.30, 3000, 3000, "BookSim 2", 1.45),

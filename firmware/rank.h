@@ -1,4 +1,4 @@
-// The per-rank firmware API (DESIGN.md §6), modeled after Fujitsu's extended
+// The per-rank firmware API (docs/design.md §4), modeled after Fujitsu's extended
 // RDMA interface (FJMPI_Rdma_reg_mem / get_remote_addr / put / get / poll_cq,
 // Morie and Nanri 2013) and MGEN/ACP (put with a tag, poll for the tag, complete a handle,
 // Susukita et al. 2016). A rank's program is a coroutine (fw::Task) that calls these;

@@ -1,5 +1,5 @@
 // kairo's discrete-event queue: the cheapest mechanism that keeps the timing
-// model exact inside the network (STYLE.md "Time"). SystemC's kernel owns
+// model exact inside the network (docs/design.md §2). SystemC's kernel owns
 // simulated time; this queue holds the network's fine-grained events (a head
 // arriving, a credit returning, an allocation round) and is drained by one
 // SystemC process per distinct timestamp (sim/kernel.h), or directly by

@@ -71,7 +71,7 @@ struct Shape {
   std::vector<bool> wraps;
 };
 
-// The documented shapes (DESIGN.md §5, docs/parameters.md).
+// The documented shapes (docs/parameters.md).
 const std::map<std::string, Shape>& documented() {
   static const std::map<std::string, Shape> m = {
       {"mesh-8x8", {{8, 8}, {false, false}}},

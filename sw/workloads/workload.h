@@ -1,7 +1,7 @@
 // Programs for `kairo run`: one Workload instance per run, whose program()
 // runs on every rank (as its own coroutine). A workload parses its
 // parameters, may fill node memories before the run (data mode), and reports
-// its outcome: the figures of DESIGN.md §6's JSON contract (completion,
+// its outcome: the figures of the run's JSON contract (docs/rdma.md) (completion,
 // latency, bandwidth, verified) plus its own details.
 //
 // Conventions shared by the shipped workloads: every rank registers its
