@@ -1,6 +1,6 @@
 """Prints every value change of a VCD file as `time signal value` lines,
 read with pyvcd's tokenizer: a VCD reader independent of kairo's writer and
-of GTKWave (tests/test_waveforms.cpp compares its output with the FST)."""
+of GTKWave (tests/observe/test_waveforms.cpp compares its output with the FST)."""
 import sys
 
 from vcd.reader import TokenKind, tokenize

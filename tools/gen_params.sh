@@ -2,7 +2,7 @@
 # Regenerate the parameter table of docs/parameters.md from the parameter
 # declarations: the block between the BEGIN/END parameters markers becomes
 # `kairo --list-params --markdown`. Usage: tools/gen_params.sh [path/to/kairo]
-# (default build/kairo). tests/test_params.cpp fails when the two differ.
+# (default build/kairo). tests/platforms/test_params.cpp fails when the two differ.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kairo="${1:-build/kairo}"

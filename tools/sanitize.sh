@@ -44,7 +44,7 @@ build_end=$(date +%s)
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 # Not run: the tests that start kairo under RLIMIT_AS = 4 GiB (run_limited in
-# tests/test_workloads.cpp). ASan reserves ~16 TiB of shadow address space at
+# tests/firmware/test_workloads.cpp). ASan reserves ~16 TiB of shadow address space at
 # start-up, so under any address-space limit the instrumented kairo dies before
 # main ("ReserveShadowMemoryRange failed ... Perhaps you're using ulimit -v");
 # the Release suite runs them.

@@ -72,7 +72,7 @@ std::unique_ptr<Allocator> make_allocator(const std::string& name, int inputs, i
                                           bool shared_rounds = false);
 // The C++ allocators (usable anywhere, also without a SystemC kernel), and
 // the RTL ones (a Verilated SystemC module each: made during elaboration,
-// run once the simulation has started; tests/test_rtl_allocator.cpp).
+// run once the simulation has started; tests/router/test_rtl_allocator.cpp).
 const std::vector<std::string>& allocator_names();
 const std::vector<std::string>& rtl_allocator_names();
 // Every name make_allocator knows, C++ then RTL: the values router.allocator

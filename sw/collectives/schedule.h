@@ -1,7 +1,7 @@
 // A collective algorithm as a schedule: for one rank, a list of steps, each
 // a set of puts to post and then a set of arrivals to wait for. Schedules
 // are plain data built from (rank, ranks, sizes) alone, so unit tests can
-// inspect them without a network (tests/test_fw_collectives.cpp,
+// inspect them without a network (tests/firmware/test_fw_collectives.cpp,
 // test_fw_reductions.cpp), and one executor (run_schedule) runs any of them
 // through the firmware API.
 #pragma once

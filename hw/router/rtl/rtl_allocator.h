@@ -2,7 +2,7 @@
 // verilated with `verilator --sc` (CMake: verilate(... SYSTEMC)), behind the
 // router's Allocator interface, chosen by `router.allocator:
 // rtl_separable_rr`. Same request/grant semantics as RoundRobinAllocator,
-// cycle for cycle (tests/test_rtl_allocator.cpp).
+// cycle for cycle (tests/router/test_rtl_allocator.cpp).
 //
 // The RTL runs on its own clock, and only while the router has requests:
 // each allocate() drives the request wires, lets the combinational grant

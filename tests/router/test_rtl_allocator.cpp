@@ -259,7 +259,7 @@ TEST(RtlAllocatorRuns, WaveformShowsTheRtlGrantsNextToThePortsTheyDrive) {
   EXPECT_GE(named, 10);
 }
 
-// The generic allocator tests (tests/test_allocator.cpp) run without a
+// The generic allocator tests (tests/router/test_allocator.cpp) run without a
 // SystemC kernel, so the RTL's own suite repeats the one the cycle-by-cycle
 // comparison does not cover directly: clear() forgets requests and grants.
 TEST_F(RtlAllocator, ClearForgetsRequestsAndGrants) {
