@@ -1,8 +1,7 @@
 // Shared pieces of the kairo command line: exit codes and error reporting.
 #pragma once
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <string>
 
 namespace kairo::app {
 

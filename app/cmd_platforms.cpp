@@ -5,11 +5,11 @@
 #include <iostream>
 
 #include "app/cli_common.h"
-#include "sim/host_memory.h"
 #include "hw/common/topology.h"
-#include "platforms/platform.h"
 #include "hw/ocs/clos_fabric.h"
+#include "platforms/platform.h"
 #include "platforms/switch_netlist.h"
+#include "sim/host_memory.h"
 #include "sim/units.h"
 
 namespace kairo::app {
@@ -21,9 +21,10 @@ std::string shape_of(const platforms::Platform& p) {
     return fmt::format("fat tree: {}-ary {}-tree of radix {}: {} edge switches x {} hosts, {} switches above",
                        f.k(), f.levels, f.radix, f.edges, f.hosts_per_edge, f.spines);
   if (p.kind == platforms::FabricKind::kFatTree)
-    return fmt::format("fat tree: {} edge switches x {} hosts, {} uplinks each, {} spines{}", f.edges,
-                       f.hosts_per_edge, f.uplinks_per_edge, f.spines,
-                       p.ocs.present ? fmt::format(" + OCS ({} optical NICs)", p.ocs.optical_nodes.size()) : "");
+    return fmt::format(
+        "fat tree: {} edge switches x {} hosts, {} uplinks each, {} spines{}", f.edges, f.hosts_per_edge,
+        f.uplinks_per_edge, f.spines,
+        p.ocs.present ? fmt::format(" + OCS ({} optical NICs)", p.ocs.optical_nodes.size()) : "");
   if (p.kind == platforms::FabricKind::kClusters)
     return fmt::format("{} clusters x {} hosts, joined by wide-area links", f.edges, f.hosts_per_edge);
   std::string s;
@@ -72,15 +73,18 @@ void check_switched(const platforms::Platform& p, bool ports) {
   std::cout << fmt::format("  bisection  {:.3f} GB/s per direction ({})\n", bisection / 1e9, cut);
   if (p.ocs.present) {
     const platforms::OcsParams& o = p.ocs;
-    const ocs::ClosFabric clos({o.switch_ports, o.banks, o.middle_banks},
-                               o.rearrange ? ocs::ClosMode::kRearrangeable : ocs::ClosMode::kNonRearrangeable);
+    const ocs::ClosFabric clos(
+        {o.switch_ports, o.banks, o.middle_banks},
+        o.rearrange ? ocs::ClosMode::kRearrangeable : ocs::ClosMode::kNonRearrangeable);
     std::cout << fmt::format("  ocs        {} optical NICs at {}, {} per pathway, {} reconfiguration\n",
                              o.optical_nodes.size(), units::format_bandwidth(o.bytes_per_s),
-                             units::format_duration(o.latency_ps), units::format_duration(o.reconfiguration_ps));
+                             units::format_duration(o.latency_ps),
+                             units::format_duration(o.reconfiguration_ps));
     std::cout << fmt::format("  clos       {}\n", clos.describe());
-    std::cout << fmt::format("  routing    messages over {} to another edge switch may take the OCS; "
-                             "{} pathways; a closed circuit: {}\n",
-                             units::format_bytes(o.threshold_bytes), o.pathways, o.hold ? "hold" : "error");
+    std::cout << fmt::format(
+        "  routing    messages over {} to another edge switch may take the OCS; "
+        "{} pathways; a closed circuit: {}\n",
+        units::format_bytes(o.threshold_bytes), o.pathways, o.hold ? "hold" : "error");
   }
   if (ports)
     for (const auto& line : net.describe_ports()) std::cout << "  " << line << "\n";
@@ -105,7 +109,8 @@ int check(const std::string& name, const std::vector<std::string>& sets, bool po
       router::Topology line({p.dims[std::size_t(d)]});
       std::uint64_t per_line = 0;
       for (router::NodeId n = 0; n < line.num_nodes(); ++n)
-        for (int port = 0; port < line.num_link_ports(); ++port) per_line += line.neighbor_via_port(n, port).has_value();
+        for (int port = 0; port < line.num_link_ports(); ++port)
+          per_line += line.neighbor_via_port(n, port).has_value();
       links += per_line * (topo.num_nodes() / std::uint64_t(p.dims[std::size_t(d)].size));
     }
     // Bisection: cut the largest dimension in half; links crossing the cut in one direction.
@@ -124,8 +129,9 @@ int check(const std::string& name, const std::vector<std::string>& sets, bool po
                              topo.num_nodes() * std::uint64_t(p.router.network_interfaces));
     std::cout << fmt::format("  bisection  {:.1f} GB/s per direction (cut across {}: {} links)\n",
                              double(cross) * p.router.link_bytes_per_s / 1e9, cd.name, cross);
-    std::cout << fmt::format("  memory     about {:.0f} MiB of host memory with its NICs and ranks (kairo run, size-only)\n",
-                             need / double(1 << 20));
+    std::cout << fmt::format(
+        "  memory     about {:.0f} MiB of host memory with its NICs and ranks (kairo run, size-only)\n",
+        need / double(1 << 20));
     return kExitOk;
   } catch (const platforms::ConfigError& e) {
     return bad_input(e.what());

@@ -119,7 +119,8 @@ int run_traffic_command(TrafficArgs& a) {
     int code = kExitOk;
     nlohmann::json result;
     if (!a.sweep.empty()) {
-      if (a.observe.any()) throw std::invalid_argument("--vcd/--fst/--counters record one run: not with --sweep");
+      if (a.observe.any())
+        throw std::invalid_argument("--vcd/--fst/--counters record one run: not with --sweep");
       if (a.opt.batch_packets > 0)
         throw std::invalid_argument("--sweep: sweeps injection rates; batch mode (--batch) has no rate");
       std::string csv;
@@ -131,7 +132,9 @@ int run_traffic_command(TrafficArgs& a) {
       }
     } else {
       a.opt.exiting_after = true;
-      a.opt.on_built = [&a](platforms::Network& net, sim::EventQueue& q) { a.observe.attach(net, nullptr, q); };
+      a.opt.on_built = [&a](platforms::Network& net, sim::EventQueue& q) {
+        a.observe.attach(net, nullptr, q);
+      };
       std::string output_error;  // a waveform or counter log that could not be written
       a.opt.on_finished = [&a, &output_error] {
         try {
@@ -198,8 +201,7 @@ void add_traffic_command(CLI::App& app, int& exit_code) {
   c->add_option("--drain-cycles", a->opt.drain_cycles,
                 "longest drain with sources still on (default: warm-up + measure)")
       ->check(whole_number());
-  c->add_option("--seed", a->opt.seed, "random seed")->capture_default_str()
-      ->check(whole_number());
+  c->add_option("--seed", a->opt.seed, "random seed")->capture_default_str()->check(whole_number());
   c->add_option("--batch", a->opt.batch_packets, "batch mode: every node sends N packets as fast as it can")
       ->check(whole_number());
   c->add_option("--hotspot-nodes", a->hotspots, "hotspot pattern: node ids that attract traffic")

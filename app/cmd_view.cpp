@@ -36,8 +36,8 @@ namespace {
 using platforms::CounterLogData;
 using namespace view;
 
-int render_views(const std::string& in, const std::string& dir, const std::string& from_s, const std::string& to_s,
-                 const std::string& at_s) {
+int render_views(const std::string& in, const std::string& dir, const std::string& from_s,
+                 const std::string& to_s, const std::string& at_s) {
   CounterLogData d;
   try {
     d = platforms::read_counter_log(in);
@@ -54,7 +54,8 @@ int render_views(const std::string& in, const std::string& dir, const std::strin
   } catch (const units::UnitError& e) {
     return bad_input(std::string("--from/--to: ") + e.what());
   }
-  if (d.intervals.empty()) return bad_input("counter log " + in + ": no intervals (in the --from/--to window)");
+  if (d.intervals.empty())
+    return bad_input("counter log " + in + ": no intervals (in the --from/--to window)");
   const Model m = build(d);
   const auto us = series(m, m.util), ss = series(m, m.stall);
   // The interval shown: the one holding --at, or the one with the most busy time.
@@ -94,22 +95,25 @@ int render_views(const std::string& in, const std::string& dir, const std::strin
       const std::string dim(1, g[0]);
       const std::string file = dir + "/topology_util_" + dim + ".svg";
       if (!std::filesystem::exists(file))
-        write_text_file(file, topo_svg(segs, m.util[initial],
-                                       fmt::format("Utilization of the {} links in interval {}", dim, initial), dim));
+        write_text_file(
+            file, topo_svg(segs, m.util[initial],
+                           fmt::format("Utilization of the {} links in interval {}", dim, initial), dim));
     }
     if (m.dims.size() > 3) {  // one folded group unfolded: the busiest
       std::map<std::vector<int>, double> load;
       for (std::size_t i = 0; i < m.from.size(); ++i)
-        if (!m.from[i].empty()) load[std::vector<int>(m.from[i].begin(), m.from[i].begin() + 3)] += m.util[initial][i];
+        if (!m.from[i].empty())
+          load[std::vector<int>(m.from[i].begin(), m.from[i].begin() + 3)] += m.util[initial][i];
       std::vector<int> g = load.empty() ? std::vector<int>{0, 0, 0} : load.begin()->first;
       for (const auto& [k, v] : load)
         if (v > load[g]) g = k;
-      write_text_file(dir + "/group_util.svg",
-                      topo_svg(segments(m, true, g), m.util[initial],
-                               fmt::format("The {}{}{} group at {}={} {}={} {}={}, utilization in interval {}", m.dims[3],
-                                           m.dims.size() > 4 ? m.dims[4] : "", m.dims.size() > 5 ? m.dims[5] : "",
-                                           m.dims[0], g[0], m.dims[1], g[1], m.dims[2], g[2], initial),
-                               ""));
+      write_text_file(
+          dir + "/group_util.svg",
+          topo_svg(segments(m, true, g), m.util[initial],
+                   fmt::format("The {}{}{} group at {}={} {}={} {}={}, utilization in interval {}", m.dims[3],
+                               m.dims.size() > 4 ? m.dims[4] : "", m.dims.size() > 5 ? m.dims[5] : "",
+                               m.dims[0], g[0], m.dims[1], g[1], m.dims[2], g[2], initial),
+                   ""));
     }
     write_text_file(dir + "/index.html", html_page(m, us, ss, segs, initial));
   } catch (const std::exception& e) {
@@ -132,7 +136,8 @@ void add_view_command(CLI::App& app, int& exit_code) {
   c->add_option("--out", *out, "directory for index.html and the SVG pictures")->required();
   c->add_option("--from", *from, "show the run from this simulated time on, e.g. 10us");
   c->add_option("--to", *to, "show the run up to this simulated time, e.g. 60us");
-  c->add_option("--at", *at, "the time the topological pictures show (default: the busiest interval), e.g. 25us");
+  c->add_option("--at", *at,
+                "the time the topological pictures show (default: the busiest interval), e.g. 25us");
   c->callback([in, out, from, to, at, &exit_code] { exit_code = render_views(*in, *out, *from, *to, *at); });
 }
 

@@ -1,12 +1,12 @@
 // kairo: the command line (docs/design.md; README.md lists the commands). Exit codes: 0 success, 1 simulation
 // failure (deadlock, lost data), 2 bad input.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-
-#include <fmt/format.h>
 
 #include "app/cli_common.h"
 #include "platforms/platform.h"
@@ -47,7 +47,8 @@ int main(int argc, char** argv) {
   CLI::App app{"kairo: a cycle-approximate SystemC/TLM-2.0 model of HPC interconnects"};
   app.require_subcommand(0, 1);
   bool list_params = false, markdown = false;
-  app.add_flag("--list-params", list_params, "print every platform parameter with its unit, default and meaning");
+  app.add_flag("--list-params", list_params,
+               "print every platform parameter with its unit, default and meaning");
   app.add_flag("--markdown", markdown, "with --list-params: as the Markdown table of docs/parameters.md")
       ->needs("--list-params");
   int exit_code = kExitOk;

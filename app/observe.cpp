@@ -10,20 +10,23 @@ void Observe::add_options(CLI::App* c) {
   c->add_option("--fst", fst_, "write a waveform (FST, GTKWave's compressed format) here");
   c->add_option("--trace-nodes", sel_.nodes, "trace these nodes: ids or ranges, e.g. 0,5,17 or 0-15");
   c->add_option("--trace-box", sel_.box, "trace a coordinate box of a mesh/torus, e.g. X=0:3,Y=1");
-  c->add_option("--trace-switches", sel_.switches, "trace these switches of a switched fabric, e.g. edge0,spine1");
+  c->add_option("--trace-switches", sel_.switches,
+                "trace these switches of a switched fabric, e.g. edge0,spine1");
   c->add_option("--trace-dims", sel_.dims, "trace router ports of these dimensions, e.g. X,Z,ni");
   c->add_option("--trace-tnis", sel_.tnis, "trace these TNIs of the traced nodes, e.g. 0,1");
   c->add_option("--trace-signals", sel_.classes, "trace these signal classes: link, vc, tni (default all)");
   c->add_option("--trace-from", from_, "record from this simulated time, e.g. 10us");
   c->add_option("--trace-to", to_, "record up to this simulated time");
-  c->add_option("--counters", counters_,
-                "write per-interval link and NIC counters here (.csv, or .kcl: compact binary; docs/counters.md)");
+  c->add_option(
+      "--counters", counters_,
+      "write per-interval link and NIC counters here (.csv, or .kcl: compact binary; docs/counters.md)");
   c->add_option("--interval", interval_, "the counter log's interval")->capture_default_str();
 }
 
 void Observe::attach(platforms::Network& net, platforms::RdmaMachine* machine, sim::EventQueue& q) {
-  const bool selection = !sel_.nodes.empty() || !sel_.box.empty() || !sel_.switches.empty() || !sel_.dims.empty() ||
-                         !sel_.tnis.empty() || !sel_.classes.empty() || !from_.empty() || !to_.empty();
+  const bool selection = !sel_.nodes.empty() || !sel_.box.empty() || !sel_.switches.empty() ||
+                         !sel_.dims.empty() || !sel_.tnis.empty() || !sel_.classes.empty() ||
+                         !from_.empty() || !to_.empty();
   if (!tracing() && selection)
     throw std::invalid_argument("--trace-*: a trace selection needs --vcd FILE or --fst FILE");
   if (tracing()) {
@@ -86,7 +89,9 @@ void Observe::summarize(nlohmann::json& j) const {
   }
   if (log_) j["counter_log"] = {{"intervals", log_->intervals()}, {"rows", log_->rows()}};
   if (tracer_)
-    j["trace"] = {{"routers", tracer_->routers()}, {"tnis", tracer_->tnis()}, {"signals", trace_.num_signals()},
+    j["trace"] = {{"routers", tracer_->routers()},
+                  {"tnis", tracer_->tnis()},
+                  {"signals", trace_.num_signals()},
                   {"changes", trace_.num_changes()}};
 }
 

@@ -29,9 +29,9 @@ const sw::WorkloadInfo* find_workload(const RunArgs& a) {
 platforms::Platform load_checked(const RunArgs& a) {
   platforms::Platform plat = platforms::load_platform(a.platform, a.sets);
   platforms::check_nic_fits_router(plat);
-  sim::check_host_memory(fmt::format("platform {} ({} nodes, {} ranks) with its NICs", plat.name, plat.nodes(),
-                                     plat.ranks()),
-                         platforms::estimated_host_bytes(plat, true));
+  sim::check_host_memory(
+      fmt::format("platform {} ({} nodes, {} ranks) with its NICs", plat.name, plat.nodes(), plat.ranks()),
+      platforms::estimated_host_bytes(plat, true));
   return plat;
 }
 
@@ -59,7 +59,11 @@ int check_run_options(const RunArgs& a) {
 }
 
 RunPlan::RunPlan(const RunArgs& a)
-    : info(find_workload(a)), plat(load_checked(a)), data(a.mode == "data"), topo(torus_of(plat)), prm(a.params) {
+    : info(find_workload(a)),
+      plat(load_checked(a)),
+      data(a.mode == "data"),
+      topo(torus_of(plat)),
+      prm(a.params) {
   mi.platform = &plat;
   mi.topology = topo ? &*topo : nullptr;
   mi.nodes = int(plat.ranks());  // ranks (== nodes unless ranks.map says otherwise)
@@ -88,12 +92,14 @@ void MachineMemory::transport(int rank, std::uint64_t address, unsigned char* by
   tlm::tlm_generic_payload t;
   nic::set_payload(t, cmd, address, bytes, n);
   if (m_.memory(node).transport_dbg(t) != n)
-    throw std::runtime_error(fmt::format(
-        "host access to rank {}'s memory (node {}) at {:#x} (+{} B) failed", rank, node, address, n));
+    throw std::runtime_error(fmt::format("host access to rank {}'s memory (node {}) at {:#x} (+{} B) failed",
+                                         rank, node, address, n));
 }
 
 RunMachine::RunMachine(RunPlan& plan)
-    : queue(plan.plat.router.clock_period_ps()), machine(plan.plat, queue, plan.data), memory(machine, plan.plat) {
+    : queue(plan.plat.router.clock_period_ps()),
+      machine(plan.plat, queue, plan.data),
+      memory(machine, plan.plat) {
   const platforms::Platform& plat = plan.plat;
   machine.keep_until_exit();
   // Rank r runs on node plat.node_of_rank(r) (the platform's ranks.map).

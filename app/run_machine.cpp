@@ -16,7 +16,8 @@ void launch(RunPlan& plan, RunMachine& m) {
   m.rt->launch([work = plan.work.get()](fw::Rank& r) { return work->program(r); });
 }
 
-RunCost simulate(sim::Kernel& kernel, RunMachine& m, bool quiet, std::chrono::steady_clock::time_point started) {
+RunCost simulate(sim::Kernel& kernel, RunMachine& m, bool quiet,
+                 std::chrono::steady_clock::time_point started) {
   fw::Runtime& rt = *m.rt;
   sim::EventQueue& queue = m.queue;
   if (!quiet)
@@ -28,7 +29,8 @@ RunCost simulate(sim::Kernel& kernel, RunMachine& m, bool quiet, std::chrono::st
   const auto t1 = std::chrono::steady_clock::now();
   kernel.run();
   const auto t2 = std::chrono::steady_clock::now();
-  return {std::chrono::duration<double>(t1 - started).count(), std::chrono::duration<double>(t2 - started).count()};
+  return {std::chrono::duration<double>(t1 - started).count(),
+          std::chrono::duration<double>(t2 - started).count()};
 }
 
 int diagnose(const RunPlan& plan, RunMachine& m) {

@@ -20,7 +20,8 @@ void launch(RunPlan& plan, RunMachine& m);
 
 // Runs the kernel until nothing is left to do; progress on stderr unless
 // quiet. `started` is when the machine's assembly began.
-RunCost simulate(sim::Kernel& kernel, RunMachine& m, bool quiet, std::chrono::steady_clock::time_point started);
+RunCost simulate(sim::Kernel& kernel, RunMachine& m, bool quiet,
+                 std::chrono::steady_clock::time_point started);
 
 // Why the run failed, said on stderr: a deadlock (the blocked ports and
 // VCs), a rank's program that threw, or ranks that never finished.

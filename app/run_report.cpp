@@ -29,9 +29,12 @@ nlohmann::json ocs_summary(platforms::OpticalNetwork& h) {
     const auto& e = c.log()[k];
     log.push_back({{"ns", double(e.time_ps) / 1000.0}, {"in", e.in}, {"out", e.out}, {"what", e.what}});
   }
-  return {{"optical_ports", h.ocs().ports()}, {"circuits_up_at_end", up},
-          {"reconfigurations", c.reconfigurations()}, {"requests_refused", c.requests_refused()},
-          {"log_entries", c.log().size()}, {"log", log}};
+  return {{"optical_ports", h.ocs().ports()},
+          {"circuits_up_at_end", up},
+          {"reconfigurations", c.reconfigurations()},
+          {"requests_refused", c.requests_refused()},
+          {"log_entries", c.log().size()},
+          {"log", log}};
 }
 
 std::string row(const std::string& value, const nlohmann::json& j) {
@@ -96,8 +99,10 @@ std::string compare_table(const std::string& key, const std::vector<std::string>
 }
 
 std::string size_compare_table(const std::string& key, const std::vector<std::string>& values,
-                               const std::vector<std::string>& sizes, const std::vector<std::vector<double>>& latency,
-                               const std::vector<std::size_t>& fastest, const std::vector<Crossover>& crossovers) {
+                               const std::vector<std::string>& sizes,
+                               const std::vector<std::vector<double>>& latency,
+                               const std::vector<std::size_t>& fastest,
+                               const std::vector<Crossover>& crossovers) {
   std::string table = "size";
   for (const auto& v : values) table += "," + key + "=" + v;
   table += ",fastest\n";

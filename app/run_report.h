@@ -35,7 +35,9 @@ struct Crossover {
 // --compare key=... with --param sizes=: every value's latency at every size
 // (latency[v][i]), the fastest at each (fastest[i]), then the crossovers.
 std::string size_compare_table(const std::string& key, const std::vector<std::string>& values,
-                               const std::vector<std::string>& sizes, const std::vector<std::vector<double>>& latency,
-                               const std::vector<std::size_t>& fastest, const std::vector<Crossover>& crossovers);
+                               const std::vector<std::string>& sizes,
+                               const std::vector<std::vector<double>>& latency,
+                               const std::vector<std::size_t>& fastest,
+                               const std::vector<Crossover>& crossovers);
 
 }  // namespace kairo::app

@@ -81,7 +81,8 @@ int compare_sizes(const RunArgs& a, const std::string& key, const std::vector<st
     return bad_input("--param sizes=" + list + ": " + e.what());
   }
   if (sizes.empty() || values.empty())
-    return bad_input("--compare with --param sizes=: expected values and sizes, e.g. algo=a,b and sizes=1KiB,1MiB");
+    return bad_input(
+        "--compare with --param sizes=: expected values and sizes, e.g. algo=a,b and sizes=1KiB,1MiB");
   for (std::size_t i = 1; i < bytes.size(); ++i)
     if (bytes[i] <= bytes[i - 1]) return bad_input("--param sizes=" + list + ": expected increasing sizes");
   // latency[v][i]: value v at size i
@@ -123,12 +124,16 @@ int compare_sizes(const RunArgs& a, const std::string& key, const std::vector<st
       (ty < tx ? hi : lo) = mid;
     }
     crossovers.push_back({x, y, lo, hi});
-    crossovers_json.push_back({{"from", values[x]}, {"to", values[y]}, {"above_bytes", lo}, {"at_most_bytes", hi}});
+    crossovers_json.push_back(
+        {{"from", values[x]}, {"to", values[y]}, {"above_bytes", lo}, {"at_most_bytes", hi}});
   }
   std::cout << size_compare_table(key, values, sizes, latency, fastest, crossovers);
   if (!a.json_path.empty())
     return write_summary("--json", a.json_path,
-                         nlohmann::json{{"compare", key}, {"values", values}, {"sizes", sizes}, {"runs", all},
+                         nlohmann::json{{"compare", key},
+                                        {"values", values},
+                                        {"sizes", sizes},
+                                        {"runs", all},
                                         {"crossovers", crossovers_json}}
                                  .dump(2) +
                              "\n");
@@ -152,7 +157,8 @@ int run_sizes(const RunArgs& a, const std::string& list) {
   const int code = run_each(a, "size", sizes, "sizes", runs);
   if (code == kExitBadInput) return code;
   std::cout << sizes_table(sizes, runs);
-  if (!a.json_path.empty() && write_summary("--json", a.json_path, nlohmann::json{{"sweep", runs}}.dump(2) + "\n"))
+  if (!a.json_path.empty() &&
+      write_summary("--json", a.json_path, nlohmann::json{{"sweep", runs}}.dump(2) + "\n"))
     return kExitBadInput;
   return code;
 }

@@ -87,7 +87,8 @@ std::map<std::string, Series> series(const Model& m, const std::vector<std::vect
   std::map<std::string, Series> out;
   std::map<std::string, int> count;
   for (const auto& g : m.group) ++count[g];
-  for (const auto& g : m.group_names) out[g] = Series{std::vector<double>(v.size(), 0), std::vector<double>(v.size(), 0)};
+  for (const auto& g : m.group_names)
+    out[g] = Series{std::vector<double>(v.size(), 0), std::vector<double>(v.size(), 0)};
   for (std::size_t t = 0; t < v.size(); ++t)
     for (std::size_t i = 0; i < m.group.size(); ++i) {
       Series& s = out[m.group[i]];

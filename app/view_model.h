@@ -16,10 +16,11 @@ namespace kairo::app::view {
 struct Model {
   std::vector<std::string> dims;  // coordinate letters in order ("x","y","z","a","b","c")
   std::vector<int> sizes;
-  std::vector<std::vector<int>> from, to;  // per link: coordinates of its two ends (empty: not a mesh/torus link)
-  std::vector<std::string> group;          // per link: "X+", "X-", "X", "ni", "up", ...
-  std::vector<std::string> group_names;    // in order of first appearance
-  std::vector<double> seconds;             // per interval: length in s
+  std::vector<std::vector<int>> from,
+      to;                          // per link: coordinates of its two ends (empty: not a mesh/torus link)
+  std::vector<std::string> group;  // per link: "X+", "X-", "X", "ni", "up", ...
+  std::vector<std::string> group_names;  // in order of first appearance
+  std::vector<double> seconds;           // per interval: length in s
   // per interval, per link: utilization and stall in [0, 1]
   std::vector<std::vector<float>> util, stall;
 };

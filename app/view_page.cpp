@@ -12,8 +12,9 @@ extern const char* const kViewPage;  // app/view/page.html
 
 namespace view {
 
-std::string html_page(const Model& m, const std::map<std::string, Series>& us, const std::map<std::string, Series>& ss,
-                      const std::vector<Segment>& segs, std::size_t initial) {
+std::string html_page(const Model& m, const std::map<std::string, Series>& us,
+                      const std::map<std::string, Series>& ss, const std::vector<Segment>& segs,
+                      std::size_t initial) {
   nlohmann::json data;
   data["seconds"] = m.seconds;
   data["groups"] = m.group_names;
@@ -24,8 +25,10 @@ std::string html_page(const Model& m, const std::map<std::string, Series>& us, c
   nlohmann::json sj = nlohmann::json::array();
   for (const auto& s : segs) {
     std::vector<double> u, st;
-    for (std::size_t t = 0; t < m.util.size(); ++t) u.push_back(seg_value(s, m.util[t])), st.push_back(seg_value(s, m.stall[t]));
-    sj.push_back({{"x1", s.x1}, {"y1", s.y1}, {"x2", s.x2}, {"y2", s.y2}, {"g", s.group}, {"u", u}, {"s", st}});
+    for (std::size_t t = 0; t < m.util.size(); ++t)
+      u.push_back(seg_value(s, m.util[t])), st.push_back(seg_value(s, m.stall[t]));
+    sj.push_back(
+        {{"x1", s.x1}, {"y1", s.y1}, {"x2", s.x2}, {"y2", s.y2}, {"g", s.group}, {"u", u}, {"s", st}});
   }
   data["segments"] = sj;
   data["initial"] = initial;

@@ -10,7 +10,8 @@
 
 namespace kairo::app::view {
 
-std::string html_page(const Model& m, const std::map<std::string, Series>& us, const std::map<std::string, Series>& ss,
-                      const std::vector<Segment>& segs, std::size_t initial);
+std::string html_page(const Model& m, const std::map<std::string, Series>& us,
+                      const std::map<std::string, Series>& ss, const std::vector<Segment>& segs,
+                      std::size_t initial);
 
 }  // namespace kairo::app::view

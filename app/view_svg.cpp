@@ -15,14 +15,16 @@ std::string colour(double x) {
   } else {
     r = 255, g = int(220 - 400 * (x - 0.5)), b = int(50 - 80 * (x - 0.5));
   }
-  return fmt::format("#{:02x}{:02x}{:02x}", std::clamp(r, 0, 255), std::clamp(g, 0, 255), std::clamp(b, 0, 255));
+  return fmt::format("#{:02x}{:02x}{:02x}", std::clamp(r, 0, 255), std::clamp(g, 0, 255),
+                     std::clamp(b, 0, 255));
 }
 
 std::string timeseries_svg(const Model& m, const std::map<std::string, Series>& s, const std::string& what) {
   const int W = 900, H = 120, top = 30;
   const std::size_t T = m.seconds.size();
   std::string o = fmt::format(
-      "<svg xmlns='http://www.w3.org/2000/svg' width='{}' height='{}' font-family='sans-serif' font-size='11'>\n"
+      "<svg xmlns='http://www.w3.org/2000/svg' width='{}' height='{}' font-family='sans-serif' "
+      "font-size='11'>\n"
       "<rect width='100%' height='100%' fill='white'/>\n<text x='10' y='18' font-size='13'>{} per interval: "
       "maximum (red) and average (green) over the links of each dimension and direction</text>\n",
       W, top + int(m.group_names.size()) * (H + 20) + 10, what);
@@ -30,8 +32,9 @@ std::string timeseries_svg(const Model& m, const std::map<std::string, Series>& 
   for (const auto& g : m.group_names) {
     const Series& v = s.at(g);
     const int y0 = top + row++ * (H + 20), x0 = 60, w = W - x0 - 20;
-    o += fmt::format("<text x='10' y='{}'>{}</text><rect x='{}' y='{}' width='{}' height='{}' fill='black'/>\n",
-                     y0 + H / 2, g, x0, y0, w, H);
+    o += fmt::format(
+        "<text x='10' y='{}'>{}</text><rect x='{}' y='{}' width='{}' height='{}' fill='black'/>\n",
+        y0 + H / 2, g, x0, y0, w, H);
     auto line = [&](const std::vector<double>& ys, const char* c) {
       std::string pts;
       for (std::size_t t = 0; t < T; ++t) {
@@ -46,8 +49,8 @@ std::string timeseries_svg(const Model& m, const std::map<std::string, Series>& 
   return o + "</svg>\n";
 }
 
-std::string topo_svg(const std::vector<Segment>& segs, const std::vector<float>& v,
-                     const std::string& title, const std::string& dim_filter) {
+std::string topo_svg(const std::vector<Segment>& segs, const std::vector<float>& v, const std::string& title,
+                     const std::string& dim_filter) {
   double w = 200, h = 200;
   for (const auto& s : segs) w = std::max({w, s.x1 + 40, s.x2 + 40}), h = std::max({h, s.y1 + 40, s.y2 + 40});
   std::string o = fmt::format(
@@ -56,8 +59,8 @@ std::string topo_svg(const std::vector<Segment>& segs, const std::vector<float>&
       w, h, title);
   for (const auto& s : segs) {
     if (!dim_filter.empty() && s.group.rfind(dim_filter, 0) != 0) continue;
-    o += fmt::format("<line x1='{:.1f}' y1='{:.1f}' x2='{:.1f}' y2='{:.1f}' stroke='{}' stroke-width='3'/>\n", s.x1,
-                     s.y1, s.x2, s.y2, colour(seg_value(s, v)));
+    o += fmt::format("<line x1='{:.1f}' y1='{:.1f}' x2='{:.1f}' y2='{:.1f}' stroke='{}' stroke-width='3'/>\n",
+                     s.x1, s.y1, s.x2, s.y2, colour(seg_value(s, v)));
   }
   return o + "</svg>\n";
 }

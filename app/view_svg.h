@@ -17,7 +17,7 @@ std::string timeseries_svg(const Model& m, const std::map<std::string, Series>& 
 
 // The segments coloured by `v` (one interval's values per link); only the
 // groups starting with `dim_filter` when it is given.
-std::string topo_svg(const std::vector<Segment>& segs, const std::vector<float>& v,
-                     const std::string& title, const std::string& dim_filter);
+std::string topo_svg(const std::vector<Segment>& segs, const std::vector<float>& v, const std::string& title,
+                     const std::string& dim_filter);
 
 }  // namespace kairo::app::view

@@ -61,8 +61,7 @@ std::size_t Runtime::footprint_bytes() const {
     b += sizeof(Rank) + r->tnis_.capacity() * sizeof(Rank::TniSide) +
          r->notices_.capacity() * sizeof(nic::Notice) + signal(*r->any_notice_);
     for (const auto& side : r->tnis_)
-      b += signal(side.completed) + signal(side.space) +
-           side.early.capacity() * sizeof(nic::Completion);
+      b += signal(side.completed) + signal(side.space) + side.early.capacity() * sizeof(nic::Completion);
   }
   return b;
 }

@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "firmware/task.h"
-#include "hw/nic/tni.h"
 #include "hw/common/topology.h"
+#include "hw/nic/tni.h"
 
 namespace kairo::fw {
 
@@ -100,7 +100,7 @@ class Rank final : public nic::TniListener {
   void tni_command_space(int slot) override;
   struct TniSide {
     nic::Tni* tni;
-    Signal completed, space;  // a completion entry appended; a command left a full queue
+    Signal completed, space;             // a completion entry appended; a command left a full queue
     std::vector<nic::Completion> early;  // completions taken while waiting for another handle
   };
   Task submit(int tni, const nic::Command& c);
@@ -116,7 +116,7 @@ class Rank final : public nic::TniListener {
   Runtime* rt_ = nullptr;
   int rank_ = 0;
   std::vector<TniSide> tnis_;
-  std::vector<nic::Notice> notices_;    // arrived, not yet polled
+  std::vector<nic::Notice> notices_;  // arrived, not yet polled
   std::optional<Signal> any_notice_;  // raised by every TNI's notices
   std::uint64_t next_handle_ = 1;
   std::uint64_t next_free_ = 0;  // alloc's bump pointer

@@ -40,7 +40,7 @@ class FramePool {
       head = f->next;
       return f;
     }
-    return ::operator new(c * kGrain);
+    return ::operator new(c* kGrain);
   }
   static void put(void* p, std::size_t n) noexcept {
     const std::size_t c = (n + kGrain - 1) / kGrain;

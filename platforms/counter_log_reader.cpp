@@ -68,7 +68,8 @@ CounterLogData read_counter_log(const std::string& path) {
     try {
       // Integers only: a float converted to an integer is undefined behaviour.
       auto whole = [&](const nlohmann::json& v, const char* what) {
-        if (!v.is_number_unsigned()) throw bad(std::string("bad header: ") + what + " is not a whole number >= 0");
+        if (!v.is_number_unsigned())
+          throw bad(std::string("bad header: ") + what + " is not a whole number >= 0");
         return v.get<std::uint64_t>();
       };
       d.interval_ps = whole(h.at("interval_ps"), "interval_ps");
@@ -119,11 +120,12 @@ CounterLogData read_counter_log(const std::string& path) {
   // CSV
   std::stringstream ss(data);
   std::string line;
-  if (!std::getline(ss, line) || line.rfind("# kairo counter log v1:", 0) != 0) throw bad("not a kairo counter log");
+  if (!std::getline(ss, line) || line.rfind("# kairo counter log v1:", 0) != 0)
+    throw bad("not a kairo counter log");
   unsigned long long interval = 0, period = 0;
   int vcs = 0;
-  if (std::sscanf(line.c_str(), "# kairo counter log v1: interval_ps=%llu clock_period_ps=%llu vcs=%d", &interval,
-                  &period, &vcs) != 3)
+  if (std::sscanf(line.c_str(), "# kairo counter log v1: interval_ps=%llu clock_period_ps=%llu vcs=%d",
+                  &interval, &period, &vcs) != 3)
     throw bad("bad first line");
   check_vcs(vcs);
   d.interval_ps = interval, d.clock_period_ps = period, d.vcs = vcs;
@@ -150,7 +152,8 @@ CounterLogData read_counter_log(const std::string& path) {
     } else if (c[0] == "tni") {
       const std::string key = c[3] + "." + c[4];
       auto [it, fresh] = tni_index.emplace(key, std::uint32_t(d.tnis.size()));
-      if (c[4].rfind("tni", 0) != 0 || c[4].size() > 6) throw bad("expected an engine named tniN, got '" + c[4] + "'");
+      if (c[4].rfind("tni", 0) != 0 || c[4].size() > 6)
+        throw bad("expected an engine named tniN, got '" + c[4] + "'");
       if (fresh) d.tnis.push_back(TniInfo{c[3], c[5], int(number(c[4].substr(3)))});
       std::vector<std::uint64_t> f(kTniFields);
       for (int k = 0; k < kTniFields; ++k) f[std::size_t(k)] = number(c[10 + lf + std::size_t(k)]);

@@ -19,7 +19,10 @@ class HybridNetlist::NoOpticalNic final : public hw::CircuitGate {
 };
 
 HybridNetlist::HybridNetlist(const Platform& platform, sim::EventQueue& queue)
-    : platform_(platform), eps_(platform, queue), optical_(eps_.num_nodes()), none_(std::make_unique<NoOpticalNic>()) {
+    : platform_(platform),
+      eps_(platform, queue),
+      optical_(eps_.num_nodes()),
+      none_(std::make_unique<NoOpticalNic>()) {
   const OcsParams& o = platform_.ocs;
   const RouterParams& rp = platform_.router;
   ocs::OcsFabric::Config cfg;
@@ -65,7 +68,8 @@ hw::CircuitGate* HybridNetlist::gate(router::NodeId n, int ni) {
 // The optical ports of a pathway's two nodes, or why there is none.
 std::string HybridNetlist::ports_of(router::NodeId a, router::NodeId b, int* pa, int* pb) const {
   *pa = port_of(a), *pb = port_of(b);
-  if (*pa < 0 || *pb < 0) return fmt::format("node {} has no optical NIC (ocs.optical_nics)", *pa < 0 ? a : b);
+  if (*pa < 0 || *pb < 0)
+    return fmt::format("node {} has no optical NIC (ocs.optical_nics)", *pa < 0 ? a : b);
   if (a == b) return fmt::format("node {}: a pathway joins two different nodes", a);
   return {};
 }

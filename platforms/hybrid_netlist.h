@@ -36,7 +36,9 @@ class HybridNetlist final : public Network, public OpticalNetwork {
   router::Router& router_at(std::size_t i) override { return eps_.router_at(i); }
   router::NetworkActivity& activity() override { return eps_.activity(); }
   router::Watchdog& watchdog() override { return eps_.watchdog(); }
-  std::vector<std::string> describe_blocked(std::size_t limit) override { return eps_.describe_blocked(limit); }
+  std::vector<std::string> describe_blocked(std::size_t limit) override {
+    return eps_.describe_blocked(limit);
+  }
   void keep_until_exit() override;
   hw::CircuitGate* gate(router::NodeId n, int ni) override;
   OpticalNetwork* optical() override { return this; }
@@ -55,7 +57,7 @@ class HybridNetlist final : public Network, public OpticalNetwork {
   Platform platform_;
   SwitchNetlist eps_;
   std::vector<hw::Endpoint> optical_;  // per node (unconnected without an optical NIC)
-  hw::Endpoint::Setup optical_setup_;   // every optical interface's
+  hw::Endpoint::Setup optical_setup_;  // every optical interface's
   std::unique_ptr<ocs::OcsFabric> ocs_;
   std::unique_ptr<ocs::CircuitController> controller_;
   std::unique_ptr<NoOpticalNic> none_;

@@ -8,9 +8,9 @@
 #include <unordered_map>
 
 #include "hw/nic/tni_observe.h"
+#include "hw/ocs/ocs_fabric.h"
 #include "hw/ocs/ocs_observe.h"
 #include "hw/router/router_observe.h"
-#include "hw/ocs/ocs_fabric.h"
 #include "platforms/network.h"
 
 namespace kairo::platforms {

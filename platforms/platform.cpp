@@ -29,9 +29,9 @@ namespace {
 
 // Listing order of `kairo platforms`; embedded files not named here follow
 // in file-name order.
-const char* const kListingOrder[] = {"mesh-8x8",       "torus-8x8",  "mesh-16x16",   "mesh-10x10x10",
-                                     "torus-10x10x10", "tofu-small", "tofud-rack",   "tofu-k",
-                                     "ib-qdr-16",      "ib-qdr-256", "eps-tree-128", "grid-2x32",
+const char* const kListingOrder[] = {"mesh-8x8",          "torus-8x8",  "mesh-16x16",   "mesh-10x10x10",
+                                     "torus-10x10x10",    "tofu-small", "tofud-rack",   "tofu-k",
+                                     "ib-qdr-16",         "ib-qdr-256", "eps-tree-128", "grid-2x32",
                                      "hybrid-eps-ocs-128"};
 
 // "platforms/mesh-8x8.yaml" -> "mesh-8x8": listing the shipped platforms costs
@@ -100,7 +100,8 @@ Platform load_platform(const std::string& name_or_path, const std::vector<std::s
   // Platform files are a few kilobytes; a huge file is not one (and is not read whole).
   constexpr std::uintmax_t kMaxFile = 16u << 20;
   if (const std::uintmax_t size = std::filesystem::file_size(name_or_path, ec); !ec && size > kMaxFile)
-    throw ConfigError(fmt::format("{}: expected a platform file of at most 16 MiB, got {} bytes", name_or_path, size));
+    throw ConfigError(
+        fmt::format("{}: expected a platform file of at most 16 MiB, got {} bytes", name_or_path, size));
   std::ifstream in(name_or_path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();

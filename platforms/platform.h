@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "hw/common/topology.h"
 #include "hw/nic/nic_params.h"
 #include "hw/ocs/ocs_params.h"
 #include "hw/router/router_params.h"
 #include "hw/router/routing.h"
-#include "hw/common/topology.h"
 #include "sim/params.h"
 #include "sim/time.h"
 
@@ -28,9 +28,9 @@ struct ConfigError : std::runtime_error {
 // The blocks' parameters live beside their models, each with its declared
 // keys: router: (hw/router/router_params.h), nic: (hw/nic/nic_params.h),
 // ocs: (hw/ocs/ocs_params.h).
-using router::RouterParams;
 using nic::NicParams;
 using ocs::OcsParams;
+using router::RouterParams;
 
 // What kind of machine the topology describes.
 enum class FabricKind { kTorus, kFatTree, kClusters };

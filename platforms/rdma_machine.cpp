@@ -33,8 +33,8 @@ RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data)
     memories_.push_back(std::make_unique<nic::NodeMemory>(mp));
     registries_.push_back(std::make_unique<nic::MemoryRegistry>(np.registrations, np.memory_bytes));
     for (int i = 0; i < net_->network_interfaces(); ++i) {
-      tnis_.push_back(std::make_unique<nic::Tni>(ctx, nic_, n, i, net_->endpoint(n, i),
-                                                 *memories_.back(), *registries_.back(), pool_));
+      tnis_.push_back(std::make_unique<nic::Tni>(ctx, nic_, n, i, net_->endpoint(n, i), *memories_.back(),
+                                                 *registries_.back(), pool_));
       net_->endpoint(n, i).set_client(tnis_.back().get(), /*consume_later=*/true);
       if (hw::CircuitGate* g = net_->gate(n, i)) tnis_.back()->set_gate(g);
     }

@@ -26,15 +26,15 @@ TorusNetlist::TorusNetlist(const Platform& platform, sim::EventQueue& queue)
     routers_.push_back(std::make_unique<router::Router>(name.c_str(), cfg_, id));
   }
   endpoints_.resize(n * std::size_t(cfg_.network_interfaces));
-  endpoint_setup_ = hw::Endpoint::Setup{cfg_.queue, &activity_, cfg_.clock, cfg_.vcs, cfg_.vc_buffer_flits,
-                                        cfg_.credit_delay_ps};
+  endpoint_setup_ = hw::Endpoint::Setup{cfg_.queue, &activity_,           cfg_.clock,
+                                        cfg_.vcs,   cfg_.vc_buffer_flits, cfg_.credit_delay_ps};
   for (NodeId id = 0; id < n; ++id) {
     bind_links(id);
     bind_endpoints(id);
   }
   Time timeout = cfg_.clock.cycles(rp.watchdog_cycles);
-  watchdog_ = std::make_unique<router::Watchdog>(queue, activity_, timeout,
-                                                 [this] { return describe_blocked(64); });
+  watchdog_ =
+      std::make_unique<router::Watchdog>(queue, activity_, timeout, [this] { return describe_blocked(64); });
   activity_.watchdog = watchdog_.get();
 }
 

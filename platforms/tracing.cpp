@@ -8,9 +8,9 @@
 #include <stdexcept>
 
 #include "hw/nic/tni_observe.h"
+#include "hw/ocs/ocs_fabric.h"
 #include "hw/ocs/ocs_observe.h"
 #include "hw/router/router_observe.h"
-#include "hw/ocs/ocs_fabric.h"
 #include "platforms/network.h"
 
 namespace kairo::platforms {
@@ -79,14 +79,16 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
     for (auto id : ids) node_on[id] = 1;
   }
   if (!sel.box.empty()) {
-    if (!topo) throw std::invalid_argument("--trace-box: the platform is a switched fabric; select hosts with --trace-nodes");
+    if (!topo)
+      throw std::invalid_argument(
+          "--trace-box: the platform is a switched fabric; select hosts with --trace-nodes");
     std::vector<std::pair<int, int>> range(std::size_t(topo->num_dims()), {0, 1 << 30});
     for (const std::string& item : split(sel.box, ',')) {
       const auto eq = item.find('=');
       const int d = eq == std::string::npos ? -1 : topo->dim_index(item.substr(0, eq));
       if (d < 0)
-        throw std::invalid_argument("--trace-box: expected DIM=lo:hi or DIM=v with a dimension of the platform, got '" +
-                                    item + "'");
+        throw std::invalid_argument(
+            "--trace-box: expected DIM=lo:hi or DIM=v with a dimension of the platform, got '" + item + "'");
       const std::string r = item.substr(eq + 1);
       const auto colon = r.find(':');
       const long lo = to_int("--trace-box", r.substr(0, colon));
@@ -120,16 +122,21 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
   std::set<std::string> dims;
   for (const std::string& d : split(sel.dims, ',')) {
     std::string lower = d;
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
-    const bool known = lower == "ni" || (topo ? topo->dim_index(d) >= 0 : (lower == "up" || lower == "down" || lower == "wan"));
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char ch) { return char(std::tolower(ch)); });
+    const bool known = lower == "ni" || (topo ? topo->dim_index(d) >= 0
+                                              : (lower == "up" || lower == "down" || lower == "wan"));
     if (!known)
       throw std::invalid_argument("--trace-dims: '" + d + "' is not " +
-                                  (topo ? std::string("a dimension of the platform or ni") : std::string("ni (host ports), up, down or wan")));
+                                  (topo ? std::string("a dimension of the platform or ni")
+                                        : std::string("ni (host ports), up, down or wan")));
     dims.insert(lower);
   }
   std::set<std::string> switch_names;
   for (const std::string& s : split(sel.switches, ',')) switch_names.insert(s);
-  if (!switch_names.empty() && topo) throw std::invalid_argument("--trace-switches: the platform is a mesh/torus; use --trace-nodes or --trace-box");
+  if (!switch_names.empty() && topo)
+    throw std::invalid_argument(
+        "--trace-switches: the platform is a mesh/torus; use --trace-nodes or --trace-box");
   if (!switch_names.empty()) {
     std::set<std::string> known;
     for (std::size_t i = 0; i < net.num_routers(); ++i) known.insert(net.router_at(i).name());
@@ -144,8 +151,8 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
           }
           some += (some.empty() ? "" : ", ") + k;
         }
-        throw std::invalid_argument("--trace-switches: the platform has no switch named '" + s + "'; its switches: " +
-                                    some);
+        throw std::invalid_argument("--trace-switches: the platform has no switch named '" + s +
+                                    "'; its switches: " + some);
       }
   }
 
@@ -165,10 +172,12 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
       if (!r.port_connected(port)) continue;
       if (!dims.empty()) {
         std::string key = router::port_dim_name(r, port, topo);
-        std::transform(key.begin(), key.end(), key.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+        std::transform(key.begin(), key.end(), key.begin(),
+                       [](unsigned char ch) { return char(std::tolower(ch)); });
         if (!dims.count(key)) continue;
       }
-      any |= router::add_port_signals(trace, name + "." + r.port_name(port) + ".", *probe, port, r.vcs(), selected);
+      any |= router::add_port_signals(trace, name + "." + r.port_name(port) + ".", *probe, port, r.vcs(),
+                                      selected);
     }
     if (!any) continue;
     r.set_probe(probe.get());
@@ -212,7 +221,10 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
     }
   }
   if (routers_.empty() && tnis_.empty() && !ocs_ && traced_rtl_.empty())
-    throw std::invalid_argument("the trace selection (--trace-nodes/--trace-box/--trace-switches/--trace-dims/--trace-tnis/--trace-signals) selects nothing");
+    throw std::invalid_argument(
+        "the trace selection "
+        "(--trace-nodes/--trace-box/--trace-switches/--trace-dims/--trace-tnis/--trace-signals) selects "
+        "nothing");
 }
 
 Tracer::~Tracer() {

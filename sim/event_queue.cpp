@@ -29,13 +29,19 @@ void EventQueue::push(const Event& e) {
   if (rem == 0) {
     Fifo& f = s.q[e.order >> 56];
     const std::uint32_t n = new_node(e);
-    if (f.tail == kNil) f.head = n; else nodes_[f.tail].next = n;
+    if (f.tail == kNil)
+      f.head = n;
+    else
+      nodes_[f.tail].next = n;
     f.tail = n;
   } else {
     Fifo& f = s.odd;
     if (f.tail == kNil || !before(e, nodes_[f.tail].e)) {  // the usual case: after every other
       const std::uint32_t n = new_node(e);
-      if (f.tail == kNil) f.head = n; else nodes_[f.tail].next = n;
+      if (f.tail == kNil)
+        f.head = n;
+      else
+        nodes_[f.tail].next = n;
       f.tail = n;
     } else {
       std::uint32_t prev = kNil, at = f.head;
@@ -46,7 +52,10 @@ void EventQueue::push(const Event& e) {
       }
       const std::uint32_t n = new_node(e);
       nodes_[n].next = at;
-      if (prev == kNil) f.head = n; else nodes_[prev].next = n;
+      if (prev == kNil)
+        f.head = n;
+      else
+        nodes_[prev].next = n;
     }
   }
   if (s.count++ == 0) set_bit(slot & kMask);

@@ -131,7 +131,7 @@ class EventQueue {
 
   Time grain_;
   std::uint64_t inv_grain_ = 0;  // floor((2^64 - 1) / grain_)
-  std::uint64_t cur_ = 0;  // absolute slot number of the current slot
+  std::uint64_t cur_ = 0;        // absolute slot number of the current slot
   mutable std::vector<Slot> wheel_;
   std::vector<Node> nodes_;
   std::uint32_t free_ = kNil;

@@ -1,11 +1,10 @@
 #include "sim/host_memory.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "sim/units.h"
 
@@ -27,8 +26,9 @@ std::uint64_t host_memory_bytes() {
 void check_host_memory(const std::string& what, double bytes) {
   const double host = double(host_memory_bytes());
   if (bytes <= 0.9 * host) return;
-  throw std::invalid_argument(fmt::format("{} would need about {:.1f} GiB of host memory; this host has {:.1f} GiB",
-                                          what, bytes / double(1ULL << 30), host / double(1ULL << 30)));
+  throw std::invalid_argument(
+      fmt::format("{} would need about {:.1f} GiB of host memory; this host has {:.1f} GiB", what,
+                  bytes / double(1ULL << 30), host / double(1ULL << 30)));
 }
 
 }  // namespace kairo::sim

@@ -44,9 +44,9 @@ void Kernel::step() {
   const Time to_other = Time(sc_core::sc_time_to_pending_activity().value());
   const Time limit = to_other == 0 ? now : (now > kNever - to_other ? kNever : now + to_other - 1);
   for (;;) {
-    const std::uint64_t budget = progress_ ? next_progress_check_ - std::min(next_progress_check_,
-                                                                             queue_.events_processed())
-                                           : ~std::uint64_t{0};
+    const std::uint64_t budget =
+        progress_ ? next_progress_check_ - std::min(next_progress_check_, queue_.events_processed())
+                  : ~std::uint64_t{0};
     queue_.run_until(limit, budget ? budget : 1);
     if (queue_.stopped()) {
       // SystemC's time follows to the stopping event's, then stops there.

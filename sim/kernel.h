@@ -4,9 +4,9 @@
 // Other SystemC processes (NIC firmware threads, TLM targets) that schedule
 // network events call wake() so the bridge re-arms for an earlier time.
 #pragma once
-#include <systemc>
 #include <chrono>
 #include <functional>
+#include <systemc>
 
 #include "sim/event_queue.h"
 

@@ -58,7 +58,8 @@ void check_output_path(const std::string& option, const std::string& path) {
   ::unlink(path.c_str());
 }
 
-OutputFile::OutputFile(std::string option, std::string path) : option_(std::move(option)), path_(std::move(path)) {
+OutputFile::OutputFile(std::string option, std::string path)
+    : option_(std::move(option)), path_(std::move(path)) {
   f_ = std::fopen(path_.c_str(), "wb");
   if (!f_) {
     const int err = errno;

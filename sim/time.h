@@ -24,7 +24,8 @@ struct Clock {
   std::uint64_t inv = ~std::uint64_t{0} / 1000;
 
   constexpr Clock() = default;
-  constexpr explicit Clock(Time period) : period_ps(period ? period : 1), inv(~std::uint64_t{0} / period_ps) {}
+  constexpr explicit Clock(Time period)
+      : period_ps(period ? period : 1), inv(~std::uint64_t{0} / period_ps) {}
 
   constexpr Time floor(Time t) const {
     std::uint64_t q = std::uint64_t((unsigned __int128)t * inv >> 64);

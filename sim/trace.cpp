@@ -1,18 +1,16 @@
 #include "sim/trace.h"
 
 #include <fstapi.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <numeric>
 #include <stdexcept>
-
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
 
 #include "sim/output_file.h"
 
@@ -150,7 +148,8 @@ void Trace::write_fst(const std::string& path) const {
   const char* tmpdir = std::getenv("TMPDIR");
   std::string tmp = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/kairo-fst-XXXXXX";
   const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) throw OutputError("--fst: cannot write '" + path + "': no temporary file (" + std::strerror(errno) + ")");
+  if (fd < 0)
+    throw OutputError("--fst: cannot write '" + path + "': no temporary file (" + std::strerror(errno) + ")");
   ::close(fd);
   struct Remove {
     const std::string& p;
@@ -164,11 +163,12 @@ void Trace::write_fst(const std::string& path) const {
   fstWriterSetDate(ctx, "Thu Jan  1 00:00:00 1970\n");
   std::vector<fstHandle> handle(signals_.size(), 0);
   walk_scopes(
-      *this, [&](const std::string& scope) { fstWriterSetScope(ctx, FST_ST_VCD_MODULE, scope.c_str(), nullptr); },
+      *this,
+      [&](const std::string& scope) { fstWriterSetScope(ctx, FST_ST_VCD_MODULE, scope.c_str(), nullptr); },
       [&] { fstWriterSetUpscope(ctx); },
       [&](Signal s, const std::string& leaf) {
-        handle[s] = fstWriterCreateVar(ctx, FST_VT_VCD_WIRE, FST_VD_IMPLICIT, std::uint32_t(signals_[s].width),
-                                       leaf.c_str(), 0);
+        handle[s] = fstWriterCreateVar(ctx, FST_VT_VCD_WIRE, FST_VD_IMPLICIT,
+                                       std::uint32_t(signals_[s].width), leaf.c_str(), 0);
       });
   Time last = kNever;
   std::string b;
@@ -187,15 +187,18 @@ void Trace::write_fst(const std::string& path) const {
     whole = fstReaderGetVarCount(r) == signals_.size() && (last == kNever || fstReaderGetEndTime(r) == last);
     fstReaderClose(r);
   }
-  if (!whole) throw OutputError("--fst: cannot write '" + path + "': the temporary file " + tmp + " came out short");
+  if (!whole)
+    throw OutputError("--fst: cannot write '" + path + "': the temporary file " + tmp + " came out short");
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(tmp.c_str(), "rb"), &std::fclose);
   std::FILE* in = file.get();
-  if (!in) throw OutputError("--fst: cannot write '" + path + "': the temporary file " + tmp + " cannot be read");
+  if (!in)
+    throw OutputError("--fst: cannot write '" + path + "': the temporary file " + tmp + " cannot be read");
   OutputFile out("--fst", path);
   char buf[1 << 16];
   std::size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, in)) > 0) out.write(buf, n);
-  if (std::ferror(in)) throw OutputError("--fst: cannot write '" + path + "': the temporary file " + tmp + " cannot be read");
+  if (std::ferror(in))
+    throw OutputError("--fst: cannot write '" + path + "': the temporary file " + tmp + " cannot be read");
   out.close();
 }
 

@@ -42,7 +42,8 @@ inline std::vector<FstRow> read_fst(const std::string& path) {
       ctx,
       [](void* user, std::uint64_t time, fstHandle h, const unsigned char* value) {
         auto* s = static_cast<Sink*>(user);
-        s->rows.emplace_back(time, (*s->names)[h], std::strtoull(reinterpret_cast<const char*>(value), nullptr, 2));
+        s->rows.emplace_back(time, (*s->names)[h],
+                             std::strtoull(reinterpret_cast<const char*>(value), nullptr, 2));
       },
       &sink, nullptr);
   fstReaderClose(ctx);

@@ -10,8 +10,8 @@ using router::Coord;
 using router::NodeId;
 
 const std::vector<std::string>& pattern_names() {
-  static const std::vector<std::string> names = {"uniform", "transpose", "bitcomp", "tornado",
-                                                 "neighbor", "hotspot", "randperm"};
+  static const std::vector<std::string> names = {"uniform",  "transpose", "bitcomp", "tornado",
+                                                 "neighbor", "hotspot",   "randperm"};
   return names;
 }
 
@@ -24,16 +24,18 @@ std::optional<Pattern> parse_pattern(const std::string& name) {
 
 bool needs_torus(Pattern p) { return p == Pattern::kTranspose; }
 
-DestinationPicker::DestinationPicker(NodeId nodes, const router::Topology* torus, Pattern p, std::uint64_t seed,
-                                     std::vector<NodeId> hotspots, double hotspot_fraction)
+DestinationPicker::DestinationPicker(NodeId nodes, const router::Topology* torus, Pattern p,
+                                     std::uint64_t seed, std::vector<NodeId> hotspots,
+                                     double hotspot_fraction)
     : nodes_(nodes), pattern_(p), hotspots_(std::move(hotspots)), hotspot_fraction_(hotspot_fraction) {
   const NodeId n = nodes_;
   if (p == Pattern::kUniform && n < 2) throw std::invalid_argument("uniform traffic needs at least 2 nodes");
   if (p == Pattern::kHotspot) {
     if (hotspots_.empty()) throw std::invalid_argument("hotspot traffic needs at least one hotspot node");
     for (NodeId h : hotspots_)
-      if (h >= n) throw std::invalid_argument("hotspot node " + std::to_string(h) + " does not exist (nodes 0.." +
-                                              std::to_string(n - 1) + ")");
+      if (h >= n)
+        throw std::invalid_argument("hotspot node " + std::to_string(h) + " does not exist (nodes 0.." +
+                                    std::to_string(n - 1) + ")");
     if (!(hotspot_fraction_ >= 0 && hotspot_fraction_ <= 1))
       throw std::invalid_argument("hotspot fraction must be within [0, 1]");
     return;
@@ -69,11 +71,20 @@ void DestinationPicker::permute_coordinates(const router::Topology& topo) {
     for (int k = 0; k < nd; ++k) {
       const int size = topo.dim(k).size;
       switch (pattern_) {
-        case Pattern::kTranspose: d[k] = c[nd - 1 - k]; break;
-        case Pattern::kBitcomp: d[k] = size - 1 - c[k]; break;
-        case Pattern::kTornado: d[k] = (c[k] + (size + 1) / 2 - 1) % size; break;
-        case Pattern::kNeighbor: d[k] = (c[k] + 1) % size; break;
-        default: break;
+        case Pattern::kTranspose:
+          d[k] = c[nd - 1 - k];
+          break;
+        case Pattern::kBitcomp:
+          d[k] = size - 1 - c[k];
+          break;
+        case Pattern::kTornado:
+          d[k] = (c[k] + (size + 1) / 2 - 1) % size;
+          break;
+        case Pattern::kNeighbor:
+          d[k] = (c[k] + 1) % size;
+          break;
+        default:
+          break;
       }
     }
     perm_[s] = topo.id_of(d);
@@ -87,10 +98,17 @@ void DestinationPicker::permute_ring() {
   for (std::uint64_t s = 0; s < n; ++s) {
     std::uint64_t d = s;
     switch (pattern_) {
-      case Pattern::kBitcomp: d = n - 1 - s; break;
-      case Pattern::kTornado: d = (s + (n + 1) / 2 - 1) % n; break;
-      case Pattern::kNeighbor: d = (s + 1) % n; break;
-      default: break;
+      case Pattern::kBitcomp:
+        d = n - 1 - s;
+        break;
+      case Pattern::kTornado:
+        d = (s + (n + 1) / 2 - 1) % n;
+        break;
+      case Pattern::kNeighbor:
+        d = (s + 1) % n;
+        break;
+      default:
+        break;
     }
     perm_[s] = NodeId(d);
   }

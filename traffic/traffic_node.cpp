@@ -69,7 +69,8 @@ void TrafficNode::on_event(std::uint32_t, std::uint32_t, void*) {
 
 void TrafficNode::enqueue_batch(std::uint64_t n) {
   const Time now = ctx_.queue->now();
-  for (std::uint64_t i = 0; i < n; ++i) source_queue_.push(ctx_.create(id_, ctx_.picker->pick(id_, rng_), now));
+  for (std::uint64_t i = 0; i < n; ++i)
+    source_queue_.push(ctx_.create(id_, ctx_.picker->pick(id_, rng_), now));
   try_inject();
 }
 

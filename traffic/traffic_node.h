@@ -30,16 +30,16 @@ struct TrafficStats {
 struct TrafficContext {
   sim::EventQueue* queue = nullptr;
   platforms::Network* net = nullptr;
-  int interfaces = 1;        // packet-switched network interfaces per node (0..interfaces-1)
+  int interfaces = 1;  // packet-switched network interfaces per node (0..interfaces-1)
   const DestinationPicker* picker = nullptr;
   hw::PacketPool pool;
   sim::Clock clock;
   int packet_flits = 1;
   int flit_bytes = 32;
-  double p_create = 0;       // packet creations per node per cycle
+  double p_create = 0;  // packet creations per node per cycle
   bool generating = true;
-  bool measuring = false;    // inside the measurement window
-  bool measure_done = false; // measurement window closed
+  bool measuring = false;     // inside the measurement window
+  bool measure_done = false;  // measurement window closed
   std::uint64_t next_id = 0;
   TrafficStats stats;
 

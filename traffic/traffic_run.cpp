@@ -2,16 +2,15 @@
 // drives it through the phases of traffic_run.h and summarizes the result.
 #include "traffic/traffic_run.h"
 
+#include <fmt/format.h>
 #include <sys/resource.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "sim/host_memory.h"
 #include "sim/kernel.h"
@@ -23,8 +22,9 @@ using nlohmann::json;
 using sim::Time;
 
 const std::vector<std::string>& cost_fields() {
-  static const std::vector<std::string> f = {"wall_s", "elaborate_s", "events", "peak_rss_mib",
-                                             "flit_hops_per_s", "sim_cycles_per_s", "events_per_s"};
+  static const std::vector<std::string> f = {"wall_s",       "elaborate_s",     "events",
+                                             "peak_rss_mib", "flit_hops_per_s", "sim_cycles_per_s",
+                                             "events_per_s"};
   return f;
 }
 
@@ -42,19 +42,23 @@ void validate(const TrafficOptions& o, const platforms::Platform& p) {
   if (!parse_pattern(o.pattern)) {
     std::string names;
     for (auto& n : pattern_names()) names += (names.empty() ? "" : ", ") + n;
-    throw std::invalid_argument(fmt::format("--pattern: unknown pattern '{}'; expected one of {}", o.pattern, names));
+    throw std::invalid_argument(
+        fmt::format("--pattern: unknown pattern '{}'; expected one of {}", o.pattern, names));
   }
   if (o.batch_packets == 0 && !(o.rate > 0 && o.rate <= 1))
     throw std::invalid_argument(fmt::format(
         "--rate: expected an injection rate in flits per node per cycle within (0, 1], got {}", o.rate));
   if (o.packet_flits < 1 || o.packet_flits > p.router.max_packet_flits)
-    throw std::invalid_argument(fmt::format("--packet-flits: expected 1..{} (router.max_packet_flits of {}), got {}",
-                                            p.router.max_packet_flits, p.source, o.packet_flits));
-  if (const Pattern pattern = *parse_pattern(o.pattern); needs_torus(pattern) && p.kind != platforms::FabricKind::kTorus)
-    throw std::invalid_argument(fmt::format(
-        "--pattern {}: needs a mesh/torus shape (it maps coordinates); {} is a {}; patterns for every platform: "
-        "uniform, bitcomp, tornado, neighbor, hotspot, randperm (docs/traffic.md)",
-        o.pattern, p.name, fabric_description(p)));
+    throw std::invalid_argument(
+        fmt::format("--packet-flits: expected 1..{} (router.max_packet_flits of {}), got {}",
+                    p.router.max_packet_flits, p.source, o.packet_flits));
+  if (const Pattern pattern = *parse_pattern(o.pattern);
+      needs_torus(pattern) && p.kind != platforms::FabricKind::kTorus)
+    throw std::invalid_argument(
+        fmt::format("--pattern {}: needs a mesh/torus shape (it maps coordinates); {} is a {}; patterns for "
+                    "every platform: "
+                    "uniform, bitcomp, tornado, neighbor, hotspot, randperm (docs/traffic.md)",
+                    o.pattern, p.name, fabric_description(p)));
   if (o.batch_packets == 0 && o.measure_cycles == 0)
     throw std::invalid_argument("--measure-cycles: expected at least 1 cycle");
   // Simulated time is 64-bit picoseconds: the run's phases, in picoseconds,
@@ -70,7 +74,8 @@ void validate(const TrafficOptions& o, const platforms::Platform& p) {
   if (o.batch_packets > 0) {
     // Batch mode creates every packet before the run starts.
     if (o.batch_packets > (std::uint64_t(1) << 40))
-      throw std::invalid_argument(fmt::format("--batch: expected at most 2^40 packets per node, got {}", o.batch_packets));
+      throw std::invalid_argument(
+          fmt::format("--batch: expected at most 2^40 packets per node, got {}", o.batch_packets));
     sim::check_host_memory(fmt::format("--batch {}: {} packets on {} nodes", o.batch_packets,
                                        double(o.batch_packets) * double(p.nodes()), p.nodes()),
                            double(o.batch_packets) * double(p.nodes()) * double(sizeof(hw::Packet)));
@@ -95,7 +100,8 @@ class PhaseClock : public sim::EventTarget {
   PhaseClock(TrafficContext& ctx, platforms::Network& net) : ctx_(ctx), net_(net) {}
   void on_event(std::uint32_t kind, std::uint32_t, void*) override {
     if (kind == kWarmupEnd) {
-      for (std::size_t i = 0; i < net_.num_routers(); ++i) net_.router_at(i).reset_counters(ctx_.queue->now());
+      for (std::size_t i = 0; i < net_.num_routers(); ++i)
+        net_.router_at(i).reset_counters(ctx_.queue->now());
       start_ = ctx_.queue->now();
       ctx_.measuring = true;
     } else if (kind == kMeasureEnd) {
@@ -182,13 +188,14 @@ class PhaseClock : public sim::EventTarget {
 int packet_interfaces(platforms::Network& net) {
   int n = 0;
   while (n < net.network_interfaces() && !net.gate(0, n)) ++n;
-  if (n == 0) throw std::invalid_argument(net.platform().name + ": no packet-switched network interface to send on");
+  if (n == 0)
+    throw std::invalid_argument(net.platform().name + ": no packet-switched network interface to send on");
   return n;
 }
 
 std::uint64_t percentile(const std::vector<std::uint64_t>& sorted, double q) {
   if (sorted.empty()) return 0;
-  std::size_t i = std::size_t(std::ceil(q * double(sorted.size()))) ;
+  std::size_t i = std::size_t(std::ceil(q * double(sorted.size())));
   return sorted[std::min(sorted.size() - 1, i == 0 ? 0 : i - 1)];
 }
 
@@ -224,7 +231,8 @@ json summarize(const platforms::Platform& plat, const TrafficOptions& o, Traffic
     j["warmup_cycles"] = o.warmup_cycles;
     j["measure_cycles"] = o.measure_cycles;
     j["offered_flits_per_node_cycle"] = double(s.window_flits_created) / (nodes * double(o.measure_cycles));
-    j["accepted_flits_per_node_cycle"] = double(s.window_flits_delivered) / (nodes * double(o.measure_cycles));
+    j["accepted_flits_per_node_cycle"] =
+        double(s.window_flits_delivered) / (nodes * double(o.measure_cycles));
   }
   j["measured_packets"] = s.measured_delivered;
   j["avg_packet_latency_cycles"] = lat_sum / md;
@@ -305,10 +313,11 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
     if (o.progress) {
       kernel->set_progress([&](double wall) {
         const char* phase = ctx.measuring ? "measure" : ctx.measure_done ? "drain" : "warm-up";
-        o.progress(fmt::format("kairo traffic: {} phase, {:.0f} cycles simulated, measured packets {}/{} "
-                               "delivered, {:.2f} M events/s",
-                               phase, ctx.clock.to_cycles(queue.now()), ctx.stats.measured_delivered,
-                               ctx.stats.measured_created, double(queue.events_processed()) / wall / 1e6));
+        o.progress(
+            fmt::format("kairo traffic: {} phase, {:.0f} cycles simulated, measured packets {}/{} "
+                        "delivered, {:.2f} M events/s",
+                        phase, ctx.clock.to_cycles(queue.now()), ctx.stats.measured_delivered,
+                        ctx.stats.measured_created, double(queue.events_processed()) / wall / 1e6));
       });
     }
     kernel->run();

@@ -15,10 +15,9 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "hw/common/topology.h"
 #include "platforms/network.h"
@@ -29,7 +28,7 @@ namespace kairo::traffic {
 
 struct TrafficOptions {
   std::string pattern = "uniform";
-  double rate = 0.1;              // flits per node per router cycle, in (0, 1]
+  double rate = 0.1;  // flits per node per router cycle, in (0, 1]
   int packet_flits = 4;
   std::uint64_t warmup_cycles = 1000;
   std::uint64_t measure_cycles = 10000;
@@ -38,7 +37,7 @@ struct TrafficOptions {
   std::uint64_t batch_packets = 0;  // > 0 selects batch mode
   std::vector<router::NodeId> hotspots{0};
   double hotspot_fraction = 0.2;
-  bool use_systemc = true;  // drive through the SystemC kernel (once per process) or directly
+  bool use_systemc = true;     // drive through the SystemC kernel (once per process) or directly
   bool exiting_after = false;  // the process exits after this run: skip tearing the network down
   std::function<void(const std::string&)> progress;  // progress lines, or empty
   // Called once the network is built (attach waveform probes, counter logs),

@@ -16,8 +16,8 @@
 #include <cstdint>
 
 #include "hw/common/link.h"
-#include "hw/common/packet.h"
 #include "hw/common/network_activity.h"
+#include "hw/common/packet.h"
 #include "sim/event_queue.h"
 
 namespace kairo::hw {

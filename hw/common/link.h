@@ -107,11 +107,11 @@ class PacketSink {
 
 // The sending side of a link.
 struct LinkOut {
-  PacketSink* dst = nullptr;        // receiver (nullptr: not connected)
-  std::uint16_t dst_port = 0;       // receiver's input port index
-  sim::Time latency_ps = 0;         // cable (propagation) latency
-  sim::Time flit_ps = 0;            // one flit's serialization time
-  sim::Time free_at = 0;            // when the last tail finished leaving (exact)
+  PacketSink* dst = nullptr;   // receiver (nullptr: not connected)
+  std::uint16_t dst_port = 0;  // receiver's input port index
+  sim::Time latency_ps = 0;    // cable (propagation) latency
+  sim::Time flit_ps = 0;       // one flit's serialization time
+  sim::Time free_at = 0;       // when the last tail finished leaving (exact)
   bool connected() const { return dst != nullptr; }
 };
 

@@ -16,18 +16,18 @@ namespace kairo::hw {
 
 struct Packet {
   std::uint64_t id = 0;
-  sim::Time created_ps = 0;   // creation at the source (latency starts here)
-  sim::Time injected_ps = 0;  // head left the source NI
-  sim::Time arrive_ps = 0;    // head fully received at the current holder
-  sim::Time ready_ps = 0;     // route computed and allocators passed: may be switched
-  sim::Time tail_ps = 0;      // tail fully received at the current holder
+  sim::Time created_ps = 0;         // creation at the source (latency starts here)
+  sim::Time injected_ps = 0;        // head left the source NI
+  sim::Time arrive_ps = 0;          // head fully received at the current holder
+  sim::Time ready_ps = 0;           // route computed and allocators passed: may be switched
+  sim::Time tail_ps = 0;            // tail fully received at the current holder
   router::NodeId src = 0, dst = 0;  // sources address nodes only
   router::Coord dst_coord{};  // mesh/torus: dst's coordinates, filled by the router it enters the network at
   std::uint32_t bytes = 0;    // bytes on the wire (header + payload)
   std::uint16_t flits = 1;
   std::uint16_t src_ni = 0, dst_ni = 0;
-  std::uint16_t hops = 0;     // router-to-router links traversed
-  std::int8_t in_dim = -1;    // dimension of the link it arrived on (-1: injected)
+  std::uint16_t hops = 0;   // router-to-router links traversed
+  std::int8_t in_dim = -1;  // dimension of the link it arrived on (-1: injected)
   router::VcClass vc_class = router::VcClass::kAny;
   std::int16_t out_port = -1;  // route computed at the current router
   router::VcClass out_class = router::VcClass::kAny;
@@ -45,7 +45,10 @@ struct PacketFifo {
   bool empty() const { return head == nullptr; }
   void push(Packet* p) {
     p->next = nullptr;
-    if (tail) tail->next = p; else head = p;
+    if (tail)
+      tail->next = p;
+    else
+      head = p;
     tail = p;
   }
   Packet* pop() {

@@ -110,7 +110,6 @@ std::string Topology::coord_string(const Coord& c) const {
   return out;
 }
 
-
 int Topology::port_dim(int port) const { return port_dim_[std::size_t(port)]; }
 
 int Topology::port_dir(int port) const { return port_dir_[std::size_t(port)]; }
@@ -146,7 +145,6 @@ std::optional<NodeId> Topology::neighbor_via_port(NodeId id, int port) const {
   const int dir = port_dir(port);
   return neighbor(id, port_dim(port), dir == 0 ? +1 : dir);
 }
-
 
 int Topology::hops(NodeId a, NodeId b) const {
   int total = 0;

@@ -53,8 +53,8 @@ class Topology {
     if (base < 0 || dims_[d].size == 2) return base;
     return dir > 0 ? base : base + 1;
   }
-  int port_dim(int port) const;        // dimension of a link port
-  int port_dir(int port) const;        // +1, -1, or 0 for the single port of a size-2 dim
+  int port_dim(int port) const;           // dimension of a link port
+  int port_dir(int port) const;           // +1, -1, or 0 for the single port of a size-2 dim
   std::string port_name(int port) const;  // "xp", "xm", "a"
   // The port on the neighbour where a link leaving through `port` arrives:
   // xp <-> xm, and a size-2 port maps to itself.

@@ -7,9 +7,8 @@
 // and takes no time; the caller reports it. In size-only runs no buffer is
 // passed and only lengths and times count.
 #pragma once
-#include <tlm>
-
 #include <cstdint>
+#include <tlm>
 
 #include "sim/time.h"
 

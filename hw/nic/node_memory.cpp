@@ -9,7 +9,8 @@ NodeMemory::NodeMemory(const Params& p) : p_(p) {}
 
 tlm::tlm_sync_enum NodeMemory::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                                sc_core::sc_time& t) {
-  if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;  // nothing else to do: every access completes at once
+  if (phase != tlm::BEGIN_REQ)
+    return tlm::TLM_ACCEPTED;  // nothing else to do: every access completes at once
   b_transport(trans, t);
   phase = tlm::BEGIN_RESP;
   return tlm::TLM_COMPLETED;
@@ -24,7 +25,8 @@ bool NodeMemory::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi
 
 sc_core::sc_time NodeMemory::access_time(std::uint64_t len) const {
   sc_core::sc_time t = p_.access_latency;
-  if (p_.bandwidth_bytes_per_s > 0) t += sc_core::sc_time(double(len) / p_.bandwidth_bytes_per_s, sc_core::SC_SEC);
+  if (p_.bandwidth_bytes_per_s > 0)
+    t += sc_core::sc_time(double(len) / p_.bandwidth_bytes_per_s, sc_core::SC_SEC);
   return t;
 }
 
@@ -33,8 +35,10 @@ void NodeMemory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
   trans.set_response_status(status);
   if (status == tlm::TLM_OK_RESPONSE) {
     delay += access_time(trans.get_data_length());
-    if (trans.is_read()) bytes_read_ += trans.get_data_length();
-    else if (trans.is_write()) bytes_written_ += trans.get_data_length();
+    if (trans.is_read())
+      bytes_read_ += trans.get_data_length();
+    else if (trans.is_write())
+      bytes_written_ += trans.get_data_length();
   }
 }
 
@@ -52,8 +56,10 @@ tlm::tlm_response_status NodeMemory::access(tlm::tlm_generic_payload& trans) {
   if (addr > p_.size_bytes || len > p_.size_bytes - addr) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
   if (trans.get_command() == tlm::TLM_IGNORE_COMMAND) return tlm::TLM_OK_RESPONSE;
   if (p_.mode == MemoryMode::kSizeOnly) return tlm::TLM_OK_RESPONSE;  // no bytes kept or copied
-  if (trans.is_read()) read(addr, trans.get_data_ptr(), len);
-  else write(addr, trans.get_data_ptr(), len);
+  if (trans.is_read())
+    read(addr, trans.get_data_ptr(), len);
+  else
+    write(addr, trans.get_data_ptr(), len);
   return tlm::TLM_OK_RESPONSE;
 }
 
@@ -62,8 +68,10 @@ void NodeMemory::read(std::uint64_t addr, unsigned char* dst, std::uint64_t len)
     const std::uint64_t page = addr / kPageBytes, off = addr % kPageBytes;
     const std::uint64_t n = std::min(len, kPageBytes - off);
     auto it = pages_.find(page);
-    if (it == pages_.end()) std::memset(dst, 0, n);
-    else std::memcpy(dst, it->second.get() + off, n);
+    if (it == pages_.end())
+      std::memset(dst, 0, n);
+    else
+      std::memcpy(dst, it->second.get() + off, n);
     addr += n;
     dst += n;
     len -= n;

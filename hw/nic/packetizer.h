@@ -9,17 +9,18 @@
 namespace kairo::nic {
 
 struct PacketPlan {
-  std::uint64_t offset = 0;        // first payload byte this packet carries
+  std::uint64_t offset = 0;  // first payload byte this packet carries
   std::uint32_t payload_bytes = 0;
-  std::uint32_t wire_bytes = 0;    // header + payload
-  std::uint16_t flits = 0;         // ceil(wire_bytes / flit_bytes)
+  std::uint32_t wire_bytes = 0;  // header + payload
+  std::uint16_t flits = 0;       // ceil(wire_bytes / flit_bytes)
 };
 
 class Packetizer {
  public:
   Packetizer(std::uint32_t mtu_bytes, std::uint32_t header_bytes, std::uint32_t flit_bytes)
       : mtu_(mtu_bytes), header_(header_bytes), flit_(flit_bytes) {
-    if (mtu_ == 0 || flit_ == 0) throw std::invalid_argument("packetizer needs an MTU and a flit size above 0");
+    if (mtu_ == 0 || flit_ == 0)
+      throw std::invalid_argument("packetizer needs an MTU and a flit size above 0");
   }
 
   std::uint64_t packets(std::uint64_t length) const { return length == 0 ? 1 : (length + mtu_ - 1) / mtu_; }

@@ -21,15 +21,24 @@ enum class RdmaStatus : std::uint8_t {
 
 inline const char* to_string(RdmaStatus s) {
   switch (s) {
-    case RdmaStatus::kOk: return "ok";
-    case RdmaStatus::kUnregisteredKey: return "unregistered key";
-    case RdmaStatus::kStaleKey: return "stale key";
-    case RdmaStatus::kOutOfBounds: return "out of bounds";
-    case RdmaStatus::kLengthOverLimit: return "length over the per-descriptor limit";
-    case RdmaStatus::kBadTni: return "bad TNI index";
-    case RdmaStatus::kBadRank: return "bad rank";
-    case RdmaStatus::kRegistryFull: return "registration table full";
-    case RdmaStatus::kCircuitDown: return "no optical circuit up to the destination";
+    case RdmaStatus::kOk:
+      return "ok";
+    case RdmaStatus::kUnregisteredKey:
+      return "unregistered key";
+    case RdmaStatus::kStaleKey:
+      return "stale key";
+    case RdmaStatus::kOutOfBounds:
+      return "out of bounds";
+    case RdmaStatus::kLengthOverLimit:
+      return "length over the per-descriptor limit";
+    case RdmaStatus::kBadTni:
+      return "bad TNI index";
+    case RdmaStatus::kBadRank:
+      return "bad rank";
+    case RdmaStatus::kRegistryFull:
+      return "registration table full";
+    case RdmaStatus::kCircuitDown:
+      return "no optical circuit up to the destination";
   }
   return "unknown";
 }

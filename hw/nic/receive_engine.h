@@ -19,10 +19,9 @@
 // back and the senders' packets stall in the network, until the owner polls
 // a notice (resume()).
 #pragma once
-#include <tlm>
-
 #include <cstdint>
 #include <memory>
+#include <tlm>
 #include <unordered_map>
 
 #include "hw/nic/dma_engine.h"
@@ -38,8 +37,7 @@ class Tni;
 class ReceiveEngine {
  public:
   // `memory`: the node memory's forward interface.
-  ReceiveEngine(double dma_bytes_per_s, tlm::tlm_fw_transport_if<>* memory)
-      : dma_(dma_bytes_per_s, memory) {}
+  ReceiveEngine(double dma_bytes_per_s, tlm::tlm_fw_transport_if<>* memory) : dma_(dma_bytes_per_s, memory) {}
 
   // The endpoint handed `p` over (its head landed): act once its tail is in.
   void head_in(Tni& t, hw::Packet* p);
@@ -71,10 +69,10 @@ class ReceiveEngine {
   void finish_put(Tni& t, Wire* w, RdmaStatus status);
 
   DmaEngine dma_;
-  sim::Ring<Wire*> notice_wait_;  // puts whose last byte is in, waiting for notice-queue room
-  sim::Ring<hw::Packet*> held_;   // received while stalled: still in the ejection buffer
+  sim::Ring<Wire*> notice_wait_;                 // puts whose last byte is in, waiting for notice-queue room
+  sim::Ring<hw::Packet*> held_;                  // received while stalled: still in the ejection buffer
   std::unordered_map<std::uint64_t, RxOp> ops_;  // by rx_key (nodes never move)
-  bool stalled_ = false;  // waits for notice-queue room
+  bool stalled_ = false;                         // waits for notice-queue room
 };
 
 }  // namespace kairo::nic

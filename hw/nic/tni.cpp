@@ -11,8 +11,9 @@ namespace {
 // receive side check a whole message once, before its first byte is written.
 MemoryRegistry& inside(MemoryRegistry& registry, const NodeMemory& memory) {
   if (registry.memory_bytes() > memory.params().size_bytes)
-    throw std::invalid_argument("RDMA engine: the registration table maps " + std::to_string(registry.memory_bytes()) +
-                                " B but the node memory has " + std::to_string(memory.params().size_bytes) + " B");
+    throw std::invalid_argument("RDMA engine: the registration table maps " +
+                                std::to_string(registry.memory_bytes()) + " B but the node memory has " +
+                                std::to_string(memory.params().size_bytes) + " B");
   return registry;
 }
 }  // namespace

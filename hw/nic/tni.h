@@ -85,8 +85,8 @@
 #include "hw/nic/receive_engine.h"
 #include "hw/nic/transmit_engine.h"
 #include "hw/nic/wire.h"
-#include "sim/trace.h"
 #include "sim/ring.h"
+#include "sim/trace.h"
 
 namespace kairo::nic {
 
@@ -111,8 +111,8 @@ struct TniContext {
 struct TniProbe {
   static constexpr sim::Trace::Signal kOff = ~sim::Trace::Signal(0);
   sim::Trace* trace = nullptr;
-  sim::Trace::Signal cmdq = kOff, tx_dma = kOff, rx_dma = kOff, tx_pkt = kOff, doorbells = kOff, notices = kOff,
-                     completions = kOff;
+  sim::Trace::Signal cmdq = kOff, tx_dma = kOff, rx_dma = kOff, tx_pkt = kOff, doorbells = kOff,
+                     notices = kOff, completions = kOff;
   void set(sim::Trace::Signal s, sim::Time t, std::uint64_t v) const {
     if (s != kOff) trace->set(s, t, v);
   }
@@ -158,7 +158,8 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
   bool waiting_for_circuit() const { return gate_wait_since_ != sim::kNever; }
   // counters().circuit_wait_ps plus the wait still open at `now`.
   sim::Time circuit_wait_ps(sim::Time now) const {
-    return counters_.circuit_wait_ps + (waiting_for_circuit() && now > gate_wait_since_ ? now - gate_wait_since_ : 0);
+    return counters_.circuit_wait_ps +
+           (waiting_for_circuit() && now > gate_wait_since_ ? now - gate_wait_since_ : 0);
   }
   std::size_t command_queue_depth() const { return commands_.size(); }
   std::uint32_t node() const { return node_; }
@@ -188,7 +189,7 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
   void gate_changed();
 
   const TniContext* ctx_;  // shared by every engine of the machine (must outlive it)
-  const NicParams* p_;    // likewise
+  const NicParams* p_;     // likewise
   std::uint32_t node_;
   int index_;
   hw::Endpoint& ep_;

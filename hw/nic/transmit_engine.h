@@ -11,9 +11,8 @@
 // destination (Tni::gate_closed). The active command is done once its last
 // packet is on its way.
 #pragma once
-#include <tlm>
-
 #include <cstdint>
+#include <tlm>
 
 #include "hw/nic/dma_engine.h"
 #include "hw/nic/rdma_types.h"

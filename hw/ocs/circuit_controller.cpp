@@ -4,9 +4,13 @@
 
 namespace kairo::ocs {
 
-CircuitController::CircuitController(sim::EventQueue& q, OcsFabric& data, const ClosShape& shape, ClosMode mode,
-                                     sim::Time reconfiguration_ps)
-    : q_(q), data_(data), clos_(shape, mode), delay_(reconfiguration_ps), generation_(std::size_t(data.ports()), 0) {
+CircuitController::CircuitController(sim::EventQueue& q, OcsFabric& data, const ClosShape& shape,
+                                     ClosMode mode, sim::Time reconfiguration_ps)
+    : q_(q),
+      data_(data),
+      clos_(shape, mode),
+      delay_(reconfiguration_ps),
+      generation_(std::size_t(data.ports()), 0) {
   if (clos_.endpoints() < data.ports())
     throw std::invalid_argument(fmt::format("ocs: the Clos fabric has {} ports for {} optical NICs",
                                             clos_.endpoints(), data.ports()));

@@ -11,8 +11,7 @@ std::string shape_error(const ClosShape& s) {
   if (n < 1)
     return "ocs.switch_ports = " + std::to_string(n) + ": a MEMS bank needs at least 1 port per side";
   if (m < 1)
-    return "ocs.banks = " + std::to_string(m) +
-           ": the fabric needs at least 1 ingress and 1 egress bank";
+    return "ocs.banks = " + std::to_string(m) + ": the fabric needs at least 1 ingress and 1 egress bank";
   if (n % m != 0)
     return "ocs.banks = " + std::to_string(m) + " must divide ocs.switch_ports = " + std::to_string(n) +
            ": each ingress bank has ocs.switch_ports / ocs.banks fibers to each middle bank";
@@ -21,8 +20,7 @@ std::string shape_error(const ClosShape& s) {
            ": need at least 1 middle bank (ocs.middle_banks = ocs.banks = " + std::to_string(m) +
            " gives the rearrangeably non-blocking 3m-bank fabric)";
   if (static_cast<long long>(n) * m > INT_MAX / 2 || static_cast<long long>(n) * s.middle_banks > INT_MAX / 2)
-    return "ocs.banks = " + std::to_string(m) +
-           " and ocs.middle_banks = " + std::to_string(s.middle_banks) +
+    return "ocs.banks = " + std::to_string(m) + " and ocs.middle_banks = " + std::to_string(s.middle_banks) +
            " with ocs.switch_ports = " + std::to_string(n) +
            " is too large a fabric to number its ports; use fewer or smaller banks";
   return {};

@@ -10,10 +10,14 @@ using sim::Time;
 
 const char* to_string(PortState s) {
   switch (s) {
-    case PortState::kDark: return "dark";
-    case PortState::kSettingUp: return "setting up";
-    case PortState::kUp: return "up";
-    case PortState::kTearingDown: return "tearing down";
+    case PortState::kDark:
+      return "dark";
+    case PortState::kSettingUp:
+      return "setting up";
+    case PortState::kUp:
+      return "up";
+    case PortState::kTearingDown:
+      return "tearing down";
   }
   return "?";
 }
@@ -26,7 +30,9 @@ class OcsFabric::Gate final : public hw::CircuitGate {
     const Port& p = f_.ports_[std::size_t(port_)];
     return p.state == PortState::kUp && f_.ports_[std::size_t(p.out)].node == node;
   }
-  void on_change(std::function<void()> wake) override { f_.ports_[std::size_t(port_)].wake = std::move(wake); }
+  void on_change(std::function<void()> wake) override {
+    f_.ports_[std::size_t(port_)].wake = std::move(wake);
+  }
   hw::CircuitPolicy policy() const override { return f_.cfg_.policy; }
 
  private:
@@ -55,7 +61,8 @@ std::string OcsFabric::port_name(int port) const { return fmt::format("p{}", por
 // The time since the port's state began, added to the counter it belongs to.
 void OcsFabric::add_open_state(const Port& p, Time now, OcsPortCounters& c) {
   if (p.state == PortState::kUp) c.up_ps += now - p.since_ps;
-  if (p.state == PortState::kSettingUp || p.state == PortState::kTearingDown) c.reconfiguring_ps += now - p.since_ps;
+  if (p.state == PortState::kSettingUp || p.state == PortState::kTearingDown)
+    c.reconfiguring_ps += now - p.since_ps;
 }
 
 void OcsFabric::close_state(Port& p, Time now) {
@@ -149,13 +156,14 @@ void OcsFabric::return_credits(int port, int vc, int flits, Time at) {
     in.outstanding -= flits;
     in.ep->return_credits(0, vc, flits, at + cfg_.latency_ps);
     // An older feeder's drained entry goes; the latest stays for reuse.
-    if (k + 1 < out.owed.size() && owes_nothing(out.owed[k])) out.owed.erase(out.owed.begin() + std::ptrdiff_t(k));
+    if (k + 1 < out.owed.size() && owes_nothing(out.owed[k]))
+      out.owed.erase(out.owed.begin() + std::ptrdiff_t(k));
     try_up(feeder);
     if (out.pending_in >= 0) try_up(out.pending_in);
     return;
   }
-  throw std::logic_error(fmt::format("{}: port {} returned {} credits on VC {} it does not owe", name(), port,
-                                     flits, vc));
+  throw std::logic_error(
+      fmt::format("{}: port {} returned {} credits on VC {} it does not owe", name(), port, flits, vc));
 }
 
 OcsPortCounters OcsFabric::counters(int port, Time now) const {

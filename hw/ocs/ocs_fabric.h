@@ -25,12 +25,12 @@
 // always so in practice; it keeps the credit accounting exact when a
 // receiver holds packets across a reconfiguration.
 #pragma once
-#include <systemc>
 #include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <systemc>
 #include <vector>
 
 #include "hw/common/circuit_gate.h"
@@ -46,10 +46,10 @@ const char* to_string(PortState s);
 struct OcsPortCounters {
   std::uint64_t packets_sent = 0, flits_sent = 0, bytes_sent = 0;              // into this port's circuit
   std::uint64_t packets_received = 0, flits_received = 0, bytes_received = 0;  // out of its receive fibre
-  sim::Time busy_ps = 0;                                   // transmit fibre carrying light
-  sim::Time up_ps = 0;                                     // circuit up (closed at counters())
-  std::uint64_t reconfigurations = 0;                      // set-ups, tear-downs and moves begun
-  sim::Time reconfiguring_ps = 0;                          // time spent setting up or tearing down
+  sim::Time busy_ps = 0;               // transmit fibre carrying light
+  sim::Time up_ps = 0;                 // circuit up (closed at counters())
+  std::uint64_t reconfigurations = 0;  // set-ups, tear-downs and moves begun
+  sim::Time reconfiguring_ps = 0;      // time spent setting up or tearing down
 };
 
 // What a traced fabric records per port: `state` (PortState) and `peer` (the
@@ -109,9 +109,9 @@ class OcsFabric : public sc_core::sc_module, public hw::PacketSink, public hw::C
     PortState state = PortState::kDark;
     int out = -1;
     bool up_pending = false;
-    sim::Time since_ps = 0;  // when `state` began
+    sim::Time since_ps = 0;                   // when `state` began
     sim::Time tx_end_ps = 0, tx_last_ps = 0;  // the last packet's serialization: its end and length
-    std::int64_t outstanding = 0;  // flits this port sent whose credits are not back
+    std::int64_t outstanding = 0;             // flits this port sent whose credits are not back
     // As an output: the inputs whose packets it still holds credits for,
     // oldest first, each with the flits owed per VC.
     struct Owed {
@@ -119,7 +119,7 @@ class OcsFabric : public sc_core::sc_module, public hw::PacketSink, public hw::C
       std::vector<std::int64_t> flits;
     };
     std::vector<Owed> owed;  // drained entries are reused, so steady traffic does not allocate
-    int pending_in = -1;  // as an output: an input waiting to come up onto it
+    int pending_in = -1;     // as an output: an input waiting to come up onto it
     OcsPortCounters c;
     std::unique_ptr<Gate> gate;
     std::function<void()> wake;

@@ -17,8 +17,8 @@ std::string Allocator::shape_text(int inputs, int vcs, int outputs) {
          " outputs";
 }
 
-__attribute__((noinline, cold)) void Allocator::reject_request(const char* name, int input, int vc, int output,
-                                                               bool repeated) const {
+__attribute__((noinline, cold)) void Allocator::reject_request(const char* name, int input, int vc,
+                                                               int output, bool repeated) const {
   const std::string who =
       std::string(name) + " switch allocator: input " + std::to_string(input) + " VC " + std::to_string(vc);
   if (repeated) throw std::logic_error(who + " requested twice in one round; call clear() between rounds");
@@ -33,7 +33,8 @@ std::unique_ptr<Allocator> make_allocator(const std::string& name, int inputs, i
   if (name == IslipAllocator::kName) return std::make_unique<IslipAllocator>(inputs, vcs, outputs);
   if (name == OldestFirstAllocator::kName)
     return std::make_unique<OldestFirstAllocator>(inputs, vcs, outputs);
-  if (name == RtlSeparableAllocator::kName) return std::make_unique<RtlSeparableAllocator>(inputs, vcs, outputs);
+  if (name == RtlSeparableAllocator::kName)
+    return std::make_unique<RtlSeparableAllocator>(inputs, vcs, outputs);
   return nullptr;
 }
 

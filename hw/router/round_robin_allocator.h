@@ -98,7 +98,7 @@ class RoundRobinAllocator final : public Allocator {
     // into each output's input arbiter (which inputs' stage-1 winners want it).
     std::uint64_t* vc_req;   // [input * vc_words + w]
     std::uint64_t* out_req;  // [output * in_words + w], built and consumed by allocate()
-    int* stage1_vc;  // per input: stage-1 winning VC or -1
+    int* stage1_vc;          // per input: stage-1 winning VC or -1
     int *grant_vc, *grant_out;
     int* granted;  // inputs granted in the last round (to forget them cheaply)
     int num_granted = 0;

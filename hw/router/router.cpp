@@ -28,7 +28,8 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
 }
 
 void Router::PortBlock::init(int ports, int vcs) {
-  const std::size_t credit_bytes = (std::size_t(vcs) * sizeof(std::int32_t) + alignof(Port) - 1) & ~(alignof(Port) - 1);
+  const std::size_t credit_bytes =
+      (std::size_t(vcs) * sizeof(std::int32_t) + alignof(Port) - 1) & ~(alignof(Port) - 1);
   stride_ = std::uint32_t(sizeof(Port) + credit_bytes);
   n_ = ports;
   base_ = std::make_unique<unsigned char[]>(std::size_t(ports) * stride_);  // zeroed: no credits yet

@@ -24,10 +24,10 @@
 // credits return together when its tail leaves the buffer, which is when the
 // last of its slots frees).
 #pragma once
-#include <systemc>
 #include <array>
 #include <memory>
 #include <string>
+#include <systemc>
 #include <vector>
 
 #include "hw/common/link.h"
@@ -47,8 +47,8 @@ class Router : public sc_core::sc_module,
   Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id);
 
   // Wiring, done by the netlist builder before the run.
-  void connect_output(int port, hw::PacketSink* dst, int dst_port, sim::Time latency_ps,
-                      sim::Time flit_ps, int dst_credits_per_vc);
+  void connect_output(int port, hw::PacketSink* dst, int dst_port, sim::Time latency_ps, sim::Time flit_ps,
+                      int dst_credits_per_vc);
   void connect_input(int port, hw::CreditSink* src, int src_port, sim::Time credit_latency_ps);
 
   void on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) override;
@@ -154,8 +154,12 @@ class Router : public sc_core::sc_module,
   sim::Time next_wake(sim::Time t);
   void schedule_allocation(sim::Time t);
   int choose_vc(const Port& out, int flits, VcClass cls) const;
-  bool output_free(const Port& out, sim::Time t) const { return out.out.free_at < t + cfg_.traversal_ps + cfg_.clock.period_ps; }
-  bool input_free(const Port& in, sim::Time t) const { return in.in_busy_until < t + cfg_.traversal_ps + cfg_.clock.period_ps; }
+  bool output_free(const Port& out, sim::Time t) const {
+    return out.out.free_at < t + cfg_.traversal_ps + cfg_.clock.period_ps;
+  }
+  bool input_free(const Port& in, sim::Time t) const {
+    return in.in_busy_until < t + cfg_.traversal_ps + cfg_.clock.period_ps;
+  }
   // Input VCs are indexed port << vshift_ | vc (a power-of-two stride, so no
   // division on the allocation path).
   int vc_index(int port, int vc) const { return (port << vshift_) | vc; }
@@ -163,16 +167,19 @@ class Router : public sc_core::sc_module,
   const hw::PacketFifo& fifo(int port, int vc) const { return in_vcs_[std::size_t(vc_index(port, vc))].fifo; }
   VcTime& vc_time(int port, int vc) { return vc_time_[std::size_t(port) * cfg_.vcs + vc]; }
   void set_occupied(int idx, bool on) {
-    if (on) occupied_[idx >> 6] |= 1ULL << (idx & 63); else occupied_[idx >> 6] &= ~(1ULL << (idx & 63));
+    if (on)
+      occupied_[idx >> 6] |= 1ULL << (idx & 63);
+    else
+      occupied_[idx >> 6] &= ~(1ULL << (idx & 63));
   }
 
   const RouterConfig& cfg_;
   NodeId id_;
   Coord coord_;
   PortBlock ports_;
-  std::vector<VcTime> vc_time_;             // [output port][vc]
+  std::vector<VcTime> vc_time_;  // [output port][vc]
   int vshift_ = 0;
-  std::vector<InputVc> in_vcs_;             // [port][vc] input buffers
+  std::vector<InputVc> in_vcs_;  // [port][vc] input buffers
   // Bit per non-empty input VC, and per output with a head waiting for
   // credits: kept inside the router object (no separate allocation to miss).
   static constexpr int kMaxPorts = 12 + 64;  // 6 dims x 2 links + network interfaces
@@ -192,11 +199,10 @@ class Router : public sc_core::sc_module,
   // the simulation runs on one thread), sized for the largest.
   static inline std::vector<Request> requests_;
   std::unique_ptr<Allocator> allocator_;
-  sim::Time alloc_at_ = sim::kNever;        // earliest pending allocation event
+  sim::Time alloc_at_ = sim::kNever;  // earliest pending allocation event
   std::uint64_t buffered_ = 0;
   RouterProbe* probe_ = nullptr;
   void trace_stall(int out, sim::Time t, bool on);
-
 };
 
 }  // namespace kairo::router

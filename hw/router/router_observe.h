@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "hw/router/router.h"
 #include "hw/common/topology.h"
+#include "hw/router/router.h"
 #include "observe/registry.h"
 
 namespace kairo::router {

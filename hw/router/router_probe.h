@@ -20,9 +20,9 @@ struct RouterProbe {
     sim::Trace::Signal busy = kOff, pkt = kOff, vc = kOff, stall = kOff;
   };
   sim::Trace* trace = nullptr;
-  std::vector<Out> out;                        // [port]
-  std::vector<sim::Trace::Signal> occupancy;   // [port * vcs + vc]
-  std::vector<std::uint8_t> stalled;           // [port]: credit_stall's current value
+  std::vector<Out> out;                       // [port]
+  std::vector<sim::Trace::Signal> occupancy;  // [port * vcs + vc]
+  std::vector<std::uint8_t> stalled;          // [port]: credit_stall's current value
 };
 
 }  // namespace kairo::router

@@ -15,9 +15,9 @@ namespace kairo::router {
 enum class TieBreak : std::uint8_t { kPlus, kMinus };
 
 struct RouteDecision {
-  int port = -1;          // link port to leave through; -1 = arrived, eject
-  int dim = -1;           // dimension of that hop, -1 when ejecting
-  int dir = 0;            // +1 / -1 (for size-2 dims: the direction taken, reported as +1)
+  int port = -1;  // link port to leave through; -1 = arrived, eject
+  int dim = -1;   // dimension of that hop, -1 when ejecting
+  int dir = 0;    // +1 / -1 (for size-2 dims: the direction taken, reported as +1)
   VcClass vc_class = VcClass::kAny;
 };
 

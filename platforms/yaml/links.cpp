@@ -81,7 +81,8 @@ void Reader::read_links(const YAML::Node& root, Platform& pl) {
       double u = 0;
       if (!m->IsScalar() || !YAML::convert<double>::decode(*m, u) || !(u > 0))
         fail(path + ".multiplier",
-             fmt::format("expected a number > 0 (Takizawa et al. 2008's U: bandwidth x U), got {}", describe(*m)));
+             fmt::format("expected a number > 0 (Takizawa et al. 2008's U: bandwidth x U), got {}",
+                         describe(*m)));
       c.bytes_per_s *= u;
     }
     if (auto l = child(*n, "latency"))

@@ -44,8 +44,9 @@ std::vector<std::uint32_t> Reader::read_node_list(const YAML::Node& n, const std
     if (ids[i] >= nodes)
       fail(path, fmt::format("node {} does not exist; nodes are 0 to {}", ids[i], nodes - 1));
     if (i > 0 && ids[i] == ids[i - 1])
-      fail(path,
-           fmt::format("node {} is listed twice: a node has at most one optical NIC (Takizawa et al. 2008 §2)", ids[i]));
+      fail(path, fmt::format(
+                     "node {} is listed twice: a node has at most one optical NIC (Takizawa et al. 2008 §2)",
+                     ids[i]));
     out.push_back(std::uint32_t(ids[i]));
   }
   return out;

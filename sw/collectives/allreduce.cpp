@@ -47,13 +47,15 @@ Schedule allreduce_ring(const Reduction& c) {
 
 Schedule reduce_scatter_ring(const Reduction& c) {
   Schedule s;
-  reduce_scatter_ring(s, Group::range(c.rank, 0, c.p), Parts{c.size, c.p, 8}, 0, c.tag_base, "reduce_scatter");
+  reduce_scatter_ring(s, Group::range(c.rank, 0, c.p), Parts{c.size, c.p, 8}, 0, c.tag_base,
+                      "reduce_scatter");
   return s;
 }
 
 Schedule reduce_scatter_halving(const Reduction& c) {
   Schedule s;
-  reduce_scatter_halving(s, Group::range(c.rank, 0, c.p), Parts{c.size, c.p, 8}, 0, c.tag_base, "reduce_scatter");
+  reduce_scatter_halving(s, Group::range(c.rank, 0, c.p), Parts{c.size, c.p, 8}, 0, c.tag_base,
+                         "reduce_scatter");
   return s;
 }
 
@@ -64,8 +66,8 @@ Schedule reduce_binomial(const Reduction& c) {
 }
 
 const std::vector<std::string>& reduction_algorithms(ReductionKind k) {
-  static const std::vector<std::string> all = {"recursive-doubling", "ring", "rabenseifner", "rabenseifner-ext",
-                                               "twotier"};
+  static const std::vector<std::string> all = {"recursive-doubling", "ring", "rabenseifner",
+                                               "rabenseifner-ext", "twotier"};
   static const std::vector<std::string> rs = {"ring", "halving"};
   static const std::vector<std::string> red = {"binomial", "rabenseifner"};
   return k == ReductionKind::kAllreduce ? all : k == ReductionKind::kReduceScatter ? rs : red;

@@ -28,10 +28,13 @@ Schedule bcast(const std::string& algo, int rank, int p, int root, std::uint64_t
   if (algo == "binomial") return bcast_binomial(rank, p, root, size, tag_base);
   if (algo == "vandegeijn") return bcast_vandegeijn(rank, p, root, size, tag_base);
   if ((algo == "vandegeijn-ext" || algo == "farfirst") && p % 2)
-    throw std::invalid_argument("--param algo=" + algo + " splits the ranks into two clusters: needs an even rank count, got " + std::to_string(p));
+    throw std::invalid_argument("--param algo=" + algo +
+                                " splits the ranks into two clusters: needs an even rank count, got " +
+                                std::to_string(p));
   if (algo == "vandegeijn-ext") {
     if (streams < 1 || streams > p / 2)
-      throw std::invalid_argument("--param streams: expected 1.." + std::to_string(p / 2) + " (ranks per cluster), got " + std::to_string(streams));
+      throw std::invalid_argument("--param streams: expected 1.." + std::to_string(p / 2) +
+                                  " (ranks per cluster), got " + std::to_string(streams));
     return bcast_vandegeijn_ext(rank, p, root, size, streams, tag_base);
   }
   if (algo == "farfirst") return bcast_farfirst(rank, p, root, size, tag_base);

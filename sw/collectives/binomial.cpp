@@ -36,7 +36,8 @@ void scatter_binomial(Schedule& s, const Group& g, const Parts& parts, Buf buf, 
     Step st;
     if (v % (2 * d) == 0 && v + d < n) {  // hand the upper half of my range down
       const int b = v + d, e = std::min(v + 2 * d, n);
-      if (parts.span(b, e)) st.puts.push_back(part_put(g, b, parts.offset(b), parts.span(b, e), tag + k, buf));
+      if (parts.span(b, e))
+        st.puts.push_back(part_put(g, b, parts.offset(b), parts.span(b, e), tag + k, buf));
     } else if (v % (2 * d) == d && parts.span(v, std::min(v + d, n))) {
       st.waits.push_back(Wait{g.members[std::size_t(v - d)], tag + std::uint32_t(k)});
     }
@@ -53,7 +54,8 @@ void gather_binomial(Schedule& s, const Group& g, const Parts& parts, Buf buf, s
     Step st;
     if (v % (2 * d) == d) {  // my sub-tree's range goes up
       const int e = std::min(v + d, n);
-      if (parts.span(v, e)) st.puts.push_back(part_put(g, v - d, parts.offset(v), parts.span(v, e), tag + k, buf));
+      if (parts.span(v, e))
+        st.puts.push_back(part_put(g, v - d, parts.offset(v), parts.span(v, e), tag + k, buf));
     } else if (v % (2 * d) == 0 && v + d < n && parts.span(v + d, std::min(v + 2 * d, n))) {
       st.waits.push_back(Wait{g.members[std::size_t(v + d)], tag + std::uint32_t(k)});
     }

@@ -25,7 +25,8 @@ Put gated(Put p, std::size_t after) {
 void counter_copy(Schedule& s, const Group& a, const Group& b, const Parts& parts, Buf buf, int streams,
                   std::uint32_t tag, const char* phase) {
   const int h = a.size(), n = streams;
-  const std::uint32_t to_designated = tag, across = tag + std::uint32_t(h), from_designated = tag + 2 * std::uint32_t(h);
+  const std::uint32_t to_designated = tag, across = tag + std::uint32_t(h),
+                      from_designated = tag + 2 * std::uint32_t(h);
   auto put = [&](int to, int j, std::uint32_t t) {
     Put p{to, parts.offset(j), parts.offset(j), parts.span(j, j + 1), t + std::uint32_t(j)};
     p.from_recv = buf == Buf::kRecv;
@@ -50,9 +51,11 @@ void counter_copy(Schedule& s, const Group& a, const Group& b, const Parts& part
   if (b.me >= 0) {
     const int v = b.me;
     if (v >= n) {
-      if (parts.span(v, v + 1)) st.waits.push_back(Wait{b.members[std::size_t(v % n)], from_designated + std::uint32_t(v)});
+      if (parts.span(v, v + 1))
+        st.waits.push_back(Wait{b.members[std::size_t(v % n)], from_designated + std::uint32_t(v)});
     } else {  // receive my part and those of my side's members v + n, v + 2n, ..., and hand those on
-      if (parts.span(v, v + 1)) st.waits.push_back(Wait{a.members[std::size_t(v)], across + std::uint32_t(v)});
+      if (parts.span(v, v + 1))
+        st.waits.push_back(Wait{a.members[std::size_t(v)], across + std::uint32_t(v)});
       for (int j = v + n; j < h; j += n) {
         if (!parts.span(j, j + 1)) continue;
         st.puts.push_back(gated(put(b.members[std::size_t(j)], j, from_designated), st.waits.size()));
@@ -76,7 +79,8 @@ void counter_reduce(Schedule& s, const Group& a, const Group& b, const Parts& pa
   const int me_side = in_a ? 0 : 1, other_side = 1 - me_side;
   const std::uint64_t fwd = slot_base, cross = slot_base + parts.bytes, back = slot_base + 2 * parts.bytes;
   auto sum = [&](std::uint64_t slot, int j) {  // A's partial first on both sides: the same bits
-    return Op{Op::Kind::kSum, slot + parts.offset(j), parts.offset(j), parts.span(j, j + 1), /*recv_first=*/!in_a};
+    return Op{Op::Kind::kSum, slot + parts.offset(j), parts.offset(j), parts.span(j, j + 1),
+              /*recv_first=*/!in_a};
   };
   Step st;
   if (v >= n) {  // my part goes to my side's designated member, the other side's comes back from it
@@ -106,8 +110,8 @@ void counter_reduce(Schedule& s, const Group& a, const Group& b, const Parts& pa
     if (j == v) {
       st.ops.push_back(sum(cross, v));
     } else {
-      Put on{mine.members[std::size_t(j)], cross + parts.offset(j), back + parts.offset(j), parts.span(j, j + 1),
-             t(other_side, 2, j)};
+      Put on{mine.members[std::size_t(j)], cross + parts.offset(j), back + parts.offset(j),
+             parts.span(j, j + 1), t(other_side, 2, j)};
       on.from_recv = true;
       st.puts.push_back(gated(on, st.waits.size()));
     }

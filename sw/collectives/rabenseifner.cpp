@@ -23,7 +23,8 @@ Group halving_core(Schedule& s, const Reduction& c, bool& outside, int& partner)
     return g;
   }
   if (partner >= 0)
-    s.push_back(Step{{}, {Wait{partner, c.tag_base}}, {Op{Op::Kind::kSum, 0, 0, c.size, false}}, "reduce_scatter"});
+    s.push_back(
+        Step{{}, {Wait{partner, c.tag_base}}, {Op{Op::Kind::kSum, 0, 0, c.size, false}}, "reduce_scatter"});
   reduce_scatter_halving(s, g, Parts{c.size, pow2, 8}, c.size, c.tag_base + 2, "reduce_scatter");
   return g;
 }

@@ -17,13 +17,14 @@ void allgather_doubling(Schedule& s, const Group& g, const Parts& parts, Buf buf
     st.phase = phase;
     st.complete_puts = false;  // the parts I hold are final
     if (parts.span(mine, mine + d)) {
-      Put p{g.members[std::size_t(partner)], parts.offset(mine), parts.offset(mine), parts.span(mine, mine + d),
-            tag + std::uint32_t(k)};
+      Put p{g.members[std::size_t(partner)], parts.offset(mine), parts.offset(mine),
+            parts.span(mine, mine + d), tag + std::uint32_t(k)};
       p.from_recv = buf == Buf::kRecv;
       p.to_send = buf == Buf::kSend;
       st.puts.push_back(p);
     }
-    if (parts.span(theirs, theirs + d)) st.waits.push_back(Wait{g.members[std::size_t(partner)], tag + std::uint32_t(k)});
+    if (parts.span(theirs, theirs + d))
+      st.waits.push_back(Wait{g.members[std::size_t(partner)], tag + std::uint32_t(k)});
     if (!st.puts.empty() || !st.waits.empty()) s.push_back(std::move(st));
   }
 }
@@ -45,7 +46,8 @@ void reduce_scatter_halving(Schedule& s, const Group& g, const Parts& parts, std
                             parts.span(give, give + d), tag + std::uint32_t(k)});
     if (parts.span(keep, keep + d)) {
       st.waits.push_back(Wait{g.members[std::size_t(partner)], tag + std::uint32_t(k)});
-      st.ops.push_back(Op{Op::Kind::kSum, slot + parts.offset(keep), parts.offset(keep), parts.span(keep, keep + d),
+      st.ops.push_back(Op{Op::Kind::kSum, slot + parts.offset(keep), parts.offset(keep),
+                          parts.span(keep, keep + d),
                           /*recv_first=*/partner < v});  // the lower index first
     }
     if (!st.puts.empty() || !st.waits.empty()) s.push_back(std::move(st));

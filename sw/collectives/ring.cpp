@@ -40,8 +40,8 @@ void reduce_scatter_ring(Schedule& s, const Group& g, const Parts& parts, std::u
     Step st;
     st.phase = phase;
     if (parts.span(out, out + 1))
-      st.puts.push_back(
-          Put{next, parts.offset(out), slot + parts.offset(out), parts.span(out, out + 1), tag + std::uint32_t(k)});
+      st.puts.push_back(Put{next, parts.offset(out), slot + parts.offset(out), parts.span(out, out + 1),
+                            tag + std::uint32_t(k)});
     if (parts.span(in, in + 1)) {
       st.waits.push_back(Wait{prev, tag + std::uint32_t(k)});
       st.ops.push_back(Op{Op::Kind::kSum, slot + parts.offset(in), parts.offset(in), parts.span(in, in + 1),

@@ -64,8 +64,9 @@ void phase_offset(const std::vector<int>& sizes, const std::vector<int>& order, 
     null = null && o[d] == 0;
   }
   const bool phase0 = sum == 0;  // every digit zero
-  if (phase0 || null)  // swap phase 0 and the phase that lands on the null translation
-    for (std::size_t j = 0; j < n; ++j) o[order.empty() ? j : std::size_t(order[j])] = phase0 ? 0 : stagger(j);
+  if (phase0 || null)            // swap phase 0 and the phase that lands on the null translation
+    for (std::size_t j = 0; j < n; ++j)
+      o[order.empty() ? j : std::size_t(order[j])] = phase0 ? 0 : stagger(j);
 }
 
 }  // namespace kairo::coll

@@ -57,7 +57,8 @@ class Reduction final : public Workload {
     c_.p = m.nodes;
     c_.size = prm.bytes("size", 64 * 1024, 8, m.platform->nic.max_descriptor_bytes);
     if (kind == ReductionKind::kReduce) c_.root = int(prm.integer("root", 0, 0, std::max(0, c_.p - 1)));
-    if (algo_ == "rabenseifner-ext") c_.streams = int(prm.integer("streams", std::min(8, std::max(1, c_.p / 2)), 1, 1 << 20));
+    if (algo_ == "rabenseifner-ext")
+      c_.streams = int(prm.integer("streams", std::min(8, std::max(1, c_.p / 2)), 1, 1 << 20));
     rate_ = double(prm.integer("reduce_rate_mbps", 10000, 1, 1000000000)) * 1e6;
     coll::reduction(kind, algo_, c_);  // rejects what the algorithm does not allow, before the run
     end_.assign(std::size_t(c_.p), 0);
@@ -116,9 +117,11 @@ class Reduction final : public Workload {
         if (kind_ == ReductionKind::kReduce && r != c_.root) continue;
         if (to == from) continue;
         m->read(r, from * 8, reinterpret_cast<unsigned char*>(got.data()), (to - from) * 8);
-        v = std::equal(got.begin(), got.begin() + std::ptrdiff_t(to - from), want.begin() + std::ptrdiff_t(from));
+        v = std::equal(got.begin(), got.begin() + std::ptrdiff_t(to - from),
+                       want.begin() + std::ptrdiff_t(from));
       }
-      set_verified(o, v, "a rank does not hold the exact sum of every rank's vector where the collective leaves it");
+      set_verified(
+          o, v, "a rank does not hold the exact sum of every rank's vector where the collective leaves it");
     }
     return o;
   }

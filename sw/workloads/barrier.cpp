@@ -12,7 +12,6 @@ namespace kairo::sw {
 
 namespace {
 
-
 class Barrier final : public Workload {
  public:
   Barrier(Params& prm, const MachineInfo& m) {

@@ -17,7 +17,8 @@ class Bcast final : public Workload {
     if (p_ < 2) throw std::invalid_argument("bcast: needs at least 2 ranks");
     size_ = prm.bytes("size", 1 << 20, 1, m.platform->nic.max_descriptor_bytes);
     root_ = int(prm.integer("root", 0, 0, p_ - 1));
-    if (algo_ == "vandegeijn-ext") streams_ = int(prm.integer("streams", std::min(8, std::max(1, p_ / 2)), 1, 1 << 20));
+    if (algo_ == "vandegeijn-ext")
+      streams_ = int(prm.integer("streams", std::min(8, std::max(1, p_ / 2)), 1, 1 << 20));
     schedule(root_);  // rejects what the algorithm does not allow, before the run
     end_.assign(std::size_t(p_), 0);
   }

@@ -78,8 +78,8 @@ class Blocks final : public Workload {
     if (kind_ == Kind::kScatter)
       s = coll::scatter_linear(r.rank(), p_, root_, size_, 1);
     else if (kind_ == Kind::kAllgather && algo_ == "recursive-doubling")
-      coll::allgather_doubling(s, coll::Group::range(r.rank(), 0, p_), coll::Parts{region_, p_}, coll::Buf::kRecv, 1,
-                               "allgather");
+      coll::allgather_doubling(s, coll::Group::range(r.rank(), 0, p_), coll::Parts{region_, p_},
+                               coll::Buf::kRecv, 1, "allgather");
     else if (kind_ == Kind::kAllgather)
       s = coll::allgather_ring(r.rank(), p_, size_, 1);
     else if (algo_ == "limited")

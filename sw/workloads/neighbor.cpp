@@ -13,7 +13,6 @@ namespace kairo::sw {
 
 namespace {
 
-
 // The most cube-like a x b x c = p with every side >= 3, or none.
 std::vector<int> cube_grid(int p) {
   std::vector<int> best;

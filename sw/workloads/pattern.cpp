@@ -24,13 +24,13 @@ hybrid::NeighborGrid grid_param(Params& prm, std::uint64_t ranks) {
   const std::string t = prm.text("grid", "8x16");
   unsigned long long rows = 0, cols = 0;
   char x = 0, rest = 0;
-  if (std::sscanf(t.c_str(), "%llu%c%llu%c", &rows, &x, &cols, &rest) != 3 || x != 'x' || rows < 1 || cols < 1 ||
-      t.find('-') != std::string::npos)
+  if (std::sscanf(t.c_str(), "%llu%c%llu%c", &rows, &x, &cols, &rest) != 3 || x != 'x' || rows < 1 ||
+      cols < 1 || t.find('-') != std::string::npos)
     throw std::invalid_argument("--param grid=" + t + ": expected ROWSxCOLS, e.g. 8x16");
   if (rows > ranks || cols > ranks || rows * cols != ranks)
-    throw std::invalid_argument(fmt::format("--param grid={}: expected ROWS x COLS = {} (the platform's ranks), got {}",
-                                            t, ranks, rows <= ranks && cols <= ranks ? fmt::format("{}", rows * cols)
-                                                                                     : std::string("more")));
+    throw std::invalid_argument(
+        fmt::format("--param grid={}: expected ROWS x COLS = {} (the platform's ranks), got {}", t, ranks,
+                    rows <= ranks && cols <= ranks ? fmt::format("{}", rows * cols) : std::string("more")));
   g.rows = int(rows);
   g.cols = int(cols);
   g.size = prm.bytes("size", 40000000, 1);
@@ -41,8 +41,8 @@ hybrid::NeighborGrid grid_param(Params& prm, std::uint64_t ranks) {
 // Where one hop of a flow lands: the final slot at the destination, or a
 // transit slot (one per iteration) at a relay.
 struct Slots {
-  std::vector<std::uint64_t> send, in, transit;  // per node: region sizes (transit: per iteration)
-  std::vector<std::uint64_t> out_off, final_off;  // per flow
+  std::vector<std::uint64_t> send, in, transit;     // per node: region sizes (transit: per iteration)
+  std::vector<std::uint64_t> out_off, final_off;    // per flow
   std::vector<std::vector<std::uint64_t>> hop_off;  // per flow, per hop < last: transit offset at hops[h].to
 };
 
@@ -85,8 +85,8 @@ class PatternWorkload final : public Workload {
       }
     }
     if (std::uint64_t(pat.ranks) != p.ranks())
-      throw std::invalid_argument(fmt::format("--param pattern={}: {} processes, but {} has {} ranks", source_,
-                                              pat.ranks, p.name, p.ranks()));
+      throw std::invalid_argument(fmt::format("--param pattern={}: {} processes, but {} has {} ranks",
+                                              source_, pat.ranks, p.name, p.ranks()));
     iterations_ = int(prm.integer("iterations", 5, 1, 1000));
     scheme_ = prm.text("scheme", p.ocs.present ? "sp" : "eps");
     if (scheme_ != "sp" && scheme_ != "cp" && scheme_ != "eps")
@@ -94,7 +94,8 @@ class PatternWorkload final : public Workload {
     if (scheme_ != "eps" && !p.ocs.present)
       throw std::invalid_argument("--param scheme=" + scheme_ + ": " + p.name +
                                   " has no optical network (an ocs: section); use scheme=eps");
-    requested_ = int(prm.integer("pathways", p.ocs.pathways, 0, std::int64_t(p.ocs.optical_nodes.size()) / 2));
+    requested_ =
+        int(prm.integer("pathways", p.ocs.pathways, 0, std::int64_t(p.ocs.optical_nodes.size()) / 2));
     circuits_ = prm.text("circuits", "preset");
     if (circuits_ != "preset" && circuits_ != "request")
       throw std::invalid_argument("--param circuits=" + circuits_ + ": expected preset or request");
@@ -124,10 +125,14 @@ class PatternWorkload final : public Workload {
   }
 
   nlohmann::json params() const override {
-    nlohmann::json j = {{"pattern", source_}, {"iterations", iterations_}, {"scheme", scheme_},
-                        {"pathways", requested_}, {"circuits", circuits_}};
+    nlohmann::json j = {{"pattern", source_},
+                        {"iterations", iterations_},
+                        {"scheme", scheme_},
+                        {"pathways", requested_},
+                        {"circuits", circuits_}};
     if (source_ == "neighbor")
-      j.update({{"grid", fmt::format("{}x{}", grid_.rows, grid_.cols)}, {"size", grid_.size},
+      j.update({{"grid", fmt::format("{}x{}", grid_.rows, grid_.cols)},
+                {"size", grid_.size},
                 {"periodic", grid_.periodic}});
     return j;
   }
@@ -158,7 +163,8 @@ class PatternWorkload final : public Workload {
       for (const hybrid::Pathway& pw : pathways_)
         if (pw.a == n)
           if (std::string why = r.request_pathway(rank_of_node(pw.b)); !why.empty())
-            throw std::runtime_error(fmt::format("rank {}: pathway to node {} refused: {}", r.rank(), pw.b, why));
+            throw std::runtime_error(
+                fmt::format("rank {}: pathway to node {} refused: {}", r.rank(), pw.b, why));
     co_await coll::run_schedule(r, schedule(n), b, &ok_, &log_);
     end_[std::size_t(r.rank())] = r.now();
   }
@@ -233,8 +239,9 @@ coll::Schedule PatternWorkload::schedule(std::size_t node) const {
     auto lands_at = [&](std::size_t f, std::size_t h) {
       const std::vector<hybrid::Hop>& hops = flows_[f].hops;
       const std::uint32_t to = hops[h].to;
-      return h + 1 == hops.size() ? slots_.final_off[f]
-                                  : slots_.in[to] + std::uint64_t(it) * slots_.transit[to] + slots_.hop_off[f][h];
+      return h + 1 == hops.size()
+                 ? slots_.final_off[f]
+                 : slots_.in[to] + std::uint64_t(it) * slots_.transit[to] + slots_.hop_off[f][h];
     };
     for (std::size_t f = 0; f < flows_.size(); ++f)
       for (std::size_t h = 0; h < flows_[f].hops.size(); ++h)
@@ -246,7 +253,8 @@ coll::Schedule PatternWorkload::schedule(std::size_t node) const {
       for (std::size_t h = 0; h < flows_[f].hops.size(); ++h) {
         const hybrid::Hop& hop = flows_[f].hops[h];
         if (hop.from != node) continue;
-        coll::Put put{rank_of_node(hop.to), 0, lands_at(f, h), flows_[f].bytes, tag(it, f, h), hop.optical ? 1 : 0};
+        coll::Put put{rank_of_node(hop.to), 0, lands_at(f, h), flows_[f].bytes, tag(it, f, h),
+                      hop.optical ? 1 : 0};
         if (h == 0) {
           put.src_offset = slots_.out_off[f];
         } else {  // EO-OE relay: forward the copy that landed here once it is complete
@@ -271,7 +279,10 @@ Outcome PatternWorkload::outcome(HostMemory* memory) {
     for (std::size_t f = 0; f < flows_.size() && good; ++f) {
       got.resize(flows_[f].bytes);
       const int dst = rank_of_node(flows_[f].dst);
-      memory->read(dst, recv_region_address(std::max<std::uint64_t>(slots_.send[flows_[f].dst], 8)) + slots_.final_off[f], got.data(), got.size());
+      memory->read(
+          dst,
+          recv_region_address(std::max<std::uint64_t>(slots_.send[flows_[f].dst], 8)) + slots_.final_off[f],
+          got.data(), got.size());
       for (std::uint64_t i = 0; i < got.size() && good; ++i)
         good = got[i] == pattern_byte(flows_[f].src_rank, slots_.out_off[f] + i);
     }
@@ -323,7 +334,8 @@ nlohmann::json PatternWorkload::measured() const {
       used += a.bytes_sent + b.bytes_sent > 0;
     }
     sim::Time reconf = 0;
-    for (int port = 0; port < h->ocs().ports(); ++port) reconf += h->ocs().counters(port, now).reconfiguring_ps;
+    for (int port = 0; port < h->ocs().ports(); ++port)
+      reconf += h->ocs().counters(port, now).reconfiguring_ps;
     j["pathways_used"] = used;
     j["circuit_reconfigurations"] = h->controller().reconfigurations();
     j["circuit_reconfiguration_ns"] = double(reconf) / 1000.0;

@@ -17,16 +17,13 @@
 // them up at time 0; with circuits=request each pathway's first node asks
 // the circuit controller from its program when it starts (firmware
 // Rank::request_pathway), so they come up after the reconfiguration delay
-// and the optical sends wait for them (ocs.on_circuit_down=hold). Every message larger than ocs.threshold to another edge switch
-// follows the forwarding tables' route; each relay node forwards a message
-// once all of it has arrived (EO-OE, store-and-forward). In every iteration
-// each process posts its messages and its relays, then waits for what it
-// receives and relays.
-// Figures: latency_ns = the slowest process's end; bandwidth_gbps = the
-// bytes a process sends per iteration x iterations over it. Details: the
-// top EPS switch's load (bytes it received), the largest node EPS-link load
-// (bytes a node sent and received on its EPS link), the pathways used, the
-// circuit reconfigurations and their time, each measured in the network and
+// and the optical sends wait for them (ocs.on_circuit_down=hold). Every message larger than ocs.threshold to
+// another edge switch follows the forwarding tables' route; each relay node forwards a message once all of it
+// has arrived (EO-OE, store-and-forward). In every iteration each process posts its messages and its relays,
+// then waits for what it receives and relays. Figures: latency_ns = the slowest process's end; bandwidth_gbps
+// = the bytes a process sends per iteration x iterations over it. Details: the top EPS switch's load (bytes
+// it received), the largest node EPS-link load (bytes a node sent and received on its EPS link), the pathways
+// used, the circuit reconfigurations and their time, each measured in the network and
 // (`model_*`) tallied from the routes. Verified (data mode): every message
 // arrives byte-exact at its destination after its relays.
 #pragma once

@@ -41,7 +41,8 @@ const std::vector<WorkloadInfo>& workloads() {
        make_gather},
       {"allgather", "every rank gets every block: ring, recursive-doubling (algo, size)", make_allgather},
       {"pattern",
-       "a communication pattern (Takizawa et al. 2008's Neighbor or a CSV matrix) on a fat tree or the hybrid EPS+OCS "
+       "a communication pattern (Takizawa et al. 2008's Neighbor or a CSV matrix) on a fat tree or the "
+       "hybrid EPS+OCS "
        "network, SP or CP pathways (pattern, grid, size, iterations, scheme, pathways)",
        make_pattern},
       {"neighbor",
@@ -95,9 +96,10 @@ void check_footprint(const Workload& w, const MachineInfo& m, const std::string&
   // The node memory first: size-only mode allocates the same and would not help.
   if (f.rank_bytes > memory) {
     const double b = double(f.rank_bytes);
-    const std::string approx = b >= double(1ULL << 30)   ? fmt::format(" ({:.1f} GiB)", b / double(1ULL << 30))
-                               : b >= double(1ULL << 20) ? fmt::format(" ({:.1f} MiB)", b / double(1ULL << 20))
-                                                         : "";
+    const std::string approx = b >= double(1ULL << 30) ? fmt::format(" ({:.1f} GiB)", b / double(1ULL << 30))
+                               : b >= double(1ULL << 20)
+                                   ? fmt::format(" ({:.1f} MiB)", b / double(1ULL << 20))
+                                   : "";
     throw std::invalid_argument(
         fmt::format("{}: a rank would allocate {} B{} of node memory, more than nic.memory_size={} ({} B) in "
                     "either --mode; use a smaller --param size or a larger --set nic.memory_size",
@@ -121,7 +123,8 @@ coll::Buffers collective_buffers(fw::Rank& r, std::uint64_t send_bytes, std::uin
   recv_bytes = std::max<std::uint64_t>(recv_bytes, 8);
   b.send_address = r.alloc(send_bytes, 4096);
   b.recv_address = r.alloc(recv_bytes, 4096);
-  if (!r.reg_mem(kSendMemid, b.send_address, send_bytes) || !r.reg_mem(kRecvMemid, b.recv_address, recv_bytes))
+  if (!r.reg_mem(kSendMemid, b.send_address, send_bytes) ||
+      !r.reg_mem(kRecvMemid, b.recv_address, recv_bytes))
     throw std::runtime_error("rank " + std::to_string(r.rank()) + ": the memory registration table is full");
   return b;
 }
@@ -130,7 +133,8 @@ nlohmann::json phase_times(const coll::PhaseLog& log) {
   nlohmann::json j = nlohmann::json::array();
   sim::Time prev = kStart;
   for (const auto& e : log.entries()) {
-    j.push_back({{"phase", e.name}, {"end_ns", double(e.end - kStart) / 1000.0},
+    j.push_back({{"phase", e.name},
+                 {"end_ns", double(e.end - kStart) / 1000.0},
                  {"ns", double(e.end - std::min(prev, e.end)) / 1000.0}});
     prev = std::max(prev, e.end);
   }

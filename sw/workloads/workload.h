@@ -76,10 +76,10 @@ struct Footprint {
 class Workload {
  public:
   virtual ~Workload() = default;
-  virtual nlohmann::json params() const = 0;        // the parameters in effect, echoed in the JSON
+  virtual nlohmann::json params() const = 0;  // the parameters in effect, echoed in the JSON
   // Computed the way program() and setup() allocate and fill, in both modes.
   virtual Footprint footprint() const = 0;
-  virtual void setup(HostMemory&) {}                // data mode, before the run
+  virtual void setup(HostMemory&) {}  // data mode, before the run
   // The machine is built and the run not started: a workload may configure
   // it (the hybrid network's optical pathways) and keep it for outcome().
   // Throws std::invalid_argument for a configuration the machine refuses.
@@ -110,7 +110,9 @@ Outcome collective_outcome(const std::vector<sim::Time>& end, double bytes, bool
 // A collective's two regions (sw/collectives/executor.h): the send region
 // at address 0, the receive region at the next 4 KiB boundary after it,
 // both registered under the same memids on every rank.
-inline std::uint64_t recv_region_address(std::uint64_t send_bytes) { return (send_bytes + 4095) / 4096 * 4096; }
+inline std::uint64_t recv_region_address(std::uint64_t send_bytes) {
+  return (send_bytes + 4095) / 4096 * 4096;
+}
 coll::Buffers collective_buffers(fw::Rank& r, std::uint64_t send_bytes, std::uint64_t recv_bytes,
                                  double reduce_bytes_per_s = 1e10);
 // The node memory collective_buffers(r, send_bytes, recv_bytes) allocates on

@@ -34,7 +34,8 @@ bool exists(const std::string& p) {
 void expect_refused(const test::CommandResult& r, const std::vector<std::string>& mention) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("kairo: error: "), std::string::npos) << r.err;
-  for (const auto& m : mention) EXPECT_NE(r.err.find(m), std::string::npos) << "missing '" << m << "' in: " << r.err;
+  for (const auto& m : mention)
+    EXPECT_NE(r.err.find(m), std::string::npos) << "missing '" << m << "' in: " << r.err;
 }
 
 // A path whose writes fail with "No space left on device", like a full disk.
@@ -48,8 +49,8 @@ std::string full_disk(const std::string& dir, const std::string& name) {
 // (the sanitizer suite, tools/sanitize.sh, runs this under AddressSanitizer).
 TEST(Errors, TracedRunEndsCleanlyAndWritesItsWaveform) {
   const auto dir = test::temp_dir();
-  auto r = run_kairo({"run", "tofu-small", "--workload", "pingpong", "--trace-nodes", "0,1", "--vcd", dir + "/put.vcd",
-                      "--counters", dir + "/c.kcl", "--quiet", "--json", dir + "/r.json"});
+  auto r = run_kairo({"run", "tofu-small", "--workload", "pingpong", "--trace-nodes", "0,1", "--vcd",
+                      dir + "/put.vcd", "--counters", dir + "/c.kcl", "--quiet", "--json", dir + "/r.json"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(test::read_file(dir + "/put.vcd").find("$enddefinitions"), std::string::npos);
   EXPECT_TRUE(exists(dir + "/c.kcl"));
@@ -83,7 +84,8 @@ TEST(Errors, AnOutputPathThatCannotBeWrittenIsRefusedBeforeTheRun) {
 TEST(Errors, ASummaryThatCannotBeWrittenGoesToStdoutWithExit2) {
   const auto dir = test::temp_dir();
   const std::string full = full_disk(dir, "full.json");
-  auto r = run_kairo({"traffic", "mesh-8x8", "--rate", "0.1", "--measure-cycles", "500", "--quiet", "--json", full});
+  auto r = run_kairo(
+      {"traffic", "mesh-8x8", "--rate", "0.1", "--measure-cycles", "500", "--quiet", "--json", full});
   expect_refused(r, {"--json", full, "No space left on device", "stdout"});
   const auto j = nlohmann::json::parse(r.out);  // the result is not lost
   EXPECT_GT(j["packets_delivered"].get<std::uint64_t>(), 0u);
@@ -96,13 +98,17 @@ TEST(Errors, ASummaryThatCannotBeWrittenGoesToStdoutWithExit2) {
 
 TEST(Errors, AFileThatFailsDuringOrAfterTheRunIsReportedAndTheRestIsWritten) {
   const auto dir = test::temp_dir();
-  for (const auto& [option, name] : std::vector<std::pair<std::string, std::string>>{
-           {"--tni-counters", "t.csv"}, {"--fst", "w.fst"}, {"--vcd", "w.vcd"}, {"--counters", "c.kcl"},
-           {"--counters", "c.csv"}}) {
+  for (const auto& [option, name] :
+       std::vector<std::pair<std::string, std::string>>{{"--tni-counters", "t.csv"},
+                                                        {"--fst", "w.fst"},
+                                                        {"--vcd", "w.vcd"},
+                                                        {"--counters", "c.kcl"},
+                                                        {"--counters", "c.csv"}}) {
     SCOPED_TRACE(option);
     const std::string json = dir + "/" + name + ".json";
-    std::vector<std::string> args = {"run", "tofu-small", "--workload", "alltoall", "--mode", "size-only",
-                                     "--quiet", "--json", json, option, full_disk(dir, name)};
+    std::vector<std::string> args = {"run",    "tofu-small", "--workload",        "alltoall",
+                                     "--mode", "size-only",  "--quiet",           "--json",
+                                     json,     option,       full_disk(dir, name)};
     if (option == "--fst" || option == "--vcd") args.insert(args.end(), {"--trace-nodes", "0,1"});
     if (option == "--counters") args.insert(args.end(), {"--interval", "100ns"});  // fails mid-run
     auto r = run_kairo(args);
@@ -147,8 +153,9 @@ TEST(Errors, NegativeAndOverflowingCountsAreRefused) {
   expect_refused(run_kairo({"traffic", "mesh-8x8", "--batch", "-1"}), {"--batch"});
   expect_refused(run_kairo({"run", "tofu-small", "--workload", "random-ring", "--seed", "-1"}), {"--seed"});
   // 2^63 cycles of 1 ns each pass 2^64 ps.
-  expect_refused(run_kairo({"traffic", "mesh-8x8", "--rate", "0.1", "--warmup-cycles", "9223372036854775808"}),
-                 {"--warmup-cycles", "simulated time"});
+  expect_refused(
+      run_kairo({"traffic", "mesh-8x8", "--rate", "0.1", "--warmup-cycles", "9223372036854775808"}),
+      {"--warmup-cycles", "simulated time"});
   // 2^40 packets per node would pre-allocate petabytes.
   expect_refused(run_kairo({"traffic", "mesh-8x8", "--batch", "1099511627776"}), {"--batch", "GiB"});
 }
@@ -159,7 +166,8 @@ TEST(Errors, NicRatesAndDurationsOutsideTheTimeTypeAreRefused) {
                  {"nic.dma_bandwidth", "1e17ps"});
   expect_refused(run_kairo({"check", "tofu-small", "--set", "nic.memory_bandwidth=0.000001B/s"}),
                  {"nic.memory_bandwidth"});
-  expect_refused(run_kairo({"check", "tofu-small", "--set", "nic.node_latency=1000000s"}), {"nic.node_latency"});
+  expect_refused(run_kairo({"check", "tofu-small", "--set", "nic.node_latency=1000000s"}),
+                 {"nic.node_latency"});
   // The largest legal values still run: 168 B/s moves 16 MiB within 1e17 ps.
   EXPECT_EQ(run_kairo({"check", "tofu-small", "--set", "nic.dma_bandwidth=200B/s"}).exit_code, 0);
 }
@@ -213,7 +221,8 @@ TEST(Errors, APlatformFileThatIsNotUtf8IsRefusedWithItsPosition) {
 }
 
 TEST(Errors, BatchModeHasNoRateToSweep) {
-  expect_refused(run_kairo({"traffic", "torus-8x8", "--batch", "10", "--sweep", "0.1"}), {"--sweep", "--batch"});
+  expect_refused(run_kairo({"traffic", "torus-8x8", "--batch", "10", "--sweep", "0.1"}),
+                 {"--sweep", "--batch"});
 }
 
 // ---- 8. Selections that select nothing.
@@ -236,8 +245,8 @@ TEST(Errors, TheSameRunWritesTheSameFstFile) {
   std::string files[2];
   for (int i = 0; i < 2; ++i) {
     files[i] = dir + "/w" + std::to_string(i) + ".fst";
-    auto r = run_kairo({"run", "tofu-small", "--workload", "pingpong", "--trace-nodes", "0,1", "--fst", files[i],
-                        "--quiet", "--json", dir + "/r.json"});
+    auto r = run_kairo({"run", "tofu-small", "--workload", "pingpong", "--trace-nodes", "0,1", "--fst",
+                        files[i], "--quiet", "--json", dir + "/r.json"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     if (i == 0) ::sleep(1);  // a date in seconds would differ
   }

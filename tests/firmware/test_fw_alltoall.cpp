@@ -125,7 +125,8 @@ TEST(Alltoall, A2atBeatsSimpleSpreadOnAMesh) {
 // alpha = 1/2, 4 x 4 x 8 x m / B on the 8x8 torus.
 TEST(Alltoall, A2atBeatsSimpleSpreadOnTori) {
   const std::vector<std::vector<std::string>> machines = {
-      {"run", "torus-8x8", "--set", "nic.dma_bandwidth=32GB/s", "--set", "nic.mtu=224B", "--param", "size=4KiB"},
+      {"run", "torus-8x8", "--set", "nic.dma_bandwidth=32GB/s", "--set", "nic.mtu=224B", "--param",
+       "size=4KiB"},
       {"run", "tofu-small", "--param", "size=4KiB"}};
   for (const auto& m : machines) {
     auto a2a = run_ok(with(m, {"--param", "algo=a2a", "--mode", "size-only"}));
@@ -134,7 +135,8 @@ TEST(Alltoall, A2atBeatsSimpleSpreadOnTori) {
     EXPECT_GE(a2at["details"]["ratio_to_bound"].get<double>(), 1.0) << m[1];
   }
   auto t = run_ok(with(machines[0], {"--param", "algo=a2at", "--mode", "size-only"}));
-  EXPECT_NEAR(t["details"]["lower_bound_ns"].get<double>(), 0.5 * 4 * 4 * 8 * 4096 / (32e9 * 224 / 256) * 1e9, 1e-6);
+  EXPECT_NEAR(t["details"]["lower_bound_ns"].get<double>(), 0.5 * 4 * 4 * 8 * 4096 / (32e9 * 224 / 256) * 1e9,
+              1e-6);
 }
 
 // Yazaki et al. 2015 Fig. 4: by default the phases come in three groups with two

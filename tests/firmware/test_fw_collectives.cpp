@@ -310,7 +310,8 @@ TEST(Collectives, A2atPhasesArePermutationsThatUseEveryDimension) {
       const std::vector<int> c = coords(t, a2at[0].puts[std::size_t(i - 1)].to);
       for (std::size_t d = 0; d < 3; ++d) seen[d].insert(c[d]);
     }
-    for (std::size_t d = 0; d < 3; ++d) EXPECT_EQ(seen[d].size(), 10u) << "phases " << first << "+, dim " << d;
+    for (std::size_t d = 0; d < 3; ++d)
+      EXPECT_EQ(seen[d].size(), 10u) << "phases " << first << "+, dim " << d;
   }
 }
 

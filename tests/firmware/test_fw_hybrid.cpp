@@ -47,11 +47,13 @@ TEST(Hybrid, TopSwitchLoadFallsWithPathwaysAndVanishesOnceEdgeSwitchesAreConnect
   for (int pathways : {0, 1, 2, 3, 6}) {
     auto j = neighbor("sp", pathways);
     const std::uint64_t pairs = 16 * std::uint64_t(std::max(0, 3 - pathways));
-    EXPECT_EQ(j["details"]["top_switch_bytes"].get<std::uint64_t>(), 2 * pairs * kOnWire) << pathways << " pathways";
+    EXPECT_EQ(j["details"]["top_switch_bytes"].get<std::uint64_t>(), 2 * pairs * kOnWire)
+        << pathways << " pathways";
     EXPECT_EQ(j["details"]["model_top_switch_bytes"].get<double>(), double(2 * pairs * kMessage));
     EXPECT_EQ(j["details"]["pathways_used"].get<int>(), pathways);
     const auto node = j["details"]["max_node_eps_bytes"].get<std::uint64_t>();
-    if (pathways == 1) EXPECT_GT(node, prev_node) << "the relay nodes' EPS links carry the forwarded messages";
+    if (pathways == 1)
+      EXPECT_GT(node, prev_node) << "the relay nodes' EPS links carry the forwarded messages";
     prev_node = node;
   }
   // Communication Partitioning regroups the processes into four 8 x 4
@@ -112,8 +114,11 @@ TEST(Hybrid, CounterLogRecordsTheTimeOpticalSendsWaitForTheirCircuits) {
   std::getline(log, header);
   std::vector<std::string> names;
   for (std::stringstream h(header); std::getline(h, line, ',');) names.push_back(line);
-  const auto col = [&](const std::string& n) { return std::size_t(std::find(names.begin(), names.end(), n) - names.begin()); };
-  const std::size_t wait = col("circuit_wait_ps"), start = col("interval_start_ps"), end = col("interval_end_ps");
+  const auto col = [&](const std::string& n) {
+    return std::size_t(std::find(names.begin(), names.end(), n) - names.begin());
+  };
+  const std::size_t wait = col("circuit_wait_ps"), start = col("interval_start_ps"),
+                    end = col("interval_end_ps");
   ASSERT_LT(wait, names.size());
   const std::size_t unit = col("unit"), port = col("port"), sent = col("bytes_sent"), stall = col("stall_ps");
   double sum_ps = 0, ocs_bytes = 0;
@@ -124,7 +129,8 @@ TEST(Hybrid, CounterLogRecordsTheTimeOpticalSendsWaitForTheirCircuits) {
     if (c[unit] == "ocs") {  // an optical port's row: stall_ps is the time its circuit was not up
       ocs_bytes += std::stod(c[sent]);
       const double from = std::stod(c[start]), to = std::stod(c[end]), dark = std::stod(c[stall]);
-      if (c[port] == "p16" && to <= 10e9) EXPECT_EQ(dark, to - from) << "node 16's pathway is not up yet: " << line;
+      if (c[port] == "p16" && to <= 10e9)
+        EXPECT_EQ(dark, to - from) << "node 16's pathway is not up yet: " << line;
       if (c[port] == "p16" && from >= 11e9) EXPECT_EQ(dark, 0) << line;
       continue;
     }
@@ -147,7 +153,8 @@ TEST(Hybrid, CounterLogRecordsTheTimeOpticalSendsWaitForTheirCircuits) {
 TEST(Hybrid, BadPatternInputIsRefused) {
   const std::string dir = test::temp_dir();
   const std::string ragged = test::write_file(dir, "ragged.csv", "0,1\n2\n");
-  auto r = test::run_kairo({"run", "hybrid-eps-ocs-128", "--workload", "pattern", "--param", "pattern=" + ragged});
+  auto r =
+      test::run_kairo({"run", "hybrid-eps-ocs-128", "--workload", "pattern", "--param", "pattern=" + ragged});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("ragged.csv:2"), std::string::npos) << r.err;
   r = test::run_kairo({"run", "eps-tree-128", "--workload", "pattern", "--param", "scheme=sp"});

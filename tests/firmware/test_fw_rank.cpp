@@ -287,8 +287,7 @@ Task ask(Rank& r, std::string* answer) {
 TEST(FwRank, FirmwareRequestsAndReleasesOpticalPathways) {
   Machine m(platforms::load_platform("hybrid-eps-ocs-128", {"ocs.on_circuit_down=error"}));
   auto& net = dynamic_cast<platforms::HybridNetlist&>(m.bench.net);
-  m.rt->set_circuit_control(
-      [&net](NodeId a, NodeId b, bool up) { return net.request_pathway(a, b, up); });
+  m.rt->set_circuit_control([&net](NodeId a, NodeId b, bool up) { return net.request_pathway(a, b, up); });
   std::vector<nic::RdmaStatus> got;
   std::vector<std::string> answers;
   m.rt->launch([&](Rank& r) { return circuits(r, &got, &answers); });
@@ -298,7 +297,7 @@ TEST(FwRank, FirmwareRequestsAndReleasesOpticalPathways) {
   EXPECT_NE(answers[1].find("already has a circuit"), std::string::npos) << answers[1];
   EXPECT_EQ(answers[2], "");
   EXPECT_EQ(got, (std::vector<nic::RdmaStatus>{nic::RdmaStatus::kCircuitDown, nic::RdmaStatus::kOk,
-                                                nic::RdmaStatus::kCircuitDown}));
+                                               nic::RdmaStatus::kCircuitDown}));
   EXPECT_EQ(net.controller().reconfigurations(), 4u) << "two set-ups, two tear-downs";
   Machine plain(platforms::load_platform("tofu-small"));
   std::string answer;

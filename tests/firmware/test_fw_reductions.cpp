@@ -53,15 +53,18 @@ struct Interpreter {
         }
         // A relay put goes as soon as the wait that gates it has arrived.
         for (const Put& put : st.puts)
-          if (put.after >= 0 && !relayed[r].count(&put) && arrived[r].count(st.waits[std::size_t(put.after)].tag)) {
+          if (put.after >= 0 && !relayed[r].count(&put) &&
+              arrived[r].count(st.waits[std::size_t(put.after)].tag)) {
             relayed[r].insert(&put);
             deliver(int(r), put);
             progress = true;
           }
-        if (!std::all_of(st.waits.begin(), st.waits.end(), [&](const Wait& w) { return arrived[r].count(w.tag); }))
+        if (!std::all_of(st.waits.begin(), st.waits.end(),
+                         [&](const Wait& w) { return arrived[r].count(w.tag); }))
           continue;
         for (const Op& op : st.ops) apply(int(r), op);
-        if (std::any_of(st.puts.begin(), st.puts.end(), [&](const Put& put) { return put.after >= 0 && !relayed[r].count(&put); }))
+        if (std::any_of(st.puts.begin(), st.puts.end(),
+                        [&](const Put& put) { return put.after >= 0 && !relayed[r].count(&put); }))
           continue;
         ++step[r];
         posted[r] = false;
@@ -69,7 +72,8 @@ struct Interpreter {
       }
     }
     for (std::size_t r = 0; r < p; ++r)
-      if (step[r] < s[r].size()) errors.push_back("rank " + std::to_string(r) + " is stuck in step " + std::to_string(step[r]));
+      if (step[r] < s[r].size())
+        errors.push_back("rank " + std::to_string(r) + " is stuck in step " + std::to_string(step[r]));
     return errors.empty();
   }
 
@@ -149,11 +153,13 @@ bool allowed(const std::string& algo, int p) {
 TEST(Reductions, EveryAllreduceLeavesTheExactSumOnEveryRank) {
   for (const auto& algo : reduction_algorithms(ReductionKind::kAllreduce))
     for (int p : {2, 3, 4, 5, 6, 8, 12, 16, 32})
-      for (std::uint64_t size : {std::uint64_t(8), std::uint64_t(8 * 3 * p + 16)}) {  // fewer doubles than ranks, and more
+      for (std::uint64_t size :
+           {std::uint64_t(8), std::uint64_t(8 * 3 * p + 16)}) {  // fewer doubles than ranks, and more
         if (!allowed(algo, p)) continue;
         const auto out = reduce_in_interpreter(ReductionKind::kAllreduce, algo, p, size, std::min(2, p / 2));
         const auto want = exact_sum(p, size / 8);
-        for (int r = 0; r < p; ++r) EXPECT_EQ(out[std::size_t(r)], want) << algo << " p=" << p << " size=" << size << " rank " << r;
+        for (int r = 0; r < p; ++r)
+          EXPECT_EQ(out[std::size_t(r)], want) << algo << " p=" << p << " size=" << size << " rank " << r;
       }
 }
 
@@ -167,7 +173,8 @@ TEST(Reductions, ReduceScatterAndReduceLeaveTheirPartsWhereMpiSays) {
       const Parts parts{size, p, 8};
       for (int r = 0; r < p; ++r)
         for (std::uint64_t i = parts.offset(r) / 8; i < parts.offset(r + 1) / 8; ++i)
-          EXPECT_EQ(out[std::size_t(r)][i], want[i]) << algo << " p=" << p << " rank " << r << " element " << i;
+          EXPECT_EQ(out[std::size_t(r)][i], want[i])
+              << algo << " p=" << p << " rank " << r << " element " << i;
     }
   for (const auto& algo : reduction_algorithms(ReductionKind::kReduce))
     for (int p : {2, 3, 5, 8, 12})
@@ -188,7 +195,8 @@ TEST(Reductions, AllreduceGivesEveryRankTheSameBitsEvenWhenSumsRound) {
       Interpreter in;
       const std::uint64_t size = 8 * 64;
       for (int r = 0; r < p; ++r) {
-        all.push_back(reduction(ReductionKind::kAllreduce, algo, Reduction{r, p, 0, size, std::min(2, p / 2), 1}));
+        all.push_back(
+            reduction(ReductionKind::kAllreduce, algo, Reduction{r, p, 0, size, std::min(2, p / 2), 1}));
         std::vector<double> v(64);
         for (std::size_t i = 0; i < v.size(); ++i) v[i] = 1.0 / double(3 + r + int(i));
         in.send.emplace_back(size);
@@ -198,7 +206,8 @@ TEST(Reductions, AllreduceGivesEveryRankTheSameBitsEvenWhenSumsRound) {
       for (const auto& s : all) extent = std::max(extent, recv_extent(s));
       in.recv.assign(std::size_t(p), std::vector<unsigned char>(extent, 0));
       ASSERT_TRUE(in.run(all)) << algo;
-      for (int r = 1; r < p; ++r) EXPECT_EQ(in.send[std::size_t(r)], in.send[0]) << algo << " p=" << p << " rank " << r;
+      for (int r = 1; r < p; ++r)
+        EXPECT_EQ(in.send[std::size_t(r)], in.send[0]) << algo << " p=" << p << " rank " << r;
     }
 }
 
@@ -255,18 +264,21 @@ TEST(Reductions, EveryBcastDeliversTheRootsBytesToEveryRank) {
           for (int r = 0; r < p; ++r) all.push_back(bcast(algo, r, p, root, size, std::max(1, p / 4), 1));
           in.send.assign(std::size_t(p), std::vector<unsigned char>(8, 0));
           in.recv.assign(std::size_t(p), std::vector<unsigned char>(size, 0));
-          for (std::uint64_t i = 0; i < size; ++i) in.recv[std::size_t(root)][i] = static_cast<unsigned char>(i * 7 + 1);
+          for (std::uint64_t i = 0; i < size; ++i)
+            in.recv[std::size_t(root)][i] = static_cast<unsigned char>(i * 7 + 1);
           const auto problems = check_schedules(all);
           EXPECT_TRUE(problems.empty()) << algo << " p=" << p << ": " << problems.front();
           ASSERT_TRUE(in.run(all)) << algo << " p=" << p << ": " << in.errors.front();
           for (int r = 0; r < p; ++r)
-            EXPECT_EQ(in.recv[std::size_t(r)], in.recv[std::size_t(root)]) << algo << " p=" << p << " root " << root << " rank " << r;
+            EXPECT_EQ(in.recv[std::size_t(r)], in.recv[std::size_t(root)])
+                << algo << " p=" << p << " root " << root << " rank " << r;
         }
       }
 }
 
 TEST(Reductions, AlgorithmsRejectRankCountsTheyCannotServe) {
-  EXPECT_THROW(reduction(ReductionKind::kAllreduce, "twotier", Reduction{0, 12, 0, 96, 1, 1}), std::invalid_argument);
+  EXPECT_THROW(reduction(ReductionKind::kAllreduce, "twotier", Reduction{0, 12, 0, 96, 1, 1}),
+               std::invalid_argument);
   EXPECT_THROW(reduction(ReductionKind::kAllreduce, "rabenseifner-ext", Reduction{0, 7, 0, 96, 1, 1}),
                std::invalid_argument);
   EXPECT_THROW(reduction(ReductionKind::kAllreduce, "rabenseifner-ext", Reduction{0, 8, 0, 96, 5, 1}),
@@ -302,8 +314,10 @@ struct Net {
 // A 3D torus (torus-10x10x10 cut to 4x4x2), a small Tofu, a 2D mesh, a fat
 // tree, and 6 and 12 ranks of the small Tofu.
 std::vector<Net> networks() {
-  return {{"torus-10x10x10", 32,
-           {"--set", "topology.dims.X.size=4", "--set", "topology.dims.Y.size=4", "--set", "topology.dims.Z.size=2"}},
+  return {{"torus-10x10x10",
+           32,
+           {"--set", "topology.dims.X.size=4", "--set", "topology.dims.Y.size=4", "--set",
+            "topology.dims.Z.size=2"}},
           {"tofu-small", 96, {}},
           {"mesh-8x8", 64, {}},
           {"ib-qdr-16", 16, {}},
@@ -328,19 +342,22 @@ TEST(Reductions, EveryAlgorithmVerifiesOnEveryKindOfNetwork) {
         if (!allowed(algo, net.ranks)) continue;
         if (workload == "allgather" && algo == "recursive-doubling" && !is_pow2(net.ranks)) continue;
         if (net.ranks % 2 && (algo == "vandegeijn-ext" || algo == "farfirst")) continue;
-        std::vector<std::string> args = {"run", net.platform, "--workload", workload, "--param", "algo=" + algo};
+        std::vector<std::string> args = {"run",    net.platform, "--workload",
+                                         workload, "--param",    "algo=" + algo};
         if (workload != "barrier") args.insert(args.end(), {"--param", "size=2400B"});
         if (workload == "barrier") args.insert(args.end(), {"--param", "skew_ns=2000"});
-        if (workload == "scatter" || workload == "gather") args.insert(args.end(), {"--param", "root=" + std::to_string(net.ranks - 1)});
+        if (workload == "scatter" || workload == "gather")
+          args.insert(args.end(), {"--param", "root=" + std::to_string(net.ranks - 1)});
         args.insert(args.end(), net.set.begin(), net.set.end());
         auto d = run_ok(args);
         ++runs;
-        EXPECT_EQ(d["verified"], true) << net.platform << " " << net.ranks << " ranks " << workload << " " << algo
-                                       << " " << d.value("failure", "");
+        EXPECT_EQ(d["verified"], true) << net.platform << " " << net.ranks << " ranks " << workload << " "
+                                       << algo << " " << d.value("failure", "");
         EXPECT_EQ(d["ranks"], net.ranks);
         if (net.ranks == 16 || net.ranks == 12) {  // size-only mode keeps the timing
           args.insert(args.end(), {"--mode", "size-only"});
-          EXPECT_EQ(d["completion_ns"], run_ok(args)["completion_ns"]) << net.platform << " " << workload << " " << algo;
+          EXPECT_EQ(d["completion_ns"], run_ok(args)["completion_ns"])
+              << net.platform << " " << workload << " " << algo;
         }
       }
   EXPECT_GE(runs, 6 * 15) << "every network ran most algorithms";
@@ -358,12 +375,12 @@ double phase_ns(const nlohmann::json& j, const std::string& name) {
 }
 
 TEST(Reductions, OnTwoClustersTheExtendedAlgorithmsBeatFarfirstAndTwotierAndStreamsSaturateTheWan) {
-  const double M = 8 * 1024 * 1024, L = 10e6;                 // bytes, ns
-  const double B = 1e9 / 8 * 1500 / 1536 / 1e9, W = 10 * B;   // bytes per ns
+  const double M = 8 * 1024 * 1024, L = 10e6;                // bytes, ns
+  const double B = 1e9 / 8 * 1500 / 1536 / 1e9, W = 10 * B;  // bytes per ns
   const int h = 32;
   auto run = [&](const std::string& workload, const std::string& algo, int streams = 0) {
-    std::vector<std::string> a = {"run", "grid-2x32", "--workload", workload, "--param", "algo=" + algo,
-                                  "--param", "size=8MiB", "--mode", "size-only"};
+    std::vector<std::string> a = {"run",          "grid-2x32", "--workload", workload, "--param",
+                                  "algo=" + algo, "--param",   "size=8MiB",  "--mode", "size-only"};
     if (streams) a.insert(a.end(), {"--param", "streams=" + std::to_string(streams)});
     return run_ok(a);
   };
@@ -405,12 +422,16 @@ TEST(Reductions, OnTwoClustersTheExtendedAlgorithmsBeatFarfirstAndTwotierAndStre
 // whole ones). `--compare algo=native,fragment --param sizes=` reports the
 // crossover; the runs at its two ends confirm the bracket.
 TEST(Reductions, NeighborCrossoverIsReportedAndBracketsTheSwitch) {
-  const std::vector<std::string> machine = {"--param", "grid=6x6x6", "--set", "topology.dims.X.size=6", "--set",
-                                            "topology.dims.Y.size=6", "--set", "topology.dims.Z.size=6", "--set",
-                                            "router.network_interfaces=4", "--set", "router.max_packet_flits=64",
-                                            "--set", "router.vc_buffer_flits=64", "--mode", "size-only"};
-  std::vector<std::string> args = {"run", "torus-10x10x10", "--workload", "neighbor", "--compare",
-                                   "algo=native,fragment", "--param", "sizes=1KiB,256KiB"};
+  const std::vector<std::string> machine = {"--param", "grid=6x6x6",
+                                            "--set",   "topology.dims.X.size=6",
+                                            "--set",   "topology.dims.Y.size=6",
+                                            "--set",   "topology.dims.Z.size=6",
+                                            "--set",   "router.network_interfaces=4",
+                                            "--set",   "router.max_packet_flits=64",
+                                            "--set",   "router.vc_buffer_flits=64",
+                                            "--mode",  "size-only"};
+  std::vector<std::string> args = {"run",       "torus-10x10x10",       "--workload", "neighbor",
+                                   "--compare", "algo=native,fragment", "--param",    "sizes=1KiB,256KiB"};
   args.insert(args.end(), machine.begin(), machine.end());
   const auto j = run_ok(args);
   ASSERT_EQ(j["crossovers"].size(), 1u) << j.dump();
@@ -421,15 +442,17 @@ TEST(Reductions, NeighborCrossoverIsReportedAndBracketsTheSwitch) {
   EXPECT_LT(lo, hi);
   EXPECT_LE(hi - lo, std::max<std::uint64_t>(8, lo / 32) + 8) << "bisected to a narrow bracket";
   auto latency = [&](const char* algo, std::uint64_t bytes) {
-    std::vector<std::string> a = {"run", "torus-10x10x10", "--workload", "neighbor", "--param", std::string("algo=") + algo,
-                                  "--param", "size=" + std::to_string(bytes) + "B"};
+    std::vector<std::string> a = {"run",        "torus-10x10x10",
+                                  "--workload", "neighbor",
+                                  "--param",    std::string("algo=") + algo,
+                                  "--param",    "size=" + std::to_string(bytes) + "B"};
     a.insert(a.end(), machine.begin(), machine.end());
     return run_ok(a)["latency_ns"].get<double>();
   };
   EXPECT_LE(latency("native", lo), latency("fragment", lo));
   EXPECT_LT(latency("fragment", hi), latency("native", hi));
-  EXPECT_NE(test::run_kairo({"run", "tofu-small", "--workload", "neighbor", "--compare", "algo=native,fragment",
-                             "--param", "sizes=4KiB,1KiB"})
+  EXPECT_NE(test::run_kairo({"run", "tofu-small", "--workload", "neighbor", "--compare",
+                             "algo=native,fragment", "--param", "sizes=4KiB,1KiB"})
                 .exit_code,
             0)
       << "sizes must increase";

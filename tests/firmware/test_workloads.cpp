@@ -242,7 +242,8 @@ void expect_refused(const std::string& workload, std::vector<std::string> args,
   for (const auto& a : args) cmd += " " + a;
   EXPECT_EQ(l.r.exit_code, 2) << "kairo" << cmd << "\n" << l.r.err;
   EXPECT_EQ(l.r.err.rfind("kairo: error: " + workload + ": ", 0), 0u) << cmd << "\n" << l.r.err;
-  for (const auto& mention : mentions) EXPECT_NE(l.r.err.find(mention), std::string::npos) << cmd << "\n" << l.r.err;
+  for (const auto& mention : mentions)
+    EXPECT_NE(l.r.err.find(mention), std::string::npos) << cmd << "\n" << l.r.err;
   EXPECT_TRUE(l.r.out.empty()) << cmd;
   EXPECT_LT(l.seconds, 20.0) << cmd << ": refused before anything is allocated";
 }
@@ -290,7 +291,8 @@ TEST(Workloads, EveryWorkloadRefusesMoreThan8GiBOfBuffersInDataMode) {
     if (std::string(w.name) == "barrier") continue;  // no size: its 8 B signals (next test)
     const auto c = cases.find(w.name);
     ASSERT_NE(c, cases.end()) << w.name << ": every workload has a case here";
-    expect_refused(w.name, c->second, {"GiB of buffers in the node memories (limit 8 GiB)", "--mode size-only"});
+    expect_refused(w.name, c->second,
+                   {"GiB of buffers in the node memories (limit 8 GiB)", "--mode size-only"});
   }
 }
 
@@ -299,7 +301,8 @@ TEST(Workloads, EveryWorkloadRefusesMoreThan8GiBOfBuffersInDataMode) {
 // per rank and the node memory, for every workload.
 TEST(Workloads, EveryWorkloadRefusesBuffersLargerThanTheNodeMemory) {
   const std::map<std::string, std::vector<std::string>> cases = {
-      {"pingpong", {"run", "tofu-small", "--param", "size=8MiB", "--set", "nic.memory_size=8MiB"}},  // 2 x 8 MiB
+      {"pingpong",
+       {"run", "tofu-small", "--param", "size=8MiB", "--set", "nic.memory_size=8MiB"}},  // 2 x 8 MiB
       {"put-bw", {"run", "tofu-small", "--param", "size=64GiB"}},
       {"random-ring", {"run", "tofu-small", "--param", "size=16GiB"}},
       {"barrier", {"run", "tofu-small", "--set", "nic.memory_size=4KiB"}},  // 4 KiB + 8 B of signals
@@ -309,11 +312,13 @@ TEST(Workloads, EveryWorkloadRefusesBuffersLargerThanTheNodeMemory) {
       {"gather", {"run", "tofu-k", "--param", "size=16MB"}},
       {"allgather", {"run", "tofu-k", "--param", "size=16MB"}},
       {"pattern", {"run", "hybrid-eps-ocs-128", "--set", "nic.memory_size=100MB"}},
-      {"neighbor", {"run", "tofu-small", "--param", "size=1MiB", "--set", "nic.memory_size=8MiB"}},  // 6 + 6 MiB
+      {"neighbor",
+       {"run", "tofu-small", "--param", "size=1MiB", "--set", "nic.memory_size=8MiB"}},  // 6 + 6 MiB
       // ring: 82,943 slots of 16 MB per rank
       {"allreduce", {"run", "tofu-k", "--param", "algo=ring", "--param", "size=16MB"}},
       {"reduce-scatter", {"run", "tofu-k", "--param", "size=16MB"}},
-      {"reduce", {"run", "tofu-small", "--param", "size=1MiB", "--set", "nic.memory_size=4MiB"}},  // 1 + 7 MiB
+      {"reduce",
+       {"run", "tofu-small", "--param", "size=1MiB", "--set", "nic.memory_size=4MiB"}},  // 1 + 7 MiB
       {"alltoall", {"run", "tofu-k", "--param", "size=16MB"}},
   };
   for (const auto& w : sw::workloads()) {
@@ -400,13 +405,15 @@ TEST(Workloads, FootprintIsWhatTheBuffersTakeByTheParameters) {
 TEST(Workloads, ReductionFootprintMatchesEveryRanksSchedule) {
   using coll::ReductionKind;
   const std::vector<std::pair<ReductionKind, std::string>> kinds = {
-      {ReductionKind::kAllreduce, "allreduce"}, {ReductionKind::kReduceScatter, "reduce-scatter"},
+      {ReductionKind::kAllreduce, "allreduce"},
+      {ReductionKind::kReduceScatter, "reduce-scatter"},
       {ReductionKind::kReduce, "reduce"}};
   int checked = 0;
   for (const auto& [kind, workload] : kinds)
     for (const std::string& algo : coll::reduction_algorithms(kind))
       for (int p = 2; p <= 40; ++p)
-        for (std::uint64_t size : {std::uint64_t(8), std::uint64_t(48), std::uint64_t(65536), std::uint64_t(100008)})
+        for (std::uint64_t size :
+             {std::uint64_t(8), std::uint64_t(48), std::uint64_t(65536), std::uint64_t(100008)})
           for (int streams : {1, 2, 3}) {
             if (streams > 1 && algo != "rabenseifner-ext") continue;
             std::vector<std::string> params = {"algo=" + algo, "size=" + std::to_string(size) + "B"};
@@ -466,9 +473,10 @@ TEST(Workloads, FootprintIsExactlyWhatTheRanksAllocate) {
     fits.insert(fits.end(), {"--set", "nic.memory_size=" + std::to_string(bytes) + "B"});
     short_by_one.insert(short_by_one.end(), {"--set", "nic.memory_size=" + std::to_string(bytes - 1) + "B"});
     EXPECT_FALSE(run_json(fits).empty()) << workload << " in " << bytes << " B of node memory";
-    expect_refused(workload, short_by_one,
-                   {"a rank would allocate " + std::to_string(bytes) + " B",
-                    "nic.memory_size=" + std::to_string(bytes - 1) + "B (" + std::to_string(bytes - 1) + " B)"});
+    expect_refused(
+        workload, short_by_one,
+        {"a rank would allocate " + std::to_string(bytes) + " B",
+         "nic.memory_size=" + std::to_string(bytes - 1) + "B (" + std::to_string(bytes - 1) + " B)"});
   }
   // The same footprint passes in size-only mode and not in data mode.
   auto m = make_workload("tofu-small", "put-bw", {"size=16GiB"});

@@ -11,8 +11,8 @@
 namespace kairo::nic {
 namespace {
 
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 tlm::tlm_response_status xfer(NodeMemory& m, tlm::tlm_command cmd, std::uint64_t addr, unsigned char* data,
                               unsigned len, sc_time* delay = nullptr) {
@@ -42,7 +42,7 @@ NodeMemory::Params params(MemoryMode mode) {
 TEST(NodeMemory, RandomUnalignedWritesReadBackByteExactAgainstAReferenceImage) {
   NodeMemory mem(params(MemoryMode::kData));
   const std::uint64_t base = (std::uint64_t(1) << 35) - 3 * NodeMemory::kPageBytes;  // deep in the range
-  std::vector<unsigned char> image(8 * NodeMemory::kPageBytes, 0);  // independent reference
+  std::vector<unsigned char> image(8 * NodeMemory::kPageBytes, 0);                   // independent reference
   std::mt19937_64 rng(3);
   for (int i = 0; i < 2000; ++i) {
     unsigned len = unsigned(1 + rng() % 9000);
@@ -67,7 +67,8 @@ TEST(NodeMemory, StorageCostsOnlyTheTouchedPages) {
   EXPECT_EQ(mem.bytes_held(), 4 * NodeMemory::kPageBytes);
   unsigned char z[4] = {9, 9, 9, 9};
   xfer(mem, tlm::TLM_READ_COMMAND, std::uint64_t(1) << 34, z, 4);
-  EXPECT_EQ(std::vector<unsigned char>(z, z + 4), std::vector<unsigned char>(4, 0)) << "never written reads as zero";
+  EXPECT_EQ(std::vector<unsigned char>(z, z + 4), std::vector<unsigned char>(4, 0))
+      << "never written reads as zero";
   EXPECT_EQ(mem.bytes_held(), 4 * NodeMemory::kPageBytes) << "reads allocate nothing";
 }
 

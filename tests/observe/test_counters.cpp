@@ -21,9 +21,9 @@ struct Logged {
 
 Logged run_logged(const std::string& file, const std::vector<std::string>& extra = {}) {
   const std::string dir = test::temp_dir();
-  std::vector<std::string> args = {"run", "tofu-small", "--workload", "alltoall", "--param", "size=4KiB",
-                                   "--counters", dir + "/" + file, "--interval", "5us", "--json",
-                                   dir + "/run.json", "--quiet"};
+  std::vector<std::string> args = {"run",       "tofu-small",      "--workload",     "alltoall",   "--param",
+                                   "size=4KiB", "--counters",      dir + "/" + file, "--interval", "5us",
+                                   "--json",    dir + "/run.json", "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   auto r = test::run_kairo(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -42,7 +42,8 @@ TEST(Counters, IntervalsAddUpToTheEndOfRunTotals) {
   for (const auto& iv : l.log.intervals) {
     for (const auto& [i, f] : iv.links)
       if (l.log.links[i].dim != "ni") hops += f[0], flit_hops += f[1];  // router-to-router hops
-    for (const auto& [i, f] : iv.tnis) commands += f[0], dma_read += f[1], dma_written += f[2], tni_sent += f[3];
+    for (const auto& [i, f] : iv.tnis)
+      commands += f[0], dma_read += f[1], dma_written += f[2], tni_sent += f[3];
   }
   EXPECT_EQ(hops, l.summary["network"]["packet_hops"].get<std::uint64_t>());
   EXPECT_EQ(flit_hops, l.summary["network"]["flit_hops"].get<std::uint64_t>());
@@ -63,7 +64,8 @@ TEST(Counters, IntervalsAddUpToTheEndOfRunTotals) {
 TEST(Counters, WhatOneEndSendsTheOtherReceivesInTheSameInterval) {
   const Logged l = run_logged("c.kcl");
   std::map<std::string, std::uint32_t> by_end;  // "router.port" -> link index
-  for (std::uint32_t i = 0; i < l.log.links.size(); ++i) by_end[l.log.links[i].router + "." + l.log.links[i].port] = i;
+  for (std::uint32_t i = 0; i < l.log.links.size(); ++i)
+    by_end[l.log.links[i].router + "." + l.log.links[i].port] = i;
   int checked = 0;
   for (const auto& iv : l.log.intervals) {
     std::map<std::uint32_t, const std::vector<std::uint64_t>*> row;
@@ -75,8 +77,8 @@ TEST(Counters, WhatOneEndSendsTheOtherReceivesInTheSameInterval) {
       ASSERT_NE(peer, by_end.end()) << link.peer << "." << link.peer_port;
       const auto it = row.find(peer->second);
       const std::uint64_t received = it == row.end() ? 0 : (*it->second)[5];
-      EXPECT_EQ(f[2], received) << link.router << "." << link.port << " -> " << link.peer << " in [" << iv.start
-                                << ", " << iv.end << ")";
+      EXPECT_EQ(f[2], received) << link.router << "." << link.port << " -> " << link.peer << " in ["
+                                << iv.start << ", " << iv.end << ")";
       EXPECT_LE(f[6], iv.end - iv.start) << "busy longer than the interval";
       ++checked;
     }
@@ -95,7 +97,8 @@ TEST(Counters, TheCsvAndTheBinaryLogHoldTheSameRows) {
     std::map<std::tuple<sim::Time, std::string, std::string>, std::vector<std::uint64_t>> m;
     for (const auto& iv : d.intervals) {
       for (const auto& [i, f] : iv.links) m[{iv.end, d.links[i].router, d.links[i].port}] = f;
-      for (const auto& [i, f] : iv.tnis) m[{iv.end, d.tnis[i].node, "tni" + std::to_string(d.tnis[i].tni)}] = f;
+      for (const auto& [i, f] : iv.tnis)
+        m[{iv.end, d.tnis[i].node, "tni" + std::to_string(d.tnis[i].tni)}] = f;
     }
     return m;
   };
@@ -105,14 +108,16 @@ TEST(Counters, TheCsvAndTheBinaryLogHoldTheSameRows) {
 TEST(Counters, BadOptionsAreRefused) {
   const std::string dir = test::temp_dir();
   for (const std::vector<std::string>& bad :
-       {std::vector<std::string>{"--counters", dir + "/c.txt"}, std::vector<std::string>{"--counters", dir + "/c.csv", "--interval", "0s"},
+       {std::vector<std::string>{"--counters", dir + "/c.txt"},
+        std::vector<std::string>{"--counters", dir + "/c.csv", "--interval", "0s"},
         std::vector<std::string>{"--counters", dir + "/c.csv", "--interval", "soon"},
         std::vector<std::string>{"--counters", "/nonexistent-dir/c.csv"}}) {
     std::vector<std::string> args = {"run", "tofu-small", "--workload", "pingpong", "--quiet"};
     args.insert(args.end(), bad.begin(), bad.end());
     auto r = test::run_kairo(args);
     EXPECT_EQ(r.exit_code, 2) << bad.back() << ": " << r.err;
-    EXPECT_TRUE(r.err.find("--counters") != std::string::npos || r.err.find("--interval") != std::string::npos)
+    EXPECT_TRUE(r.err.find("--counters") != std::string::npos ||
+                r.err.find("--interval") != std::string::npos)
         << r.err;
   }
 }

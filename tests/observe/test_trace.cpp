@@ -38,8 +38,9 @@ TEST(Trace, OutOfOrderChangesAreWrittenInTimeOrderAndTheLastAtATimeWins) {
   t.set(busy, 500, 0);
   t.set(pkt, 500, 0);
   t.set(busy, 50, 0);  // recorded late, earlier in time: a no-op (already 0)
-  const std::vector<Row> want = {{0, "rtr_x0.xp.busy", 0},   {0, "rtr_x0.xp.pkt", 0},   {100, "rtr_x0.xp.busy", 1},
-                                 {100, "rtr_x0.xp.pkt", 7},  {300, "rtr_x0.xp.pkt", 8}, {500, "rtr_x0.xp.busy", 0},
+  const std::vector<Row> want = {{0, "rtr_x0.xp.busy", 0},   {0, "rtr_x0.xp.pkt", 0},
+                                 {100, "rtr_x0.xp.busy", 1}, {100, "rtr_x0.xp.pkt", 7},
+                                 {300, "rtr_x0.xp.pkt", 8},  {500, "rtr_x0.xp.busy", 0},
                                  {500, "rtr_x0.xp.pkt", 0}};
   EXPECT_EQ(rows(t), want);
 }
@@ -75,7 +76,6 @@ TEST(Trace, TheWindowStartsFromTheValuesReachedAndEndsOnTime) {
   EXPECT_EQ(got, want);
 }
 
-
 TEST(Trace, VcdAndFstHoldTheSameValueChangesAsGtkwaveReadsThem) {
   Trace t;
   const auto busy = t.add("rtr_x1y0.xp.busy", 1), pkt = t.add("rtr_x1y0.xp.pkt", 32),
@@ -97,7 +97,8 @@ TEST(Trace, VcdAndFstHoldTheSameValueChangesAsGtkwaveReadsThem) {
   std::sort(want.begin(), want.end());
   EXPECT_EQ(read_fst(fst), want) << "the FST";
   const std::string cmd = "vcd2fst " + vcd + " " + conv + " > " + dir + "/vcd2fst.log 2>&1";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << "GTKWave's vcd2fst could not convert the VCD: " << test::read_file(dir + "/vcd2fst.log");
+  ASSERT_EQ(std::system(cmd.c_str()), 0)
+      << "GTKWave's vcd2fst could not convert the VCD: " << test::read_file(dir + "/vcd2fst.log");
   EXPECT_EQ(read_fst(conv), want) << "the VCD, parsed by GTKWave";
 }
 

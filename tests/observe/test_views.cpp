@@ -14,9 +14,9 @@ namespace {
 
 std::string logged_run(const std::string& dir, const std::string& file) {
   auto r = test::run_kairo({"run", "mesh-10x10x10", "--set", "topology.dims.X.size=4", "--set",
-                            "topology.dims.Y.size=4", "--set", "topology.dims.Z.size=2", "--workload", "alltoall",
-                            "--param", "size=2KiB", "--counters", dir + "/" + file, "--interval", "2us", "--quiet",
-                            "--json", dir + "/run.json"});
+                            "topology.dims.Y.size=4", "--set", "topology.dims.Z.size=2", "--workload",
+                            "alltoall", "--param", "size=2KiB", "--counters", dir + "/" + file, "--interval",
+                            "2us", "--quiet", "--json", dir + "/run.json"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return dir + "/" + file;
 }
@@ -27,8 +27,9 @@ TEST(Views, EveryPictureIsWrittenFromEitherLogFormat) {
     const std::string log = logged_run(dir, file);
     auto r = test::run_kairo({"view", log, "--out", dir + "/view"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    for (const char* pic : {"timeseries_util.svg", "timeseries_stall.svg", "topology_util.svg", "topology_stall.svg",
-                            "topology_util_X.svg", "topology_util_Y.svg", "topology_util_Z.svg", "index.html"}) {
+    for (const char* pic :
+         {"timeseries_util.svg", "timeseries_stall.svg", "topology_util.svg", "topology_stall.svg",
+          "topology_util_X.svg", "topology_util_Y.svg", "topology_util_Z.svg", "index.html"}) {
       const std::string text = test::read_file(dir + "/view/" + pic);
       ASSERT_FALSE(text.empty()) << pic;
       if (std::string(pic).find(".svg") != std::string::npos) {
@@ -38,7 +39,8 @@ TEST(Views, EveryPictureIsWrittenFromEitherLogFormat) {
     }
     // Every dimension and direction of the 3D mesh has its time series.
     const std::string ts = test::read_file(dir + "/view/timeseries_util.svg");
-    for (const char* g : {">X+<", ">X-<", ">Y+<", ">Y-<", ">Z<", ">ni<"}) EXPECT_NE(ts.find(g), std::string::npos) << g;
+    for (const char* g : {">X+<", ">X-<", ">Y+<", ">Y-<", ">Z<", ">ni<"})
+      EXPECT_NE(ts.find(g), std::string::npos) << g;
   }
 }
 
@@ -47,10 +49,11 @@ TEST(Views, ThePageLoadsInHeadlessChromiumAndAClickOnTheTimeAxisChangesTheTopolo
   const std::string log = logged_run(dir, "c.kcl");
   ASSERT_EQ(test::run_kairo({"view", log, "--out", dir + "/view"}).exit_code, 0);
   const std::string out = dir + "/dom.html";
-  const std::string cmd = "timeout 120 chromium --headless --no-sandbox --disable-gpu --dump-dom 'file://" + dir +
-                          "/view/index.html#selftest' > " + out + " 2> " + dir + "/chromium.log";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << "headless chromium failed (tools/setup.sh installs Debian's chromium): "
-                                         << test::read_file(dir + "/chromium.log");
+  const std::string cmd = "timeout 120 chromium --headless --no-sandbox --disable-gpu --dump-dom 'file://" +
+                          dir + "/view/index.html#selftest' > " + out + " 2> " + dir + "/chromium.log";
+  ASSERT_EQ(std::system(cmd.c_str()), 0)
+      << "headless chromium failed (tools/setup.sh installs Debian's chromium): "
+      << test::read_file(dir + "/chromium.log");
   const std::string dom = test::read_file(out);
   const auto at = dom.find("data-selftest=\"");
   ASSERT_NE(at, std::string::npos) << "the page's script did not run its self-test";

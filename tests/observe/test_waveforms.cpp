@@ -22,10 +22,10 @@ namespace {
 using Row = test::FstRow;  // time (ps), signal, value
 using test::read_fst;
 
-
 // The first time after 0 that `signal` takes a value satisfying `pred`.
-std::uint64_t first(const std::vector<Row>& rows, const std::string& signal,
-                    bool (*pred)(std::uint64_t) = [](std::uint64_t v) { return v != 0; }) {
+std::uint64_t first(
+    const std::vector<Row>& rows, const std::string& signal,
+    bool (*pred)(std::uint64_t) = [](std::uint64_t v) { return v != 0; }) {
   for (const auto& [t, s, v] : rows)
     if (t > 0 && s == signal && pred(v)) return t;
   ADD_FAILURE() << "no change of " << signal;
@@ -49,11 +49,17 @@ struct TracedRun {
 TracedRun traced_put(const std::vector<std::string>& extra = {}) {
   TracedRun r;
   r.dir = test::temp_dir();
-  std::vector<std::string> args = {"run", "tofu-small", "--workload", "pingpong", "--param", "size=1000B",
-                                   "--set", "nic.node_latency=500ns", "--set", "nic.dma_bandwidth=2GB/s",
-                                   "--trace-nodes", "0,1", "--trace-tnis", "0",
-                                   "--vcd", r.dir + "/put.vcd", "--fst", r.dir + "/put.fst",
-                                   "--json", r.dir + "/put.json", "--quiet"};
+  std::vector<std::string> args = {"run",           "tofu-small",
+                                   "--workload",    "pingpong",
+                                   "--param",       "size=1000B",
+                                   "--set",         "nic.node_latency=500ns",
+                                   "--set",         "nic.dma_bandwidth=2GB/s",
+                                   "--trace-nodes", "0,1",
+                                   "--trace-tnis",  "0",
+                                   "--vcd",         r.dir + "/put.vcd",
+                                   "--fst",         r.dir + "/put.fst",
+                                   "--json",        r.dir + "/put.json",
+                                   "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   auto res = test::run_kairo(args);
   EXPECT_EQ(res.exit_code, 0) << res.err;
@@ -81,9 +87,10 @@ TEST(Waveforms, APutShowsItsLifeInOrderAtTheTimesTheNicGives) {
   const std::uint64_t completion = first(r.fst, src + "completions");
   // The order of Susukita et al. 2016's put model.
   const std::vector<std::pair<const char*, std::uint64_t>> order = {
-      {"doorbell", doorbell}, {"DMA read", dma_read},      {"injection", inject},  {"link x0->x1", link_x},
-      {"ejection at x1", eject}, {"DMA write at x1", dma_write}, {"notice at x1", notice},
-      {"ack on x1->x0", ack_link}, {"ack ejected at x0", ack_eject}, {"completion at x0", completion}};
+      {"doorbell", doorbell},          {"DMA read", dma_read},      {"injection", inject},
+      {"link x0->x1", link_x},         {"ejection at x1", eject},   {"DMA write at x1", dma_write},
+      {"notice at x1", notice},        {"ack on x1->x0", ack_link}, {"ack ejected at x0", ack_eject},
+      {"completion at x0", completion}};
   for (std::size_t k = 1; k < order.size(); ++k)
     EXPECT_LT(order[k - 1].second, order[k].second) << order[k - 1].first << " before " << order[k].first;
   // The timestamps: the doorbell rings when the program starts (1 us), the
@@ -92,7 +99,8 @@ TEST(Waveforms, APutShowsItsLifeInOrderAtTheTimesTheNicGives) {
   EXPECT_EQ(doorbell, 1000000u);
   EXPECT_EQ(dma_read, doorbell + 500000u);
   EXPECT_EQ(dma_read_end - dma_read, 500000u);
-  EXPECT_GE(dma_write, first_zero_after(r.fst, r1 + "ni0.busy", eject)) << "the engine writes once the tail is in";
+  EXPECT_GE(dma_write, first_zero_after(r.fst, r1 + "ni0.busy", eject))
+      << "the engine writes once the tail is in";
   // The DMA write at the target takes the same 500 ns; the notice follows it.
   EXPECT_EQ(first_zero_after(r.fst, dst + "rx_dma", dma_write) - dma_write, 500000u);
   EXPECT_EQ(notice, dma_write + 500000u);
@@ -114,9 +122,10 @@ TEST(Waveforms, TheVcdAndTheFstOfARunHoldTheSameValueChanges) {
   // And a reader independent of both kairo and GTKWave: pyvcd (tools/setup.sh installs it).
   const std::string py = std::string(KAIRO_SOURCE_DIR) + "/build/pyenv/bin/python";
   const std::string rows = r.dir + "/pyvcd.txt";
-  const std::string cmd2 = py + " " + KAIRO_SOURCE_DIR + "/tests/read_vcd.py " + r.dir + "/put.vcd > " + rows + " 2> " +
-                           r.dir + "/pyvcd.err";
-  ASSERT_EQ(std::system(cmd2.c_str()), 0) << "pyvcd could not read the VCD: " << test::read_file(r.dir + "/pyvcd.err");
+  const std::string cmd2 = py + " " + KAIRO_SOURCE_DIR + "/tests/read_vcd.py " + r.dir + "/put.vcd > " +
+                           rows + " 2> " + r.dir + "/pyvcd.err";
+  ASSERT_EQ(std::system(cmd2.c_str()), 0)
+      << "pyvcd could not read the VCD: " << test::read_file(r.dir + "/pyvcd.err");
   std::vector<Row> by_pyvcd;
   std::stringstream in(test::read_file(rows));
   std::uint64_t t = 0, v = 0;
@@ -159,9 +168,9 @@ TEST(Waveforms, BadSelectionsAreRefused) {
 // exists in it, with the width the save file gives.
 TEST(Waveforms, TheShippedSaveFilesNameSignalsOfTheDocumentedTrace) {
   const std::string dir = test::temp_dir();
-  auto res = test::run_kairo({"run", "tofu-small", "--workload", "pingpong", "--param", "size=4KiB", "--trace-nodes",
-                              "0,1", "--trace-tnis", "0", "--fst", dir + "/put.fst", "--quiet", "--json",
-                              dir + "/put.json"});
+  auto res = test::run_kairo({"run", "tofu-small", "--workload", "pingpong", "--param", "size=4KiB",
+                              "--trace-nodes", "0,1", "--trace-tnis", "0", "--fst", dir + "/put.fst",
+                              "--quiet", "--json", dir + "/put.json"});
   ASSERT_EQ(res.exit_code, 0) << res.err;
   std::map<std::string, int> present;  // signal -> how often it changed
   for (const auto& [t, s, v] : read_fst(dir + "/put.fst")) ++present[s];

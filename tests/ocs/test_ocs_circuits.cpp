@@ -194,7 +194,8 @@ TEST(Ocs, BadRequestsGetClearErrors) {
   };
   bad({"ocs.pathways=65"}, {"ocs.pathways", "at most 64 pathways"});
   bad({"ocs.optical_nics=0-9", "ocs.pathways=6"}, {"ocs.pathways", "at most 5"});
-  bad({"ocs.optical_nics=[3, 4, 3]"}, {"ocs.optical_nics", "node 3 is listed twice", "at most one optical NIC"});
+  bad({"ocs.optical_nics=[3, 4, 3]"},
+      {"ocs.optical_nics", "node 3 is listed twice", "at most one optical NIC"});
   bad({"ocs.optical_nics=0-200"}, {"ocs.optical_nics", "node 128 does not exist"});
   bad({"ocs.switch_ports=16"}, {"128 optical NICs need 128 OCS ports", "4 x 16"});
   bad({"ocs.mode=blocking"}, {"ocs.mode", "rearrangeable or non_rearrangeable"});

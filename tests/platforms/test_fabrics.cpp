@@ -114,7 +114,8 @@ TEST(Fabrics, TwoMegabytePutAcrossTheTreeTakesTheModelledTime) {
   }
   const Time acked = test::ceil_to(tail_in(written, 1), period);
   EXPECT_EQ(c->time_ps, acked);
-  EXPECT_NEAR(double(c->time_ps) * 1e-12, 600e-9 + double(len) / 2.8e9, 5e-6) << "DMA-bound, as Susukita et al. 2016";
+  EXPECT_NEAR(double(c->time_ps) * 1e-12, 600e-9 + double(len) / 2.8e9, 5e-6)
+      << "DMA-bound, as Susukita et al. 2016";
 }
 
 // 2b. eps-tree-128 is 5:1 oversubscribed: 32 hosts of one edge switch

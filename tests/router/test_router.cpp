@@ -86,7 +86,8 @@ TEST(Router, ZeroLoadLatencyHoldsWhenAFlitIsNotAWholeNumberOfCycles) {
   router::Topology topo(p.dims);
   for (int flits : {1, 3, 8})
     for (NodeId dst : {NodeId(1), topo.id_of({4, 6})})
-      EXPECT_EQ(simulated_latency(p, 0, dst, flits), zero_load_latency(p, 0, dst, flits)) << flits << " flits";
+      EXPECT_EQ(simulated_latency(p, 0, dst, flits), zero_load_latency(p, 0, dst, flits))
+          << flits << " flits";
 }
 
 // A long stream between two neighbours: after the first packet, deliveries
@@ -130,7 +131,8 @@ TEST(Router, StreamThroughSeveralHopsKeepsLinkBandwidthAndOrder) {
   bench.run();
   const auto& d = bench.deliveries();
   ASSERT_EQ(d.size(), 500u);
-  for (std::size_t i = 1; i < d.size(); ++i) EXPECT_LT(d[i - 1].id, d[i].id) << "dimension-order path reorders";
+  for (std::size_t i = 1; i < d.size(); ++i)
+    EXPECT_LT(d[i - 1].id, d[i].id) << "dimension-order path reorders";
   const double bw = 499.0 * 4 * 32 / (double(d.back().delivered_ps - d.front().delivered_ps) * 1e-12);
   EXPECT_NEAR(bw / p.router.link_bytes_per_s, 1.0, 0.01);
 }

@@ -2,8 +2,6 @@
 // by hop over the real cables and checked against rules written out here
 // (order, shorter way round, tie-break, dateline classes); deadlock freedom is
 // checked on the channel dependency graph the routes induce.
-#include "hw/router/routing.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +12,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "hw/router/routing.h"
 
 // Counts heap allocations so a test can show route() never allocates. Kept
 // out of line so GCC does not pair the inlined malloc/free with new/delete
@@ -177,8 +177,8 @@ TEST(Routing, EveryRouteIsMinimalDimensionOrderedAndFollowsTheDatelineRule) {
 }
 
 TEST(Routing, TofuOrderXYZACB) {
-  const Topology topo({{"X", 4, true}, {"Y", 3, true}, {"Z", 3, true}, {"A", 2, false}, {"B", 3, true},
-                       {"C", 2, false}});
+  const Topology topo(
+      {{"X", 4, true}, {"Y", 3, true}, {"Z", 3, true}, {"A", 2, false}, {"B", 3, true}, {"C", 2, false}});
   const DimensionOrderRouting routing(topo, {0, 1, 2, 3, 5, 4});
   const auto hops = walk(topo, routing, topo.id_of({0, 0, 0, 0, 0, 0}), topo.id_of({2, 1, 2, 1, 1, 1}));
   // X: 2 hops (tie on a 4-ring goes plus), Y: 1, Z: 1 (over the wrap), A, C, then B.

@@ -9,13 +9,13 @@
 // driven.
 #include <gtest/gtest.h>
 
-#include <systemc>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <string>
+#include <systemc>
 #include <vector>
 
 #include "hw/router/round_robin_allocator.h"
@@ -144,7 +144,8 @@ nlohmann::json run_json(std::vector<std::string> args, const std::string& alloca
   args.insert(args.end(), {"--set", "router.allocator=" + allocator, "--json", json, "--quiet"});
   auto r = test::run_kairo(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  nlohmann::json j = r.exit_code == 0 ? nlohmann::json::parse(test::read_file(json)) : nlohmann::json::object();
+  nlohmann::json j =
+      r.exit_code == 0 ? nlohmann::json::parse(test::read_file(json)) : nlohmann::json::object();
   for (const char* cost : {"wall_s", "elaborate_s", "peak_rss_mib", "events_per_s", "flit_hops_per_s",
                            "sim_cycles_per_s", "packet_hops_per_s", "runtime_bytes_per_rank"})
     j.erase(cost);
@@ -159,8 +160,8 @@ nlohmann::json expect_identical(const std::vector<std::string>& args) {
 }
 
 TEST(RtlAllocatorRuns, UniformTrafficOnThe8x8TorusIsIdenticalToTheCppAllocator) {
-  auto j = expect_identical({"traffic", "torus-8x8", "--pattern", "uniform", "--rate", "0.35", "--packet-flits",
-                             "4", "--seed", "3"});
+  auto j = expect_identical({"traffic", "torus-8x8", "--pattern", "uniform", "--rate", "0.35",
+                             "--packet-flits", "4", "--seed", "3"});
   EXPECT_GT(j["measured_packets"].get<double>(), 10000);
 }
 
@@ -172,7 +173,8 @@ TEST(RtlAllocatorRuns, AlltoallOnTofuSmallIsIdenticalToTheCppAllocator) {
 
 // A VCD of the model's signals and the RTL's: (time, value) changes per
 // hierarchical name, read with a small parser of the format's value lines.
-std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> read_vcd(const std::string& path) {
+std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> read_vcd(
+    const std::string& path) {
   std::istringstream in(test::read_file(path));
   std::map<std::string, std::string> name_of;  // id -> name
   std::vector<std::string> scope;
@@ -217,8 +219,8 @@ std::uint64_t value_at(const std::vector<std::pair<std::uint64_t, std::uint64_t>
 // switch traversal, by a new packet on output o's link.
 TEST(RtlAllocatorRuns, WaveformShowsTheRtlGrantsNextToThePortsTheyDrive) {
   const std::string vcd = test::temp_dir() + "/rtl.vcd";
-  auto r = test::run_kairo({"traffic", "torus-8x8", "--pattern", "uniform", "--rate", "0.3", "--packet-flits", "4",
-                            "--seed", "1", "--set", "router.allocator=rtl_separable_rr", "--vcd", vcd,
+  auto r = test::run_kairo({"traffic", "torus-8x8", "--pattern", "uniform", "--rate", "0.3", "--packet-flits",
+                            "4", "--seed", "1", "--set", "router.allocator=rtl_separable_rr", "--vcd", vcd,
                             "--trace-nodes", "9", "--trace-to", "3us", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto w = read_vcd(vcd);
@@ -229,14 +231,16 @@ TEST(RtlAllocatorRuns, WaveformShowsTheRtlGrantsNextToThePortsTheyDrive) {
   int grants = 0;
   for (const auto& [t, v] : clk) {
     if (v != 1) continue;
-    const std::uint64_t valid = value_at(w[rtr + "alloc.grant_valid"], t), out = value_at(w[rtr + "alloc.grant_out"], t);
+    const std::uint64_t valid = value_at(w[rtr + "alloc.grant_valid"], t),
+                        out = value_at(w[rtr + "alloc.grant_out"], t);
     for (int i = 0; i < 5; ++i) {
       if (!((valid >> i) & 1)) continue;
       const int o = int((out >> (4 * i)) & 15);
       ASSERT_LT(o, 5);
       const auto& pkt = w[rtr + ports[o] + ".pkt"];
       bool started = false;
-      for (const auto& [at, id] : pkt) started |= at >= t && at <= t + 6000 && id != 0;  // 1 + 4 flits of 1 ns
+      for (const auto& [at, id] : pkt)
+        started |= at >= t && at <= t + 6000 && id != 0;  // 1 + 4 flits of 1 ns
       EXPECT_TRUE(started) << "grant of input " << i << " to " << ports[o] << " at " << t << " ps";
       ++grants;
     }
@@ -245,9 +249,11 @@ TEST(RtlAllocatorRuns, WaveformShowsTheRtlGrantsNextToThePortsTheyDrive) {
   // waves/rtl_allocator.gtkw opens this very trace (waves/README.md gives
   // the command): every signal it names is in it.
   const std::string readme = test::read_file(std::string(KAIRO_SOURCE_DIR) + "/waves/README.md");
-  EXPECT_NE(readme.find("--pattern uniform --rate 0.3 --packet-flits 4 --seed 1 --set router.allocator=rtl_separable_rr "
-                        "--vcd waves/rtl.vcd --trace-nodes 9 --trace-to 3us"),
-            std::string::npos);
+  EXPECT_NE(
+      readme.find(
+          "--pattern uniform --rate 0.3 --packet-flits 4 --seed 1 --set router.allocator=rtl_separable_rr "
+          "--vcd waves/rtl.vcd --trace-nodes 9 --trace-to 3us"),
+      std::string::npos);
   std::stringstream gtkw(test::read_file(std::string(KAIRO_SOURCE_DIR) + "/waves/rtl_allocator.gtkw"));
   int named = 0;
   for (std::string line; std::getline(gtkw, line);) {

@@ -1,14 +1,14 @@
 // Geometry of the mesh/torus: node numbering, ports and cables, hop distance
 // and the dateline. Expected distances come from a breadth-first search over
 // the cabled neighbour graph, not from the distance formula under test.
-#include "hw/common/topology.h"
-
 #include <gtest/gtest.h>
 
 #include <deque>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "hw/common/topology.h"
 
 namespace kairo::router {
 namespace {
@@ -227,9 +227,8 @@ TEST(Topology, HopsMatchBreadthFirstSearchOverTheCables) {
     for (NodeId a = 0; a < topo.num_nodes(); ++a) {
       const std::vector<int> dist = bfs_distances(topo, a);
       for (NodeId b = 0; b < topo.num_nodes(); ++b) {
-        ASSERT_EQ(topo.hops(a, b), dist[b])
-            << s.label << ": " << topo.coord_string(topo.coord_of(a)) << " -> "
-            << topo.coord_string(topo.coord_of(b));
+        ASSERT_EQ(topo.hops(a, b), dist[b]) << s.label << ": " << topo.coord_string(topo.coord_of(a))
+                                            << " -> " << topo.coord_string(topo.coord_of(b));
       }
     }
   }

@@ -20,14 +20,16 @@ namespace {
 
 using sim::Time;
 
-nlohmann::json run(const std::string& platform, traffic::TrafficOptions o, std::vector<std::string> sets = {}) {
+nlohmann::json run(const std::string& platform, traffic::TrafficOptions o,
+                   std::vector<std::string> sets = {}) {
   o.use_systemc = false;
   auto r = traffic::run_traffic(platforms::load_platform(platform, sets), o);
   EXPECT_FALSE(r.deadlock) << platform << ": " << (r.blocked.empty() ? "" : r.blocked.front());
   return r.json;
 }
 
-traffic::TrafficOptions opts(const std::string& pattern, double rate, std::uint64_t warmup, std::uint64_t measure) {
+traffic::TrafficOptions opts(const std::string& pattern, double rate, std::uint64_t warmup,
+                             std::uint64_t measure) {
   traffic::TrafficOptions o;
   o.pattern = pattern;
   o.rate = rate;
@@ -58,8 +60,8 @@ TEST(Traffic, UniformMeshSaturatesBelowTheBisectionBoundAndAboveSixtyPercentOfIt
   EXPECT_EQ(j["packets_created"], j["packets_delivered"]);
   // Below saturation, everything offered is accepted.
   auto low = run("mesh-8x8", opts("uniform", 0.2, 2000, 6000));
-  EXPECT_NEAR(low["accepted_flits_per_node_cycle"].get<double>(), low["offered_flits_per_node_cycle"].get<double>(),
-              0.02 * 0.2);
+  EXPECT_NEAR(low["accepted_flits_per_node_cycle"].get<double>(),
+              low["offered_flits_per_node_cycle"].get<double>(), 0.02 * 0.2);
 }
 
 // Above saturation, then drained: every packet created arrives exactly once.
@@ -73,7 +75,8 @@ TEST(Traffic, NoDeadlockAndNothingLostAboveSaturation) {
       EXPECT_EQ(j["packets_created"], j["packets_delivered"]) << platform << " " << pattern;
       EXPECT_EQ(j["packets_lost"], 0) << platform << " " << pattern;
       EXPECT_EQ(j["packets_duplicated"], 0) << platform << " " << pattern;
-      EXPECT_LT(j["accepted_flits_per_node_cycle"].get<double>(), 0.95 * j["offered_flits_per_node_cycle"].get<double>())
+      EXPECT_LT(j["accepted_flits_per_node_cycle"].get<double>(),
+                0.95 * j["offered_flits_per_node_cycle"].get<double>())
           << platform << " " << pattern << ": the load must be above saturation";
     }
   }
@@ -125,7 +128,8 @@ TEST(Traffic, AverageHopsMatchTheMeshFormulaForUniformTraffic) {
 // endpoints accepted times the hops each crossed.
 TEST(Traffic, LinkCountersAgreeWithDeliveredTraffic) {
   auto j = run("mesh-8x8", opts("uniform", 0.3, 1000, 5000));
-  const double expected = j["accepted_flits_per_node_cycle"].get<double>() * 64 * 5000 * j["avg_hops"].get<double>();
+  const double expected =
+      j["accepted_flits_per_node_cycle"].get<double>() * 64 * 5000 * j["avg_hops"].get<double>();
   EXPECT_NEAR(j["window_link_flits"].get<double>() / expected, 1.0, 0.02);
 }
 
@@ -140,7 +144,8 @@ TEST(Traffic, AverageLinkUtilizationMatchesTheChannelLoadFormula) {
     EXPECT_EQ(j["ports"][port]["links"].get<int>(), 56);
     EXPECT_NEAR(j["ports"][port]["avg_utilization"].get<double>(), expected, 0.03 * expected) << port;
   }
-  EXPECT_NEAR(j["ports"]["ni0"]["avg_utilization"].get<double>(), lambda, 0.03 * lambda) << "ejection = accepted load";
+  EXPECT_NEAR(j["ports"]["ni0"]["avg_utilization"].get<double>(), lambda, 0.03 * lambda)
+      << "ejection = accepted load";
 }
 
 TEST(Traffic, BatchModeDrainsEveryPacketAndTakesAtLeastTheInjectionTime) {
@@ -295,8 +300,9 @@ TEST(TrafficOnSwitches, ZeroLoadLatencyOnAFatTreeFollowsTheSwitchPipelineFormula
       EXPECT_EQ(local, 210u) << "17 (host link) + 128 (switch) + 64 (4 flits) + 1 (cable, on the clock)";
     EXPECT_EQ(j["latency_percentiles_cycles"]["p50"].get<std::uint64_t>(), local) << c.platform;
     EXPECT_EQ(j["latency_percentiles_cycles"]["max"].get<std::uint64_t>(), across) << c.platform;
-    EXPECT_DOUBLE_EQ(j["avg_packet_latency_cycles"].get<double>(),
-                     (double(c.hosts - c.crossing) * double(local) + double(c.crossing) * double(across)) / c.hosts)
+    EXPECT_DOUBLE_EQ(
+        j["avg_packet_latency_cycles"].get<double>(),
+        (double(c.hosts - c.crossing) * double(local) + double(c.crossing) * double(across)) / c.hosts)
         << c.platform;
     EXPECT_DOUBLE_EQ(j["avg_hops"].get<double>(), 2.0 * c.crossing / c.hosts) << c.platform;
     EXPECT_EQ(j["batch_cycles"].get<std::uint64_t>(), across) << c.platform;

@@ -47,7 +47,8 @@ TEST(EventQueue, DeliversInTimePriorityInsertionOrderAcrossWheelAndHeap) {
     std::vector<Item> items;
     for (std::uint32_t i = 0; i < 20000; ++i) {
       // Mostly on the grid, some off it, some far beyond the wheel's horizon.
-      Time t = (rng() % 5 == 0) ? rng() % 100000000 : (rng() % 8000) * grain + (rng() % 7 == 0 ? rng() % grain : 0);
+      Time t = (rng() % 5 == 0) ? rng() % 100000000
+                                : (rng() % 8000) * grain + (rng() % 7 == 0 ? rng() % grain : 0);
       std::uint32_t prio = std::uint32_t(rng() % 3);
       items.push_back({t, prio, i});
       q.at(t, Priority(prio), &r, prio, i);

@@ -34,14 +34,16 @@ TEST(Kernel, TwoPacketsABillionCyclesApartRunThroughSystemCWithoutTickingIdleCyc
   kernel.run();  // sc_start() until the queue drains
   ASSERT_EQ(bench.deliveries().size(), 2u);
   EXPECT_EQ(bench.deliveries()[1].delivered_ps, direct_second) << "SystemC and direct drivers must agree";
-  EXPECT_GE(sim::Time(sc_core::sc_time_stamp().value()), direct_second) << "SystemC time followed the network";
+  EXPECT_GE(sim::Time(sc_core::sc_time_stamp().value()), direct_second)
+      << "SystemC time followed the network";
   EXPECT_LT(bench.queue().events_processed(), 200u) << "idle cycles must not become events";
 }
 
 // Every test executable treats a SystemC warning as a failure
 // (tests/test_support.cpp installs the report handler).
 TEST(Kernel, SystemCWarningsFailTheTestThatRaisesThem) {
-  EXPECT_NONFATAL_FAILURE(SC_REPORT_WARNING("kairo/test", "a deliberate warning"), "SystemC warning kairo/test");
+  EXPECT_NONFATAL_FAILURE(SC_REPORT_WARNING("kairo/test", "a deliberate warning"),
+                          "SystemC warning kairo/test");
 }
 
 }  // namespace

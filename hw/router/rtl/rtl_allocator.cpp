@@ -1,7 +1,7 @@
 #include "hw/router/rtl/rtl_allocator.h"
 
-#include <systemc>
 #include <stdexcept>
+#include <systemc>
 
 #include "Vsep_alloc_rr.h"
 #include "Vsep_alloc_rr__Syms.h"
@@ -64,7 +64,8 @@ RtlSeparableAllocator::RtlSeparableAllocator(int inputs, int vcs, int outputs)
   Vsep_alloc_rr& m = *rtl_;
   Pins& p = *pins_;
   m.clk(p.clk), m.rst_n(p.rst_n), m.alloc(p.alloc), m.req_valid(p.req_valid), m.req_out(p.req_out);
-  m.grant_valid(p.grant_valid), m.stage1_valid(p.stage1_valid), m.grant_vc(p.grant_vc), m.grant_out(p.grant_out);
+  m.grant_valid(p.grant_valid), m.stage1_valid(p.stage1_valid), m.grant_vc(p.grant_vc),
+      m.grant_out(p.grant_out);
   m.stage1_vc(p.stage1_vc), m.vc_ptr_q(p.vc_ptr), m.in_ptr_q(p.in_ptr);
   grant_vc_.assign(std::size_t(inputs), -1);
   grant_out_.assign(std::size_t(inputs), -1);

@@ -70,7 +70,7 @@ class RtlSeparableAllocator final : public Allocator {
   std::unique_ptr<Bits> bits_;
   std::unique_ptr<Vsep_alloc_rr> rtl_;
   std::vector<int> grant_vc_, grant_out_, requested_;  // requested_: input * vcs + vc -> output or -1
-  std::vector<int> listed_;                              // the (input * vcs + vc) set this round
+  std::vector<int> listed_;                            // the (input * vcs + vc) set this round
   bool started_ = false;
   std::uint64_t cycles_ = 0;
   sim::Trace* trace_ = nullptr;
