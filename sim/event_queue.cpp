@@ -27,22 +27,11 @@ void EventQueue::push(const Event& e) {
   if (slot >= cur_ + kSlots) return push_far(e);
   Slot& s = wheel_[slot & kMask];
   if (rem == 0) {
-    Fifo& f = s.q[e.order >> 56];
-    const std::uint32_t n = new_node(e);
-    if (f.tail == kNil)
-      f.head = n;
-    else
-      nodes_[f.tail].next = n;
-    f.tail = n;
+    append(s.q[e.order >> 56], new_node(e));
   } else {
     Fifo& f = s.odd;
     if (f.tail == kNil || !before(e, nodes_[f.tail].e)) {  // the usual case: after every other
-      const std::uint32_t n = new_node(e);
-      if (f.tail == kNil)
-        f.head = n;
-      else
-        nodes_[f.tail].next = n;
-      f.tail = n;
+      append(f, new_node(e));
     } else {
       std::uint32_t prev = kNil, at = f.head;
       for (int walked = 0; before(nodes_[at].e, e); ++walked) {  // ends before the tail: e is before it

@@ -2,9 +2,11 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -31,9 +33,10 @@ void fail_on_warning(const sc_core::sc_report& report, const sc_core::sc_actions
 
 }  // namespace
 
-CommandResult run_kairo(const std::vector<std::string>& args) {
+CommandResult run_kairo(const std::vector<std::string>& args, const RunLimits& limits) {
   std::string dir = temp_dir();
   std::string out_path = dir + "/stdout", err_path = dir + "/stderr";
+  const auto t0 = std::chrono::steady_clock::now();
   pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
@@ -43,6 +46,11 @@ CommandResult run_kairo(const std::vector<std::string>& args) {
     ::dup2(o, 1);
     ::dup2(e, 2);
     ::dup2(in, 0);
+    if (limits.address_space_bytes) {
+      const rlimit as{rlim_t(limits.address_space_bytes), rlim_t(limits.address_space_bytes)};
+      ::setrlimit(RLIMIT_AS, &as);
+    }
+    if (limits.seconds) ::alarm(limits.seconds);
     std::vector<char*> argv;
     std::string bin = KAIRO_BIN;
     argv.push_back(bin.data());
@@ -55,6 +63,7 @@ CommandResult run_kairo(const std::vector<std::string>& args) {
   int status = 0;
   ::waitpid(pid, &status, 0);
   CommandResult r;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = read_file(out_path);
   r.err = read_file(err_path);

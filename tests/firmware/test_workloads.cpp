@@ -2,14 +2,9 @@
 // the bound its parameters predict, random-ring moves every byte with the
 // same timing in both modes, long messages go as several descriptors, and
 // bad parameters are named.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -197,37 +192,12 @@ struct LimitedRun {
   double seconds = 0;
 };
 
+// kairo under 4 GiB of address space and an alarm: a run that would allocate
+// more, or take longer, fails instead of filling the host.
 LimitedRun run_limited(const std::vector<std::string>& args, unsigned seconds = 60) {
-  const std::string dir = test::temp_dir();
-  const std::string out_path = dir + "/stdout", err_path = dir + "/stderr";
-  const auto t0 = std::chrono::steady_clock::now();
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    const int o = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int e = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int in = ::open("/dev/null", O_RDONLY);
-    ::dup2(o, 1);
-    ::dup2(e, 2);
-    ::dup2(in, 0);
-    const rlimit as{rlim_t(4) << 30, rlim_t(4) << 30};
-    ::setrlimit(RLIMIT_AS, &as);
-    ::alarm(seconds);
-    std::string bin = KAIRO_BIN;
-    std::vector<std::string> copy = args;
-    std::vector<char*> argv{bin.data()};
-    for (auto& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::execv(bin.c_str(), argv.data());
-    ::_exit(127);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
   LimitedRun l;
-  l.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  l.r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  l.r.out = test::read_file(out_path);
-  l.r.err = test::read_file(err_path);
+  l.r = test::run_kairo(args, {seconds, std::uint64_t(4) << 30});
+  l.seconds = l.r.seconds;
   return l;
 }
 
