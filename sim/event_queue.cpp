@@ -27,11 +27,25 @@ void EventQueue::push(const Event& e) {
   if (slot >= cur_ + kSlots) return push_far(e);
   Slot& s = wheel_[slot & kMask];
   if (rem == 0) {
-    append(s.q[e.order >> 56], new_node(e));
+    // The FIFO append below is written out twice on purpose: a shared
+    // member function made push() 6% more instructions (callgrind, traffic
+    // mesh-8x8 at 0.30).
+    Fifo& f = s.q[e.order >> 56];
+    const std::uint32_t n = new_node(e);
+    if (f.tail == kNil)
+      f.head = n;
+    else
+      nodes_[f.tail].next = n;
+    f.tail = n;
   } else {
     Fifo& f = s.odd;
     if (f.tail == kNil || !before(e, nodes_[f.tail].e)) {  // the usual case: after every other
-      append(f, new_node(e));
+      const std::uint32_t n = new_node(e);
+      if (f.tail == kNil)
+        f.head = n;
+      else
+        nodes_[f.tail].next = n;
+      f.tail = n;
     } else {
       std::uint32_t prev = kNil, at = f.head;
       for (int walked = 0; before(nodes_[at].e, e); ++walked) {  // ends before the tail: e is before it

@@ -113,14 +113,6 @@ class EventQueue {
   Next peek() const;
   Event take(const Next& n);
   std::uint32_t new_node(const Event& e);
-  // Node n (already filled) goes to the end of f.
-  void append(Fifo& f, std::uint32_t n) {
-    if (f.tail == kNil)
-      f.head = n;
-    else
-      nodes_[f.tail].next = n;
-    f.tail = n;
-  }
   void set_bit(std::size_t i) { bits_[i >> 6] |= 1ULL << (i & 63); }
   void clear_bit(std::size_t i) { bits_[i >> 6] &= ~(1ULL << (i & 63)); }
   // Distance (in slots, 0..kSlots-1) from the current slot to the first

@@ -87,8 +87,9 @@ void Router::accept(int port, int vc, hw::Packet* p) {
   } else {
     // Endpoints address nodes; the coordinates dimension-order routing
     // compares are the router's to know: filled once, where the packet
-    // enters the network (an injection port), and carried from hop to hop.
-    if (port >= cfg_.num_link_ports()) p->dst_coord = cfg_.topo->coord_of(p->dst);
+    // enters the network (an injection port: the endpoint marks it with
+    // in_dim -1), and carried from hop to hop.
+    if (p->in_dim < 0) p->dst_coord = cfg_.topo->coord_of(p->dst);
     const RouteDecision d = cfg_.routing->route(coord_, p->dst_coord, p->in_dim, p->vc_class);
     if (d.port < 0) {
       p->out_port = std::int16_t(cfg_.ni_port(p->dst_ni));
