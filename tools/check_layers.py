@@ -2,7 +2,9 @@
 """Checks that includes point down the layers of docs/design.md §1.
 
 Each folder may include only itself and the folders listed for it; a
-violation is printed as file:line and the script exits 1.
+violation is printed as file:line and the script exits 1. With --sizes it
+checks instead that no C++ file under app/, platforms/ or hw/ is longer than
+450 lines (issue 16: glue and models stay small enough to read).
 """
 import pathlib
 import re
@@ -36,7 +38,30 @@ def folder_of(path: str):
     return None
 
 
+MAX_LINES = 450
+SIZED = ("app/", "platforms/", "hw/")
+
+
+def check_sizes() -> int:
+    long_files = []
+    for src in sorted(ROOT.rglob("*")):
+        rel = src.relative_to(ROOT).as_posix()
+        if src.suffix in (".h", ".cpp") and rel.startswith(SIZED):
+            n = len(src.read_text(encoding="utf-8").splitlines())
+            if n > MAX_LINES:
+                long_files.append(f"{rel}: {n} lines")
+    for f in long_files:
+        print(f)
+    if long_files:
+        print(f"kairo layout: {len(long_files)} file(s) over {MAX_LINES} lines under app/, platforms/, hw/")
+        return 1
+    print(f"kairo layout: no C++ file under app/, platforms/ or hw/ is over {MAX_LINES} lines")
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--sizes"]:
+        return check_sizes()
     bad = []
     for src in sorted(ROOT.rglob("*")):
         if src.suffix not in (".h", ".cpp") or "build" in src.relative_to(ROOT).parts[0]:
