@@ -24,8 +24,8 @@ void Reader::read_links(const YAML::Node& root, Platform& pl) {
   std::vector<std::string> keys = classes;
   keys.push_back("ports");
   check_keys(*links, "links", keys);
-  auto read_values = [&](const YAML::Node& n, const std::string& path, LinkClass& c) {
-    if (auto bw = child(n, "bandwidth")) c.bytes_per_s = read_rate(*bw, path + ".bandwidth", "per direction");
+  // A link's latency and buffer, where a class or a port override gives them.
+  auto read_latency_and_buffer = [&](const YAML::Node& n, const std::string& path, LinkClass& c) {
     if (auto l = child(n, "latency"))
       c.latency_ps = read_unit(*l, path + ".latency", "a duration such as 20ns", units::parse_duration);
     if (auto b = child(n, "buffer")) {
@@ -33,6 +33,10 @@ void Reader::read_links(const YAML::Node& root, Platform& pl) {
       if (c.buffer_bytes < 1)
         fail(path + ".buffer", fmt::format("expected a size >= 1B, got {}", b->Scalar()));
     }
+  };
+  auto read_values = [&](const YAML::Node& n, const std::string& path, LinkClass& c) {
+    if (auto bw = child(n, "bandwidth")) c.bytes_per_s = read_rate(*bw, path + ".bandwidth", "per direction");
+    read_latency_and_buffer(n, path, c);
   };
   if (auto ports = child(*links, "ports")) {
     note("links.ports", *ports);
@@ -85,13 +89,7 @@ void Reader::read_links(const YAML::Node& root, Platform& pl) {
                          describe(*m)));
       c.bytes_per_s *= u;
     }
-    if (auto l = child(*n, "latency"))
-      c.latency_ps = read_unit(*l, path + ".latency", "a duration such as 20ns", units::parse_duration);
-    if (auto b = child(*n, "buffer")) {
-      c.buffer_bytes = read_unit(*b, path + ".buffer", "a size such as 64KiB", units::parse_bytes);
-      if (c.buffer_bytes < 1)
-        fail(path + ".buffer", fmt::format("expected a size >= 1B, got {}", b->Scalar()));
-    }
+    read_latency_and_buffer(*n, path, c);
   };
   const SwitchedFabric& f = pl.fabric;
   read_class("host", pl.fabric.host, true);
