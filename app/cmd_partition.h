@@ -1,0 +1,16 @@
+// `kairo check PLATFORM --processes N [--partition auto|blocks|metis]`: the
+// partition of a partitioned run (platforms/partition.h, docs/parallel.md).
+#pragma once
+#include <string>
+
+#include "platforms/platform.h"
+
+namespace kairo::app {
+
+// Prints the partition of `p` over `processes` processes by `method`
+// ("auto", "blocks", "metis"). Throws std::invalid_argument or
+// platforms::ConfigError (bad N, a zero lookahead), which the caller turns
+// into exit code 2.
+void print_partition(const platforms::Platform& p, long long processes, const std::string& method);
+
+}  // namespace kairo::app
