@@ -16,11 +16,16 @@ namespace {
 std::string ns(sim::Time ps) { return fmt::format("{}ns", double(ps) / 1000.0); }
 }  // namespace
 
-void print_partition(const platforms::Platform& p, long long processes, const std::string& method) {
+platforms::Partition make_partition(const platforms::Platform& p, long long processes,
+                                    const std::string& method) {
   const platforms::PartitionMethod asked = platforms::parse_partition_method(method);
   if (processes < 1 || processes > INT_MAX)
-    throw std::invalid_argument(fmt::format("--processes: expected 1 to {} processes, got {}", INT_MAX, processes));
-  const platforms::Partition r = platforms::partition_platform(p, int(processes), asked);
+    throw std::invalid_argument(
+        fmt::format("--processes: expected 1 to {} processes, got {}", INT_MAX, processes));
+  return platforms::partition_platform(p, int(processes), asked);
+}
+
+void print_partition(const platforms::Platform& p, const platforms::Partition& r, const std::string& method) {
   std::cout << fmt::format("  partition  {} over {} processes (--partition {})\n",
                            platforms::partition_method_name(r.method), r.processes, method);
   if (!r.blocks.empty()) {
@@ -31,10 +36,12 @@ void print_partition(const platforms::Platform& p, long long processes, const st
   }
   std::string cut;
   for (std::size_t c = 0; c < r.classes.size(); ++c)
-    if (r.cut_per_class[c]) cut += fmt::format("{}{} {}", cut.empty() ? "" : ", ", r.classes[c], r.cut_per_class[c]);
+    if (r.cut_per_class[c])
+      cut += fmt::format("{}{} {}", cut.empty() ? "" : ", ", r.classes[c], r.cut_per_class[c]);
   std::cout << fmt::format("  cut        {} cables{}\n", r.cut.size(), cut.empty() ? "" : " (" + cut + ")");
   std::cout << fmt::format(
-      "  lookahead  {} (the smallest cut cable's latency + the hop's fixed part {}: min(pipeline + traversal, "
+      "  lookahead  {} (the smallest cut cable's latency + the hop's fixed part {}: min(pipeline + "
+      "traversal, "
       "traversal + credit delay))\n",
       r.cut.empty() ? std::string("infinite: nothing is cut") : ns(r.lookahead_ps), ns(r.hop_fixed_ps));
   auto row = [](const std::string& who, const platforms::PartitionLoad& l) {

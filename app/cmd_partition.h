@@ -3,14 +3,17 @@
 #pragma once
 #include <string>
 
+#include "platforms/partition.h"
 #include "platforms/platform.h"
 
 namespace kairo::app {
 
-// Prints the partition of `p` over `processes` processes by `method`
-// ("auto", "blocks", "metis"). Throws std::invalid_argument or
-// platforms::ConfigError (bad N, a zero lookahead), which the caller turns
-// into exit code 2.
-void print_partition(const platforms::Platform& p, long long processes, const std::string& method);
+// The partition of `p` over `processes` processes by `method` ("auto",
+// "blocks", "metis"). Throws std::invalid_argument or platforms::ConfigError
+// (bad N, a zero lookahead), which the caller turns into exit code 2.
+platforms::Partition make_partition(const platforms::Platform& p, long long processes,
+                                    const std::string& method);
+// Prints it, after the platform's shape.
+void print_partition(const platforms::Platform& p, const platforms::Partition& r, const std::string& method);
 
 }  // namespace kairo::app

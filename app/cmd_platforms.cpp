@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include "app/cli_common.h"
 #include "app/cmd_partition.h"
@@ -103,9 +104,13 @@ int check(const std::string& name, const std::vector<std::string>& sets, bool po
     if (!partitioned && !partition.empty())
       throw std::invalid_argument(
           "--partition: needs --processes N, the number of processes to partition for");
+    const std::string method = partition.empty() ? "auto" : partition;
+    // Made before anything is printed: a bad count prints only the error.
+    std::optional<platforms::Partition> part;
+    if (partitioned) part = make_partition(p, processes, method);
     if (p.kind != platforms::FabricKind::kTorus) {
       check_switched(p, ports);
-      if (partitioned) print_partition(p, processes, partition.empty() ? "auto" : partition);
+      if (part) print_partition(p, *part, method);
       return kExitOk;
     }
     router::Topology topo(p.dims);
@@ -139,7 +144,7 @@ int check(const std::string& name, const std::vector<std::string>& sets, bool po
     std::cout << fmt::format(
         "  memory     about {:.0f} MiB of host memory with its NICs and ranks (kairo run, size-only)\n",
         need / double(1 << 20));
-    if (partitioned) print_partition(p, processes, partition.empty() ? "auto" : partition);
+    if (part) print_partition(p, *part, method);
     return kExitOk;
   } catch (const platforms::ConfigError& e) {
     return bad_input(e.what());

@@ -21,9 +21,12 @@ PartitionMethod parse_partition_method(const std::string& s) {
 
 const char* partition_method_name(PartitionMethod m) {
   switch (m) {
-    case PartitionMethod::kAuto: return "auto";
-    case PartitionMethod::kBlocks: return "blocks";
-    case PartitionMethod::kMetis: return "metis";
+    case PartitionMethod::kAuto:
+      return "auto";
+    case PartitionMethod::kBlocks:
+      return "blocks";
+    case PartitionMethod::kMetis:
+      return "metis";
   }
   return "?";
 }
@@ -32,8 +35,8 @@ sim::Time hop_fixed_ps(const Platform& p) {
   router::RouterConfig cfg;
   cfg.clock = sim::Clock(p.router.clock_period_ps());
   router::apply_router_params(
-      p.router, p.kind == FabricKind::kTorus ? router::RouterSite::kTorus : router::RouterSite::kSwitchedFabric,
-      cfg);
+      p.router,
+      p.kind == FabricKind::kTorus ? router::RouterSite::kTorus : router::RouterSite::kSwitchedFabric, cfg);
   return std::min(cfg.pipeline_ps + cfg.traversal_ps, cfg.traversal_ps + cfg.credit_delay_ps);
 }
 
@@ -88,7 +91,8 @@ Partition partition_platform(const Platform& p, int processes, PartitionMethod m
   r.hosts_per_router = g.hosts_per_router;
   r.hop_fixed_ps = hop_fixed_ps(p);
   if (p.ocs.present)
-    r.note = "the optical part (optical NICs' channels, the OCS fabric and its controller) is not partitioned";
+    r.note =
+        "the optical part (optical NICs' channels, the OCS fabric and its controller) is not partitioned";
   if (processes == 1) {
     r.method = method == PartitionMethod::kMetis ? PartitionMethod::kMetis : PartitionMethod::kBlocks;
     r.owner.assign(g.size(), 0);
@@ -99,7 +103,8 @@ Partition partition_platform(const Platform& p, int processes, PartitionMethod m
   detail::Blocks b;
   if (method != PartitionMethod::kMetis) {
     b = torus ? detail::torus_blocks(p, g, processes) : detail::switch_blocks(p, processes);
-    if (method == PartitionMethod::kBlocks && b.owner.empty()) throw std::invalid_argument("--processes: " + b.why);
+    if (method == PartitionMethod::kBlocks && b.owner.empty())
+      throw std::invalid_argument("--processes: " + b.why);
   }
   if (!b.owner.empty()) {
     r.method = PartitionMethod::kBlocks;

@@ -68,7 +68,8 @@ Blocks torus_blocks(const Platform& p, const RouterGraph& g, int n) {
                           p.dims[std::size_t(d)].size);
   }
   std::string names;
-  for (int d : dims) names += fmt::format("{}{}", names.empty() ? "" : " x ", "n_" + p.dims[std::size_t(d)].name);
+  for (int d : dims)
+    names += fmt::format("{}{}", names.empty() ? "" : " x ", "n_" + p.dims[std::size_t(d)].name);
   if (std::uint64_t(n) > b.max) {
     b.why = fmt::format(
         "blocks can make at most {} partitions of {}: the product of the sizes of the dimensions with the "
@@ -87,7 +88,8 @@ Blocks torus_blocks(const Platform& p, const RouterGraph& g, int n) {
       std::vector<int> owner = owners_for(p, per_dim);
       std::vector<std::uint64_t> w(std::size_t(n), 0);
       std::uint64_t total = 0;
-      for (std::size_t v = 0; v < owner.size(); ++v) w[std::size_t(owner[v])] += g.weight[v], total += g.weight[v];
+      for (std::size_t v = 0; v < owner.size(); ++v)
+        w[std::size_t(owner[v])] += g.weight[v], total += g.weight[v];
       const double imb = double(*std::max_element(w.begin(), w.end())) * n / double(total);
       std::uint64_t cut = 0;
       for (int d : dims)
@@ -107,8 +109,8 @@ Blocks torus_blocks(const Platform& p, const RouterGraph& g, int n) {
   };
   walk(0, n);
   if (best.empty()) {
-    b.why = fmt::format("blocks cannot split {} into {} partitions: {} must be a product {} with {}", p.name, n,
-                        n, names, bounds);
+    b.why = fmt::format("blocks cannot split {} into {} partitions: {} must be a product {} with {}", p.name,
+                        n, n, names, bounds);
     return b;
   }
   b.per_dim = best;
@@ -122,8 +124,9 @@ Blocks switch_blocks(const Platform& p, int n) {
   b.max = std::uint64_t(E);
   const bool clusters = p.kind == FabricKind::kClusters;
   if (n > E) {
-    b.why = fmt::format("blocks can make at most {} partitions of {}: one per {}", E, p.name,
-                        clusters ? "cluster (with its gateway)" : "leaf group (an edge switch with its hosts)");
+    b.why =
+        fmt::format("blocks can make at most {} partitions of {}: one per {}", E, p.name,
+                    clusters ? "cluster (with its gateway)" : "leaf group (an edge switch with its hosts)");
     return b;
   }
   auto group = [&](int i, int count) { return int(std::int64_t(i) * n / count); };

@@ -3,10 +3,11 @@
 // SwitchNetlist::plan (platforms/switch_netlist.cpp) switch for switch and
 // cable for cable, names included, so that links.ports latencies apply; a
 // test compares the cable counts with the netlist's.
+#include "platforms/partition_graph.h"
+
 #include <fmt/format.h>
 
 #include "hw/common/topology.h"
-#include "platforms/partition_graph.h"
 
 namespace kairo::platforms::detail {
 
@@ -80,7 +81,8 @@ RouterGraph switch_graph(const Platform& p) {
       add_cable(std::size_t(c), "up", std::size_t(E + c), fmt::format("cluster{}", c), 0);
     for (int c = 0; c < E; ++c)
       for (int d = c + 1; d < E; ++d)
-        add_cable(std::size_t(E + c), fmt::format("wan{}", d), std::size_t(E + d), fmt::format("wan{}", c), 1);
+        add_cable(std::size_t(E + c), fmt::format("wan{}", d), std::size_t(E + d), fmt::format("wan{}", c),
+                  1);
   }
   for (int e = 0; e < E; ++e) {
     g.hosts[std::size_t(e)] = std::uint64_t(f.hosts_per_edge);

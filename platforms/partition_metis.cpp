@@ -45,15 +45,15 @@ std::vector<int> metis_owners(const RouterGraph& g, sim::Time hop_fixed_ps, int 
   options[METIS_OPTION_NUMBERING] = 0;
   // METIS's manual: recursive bisection for up to 8 parts, k-way beyond.
   const bool recursive = n <= 8;
-  const int rc = recursive ? METIS_PartGraphRecursive(&nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.data(),
-                                                      nullptr, adjwgt.data(), &nparts, nullptr, nullptr,
-                                                      options, &objval, part.data())
-                           : METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.data(),
-                                                 nullptr, adjwgt.data(), &nparts, nullptr, nullptr, options,
-                                                 &objval, part.data());
+  const int rc =
+      recursive
+          ? METIS_PartGraphRecursive(&nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.data(), nullptr,
+                                     adjwgt.data(), &nparts, nullptr, nullptr, options, &objval, part.data())
+          : METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.data(), nullptr,
+                                adjwgt.data(), &nparts, nullptr, nullptr, options, &objval, part.data());
   if (rc != METIS_OK)
-    throw std::runtime_error(
-        fmt::format("{} failed with code {}", recursive ? "METIS_PartGraphRecursive" : "METIS_PartGraphKway", rc));
+    throw std::runtime_error(fmt::format("{} failed with code {}",
+                                         recursive ? "METIS_PartGraphRecursive" : "METIS_PartGraphKway", rc));
   return std::vector<int>(part.begin(), part.end());
 }
 

@@ -157,7 +157,8 @@ TEST(Partition, GridTwoProcessesCutOnlyTheWan) {
     EXPECT_EQ(r.classes[std::size_t(r.cut[0].cls)], "links.wan");
     EXPECT_EQ(r.lookahead_ps, p.fabric.wan.latency_ps + fixed_part(p));
     EXPECT_EQ(fixed_part(p), Time(1000));  // the 1-cycle credit delay, below the 1us switching delay
-    for (std::uint64_t h = 0; h < 64; ++h) EXPECT_EQ(r.owner_of_host(h), int(h / 32) == 0 ? r.owner_of_host(0) : r.owner_of_host(32));
+    for (std::uint64_t h = 0; h < 64; ++h)
+      EXPECT_EQ(r.owner_of_host(h), int(h / 32) == 0 ? r.owner_of_host(0) : r.owner_of_host(32));
     EXPECT_NE(r.owner_of_host(0), r.owner_of_host(32));
   }
 }
@@ -197,12 +198,12 @@ TEST(Partition, SwitchGraphHasTheShapesCablesAndPortLatencies) {
             std::size_t(q.fabric.edges) * std::size_t(q.fabric.uplinks_per_edge));
   const Platform g = platforms::load_platform("grid-2x32");
   EXPECT_EQ(platforms::detail::switch_graph(g).edges.size(), 2u + 1u);
-  const Platform p = platforms::load_platform(
-      "ib-qdr-16", {"links.ports=[{switch: edge0, port: up3, latency: 50ns}]"});
+  const Platform p =
+      platforms::load_platform("ib-qdr-16", {"links.ports=[{switch: edge0, port: up3, latency: 50ns}]"});
   int found = 0;
   for (const auto& e : platforms::detail::switch_graph(p).edges) {
-    const bool it = e.a == 0 && e.b == std::uint32_t(p.fabric.edges + 3 % p.fabric.spines) &&
-                    e.latency_ps == Time(50000);
+    const bool it =
+        e.a == 0 && e.b == std::uint32_t(p.fabric.edges + 3 % p.fabric.spines) && e.latency_ps == Time(50000);
     found += it;
     if (!it) EXPECT_EQ(e.latency_ps, p.fabric.up.latency_ps);
   }
@@ -242,7 +243,8 @@ TEST(Partition, ErrorsNameTheMaximumAndTheZeroLookahead) {
       torus, "zero.yaml", {"router.switch_traversal_cycles=0", "router.credit_delay_cycles=0"});
   const std::string why = message(z0, 2, PartitionMethod::kBlocks);
   EXPECT_NE(why.find("lookahead is 0"), std::string::npos) << why;
-  EXPECT_NE(why.find("(router.cable_latency.Y) is 0ns"), std::string::npos) << why;  // ties: Y, the first found
+  EXPECT_NE(why.find("(router.cable_latency.Y) is 0ns"), std::string::npos)
+      << why;  // ties: Y, the first found
   EXPECT_THROW(platforms::partition_platform(z0, 2, PartitionMethod::kBlocks), platforms::ConfigError);
   EXPECT_NO_THROW(platforms::partition_platform(z0, 1, PartitionMethod::kBlocks));
 }
@@ -260,8 +262,10 @@ TEST(Partition, CheckPrintsThePartitionAndRefusesBadCounts) {
   auto big = test::run_kairo({"check", "tofu-small", "--processes", "100000"});
   EXPECT_EQ(big.exit_code, 2);
   EXPECT_NE(big.err.find("at most 96"), std::string::npos) << big.err;
+  EXPECT_EQ(big.out, "");  // refused before anything is printed
   EXPECT_EQ(test::run_kairo({"check", "tofu-small", "--processes", "0"}).exit_code, 2);
-  EXPECT_EQ(test::run_kairo({"check", "tofu-small", "--processes", "2", "--partition", "bogus"}).exit_code, 2);
+  EXPECT_EQ(test::run_kairo({"check", "tofu-small", "--processes", "2", "--partition", "bogus"}).exit_code,
+            2);
   EXPECT_EQ(test::run_kairo({"check", "tofu-small", "--partition", "metis"}).exit_code, 2);
   auto grid = test::run_kairo({"check", "grid-2x32", "--processes", "2", "--partition", "metis"});
   EXPECT_EQ(grid.exit_code, 0) << grid.err;
