@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include "app/cli_common.h"
+#include "app/cmd_partition.h"
 #include "hw/common/topology.h"
 #include "hw/ocs/clos_fabric.h"
 #include "platforms/platform.h"
@@ -91,14 +93,24 @@ void check_switched(const platforms::Platform& p, bool ports) {
   net.keep_until_exit();
 }
 
-int check(const std::string& name, const std::vector<std::string>& sets, bool ports) {
+// With --processes (`partitioned`): the partition for a partitioned run too.
+int check(const std::string& name, const std::vector<std::string>& sets, bool ports, bool partitioned,
+          long long processes, const std::string& partition) {
   try {
     platforms::Platform p = platforms::load_platform(name, sets);
     // Refused before anything is built when this host could not run it.
     const double need = platforms::estimated_host_bytes(p, true);
     sim::check_host_memory(fmt::format("platform {} ({} nodes) with its NICs", p.name, p.nodes()), need);
+    if (!partitioned && !partition.empty())
+      throw std::invalid_argument(
+          "--partition: needs --processes N, the number of processes to partition for");
+    const std::string method = partition.empty() ? "auto" : partition;
+    // Made before anything is printed: a bad count prints only the error.
+    std::optional<platforms::Partition> part;
+    if (partitioned) part = make_partition(p, processes, method);
     if (p.kind != platforms::FabricKind::kTorus) {
       check_switched(p, ports);
+      if (part) print_partition(p, *part, method);
       return kExitOk;
     }
     router::Topology topo(p.dims);
@@ -132,6 +144,7 @@ int check(const std::string& name, const std::vector<std::string>& sets, bool po
     std::cout << fmt::format(
         "  memory     about {:.0f} MiB of host memory with its NICs and ranks (kairo run, size-only)\n",
         need / double(1 << 20));
+    if (part) print_partition(p, *part, method);
     return kExitOk;
   } catch (const platforms::ConfigError& e) {
     return bad_input(e.what());
@@ -163,7 +176,14 @@ void add_platform_commands(CLI::App& app, int& exit_code) {
   auto ports = std::make_shared<bool>(false);
   c->add_flag("--ports", *ports,
               "switched fabrics: list every switch's ports with their bandwidth and latency");
-  c->callback([name, sets, ports, &exit_code] { exit_code = check(*name, *sets, *ports); });
+  auto processes = std::make_shared<long long>(0);
+  auto partition = std::make_shared<std::string>();
+  CLI::Option* given = c->add_option(
+      "--processes", *processes, "partitioned runs: print the partition over N processes (docs/parallel.md)");
+  c->add_option("--partition", *partition, "with --processes: auto (default), blocks or metis");
+  c->callback([name, sets, ports, given, processes, partition, &exit_code] {
+    exit_code = check(*name, *sets, *ports, given->count() > 0, *processes, *partition);
+  });
 }
 
 }  // namespace kairo::app
