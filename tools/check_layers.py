@@ -8,6 +8,7 @@ checks instead that no C++ file under app/, platforms/ or hw/ is longer than
 """
 import pathlib
 import re
+import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -42,49 +43,46 @@ MAX_LINES = 450
 SIZED = ("app/", "platforms/", "hw/")
 
 
+def cpp_sources():
+    """(path, lines) of every C++ file git tracks."""
+    listed = subprocess.run(["git", "ls-files", "*.h", "*.cpp"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout.split()
+    for rel in listed:
+        yield rel, (ROOT / rel).read_text(encoding="utf-8").splitlines()
+
+
+def report(problems, failed: str, passed: str) -> int:
+    for p in problems:
+        print(p)
+    print(failed.format(len(problems)) if problems else passed)
+    return 1 if problems else 0
+
+
 def check_sizes() -> int:
-    long_files = []
-    for src in sorted(ROOT.rglob("*")):
-        rel = src.relative_to(ROOT).as_posix()
-        if src.suffix in (".h", ".cpp") and rel.startswith(SIZED):
-            n = len(src.read_text(encoding="utf-8").splitlines())
-            if n > MAX_LINES:
-                long_files.append(f"{rel}: {n} lines")
-    for f in long_files:
-        print(f)
-    if long_files:
-        print(f"kairo layout: {len(long_files)} file(s) over {MAX_LINES} lines under app/, platforms/, hw/")
-        return 1
-    print(f"kairo layout: no C++ file under app/, platforms/ or hw/ is over {MAX_LINES} lines")
-    return 0
+    long_files = [f"{rel}: {len(lines)} lines" for rel, lines in cpp_sources()
+                  if rel.startswith(SIZED) and len(lines) > MAX_LINES]
+    return report(long_files, f"kairo layout: {{}} file(s) over {MAX_LINES} lines under app/, platforms/, hw/",
+                  f"kairo layout: no C++ file under app/, platforms/ or hw/ is over {MAX_LINES} lines")
 
 
-def main() -> int:
-    if sys.argv[1:] == ["--sizes"]:
-        return check_sizes()
+def check_includes() -> int:
     bad = []
-    for src in sorted(ROOT.rglob("*")):
-        if src.suffix not in (".h", ".cpp") or "build" in src.relative_to(ROOT).parts[0]:
-            continue
-        rel = src.relative_to(ROOT).as_posix()
+    for rel, lines in cpp_sources():
         here = folder_of(rel)
         if here is None:
             continue
-        for n, line in enumerate(src.read_text(encoding="utf-8").splitlines(), 1):
+        for n, line in enumerate(lines, 1):
             m = INCLUDE.match(line)
-            if not m:
-                continue
-            there = folder_of(m.group(1))
+            there = folder_of(m.group(1)) if m else None
             if there is None or there == here or there in ALLOWED[here]:
                 continue
             bad.append(f"{rel}:{n}: {here} includes {m.group(1)} ({there} is not below it)")
-    for b in bad:
-        print(b)
-    if bad:
-        print(f"kairo layers: {len(bad)} include(s) point up or sideways (tools/check_layers.py)")
-        return 1
-    print("kairo layers: every include points down")
-    return 0
+    return report(bad, "kairo layers: {} include(s) point up or sideways (tools/check_layers.py)",
+                  "kairo layers: every include points down")
+
+
+def main() -> int:
+    return check_sizes() if sys.argv[1:] == ["--sizes"] else check_includes()
 
 
 if __name__ == "__main__":
