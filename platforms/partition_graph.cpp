@@ -1,13 +1,11 @@
 // A platform's routers or switches as the partitioner's graph
-// (platforms/partition_graph.h). The switched shapes follow
-// SwitchNetlist::plan (platforms/switch_netlist.cpp) switch for switch and
-// cable for cable, names included, so that links.ports latencies apply; a
-// test compares the cable counts with the netlist's.
+// (platforms/partition_graph.h). Switched fabrics are wired by the plan
+// SwitchNetlist builds from (platforms/switch_plan.h), names included, so
+// that links.ports latencies apply.
 #include "platforms/partition_graph.h"
 
-#include <fmt/format.h>
-
 #include "hw/common/topology.h"
+#include "platforms/switch_plan.h"
 
 namespace kairo::platforms::detail {
 
@@ -34,57 +32,26 @@ RouterGraph torus_graph(const Platform& p) {
 
 RouterGraph switch_graph(const Platform& p) {
   const SwitchedFabric& f = p.fabric;
+  const SwitchPlan plan = plan_switches(p, p.router.network_interfaces);
   RouterGraph g;
   g.classes = {"links.up", "links.wan"};
   g.hosts_per_router = std::uint64_t(f.hosts_per_edge);
-  std::vector<std::string> names;  // per switch, as SwitchNetlist names them
-  auto add_switch = [&](std::string name) {
-    names.push_back(std::move(name));
-    g.weight.push_back(0);
-    g.hosts.push_back(0);
-  };
-  // One cable; a links.ports entry naming either end sets its latency.
-  auto add_cable = [&](std::size_t a, const std::string& pa, std::size_t b, const std::string& pb, int cls) {
-    sim::Time latency = cls == 0 ? f.up.latency_ps : f.wan.latency_ps;
+  g.weight.assign(plan.switch_names.size(), 0);
+  g.hosts.assign(plan.switch_names.size(), 0);
+  for (const SwitchPlan::Link& l : plan.links) {
+    // A links.ports entry naming either end of the cable sets its latency.
+    sim::Time latency = l.cls->latency_ps;
+    const std::string &pa = plan.names[l.a][std::size_t(l.port_a)],
+                      &pb = plan.names[l.b][std::size_t(l.port_b)];
     for (const auto& o : f.ports)
-      if (o.latency && ((o.sw == names[a] && o.port == pa) || (o.sw == names[b] && o.port == pb)))
+      if (o.latency && ((o.sw == plan.switch_names[l.a] && o.port == pa) ||
+                        (o.sw == plan.switch_names[l.b] && o.port == pb)))
         latency = o.values.latency_ps;
-    g.edges.push_back({std::uint32_t(a), std::uint32_t(b), cls, latency});
-    ++g.weight[a];
-    ++g.weight[b];
-  };
-  const int E = f.edges;
-  if (p.kind == FabricKind::kFatTree && f.levels > 0) {
-    const int k = f.k(), n = f.levels;
-    for (int l = 0; l < n; ++l)
-      for (int w = 0; w < E; ++w) add_switch(fmt::format("l{}s{}", l, w));
-    int power = 1;
-    for (int l = 0; l + 1 < n; ++l, power *= k)
-      for (int w = 0; w < E; ++w) {
-        const int digit = (w / power) % k;
-        for (int j = 0; j < k; ++j)
-          add_cable(std::size_t(l * E + w), fmt::format("up{}", j),
-                    std::size_t((l + 1) * E + w + (j - digit) * power), fmt::format("down{}", digit), 0);
-      }
-  } else if (p.kind == FabricKind::kFatTree) {
-    const int U = f.uplinks_per_edge, S = f.spines;
-    for (int e = 0; e < E; ++e) add_switch(fmt::format("edge{}", e));
-    for (int s = 0; s < S; ++s) add_switch(fmt::format("spine{}", s));
-    for (int e = 0; e < E; ++e)
-      for (int u = 0; u < U; ++u)
-        add_cable(std::size_t(e), fmt::format("up{}", u), std::size_t(E + u % S),
-                  fmt::format("edge{}.{}", e, u / S), 0);
-  } else {
-    for (int c = 0; c < E; ++c) add_switch(fmt::format("cluster{}", c));
-    for (int c = 0; c < E; ++c) add_switch(fmt::format("gateway{}", c));
-    for (int c = 0; c < E; ++c)
-      add_cable(std::size_t(c), "up", std::size_t(E + c), fmt::format("cluster{}", c), 0);
-    for (int c = 0; c < E; ++c)
-      for (int d = c + 1; d < E; ++d)
-        add_cable(std::size_t(E + c), fmt::format("wan{}", d), std::size_t(E + d), fmt::format("wan{}", c),
-                  1);
+    g.edges.push_back({std::uint32_t(l.a), std::uint32_t(l.b), l.cls == &f.wan ? 1 : 0, latency});
+    ++g.weight[l.a];
+    ++g.weight[l.b];
   }
-  for (int e = 0; e < E; ++e) {
+  for (int e = 0; e < f.edges; ++e) {
     g.hosts[std::size_t(e)] = std::uint64_t(f.hosts_per_edge);
     g.weight[std::size_t(e)] += std::uint64_t(f.hosts_per_edge) * std::uint64_t(p.router.network_interfaces);
   }

@@ -17,6 +17,7 @@
 
 #include "hw/router/router.h"
 #include "platforms/network.h"
+#include "platforms/switch_plan.h"
 
 namespace kairo::platforms {
 
@@ -57,11 +58,7 @@ class SwitchNetlist final : public Network {
   std::vector<std::string> describe_ports() const;
 
  private:
-  struct Link {  // one switch-to-switch cable
-    std::size_t a, b;
-    int port_a, port_b;
-    const LinkClass* cls;
-  };
+  using Link = SwitchPlan::Link;
   void plan();
   void apply_port_overrides();
   void build(sim::EventQueue& queue);
