@@ -35,8 +35,8 @@ SwitchPlan plan_switches(const Platform& platform, int nis) {
         const int digit = (w / power[std::size_t(l)]) % k;
         for (int j = 0; j < k; ++j) {
           const int above = w + (j - digit) * power[std::size_t(l)];
-          sp.links.push_back(SwitchPlan::Link{std::size_t(l * W + w), std::size_t((l + 1) * W + above), (l > 0 ? k : 0) + j,
-                                digit, &f.up});
+          sp.links.push_back(SwitchPlan::Link{std::size_t(l * W + w), std::size_t((l + 1) * W + above),
+                                              (l > 0 ? k : 0) + j, digit, &f.up});
         }
       }
     for (int l = 0; l < n; ++l)
@@ -70,8 +70,8 @@ SwitchPlan plan_switches(const Platform& platform, int nis) {
         if (d == c) continue;
         sp.names[std::size_t(C + c)].push_back(fmt::format("wan{}", d));
         if (d > c)
-          sp.links.push_back(
-              SwitchPlan::Link{std::size_t(C + c), std::size_t(C + d), wan_port(c, d), wan_port(d, c), &f.wan});
+          sp.links.push_back(SwitchPlan::Link{std::size_t(C + c), std::size_t(C + d), wan_port(c, d),
+                                              wan_port(d, c), &f.wan});
       }
   }
   for (std::size_t s = 0; s < sp.link_ports.size(); ++s) {
@@ -88,7 +88,7 @@ SwitchPlan plan_switches(const Platform& platform, int nis) {
     for (int h = 0; h < f.hosts_per_edge; ++h)
       for (int i = 0; i < nis; ++i)
         sp.names[std::size_t(e)].push_back(nis > 1 ? fmt::format("h{}.ni{}", e * f.hosts_per_edge + h, i)
-                                                  : fmt::format("h{}", e * f.hosts_per_edge + h));
+                                                   : fmt::format("h{}", e * f.hosts_per_edge + h));
   return sp;
 }
 

@@ -22,7 +22,7 @@ struct SwitchPlan {
   std::vector<int> link_ports;                  // per switch: its switch-to-switch ports
   std::vector<std::vector<std::string>> names;  // per switch, per port
   std::vector<Link> links;
-  std::vector<int> stride;                  // k-ary n-trees: k^level per switch (d-mod-k)
+  std::vector<int> stride;                // k-ary n-trees: k^level per switch (d-mod-k)
   std::vector<std::string> switch_names;  // per switch
 };
 
