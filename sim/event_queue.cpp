@@ -1,6 +1,9 @@
 #include "sim/event_queue.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <stdexcept>
 
 namespace kairo::sim {
 
@@ -10,6 +13,14 @@ static_assert((EventQueue::kSlots & kMask) == 0, "slot count must be a power of 
 }  // namespace
 
 EventQueue::EventQueue(Time grain_ps) : wheel_(kSlots), bits_(kSlots / 64, 0) { set_grain(grain_ps); }
+
+EventContext EventQueue::make_context() {
+  if (contexts_made_ == EventKey::kMaxContexts)
+    throw std::length_error(
+        fmt::format("the event queue holds at most {} port contexts (router ports); this platform needs more",
+                    EventKey::kMaxContexts));
+  return EventContext{EventKey::kContextBit | std::uint64_t(contexts_made_++) << EventKey::kSeqBits};
+}
 
 void EventQueue::set_grain(Time grain_ps) {
   if (size_ == 0) {
@@ -26,43 +37,47 @@ void EventQueue::push(const Event& e) {
   const std::uint64_t slot = slot_of(e.t, &rem);
   if (slot >= cur_ + kSlots) return push_far(e);
   Slot& s = wheel_[slot & kMask];
-  if (rem == 0) {
+  if (rem == 0 && EventKey::own_context(e.order)) {
     // The FIFO append below is written out twice on purpose: a shared
     // member function made push() 6% more instructions (callgrind, traffic
     // mesh-8x8 at 0.30).
-    Fifo& f = s.q[e.order >> 56];
+    Fifo& f = s.q[EventKey::prio(e.order)];
     const std::uint32_t n = new_node(e);
     if (f.tail == kNil)
       f.head = n;
     else
       nodes_[f.tail].next = n;
     f.tail = n;
-  } else {
-    Fifo& f = s.odd;
-    if (f.tail == kNil || !before(e, nodes_[f.tail].e)) {  // the usual case: after every other
-      const std::uint32_t n = new_node(e);
-      if (f.tail == kNil)
-        f.head = n;
-      else
-        nodes_[f.tail].next = n;
-      f.tail = n;
-    } else {
-      std::uint32_t prev = kNil, at = f.head;
-      for (int walked = 0; before(nodes_[at].e, e); ++walked) {  // ends before the tail: e is before it
-        if (walked == kMaxOddWalk) return push_far(e);
-        prev = at;
-        at = nodes_[at].next;
-      }
-      const std::uint32_t n = new_node(e);
-      nodes_[n].next = at;
-      if (prev == kNil)
-        f.head = n;
-      else
-        nodes_[prev].next = n;
-    }
+  } else if (!push_sorted(rem == 0 ? s.ported[EventKey::prio(e.order)] : s.odd, e)) {
+    return push_far(e);
   }
   if (s.count++ == 0) set_bit(slot & kMask);
   ++wheel_count_;
+}
+
+bool EventQueue::push_sorted(Fifo& f, const Event& e) {
+  if (f.tail == kNil || !before(e, nodes_[f.tail].e)) {  // the usual case: after every other
+    const std::uint32_t n = new_node(e);
+    if (f.tail == kNil)
+      f.head = n;
+    else
+      nodes_[f.tail].next = n;
+    f.tail = n;
+    return true;
+  }
+  std::uint32_t prev = kNil, at = f.head;
+  for (int walked = 0; before(nodes_[at].e, e); ++walked) {  // ends before the tail: e is before it
+    if (walked == kMaxOddWalk) return false;
+    prev = at;
+    at = nodes_[at].next;
+  }
+  const std::uint32_t n = new_node(e);
+  nodes_[n].next = at;
+  if (prev == kNil)
+    f.head = n;
+  else
+    nodes_[prev].next = n;
+  return true;
 }
 
 std::uint32_t EventQueue::new_node(const Event& e) {
@@ -128,11 +143,16 @@ EventQueue::Next EventQueue::peek() const {
     n.slot = cur_ + d;
     Slot& s = wheel_[n.slot & kMask];
     Fifo* f = &s.odd;  // on-grid events (at the slot's time) come first
-    for (auto& q : s.q)
-      if (!q.empty()) {
-        f = &q;
+    for (std::uint32_t p = 0; p <= kPrioLast; ++p) {
+      if (!s.q[p].empty()) {  // the queue's own context before port contexts
+        f = &s.q[p];
         break;
       }
+      if (!s.ported[p].empty()) {
+        f = &s.ported[p];
+        break;
+      }
+    }
     n.fifo = f;
     n.event = &nodes_[f->head].e;
   }

@@ -5,10 +5,20 @@
 // SystemC process per distinct timestamp (sim/kernel.h), or directly by
 // run_direct() in tests that build many networks in one process.
 //
-// Ordering is total and deterministic: (time, priority, insertion sequence).
+// Ordering is total and deterministic: (time, priority, context, sequence).
 // Priority separates state changes (arrivals, credits) from decisions
 // (allocation) at one instant: every decision at time t sees every change at
 // t, so process order cannot change the result (compute-then-commit).
+//
+// The context is who scheduled the event. Most events are scheduled in the
+// queue's own context (0), numbered in the order they are scheduled. A block
+// that other blocks call directly across a link (a router's input port:
+// Router::accept and return_credits) schedules in a context of its own, the
+// port's, numbered in the order of the calls on that link. A partitioned run
+// (docs/parallel.md) makes those calls later than one process does, when
+// packets and credits cross between processes, but in the same order per
+// link; because the port's events are ordered by the port's own numbering,
+// every event still runs in the same order as in one process.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -26,9 +36,29 @@ class EventTarget {
 
 enum Priority : std::uint32_t { kPrioState = 0, kPrioDecide = 1, kPrioLast = 2 };
 
+// An event's place among those at the same time: priority (2 bits), then the
+// context (a port context sorts after the queue's own), then its sequence
+// number within the context.
+//   queue's own context:  prio << 62 | 0 << 61 | sequence (61 bits)
+//   a port context:       prio << 62 | 1 << 61 | id << 38 | sequence (38 bits)
+struct EventKey {
+  static constexpr int kPrioShift = 62;
+  static constexpr int kSeqBits = 38;
+  static constexpr std::uint64_t kContextBit = std::uint64_t{1} << 61;
+  static constexpr std::uint32_t kMaxContexts = 1u << 23;  // port contexts in one queue
+  static std::uint32_t prio(std::uint64_t order) { return std::uint32_t(order >> kPrioShift); }
+  static bool own_context(std::uint64_t order) { return !(order & kContextBit); }
+};
+
+// A context of its own for a block's port (see above). `next` is the next
+// event's key without the priority bits.
+struct EventContext {
+  std::uint64_t next = 0;
+};
+
 struct Event {
   Time t;
-  std::uint64_t order;  // priority << 56 | sequence
+  std::uint64_t order;  // EventKey: priority, context, sequence
   EventTarget* target;
   void* ptr;
   std::uint32_t kind;
@@ -64,8 +94,25 @@ class EventQueue {
   // Schedule an event; a time in the past is taken as now.
   void at(Time t, Priority prio, EventTarget* target, std::uint32_t kind, std::uint32_t arg = 0,
           void* ptr = nullptr) {
-    push(Event{t < now_ ? now_ : t, (std::uint64_t(prio) << 56) | seq_++, target, ptr, kind, arg});
+    push(Event{t < now_ ? now_ : t, (std::uint64_t(prio) << EventKey::kPrioShift) | context_->next++, target,
+               ptr, kind, arg});
   }
+
+  // A new port context, numbered in the order they are made (a platform is
+  // built in the same order by every process of a partitioned run).
+  EventContext make_context();
+  // Events scheduled while a Scope lives are in `c`'s context.
+  class Scope {
+   public:
+    Scope(EventQueue& q, EventContext& c) : q_(q), saved_(q.context_) { q.context_ = &c; }
+    ~Scope() { q_.context_ = saved_; }
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    EventQueue& q_;
+    EventContext* saved_;
+  };
 
   // Run every event with time <= limit (sets now() as it goes), or only the
   // first `budget` of them; returns how many ran.
@@ -88,12 +135,15 @@ class EventQueue {
     std::uint32_t head = kNil, tail = kNil;
     bool empty() const { return head == kNil; }
   };
-  // A slot's events: those exactly on its time, one FIFO per priority, then
-  // those later within the slot (off the grid: a DMA's end, say), in one list
-  // kept sorted by (time, order). Sorting is a short walk, bounded: an event
-  // that would need a longer one goes to the far heap instead.
+  // A slot's events: those exactly on its time, per priority one FIFO of the
+  // queue's own context (its sequence only grows, so the FIFO is in order)
+  // and one list of port contexts' events kept sorted by order, then those
+  // later within the slot (off the grid: a DMA's end, say), in one list kept
+  // sorted by (time, order). Sorting is a short walk, bounded: an event that
+  // would need a longer one goes to the far heap instead.
   struct Slot {
     Fifo q[kPrioLast + 1];
+    Fifo ported[kPrioLast + 1];
     Fifo odd;
     std::uint32_t count = 0;
   };
@@ -103,6 +153,9 @@ class EventQueue {
   }
   void push(const Event& e);
   void push_far(const Event& e);
+  // Into a list kept sorted by (time, order); false if that would take a
+  // longer walk than kMaxOddWalk (the caller puts the event on the far heap).
+  bool push_sorted(Fifo& f, const Event& e);
   Event pop_far();
   // Where the next event is: a wheel FIFO (with its slot) or the far heap.
   struct Next {
@@ -140,7 +193,9 @@ class EventQueue {
   std::vector<Event> far_;  // min-heap beyond the horizon
   std::size_t size_ = 0;
   Time now_ = 0;
-  std::uint64_t seq_ = 0;
+  EventContext own_;
+  EventContext* context_ = &own_;
+  std::uint32_t contexts_made_ = 0;
   std::uint64_t processed_ = 0;
   bool stopped_ = false;
 };

@@ -12,6 +12,7 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
     : sc_module(name), cfg_(cfg), id_(id), coord_(cfg.topo ? cfg.topo->coord_of(id) : Coord{}) {
   const int np = cfg.num_ports();
   ports_.init(np, cfg.vcs);
+  for (int i = 0; i < np; ++i) ports_[i].context = cfg.queue->make_context();
   vc_time_.resize(std::size_t(np) * cfg.vcs);
   while ((1 << vshift_) < cfg.vcs) ++vshift_;
   in_vcs_.resize(std::size_t(np) << vshift_);
@@ -74,6 +75,7 @@ void Router::on_event(std::uint32_t kind, std::uint32_t, void*) {
 // p->arrive_ps. Receive counters count the packet here, when its head starts
 // onto the link (a few cycles before it lands).
 void Router::accept(int port, int vc, hw::Packet* p) {
+  const sim::EventQueue::Scope in_port_context(*cfg_.queue, ports_[port].context);
   LinkCounters& c = ports_[port].counters;
   ++c.packets_received;
   c.flits_received += p->flits;
@@ -119,6 +121,7 @@ void Router::accept(int port, int vc, hw::Packet* p) {
 }
 
 void Router::return_credits(int port, int vc, int flits, Time at) {
+  const sim::EventQueue::Scope in_port_context(*cfg_.queue, ports_[port].context);
   ports_[port].returning.push(hw::PendingCredit{at, std::uint16_t(vc), std::uint16_t(flits)});
   if (credit_waiters_[port >> 6] >> (port & 63) & 1) schedule_allocation(at);
 }

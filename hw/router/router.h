@@ -96,6 +96,9 @@ class Router : public sc_core::sc_module,
     hw::CreditReturn upstream;
     hw::CreditPipe returning;  // credits on their way back from downstream
     LinkCounters counters;     // per-VC zero-credit time: see vc_time_
+    // Events the neighbour's calls on this port schedule (accept, return_credits)
+    // are in the port's own context (sim/event_queue.h: partitioned runs).
+    sim::EventContext context;
     // The downstream VCs' credits follow the port in its block (PortBlock).
     std::int32_t* credits() { return reinterpret_cast<std::int32_t*>(this + 1); }
     const std::int32_t* credits() const { return reinterpret_cast<const std::int32_t*>(this + 1); }

@@ -1,5 +1,6 @@
-// kairo's event queue: total (time, priority, insertion) order whatever the
-// mix of on-grid, off-grid and far-future events, and idle gaps skipped.
+// kairo's event queue: total (time, priority, context, sequence) order
+// whatever the mix of on-grid, off-grid and far-future events, and idle gaps
+// skipped.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -98,6 +99,61 @@ TEST(EventQueue, RunUntilStopsAtTheLimitAndResumes) {
   ASSERT_EQ(r.seen.size(), 4u);
   EXPECT_EQ(std::get<0>(r.seen[2]), 3000u);
   EXPECT_EQ(std::get<0>(r.seen[3]), 5000u);
+}
+
+// Events scheduled in port contexts (Router::accept and return_credits) take
+// their place among same-time events from their context and their number in
+// it, not from when they were scheduled: two queues fed the same per-context
+// sequences in different interleavings run them in one order, the queue's own
+// context first, then the port contexts in the order they were made.
+TEST(EventQueue, PortContextsOrderSameTimeEventsWhateverTheInterleaving) {
+  struct Sched {
+    Time t;
+    std::uint32_t prio, context, id;  // context 0: the queue's own
+  };
+  std::mt19937_64 rng(11);
+  constexpr std::uint32_t kContexts = 4;
+  // Per context, a sequence of events at few distinct times (many ties),
+  // some off the grid and some beyond the wheel's horizon.
+  std::vector<std::vector<Sched>> per(kContexts);
+  std::uint32_t id = 0;
+  for (std::uint32_t c = 0; c < kContexts; ++c)
+    for (int i = 0; i < 3000; ++i) {
+      Time t = (rng() % 6) * 1000 + (rng() % 9 == 0 ? 500 : 0) + (rng() % 11 == 0 ? 9000000 : 0);
+      per[c].push_back({t, std::uint32_t(rng() % 3), c, id++});
+    }
+  std::vector<Sched> expected;
+  for (auto& v : per) expected.insert(expected.end(), v.begin(), v.end());
+  // (time, priority, context, place in the context): ids grow within a context.
+  std::sort(expected.begin(), expected.end(), [](const Sched& a, const Sched& b) {
+    return std::tie(a.t, a.prio, a.context, a.id) < std::tie(b.t, b.prio, b.context, b.id);
+  });
+  for (std::uint64_t interleaving_seed : {1, 2, 3}) {
+    EventQueue q(1000);
+    std::vector<EventContext> ports;
+    for (std::uint32_t c = 1; c < kContexts; ++c) ports.push_back(q.make_context());
+    Recorder r;
+    r.q = &q;
+    std::vector<std::size_t> next(kContexts, 0);
+    std::mt19937_64 mix(interleaving_seed);
+    for (std::size_t left = std::size_t(kContexts) * 3000; left > 0; --left) {
+      std::uint32_t c;
+      do c = std::uint32_t(mix() % kContexts);
+      while (next[c] == per[c].size());
+      const Sched& s = per[c][next[c]++];
+      if (c == 0) {
+        q.at(s.t, Priority(s.prio), &r, s.prio, s.id);
+      } else {
+        EventQueue::Scope in(q, ports[c - 1]);
+        q.at(s.t, Priority(s.prio), &r, s.prio, s.id);
+      }
+    }
+    q.run_direct();
+    ASSERT_EQ(r.seen.size(), expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k)
+      ASSERT_EQ(std::get<2>(r.seen[k]), expected[k].id)
+          << "interleaving " << interleaving_seed << " event " << k;
+  }
 }
 
 }  // namespace
