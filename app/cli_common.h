@@ -9,6 +9,11 @@ enum ExitCode { kExitOk = 0, kExitSimFailure = 1, kExitBadInput = 2 };
 
 // Prints "kairo: error: <msg>" on stderr and returns kExitBadInput.
 int bad_input(const std::string& msg);
+// A failure of this process during a partitioned run, while the others may be
+// waiting for it in a collective: prints "kairo: error: process R of N: msg"
+// on stderr (whichever process it is) and ends every process of the run with
+// `code` (MPI_Abort): no hang.
+[[noreturn]] void fail_in_parallel(const std::string& msg, int code);
 
 // A count or seed: CLI11 would turn "-5" into 2^64 - 5 for an unsigned option.
 inline CLI::Validator whole_number() {

@@ -8,7 +8,9 @@
 #include "app/child_runner.h"
 #include "app/cli_common.h"
 #include "app/observe.h"
+#include "platforms/partition.h"
 #include "sim/host_memory.h"
+#include "sim/mpi_world.h"
 #include "sim/output_file.h"
 #include "traffic/traffic_run.h"
 
@@ -20,6 +22,7 @@ struct TrafficArgs {
   std::vector<std::string> sets;
   traffic::TrafficOptions opt;
   std::string json_path, csv_path, sweep;
+  std::string partition = "auto";
   std::vector<std::uint32_t> hotspots;
   bool quiet = false;
   Observe observe;  // waveforms and counter logs
@@ -116,6 +119,18 @@ int run_traffic_command(TrafficArgs& a) {
       sim::check_output_path("--csv", a.csv_path);
     }
     a.observe.check_outputs();
+    // Under mpirun: one run split over the processes (docs/parallel.md).
+    const sim::MpiWorld& world = sim::MpiWorld::get();
+    platforms::Partition part;
+    if (world.parallel()) {
+      if (!a.sweep.empty()) throw std::invalid_argument("--sweep: not yet under mpirun (docs/parallel.md)");
+      if (a.observe.any())
+        throw std::invalid_argument("--vcd/--fst/--counters: not yet under mpirun (docs/parallel.md)");
+      part =
+          platforms::partition_platform(plat, world.size(), platforms::parse_partition_method(a.partition));
+      a.opt.partition = &part;
+      a.opt.progress = nullptr;
+    }
     int code = kExitOk;
     nlohmann::json result;
     if (!a.sweep.empty()) {
@@ -144,7 +159,17 @@ int run_traffic_command(TrafficArgs& a) {
         }
         a.observe.detach();  // before the network goes
       };
-      traffic::TrafficResult r = traffic::run_traffic(plat, a.opt);
+      traffic::TrafficResult r;
+      if (world.parallel()) {
+        try {
+          r = traffic::run_traffic(plat, a.opt);
+        } catch (const std::exception& e) {
+          fail_in_parallel(e.what(), kExitSimFailure);
+        }
+        if (!world.root()) return r.deadlock || r.lost_or_duplicated ? kExitSimFailure : kExitOk;
+      } else {
+        r = traffic::run_traffic(plat, a.opt);
+      }
       result = r.json;
       a.observe.summarize(result);
       if (r.deadlock) {
@@ -214,6 +239,10 @@ void add_traffic_command(CLI::App& app, int& exit_code) {
   c->add_option("--csv", a->csv_path, "with --sweep: write the table here (default: stdout)");
   c->add_option("--json", a->json_path, "write the result summary (JSON) here");
   c->add_option("--set", a->sets, "override a platform parameter, key=value (repeatable)");
+  c->add_option(
+       "--partition", a->partition,
+       "under mpirun: how the platform is split over the processes, auto|blocks|metis (docs/parallel.md)")
+      ->capture_default_str();
   a->observe.add_options(c);
   c->add_flag("--quiet", a->quiet, "no progress on stderr");
   c->callback([a, &exit_code] { exit_code = run_traffic_command(*a); });

@@ -10,6 +10,7 @@
 
 #include "app/cli_common.h"
 #include "platforms/platform.h"
+#include "sim/mpi_world.h"
 #include "sim/output_file.h"
 
 namespace kairo::app {
@@ -17,6 +18,13 @@ namespace kairo::app {
 int bad_input(const std::string& msg) {
   std::cerr << "kairo: error: " << msg << "\n";
   return kExitBadInput;
+}
+
+void fail_in_parallel(const std::string& msg, int code) {
+  const sim::MpiWorld& world = sim::MpiWorld::get();
+  std::fprintf(stderr, "kairo: error: process %d of %d: %s\n", world.rank(), world.size(), msg.c_str());
+  std::fflush(stderr);
+  world.abort(code);
 }
 
 void write_text_file(const std::string& path, const std::string& text, const std::string& option) {
@@ -41,7 +49,36 @@ int write_summary(const std::string& option, const std::string& path, const std:
 
 }  // namespace kairo::app
 
+namespace {
+
+// Under mpirun every process parses the same command line and finds the same
+// bad input; process 0 alone speaks (stdout and stderr), the others stay
+// quiet unless they fail on their own (kairo::app::fail_in_parallel).
+int run_main(int argc, char** argv);
+
+class NullBuffer : public std::streambuf {
+ protected:
+  int overflow(int c) override { return c == EOF ? 0 : c; }
+};
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  const kairo::sim::MpiWorld& world = kairo::sim::MpiWorld::get();
+  static NullBuffer null;
+  if (!world.root()) {
+    std::cout.rdbuf(&null);
+    std::cerr.rdbuf(&null);
+  }
+  const int code = run_main(argc, argv);
+  std::cout.flush();
+  kairo::sim::MpiWorld::finalize();
+  return code;
+}
+
+namespace {
+
+int run_main(int argc, char** argv) {
   using namespace kairo::app;
   ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   CLI::App app{"kairo: a cycle-approximate SystemC/TLM-2.0 model of HPC interconnects"};
@@ -81,6 +118,8 @@ int main(int argc, char** argv) {
   }
   return exit_code;
 }
+
+}  // namespace
 
 // libsystemc refers to sc_main (its own main() would call it). kairo keeps its
 // own main() so that the command line is parsed before any SystemC object

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 
 namespace kairo::sim {
@@ -13,6 +14,24 @@ static_assert((EventQueue::kSlots & kMask) == 0, "slot count must be a power of 
 }  // namespace
 
 EventQueue::EventQueue(Time grain_ps) : wheel_(kSlots), bits_(kSlots / 64, 0) { set_grain(grain_ps); }
+
+void EventQueue::note_sync(Time t) {
+  sync_times_.push_back(t);
+  std::push_heap(sync_times_.begin(), sync_times_.end(), std::greater<>());
+}
+
+Time EventQueue::next_sync_time_after(Time t) const {
+  Time best = kNever;  // a few at most are pending: a scan
+  for (Time s : sync_times_)
+    if (s > t && s < best) best = s;
+  return best;
+}
+
+// Sync events are taken in time order, so the one taken is the heap's earliest.
+void EventQueue::took_sync() {
+  std::pop_heap(sync_times_.begin(), sync_times_.end(), std::greater<>());
+  sync_times_.pop_back();
+}
 
 EventContext EventQueue::make_context() {
   if (contexts_made_ == EventKey::kMaxContexts)
@@ -192,6 +211,7 @@ std::uint64_t EventQueue::run_until(Time limit, std::uint64_t budget) {
     const Next n = peek();
     if (!n.event || n.event->t > limit) break;
     Event e = take(n);
+    if (EventKey::prio(e.order) == kPrioSync) took_sync();
     now_ = e.t;
     ++processed_;
     ++ran;

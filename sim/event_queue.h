@@ -34,7 +34,10 @@ class EventTarget {
   virtual void on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) = 0;
 };
 
-enum Priority : std::uint32_t { kPrioState = 0, kPrioDecide = 1, kPrioLast = 2 };
+// kPrioSync: before everything else at its time; a partitioned run starts a
+// window at every sync event's time (sim/window_runner.h), so it sees every
+// message sent before it (phase boundaries, counter samples).
+enum Priority : std::uint32_t { kPrioSync = 0, kPrioState = 1, kPrioDecide = 2, kPrioLast = 3 };
 
 // An event's place among those at the same time: priority (2 bits), then the
 // context (a port context sorts after the queue's own), then its sequence
@@ -89,13 +92,16 @@ class EventQueue {
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
   Time next_time() const;
+  // The earliest pending event of priority kPrioSync later than t (kNever: none).
+  Time next_sync_time_after(Time t) const;
   std::uint64_t events_processed() const { return processed_; }
 
   // Schedule an event; a time in the past is taken as now.
   void at(Time t, Priority prio, EventTarget* target, std::uint32_t kind, std::uint32_t arg = 0,
           void* ptr = nullptr) {
-    push(Event{t < now_ ? now_ : t, (std::uint64_t(prio) << EventKey::kPrioShift) | context_->next++, target,
-               ptr, kind, arg});
+    if (t < now_) t = now_;
+    if (prio == kPrioSync) note_sync(t);
+    push(Event{t, (std::uint64_t(prio) << EventKey::kPrioShift) | context_->next++, target, ptr, kind, arg});
   }
 
   // A new port context, numbered in the order they are made (a platform is
@@ -153,6 +159,8 @@ class EventQueue {
   }
   void push(const Event& e);
   void push_far(const Event& e);
+  void note_sync(Time t);
+  void took_sync();
   // Into a list kept sorted by (time, order); false if that would take a
   // longer walk than kMaxOddWalk (the caller puts the event on the far heap).
   bool push_sorted(Fifo& f, const Event& e);
@@ -190,7 +198,8 @@ class EventQueue {
   std::uint32_t free_ = kNil;
   std::size_t wheel_count_ = 0;
   std::vector<std::uint64_t> bits_;
-  std::vector<Event> far_;  // min-heap beyond the horizon
+  std::vector<Event> far_;        // min-heap beyond the horizon
+  std::vector<Time> sync_times_;  // min-heap: the times of pending kPrioSync events
   std::size_t size_ = 0;
   Time now_ = 0;
   EventContext own_;

@@ -2,13 +2,15 @@
 // over the node's packet-switched interfaces, and the delivery record.
 #include "traffic/traffic_node.h"
 
+#include <algorithm>
+
 namespace kairo::traffic {
 
 using sim::Time;
 
-hw::Packet* TrafficContext::create(router::NodeId src, router::NodeId dst, Time now) {
+hw::Packet* TrafficContext::create(router::NodeId src, std::uint64_t count, router::NodeId dst, Time now) {
   hw::Packet* p = pool.get();
-  p->id = next_id++;
+  p->id = std::uint64_t(src) + nodes * count;
   p->created_ps = now;
   p->src = src;
   p->dst = dst;
@@ -16,7 +18,6 @@ hw::Packet* TrafficContext::create(router::NodeId src, router::NodeId dst, Time 
   p->bytes = std::uint32_t(packet_flits * flit_bytes);
   p->measured = measuring;
   ++stats.created;
-  stats.deliveries.push_back(0);
   if (measuring) {
     ++stats.measured_created;
     stats.window_flits_created += p->flits;
@@ -26,6 +27,8 @@ hw::Packet* TrafficContext::create(router::NodeId src, router::NodeId dst, Time 
 
 void TrafficContext::deliver(hw::Packet* p) {
   ++stats.delivered;
+  if (p->id >= stats.deliveries.size())
+    stats.deliveries.resize(std::max(p->id + 1, 2 * stats.deliveries.size()));
   ++stats.deliveries[p->id];
   const Time tail = clock.ceil(p->tail_ps);
   if (tail > stats.last_delivery_ps) stats.last_delivery_ps = tail;
@@ -34,14 +37,14 @@ void TrafficContext::deliver(hw::Packet* p) {
     ++stats.measured_delivered;
     stats.measured_hops += p->hops;
     stats.latency_cycles.push_back((tail - p->created_ps) / clock.period_ps);
-    stats.network_latency_sum_cycles += clock.to_cycles(tail - p->injected_ps);
+    stats.network_latency_sum_ps += tail - p->injected_ps;
   }
   pool.put(p);
-  if (measure_done) maybe_stop_generating();
 }
 
-void TrafficContext::maybe_stop_generating() {
-  if (stats.measured_delivered == stats.measured_created) generating = false;
+void count_deliveries(TrafficStats& stats) {
+  stats.distinct_delivered = stats.duplicated = 0;
+  for (auto d : stats.deliveries) stats.distinct_delivered += d > 0, stats.duplicated += d > 1;
 }
 
 TrafficNode::TrafficNode(TrafficContext& ctx, router::NodeId id, std::uint64_t seed)
@@ -62,7 +65,7 @@ void TrafficNode::schedule_next(Time from) {
 void TrafficNode::on_event(std::uint32_t, std::uint32_t, void*) {
   if (!ctx_.generating) return;
   const Time now = ctx_.queue->now();
-  source_queue_.push(ctx_.create(id_, ctx_.picker->pick(id_, rng_), now));
+  source_queue_.push(ctx_.create(id_, created_++, ctx_.picker->pick(id_, rng_), now));
   try_inject();
   schedule_next(now + ctx_.clock.period_ps);
 }
@@ -70,7 +73,7 @@ void TrafficNode::on_event(std::uint32_t, std::uint32_t, void*) {
 void TrafficNode::enqueue_batch(std::uint64_t n) {
   const Time now = ctx_.queue->now();
   for (std::uint64_t i = 0; i < n; ++i)
-    source_queue_.push(ctx_.create(id_, ctx_.picker->pick(id_, rng_), now));
+    source_queue_.push(ctx_.create(id_, created_++, ctx_.picker->pick(id_, rng_), now));
   try_inject();
 }
 

@@ -20,11 +20,17 @@ struct TrafficStats {
   std::uint64_t measured_created = 0, measured_delivered = 0;
   std::uint64_t window_flits_created = 0, window_flits_delivered = 0;
   std::uint64_t measured_hops = 0;
-  double network_latency_sum_cycles = 0;
+  std::uint64_t network_latency_sum_ps = 0;   // an integer: the same sum in any order
   std::vector<std::uint64_t> latency_cycles;  // per measured packet: creation to tail delivery
   std::vector<std::uint8_t> deliveries;       // per packet id: times delivered
   sim::Time last_delivery_ps = 0;
+  // From `deliveries` once the run is over (count_deliveries): packets
+  // delivered at least once, and more than once.
+  std::uint64_t distinct_delivered = 0, duplicated = 0;
 };
+
+// Fills stats.distinct_delivered and stats.duplicated.
+void count_deliveries(TrafficStats& stats);
 
 // What every node of one run shares.
 struct TrafficContext {
@@ -40,13 +46,13 @@ struct TrafficContext {
   bool generating = true;
   bool measuring = false;     // inside the measurement window
   bool measure_done = false;  // measurement window closed
-  std::uint64_t next_id = 0;
+  std::uint64_t nodes = 1;
   TrafficStats stats;
 
-  hw::Packet* create(router::NodeId src, router::NodeId dst, sim::Time now);
+  // A packet's id is its source's own count, interleaved over the nodes
+  // (src + nodes * count): the same whatever process creates it.
+  hw::Packet* create(router::NodeId src, std::uint64_t count, router::NodeId dst, sim::Time now);
   void deliver(hw::Packet* p);
-  // Stops the sources once every measured packet has arrived.
-  void maybe_stop_generating();
 };
 
 class TrafficNode : public hw::EndpointClient, public sim::EventTarget {
@@ -58,6 +64,7 @@ class TrafficNode : public hw::EndpointClient, public sim::EventTarget {
   // Queues n packets now (batch mode) and starts injecting.
   void enqueue_batch(std::uint64_t n);
 
+  router::NodeId id() const { return id_; }
   void on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) override;
   void on_packet(int, hw::Packet* p) override { ctx_.deliver(p); }
   void on_send_ready(int) override { try_inject(); }
@@ -72,6 +79,7 @@ class TrafficNode : public hw::EndpointClient, public sim::EventTarget {
   sim::Rng rng_;
   hw::PacketFifo source_queue_;
   int next_ni_ = 0;
+  std::uint64_t created_ = 0;
 };
 
 }  // namespace kairo::traffic

@@ -12,9 +12,13 @@
 #include <map>
 #include <stdexcept>
 
+#include "platforms/boundary.h"
 #include "sim/host_memory.h"
 #include "sim/kernel.h"
+#include "sim/mpi_world.h"
+#include "sim/window_runner.h"
 #include "traffic/traffic_node.h"
+#include "traffic/traffic_parallel.h"
 
 namespace kairo::traffic {
 
@@ -90,14 +94,20 @@ double peak_rss_mib() {
   return double(ru.ru_maxrss) / 1024.0;
 }
 
-// Phase boundaries, as events of their own.
+// Phase boundaries, as sync events of their own (before anything else at
+// their time; in a partitioned run every process has them and sees every
+// message sent before them). After the measurement window, sources stop at
+// the first drain check (every kDrainCheckCycles cycles) that finds every
+// measured packet delivered, or at the drain limit.
 class PhaseClock : public sim::EventTarget {
  public:
-  enum : std::uint32_t { kWarmupEnd, kMeasureEnd, kDrainLimit };
+  enum : std::uint32_t { kWarmupEnd, kMeasureEnd, kDrainCheck, kDrainLimit };
+  static constexpr std::uint64_t kDrainCheckCycles = 32;
   bool drain_limited = false;
   nlohmann::json ports;  // per port name: link counters over the measurement window
   std::uint64_t window_link_flits = 0;
-  PhaseClock(TrafficContext& ctx, platforms::Network& net) : ctx_(ctx), net_(net) {}
+  PhaseClock(TrafficContext& ctx, platforms::Network& net, const platforms::Partition* part)
+      : ctx_(ctx), net_(net), part_(part) {}
   void on_event(std::uint32_t kind, std::uint32_t, void*) override {
     if (kind == kWarmupEnd) {
       for (std::size_t i = 0; i < net_.num_routers(); ++i)
@@ -108,7 +118,9 @@ class PhaseClock : public sim::EventTarget {
       summarize_ports();
       ctx_.measuring = false;
       ctx_.measure_done = true;
-      ctx_.maybe_stop_generating();
+      check_drain();
+    } else if (kind == kDrainCheck) {
+      check_drain();
     } else if (ctx_.generating) {
       drain_limited = true;  // measured packets still out: the load is above saturation
       ctx_.generating = false;
@@ -116,15 +128,32 @@ class PhaseClock : public sim::EventTarget {
   }
 
  private:
+  void check_drain() {
+    if (!ctx_.generating) return;
+    std::vector<std::uint64_t> counts = {ctx_.stats.measured_created, ctx_.stats.measured_delivered};
+    if (part_) sim::MpiWorld::get().sum(counts);
+    if (counts[0] == counts[1]) {
+      ctx_.generating = false;
+      return;
+    }
+    ctx_.queue->at(ctx_.queue->now() + ctx_.clock.cycles(kDrainCheckCycles), sim::kPrioSync, this,
+                   kDrainCheck);
+  }
+
   // Per port name (mesh/torus: xp, xm, ..., ni0; switched fabrics: the port
   // name without its number, up, down, edge, wan, cluster, and ni0 for the
   // links to the hosts' first network interfaces): average and maximum
   // utilization of the connected output links, and the average share of time
   // a downstream VC had no credits (Tofu's "VC full"), over the measurement
-  // window.
+  // window. A partitioned run reads every router's counters on process 0.
   void summarize_ports() {
     const sim::Time now = ctx_.queue->now(), window = now - start_;
     if (window == 0) return;
+    PortTable table;
+    if (part_) {
+      table = gather_port_counters(sim::MpiWorld::get(), net_, *part_, now);
+      if (!sim::MpiWorld::get().root()) return;
+    }
     struct Group {
       double sum = 0, max = 0, zero = 0;
       std::uint64_t links = 0;
@@ -146,7 +175,7 @@ class PhaseClock : public sim::EventTarget {
       for (int port = 0; port < r.num_ports(); ++port) {
         if (!r.port_connected(port)) continue;
         const bool link = r.port_dim(port) >= 0;
-        router::PortCounters c = r.counters(port, now);
+        router::PortCounters c = part_ ? table[i][std::size_t(port)] : r.counters(port, now);
         Group& g = *group_of_port[std::size_t(port)];
         const double u = std::min(1.0, double(c.busy_ps) / double(window));
         g.sum += u;
@@ -181,6 +210,7 @@ class PhaseClock : public sim::EventTarget {
  private:
   TrafficContext& ctx_;
   platforms::Network& net_;
+  const platforms::Partition* part_;
 };
 
 // Traffic goes over the packet-switched network interfaces, the ones without
@@ -209,8 +239,7 @@ json summarize(const platforms::Platform& plat, const TrafficOptions& o, Traffic
   double lat_sum = 0;
   for (auto l : s.latency_cycles) lat_sum += double(l);
   const double md = double(std::max<std::uint64_t>(1, s.measured_delivered));
-  std::uint64_t lost = 0, dup = 0;
-  for (auto d : s.deliveries) lost += d == 0, dup += d > 1;
+  const std::uint64_t lost = s.created - std::min(s.created, s.distinct_delivered), dup = s.duplicated;
   const Time end = s.last_delivery_ps;  // the watchdog may hold a later, idle event
   const double sim_cycles = double(end / period);
   const auto& act = net.activity();
@@ -236,7 +265,7 @@ json summarize(const platforms::Platform& plat, const TrafficOptions& o, Traffic
   }
   j["measured_packets"] = s.measured_delivered;
   j["avg_packet_latency_cycles"] = lat_sum / md;
-  j["avg_network_latency_cycles"] = s.network_latency_sum_cycles / md;
+  j["avg_network_latency_cycles"] = double(s.network_latency_sum_ps) / double(period) / md;
   j["latency_percentiles_cycles"] = {{"p50", percentile(s.latency_cycles, 0.5)},
                                      {"p90", percentile(s.latency_cycles, 0.9)},
                                      {"p99", percentile(s.latency_cycles, 0.99)},
@@ -264,6 +293,25 @@ json summarize(const platforms::Platform& plat, const TrafficOptions& o, Traffic
 
 }  // namespace
 
+// What a partitioned run reports of itself (its cost: not a simulated result).
+json parallel_report(const sim::MpiWorld& world, const platforms::Partition& part, const sim::WindowStats& w,
+                     const platforms::RouterBoundary& b) {
+  std::vector<std::uint64_t> sums = {w.bytes_sent, b.packets_sent(), b.credits_sent()};
+  world.sum(sums);
+  const double wait = double(world.max(std::uint64_t(w.sync_s * 1e6))) / 1e6;
+  return {{"processes", part.processes},
+          {"partition", platforms::partition_method_name(part.method)},
+          {"lookahead_ps", part.lookahead_ps},
+          {"imbalance", part.imbalance},
+          {"cut_links", part.cut.size()},
+          {"windows", w.windows},
+          {"bytes_exchanged", sums[0]},
+          {"bytes_per_window", w.windows ? double(sums[0]) / double(w.windows) : 0.0},
+          {"packets_exchanged", sums[1]},
+          {"credit_messages", sums[2]},
+          {"sync_s_max", wait}};
+}
+
 TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions& o) {
   validate(o, plat);
   auto t0 = std::chrono::steady_clock::now();
@@ -282,6 +330,20 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   ctx.packet_flits = o.packet_flits;
   ctx.flit_bytes = plat.router.flit_bytes;
   ctx.p_create = o.batch_packets > 0 ? 0.0 : o.rate / o.packet_flits;
+  ctx.nodes = net.num_nodes();
+  // A partitioned run (docs/parallel.md): this process's nodes generate; the
+  // cut links get stand-ins for the other processes' routers.
+  const platforms::Partition* part = o.partition;
+  const sim::MpiWorld& world = sim::MpiWorld::get();
+  if (part && part->processes != world.size())
+    throw std::logic_error("run_traffic: the partition is not for this many processes");
+  auto mine = [&](router::NodeId n) { return !part || part->owner_of_host(n) == world.rank(); };
+  std::unique_ptr<platforms::RouterBoundary> boundary;
+  sim::StillnessWatch watch;
+  if (part) {
+    boundary = std::make_unique<platforms::RouterBoundary>(net, *part, world.rank(), ctx.pool);
+    watch = platforms::parallel_watch(net, world);
+  }
 
   std::vector<TrafficNode> nodes;
   nodes.reserve(net.num_nodes());
@@ -289,27 +351,32 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
     nodes.emplace_back(ctx, n, o.seed);
     for (int ni = 0; ni < ctx.interfaces; ++ni) net.endpoint(n, ni).set_client(&nodes.back());
   }
-  PhaseClock phases(ctx, net);
+  PhaseClock phases(ctx, net, part);
   if (o.batch_packets > 0) {
     ctx.measuring = true;  // every batch packet is measured
-    for (auto& n : nodes) n.enqueue_batch(o.batch_packets);
+    for (auto& n : nodes)
+      if (mine(n.id())) n.enqueue_batch(o.batch_packets);
     ctx.measuring = false;
     ctx.measure_done = true;
     ctx.generating = false;
   } else {
-    for (auto& n : nodes) n.start(0);
-    queue.at(ctx.clock.cycles(o.warmup_cycles), sim::kPrioState, &phases, PhaseClock::kWarmupEnd);
+    for (auto& n : nodes)
+      if (mine(n.id())) n.start(0);
+    queue.at(ctx.clock.cycles(o.warmup_cycles), sim::kPrioSync, &phases, PhaseClock::kWarmupEnd);
     const std::uint64_t wm = o.warmup_cycles + o.measure_cycles;
-    queue.at(ctx.clock.cycles(wm), sim::kPrioState, &phases, PhaseClock::kMeasureEnd);
-    queue.at(ctx.clock.cycles(wm + (o.drain_cycles ? o.drain_cycles : wm)), sim::kPrioState, &phases,
+    queue.at(ctx.clock.cycles(wm), sim::kPrioSync, &phases, PhaseClock::kMeasureEnd);
+    queue.at(ctx.clock.cycles(wm + (o.drain_cycles ? o.drain_cycles : wm)), sim::kPrioSync, &phases,
              PhaseClock::kDrainLimit);
   }
 
   if (o.on_built) o.on_built(net, queue);
   std::unique_ptr<sim::Kernel> kernel;
-  if (o.use_systemc) kernel = std::make_unique<sim::Kernel>("kernel", queue);
+  if (o.use_systemc && !part) kernel = std::make_unique<sim::Kernel>("kernel", queue);
   auto t1 = std::chrono::steady_clock::now();
-  if (kernel) {
+  sim::WindowStats windows;
+  if (part) {
+    windows = sim::run_windows(queue, world, *boundary, part->lookahead_ps, &watch);
+  } else if (kernel) {
     if (o.progress) {
       kernel->set_progress([&](double wall) {
         const char* phase = ctx.measuring ? "measure" : ctx.measure_done ? "drain" : "warm-up";
@@ -330,15 +397,23 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   const double wall_s = std::chrono::duration<double>(t2 - t0).count();
 
   if (o.exiting_after) net.keep_until_exit();
+  count_deliveries(ctx.stats);
+  std::uint64_t events = queue.events_processed();
+  bool deadlock = net.watchdog().fired();
+  if (part) combine_stats(world, ctx.stats, net.activity(), events, deadlock);
   TrafficResult r;
-  r.json = summarize(plat, o, ctx, net, elaborate_s, wall_s, queue.events_processed(), net.watchdog());
+  r.json = summarize(plat, o, ctx, net, elaborate_s, wall_s, events, net.watchdog());
+  if (part) {
+    r.json["deadlock"] = deadlock;
+    r.json["parallel"] = parallel_report(world, *part, windows, *boundary);
+  }
   if (o.batch_packets == 0) {
     r.json["drain_limited"] = phases.drain_limited;
     r.json["ports"] = phases.ports;
     r.json["window_link_flits"] = phases.window_link_flits;
     r.json["drain_cycles"] = o.drain_cycles ? o.drain_cycles : o.warmup_cycles + o.measure_cycles;
   }
-  r.deadlock = net.watchdog().fired();
+  r.deadlock = deadlock;
   r.blocked = net.watchdog().blocked();
   r.lost_or_duplicated = !r.deadlock && (r.json["packets_lost"] != 0 || r.json["packets_duplicated"] != 0);
   return r;

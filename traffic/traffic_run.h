@@ -21,6 +21,7 @@
 
 #include "hw/common/topology.h"
 #include "platforms/network.h"
+#include "platforms/partition.h"
 #include "platforms/platform.h"
 #include "sim/event_queue.h"
 
@@ -44,6 +45,10 @@ struct TrafficOptions {
   // and after the run.
   std::function<void(platforms::Network&, sim::EventQueue&)> on_built;
   std::function<void()> on_finished;
+  // A partitioned run over the processes of sim::MpiWorld (docs/parallel.md):
+  // every process calls run_traffic with the same options; process 0's
+  // result is the run's. Null: one process.
+  const platforms::Partition* partition = nullptr;
 };
 
 // Throws std::invalid_argument with a message naming the option.

@@ -27,7 +27,7 @@ class Watchdog : public sim::EventTarget {
 
   // Called when the network goes from empty to non-empty.
   void arm() {
-    if (armed_) return;
+    if (armed_ || external_) return;
     armed_ = true;
     q_.at(q_.now() + timeout_, sim::kPrioLast, this, 0);
   }
@@ -51,6 +51,16 @@ class Watchdog : public sim::EventTarget {
     q_.stop();
   }
 
+  // A partitioned run watches the whole network between windows instead
+  // (sim::StillnessWatch): this watchdog schedules nothing, and the run
+  // reports what it found through fire().
+  void set_external() { external_ = true; }
+  void fire(std::vector<std::string> blocked) {
+    fired_ = true;
+    blocked_ = std::move(blocked);
+  }
+  std::vector<std::string> report() const { return report_(); }
+
   bool fired() const { return fired_; }
   bool armed() const { return armed_; }  // it has an event pending
   const std::vector<std::string>& blocked() const { return blocked_; }
@@ -61,7 +71,7 @@ class Watchdog : public sim::EventTarget {
   NetworkActivity& act_;
   sim::Time timeout_;
   std::function<std::vector<std::string>()> report_;
-  bool armed_ = false, fired_ = false;
+  bool armed_ = false, fired_ = false, external_ = false;
   std::vector<std::string> blocked_;
 };
 

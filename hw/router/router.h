@@ -61,6 +61,15 @@ class Router : public sc_core::sc_module,
   int num_ports() const { return ports_.size(); }
   std::string port_name(int port) const;
   bool port_connected(int port) const { return ports_[port].out.connected(); }
+  // Partitioned runs (platforms/boundary.h): who receives an output port's
+  // packets and who an input port's credits go back to, and replacing them
+  // by a stand-in for a router another process owns.
+  hw::PacketSink* output_sink(int port) const { return ports_[port].out.dst; }
+  std::uint16_t output_sink_port(int port) const { return ports_[port].out.dst_port; }
+  hw::CreditSink* upstream_sink(int port) const { return ports_[port].upstream.src; }
+  std::uint16_t upstream_sink_port(int port) const { return ports_[port].upstream.src_port; }
+  void set_output_sink(int port, hw::PacketSink* s) { ports_[port].out.dst = s; }
+  void set_upstream_sink(int port, hw::CreditSink* s) { ports_[port].upstream.src = s; }
   const hw::LinkOut& link_out(int port) const { return ports_[port].out; }
   // Busy time of the output link still to come after `now`: the packets
   // already sent onto it that have not left yet (a packet is decided before

@@ -1,0 +1,66 @@
+// A process's side of a partitioned run's cut (issue 17, docs/parallel.md):
+// every link between a router this process owns and one another process owns
+// gets a stand-in for the remote router. What the owned router hands it (a
+// packet's head starting onto the link, credits going back upstream) becomes
+// a message to the remote router's process; at the window's end the messages
+// are exchanged, and each process makes the very calls the stand-ins took,
+// on its own routers, in the order they were made (per link, the order of
+// one process's run). A router's port schedules what such a call causes in
+// its own event context (sim/event_queue.h), so those events run in the same
+// order as in one process.
+//
+// Every process builds the whole platform; only its own partition ever has
+// events (nothing reaches another's routers: the stand-ins take their calls).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "hw/common/packet.h"
+#include "platforms/network.h"
+#include "platforms/partition.h"
+#include "sim/window_runner.h"
+
+namespace kairo::platforms {
+
+class RouterBoundary final : public sim::Boundary {
+ public:
+  // Installs the stand-ins on the cut links of the routers `rank` owns.
+  // Packets received come from `pool` (the one their consumers return them
+  // to); packets sent go back to it once packed.
+  RouterBoundary(Network& net, const Partition& part, int rank, hw::PacketPool& pool);
+  ~RouterBoundary() override;
+
+  void take_outgoing(std::vector<std::vector<char>>& out) override;
+  void deliver(int from, const std::vector<char>& bytes, sim::Time window_end) override;
+
+  std::uint64_t packets_sent() const { return packets_sent_; }
+  std::uint64_t credits_sent() const { return credits_sent_; }
+  std::size_t cut_ports() const { return cut_ports_; }
+
+ private:
+  class StandIn;
+  enum : std::uint8_t { kPacket = 1, kCredits = 2 };
+  void send_packet(int peer, std::uint32_t router, int port, int vc, hw::Packet* p);
+  void send_credits(int peer, std::uint32_t router, int port, int vc, int flits, sim::Time at);
+
+  Network& net_;
+  hw::PacketPool& pool_;
+  std::vector<std::vector<char>> out_;  // per process: this window's messages
+  std::vector<hw::Packet*> sent_;       // returned to the pool once packed
+  std::unordered_map<std::uint32_t, std::unique_ptr<StandIn>> stand_ins_;  // per remote router
+  std::uint64_t packets_sent_ = 0, credits_sent_ = 0;
+  std::size_t cut_ports_ = 0;
+};
+
+// The network's deadlock watchdog made global for a partitioned run
+// (sim::StillnessWatch): the network's own watchdog stops scheduling; between
+// windows, when nothing has moved anywhere for its timeout, every process
+// sums the packets in the network and held by receivers. Packets in the
+// network and none held: a deadlock, reported with every process's blocked
+// ports (process 0 lists them, in process order). Call before anything is
+// injected.
+sim::StillnessWatch parallel_watch(Network& net, const sim::MpiWorld& world);
+
+}  // namespace kairo::platforms

@@ -1,0 +1,165 @@
+#include "sim/mpi_world.h"
+
+// MPI's C interface only (Open MPI would otherwise pull in its deprecated C++ bindings).
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+namespace kairo::sim {
+
+namespace {
+bool started_by_mpirun() { return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr; }
+MpiWorld* world = nullptr;
+}  // namespace
+
+MpiWorld::MpiWorld() {
+  if (!started_by_mpirun()) return;
+  int done = 0;
+  MPI_Initialized(&done);
+  if (!done) MPI_Init(nullptr, nullptr);
+  initialised_ = true;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+}
+
+MpiWorld& MpiWorld::get() {
+  if (!world) world = new MpiWorld();  // lives until exit: MPI is finalised once
+  return *world;
+}
+
+void MpiWorld::finalize() {
+  if (!world || !world->initialised_) return;
+  int done = 0;
+  MPI_Finalized(&done);
+  if (!done) MPI_Finalize();
+}
+
+Time MpiWorld::min(Time local) const {
+  if (!parallel()) return local;
+  std::uint64_t v = local, r = 0;
+  MPI_Allreduce(&v, &r, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+  return r;
+}
+
+void MpiWorld::min(std::vector<std::uint64_t>& values) const {
+  if (!parallel() || values.empty()) return;
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+}
+
+std::uint64_t MpiWorld::max(std::uint64_t local) const {
+  if (!parallel()) return local;
+  std::uint64_t r = 0;
+  MPI_Allreduce(&local, &r, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  return r;
+}
+
+std::uint64_t MpiWorld::sum(std::uint64_t local) const {
+  if (!parallel()) return local;
+  std::uint64_t r = 0;
+  MPI_Allreduce(&local, &r, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return r;
+}
+
+void MpiWorld::sum(std::vector<std::uint64_t>& values) const {
+  if (!parallel() || values.empty()) return;
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+}
+
+bool MpiWorld::any(bool local) const {
+  if (!parallel()) return local;
+  int v = local ? 1 : 0, r = 0;
+  MPI_Allreduce(&v, &r, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+  return r != 0;
+}
+
+std::uint64_t MpiWorld::exchange(const std::vector<std::vector<char>>& out,
+                                 std::vector<std::vector<char>>& in) const {
+  const std::size_t n = std::size_t(size_);
+  in.resize(n);
+  if (!parallel()) {
+    in[0] = out[0];
+    return 0;
+  }
+  std::vector<int> send_counts(n), recv_counts(n), send_displs(n), recv_displs(n);
+  std::uint64_t sent = 0;
+  for (std::size_t p = 0; p < n; ++p) {
+    if (out[p].size() > std::size_t(INT32_MAX))
+      throw std::length_error("a window's boundary messages exceed 2 GiB");
+    send_counts[p] = int(out[p].size());
+    if (p != std::size_t(rank_)) sent += out[p].size();
+  }
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  std::vector<char> send_buf, recv_buf;
+  std::size_t total_send = 0, total_recv = 0;
+  for (std::size_t p = 0; p < n; ++p) {
+    send_displs[p] = int(total_send);
+    recv_displs[p] = int(total_recv);
+    total_send += std::size_t(send_counts[p]);
+    total_recv += std::size_t(recv_counts[p]);
+  }
+  send_buf.resize(total_send);
+  recv_buf.resize(total_recv);
+  for (std::size_t p = 0; p < n; ++p)
+    if (!out[p].empty()) std::memcpy(send_buf.data() + send_displs[p], out[p].data(), out[p].size());
+  MPI_Alltoallv(send_buf.data(), send_counts.data(), send_displs.data(), MPI_BYTE, recv_buf.data(),
+                recv_counts.data(), recv_displs.data(), MPI_BYTE, MPI_COMM_WORLD);
+  for (std::size_t p = 0; p < n; ++p)
+    in[p].assign(recv_buf.begin() + recv_displs[p], recv_buf.begin() + recv_displs[p] + recv_counts[p]);
+  return sent;
+}
+
+std::vector<std::vector<char>> MpiWorld::gather(const std::vector<char>& mine) const {
+  std::vector<std::vector<char>> all;
+  if (!parallel()) {
+    all.push_back(mine);
+    return all;
+  }
+  if (mine.size() > std::size_t(INT32_MAX)) throw std::length_error("a process's results exceed 2 GiB");
+  int n = int(mine.size());
+  std::vector<int> counts(root() ? std::size_t(size_) : 0), displs(counts.size());
+  MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::vector<char> buf;
+  if (root()) {
+    std::size_t total = 0;
+    for (std::size_t p = 0; p < counts.size(); ++p) {
+      displs[p] = int(total);
+      total += std::size_t(counts[p]);
+    }
+    buf.resize(total);
+  }
+  MPI_Gatherv(mine.data(), n, MPI_BYTE, buf.data(), counts.data(), displs.data(), MPI_BYTE, 0,
+              MPI_COMM_WORLD);
+  if (root())
+    for (std::size_t p = 0; p < counts.size(); ++p)
+      all.emplace_back(buf.begin() + displs[p], buf.begin() + displs[p] + counts[p]);
+  return all;
+}
+
+void MpiWorld::broadcast(std::vector<char>& bytes) const {
+  if (!parallel()) return;
+  std::uint64_t n = bytes.size();
+  MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  bytes.resize(n);
+  MPI_Bcast(bytes.data(), int(n), MPI_BYTE, 0, MPI_COMM_WORLD);
+}
+
+void MpiWorld::barrier() const {
+  if (parallel()) MPI_Barrier(MPI_COMM_WORLD);
+}
+
+void MpiWorld::abort(int code) const {
+  if (initialised_) MPI_Abort(MPI_COMM_WORLD, code);
+  std::exit(code);
+}
+
+void ByteReader::get_bytes(void* out, std::size_t n) {
+  if (std::size_t(end_ - p_) < n) throw std::runtime_error("a message between processes ended early");
+  std::memcpy(out, p_, n);
+  p_ += n;
+}
+
+}  // namespace kairo::sim

@@ -1,0 +1,102 @@
+// The processes of a partitioned run (issue 17, docs/parallel.md), over Open
+// MPI. kairo initialises MPI only when mpirun started it (Open MPI's
+// OMPI_COMM_WORLD_SIZE is set); a kairo started without mpirun is a world of
+// one process and never touches MPI, so it runs exactly as it always has.
+//
+// Only this file's implementation includes <mpi.h>; everything else sees the
+// few collectives a conservative parallel simulation needs.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/time.h"
+
+namespace kairo::sim {
+
+class MpiWorld {
+ public:
+  // The world of this process: initialises MPI on first use when mpirun
+  // started kairo. `argc`/`argv` may be null.
+  static MpiWorld& get();
+  // Called once at exit (kairo's main): MPI_Finalize if MPI was initialised.
+  static void finalize();
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  bool parallel() const { return size_ > 1; }
+  bool root() const { return rank_ == 0; }
+
+  // Collectives: every process calls each one, in the same order.
+  Time min(Time local) const;
+  void min(std::vector<std::uint64_t>& values) const;  // element-wise, in place
+  std::uint64_t max(std::uint64_t local) const;
+  std::uint64_t sum(std::uint64_t local) const;
+  void sum(std::vector<std::uint64_t>& values) const;  // element-wise, in place
+  bool any(bool local) const;
+  // Every process sends out[p] to process p and receives from each process
+  // what it sent to this one (in[p]). Returns the bytes this process sent.
+  std::uint64_t exchange(const std::vector<std::vector<char>>& out, std::vector<std::vector<char>>& in) const;
+  // Process 0 receives every process's bytes, in rank order (others: empty).
+  std::vector<std::vector<char>> gather(const std::vector<char>& mine) const;
+  // Process 0's bytes to every process.
+  void broadcast(std::vector<char>& bytes) const;
+  void barrier() const;
+  // Ends every process of the run with `code` (a process that fails while the
+  // others wait in a collective: no hang).
+  [[noreturn]] void abort(int code) const;
+
+ private:
+  MpiWorld();
+  int rank_ = 0, size_ = 1;
+  bool initialised_ = false;
+};
+
+// Packing plain values into a byte buffer and reading them back, for what
+// processes send each other.
+class ByteWriter {
+ public:
+  explicit ByteWriter(std::vector<char>& out) : out_(out) {}
+  template <class T>
+  void put(const T& v) {
+    const char* p = reinterpret_cast<const char*>(&v);
+    out_.insert(out_.end(), p, p + sizeof(T));
+  }
+  void put_bytes(const void* p, std::size_t n) {
+    const char* c = static_cast<const char*>(p);
+    out_.insert(out_.end(), c, c + n);
+  }
+  void put_string(const std::string& s) {
+    put(std::uint64_t(s.size()));
+    put_bytes(s.data(), s.size());
+  }
+
+ private:
+  std::vector<char>& out_;
+};
+
+class ByteReader {
+ public:
+  ByteReader(const char* p, std::size_t n) : p_(p), end_(p + n) {}
+  explicit ByteReader(const std::vector<char>& v) : ByteReader(v.data(), v.size()) {}
+  bool done() const { return p_ == end_; }
+  template <class T>
+  T get() {
+    T v;
+    get_bytes(&v, sizeof(T));
+    return v;
+  }
+  void get_bytes(void* out, std::size_t n);
+  std::string get_string() {
+    const auto n = get<std::uint64_t>();
+    std::string s(n, '\0');
+    get_bytes(s.data(), n);
+    return s;
+  }
+
+ private:
+  const char* p_;
+  const char* end_;
+};
+
+}  // namespace kairo::sim

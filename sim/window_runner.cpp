@@ -1,0 +1,58 @@
+#include "sim/window_runner.h"
+
+#include <chrono>
+#include <stdexcept>
+
+namespace kairo::sim {
+
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+WindowStats run_windows(EventQueue& queue, const MpiWorld& world, Boundary& boundary, Time lookahead,
+                        const StillnessWatch* watch) {
+  if (lookahead == 0 || lookahead == kNever)
+    throw std::logic_error("run_windows: the lookahead must be positive and finite");
+  WindowStats st;
+  std::vector<std::vector<char>> out(std::size_t(world.size())), in;
+  Time window_end = 0;
+  for (;;) {
+    auto t0 = std::chrono::steady_clock::now();
+    for (auto& o : out) o.clear();
+    boundary.take_outgoing(out);
+    st.bytes_sent += world.exchange(out, in);
+    for (int p = 0; p < world.size(); ++p)
+      if (p != world.rank() && !in[std::size_t(p)].empty())
+        boundary.deliver(p, in[std::size_t(p)], window_end);
+    // One agreement: the earliest pending event anywhere, whether any process
+    // stopped (its flag rides in the same reduction as 0), and the latest
+    // packet movement anywhere (as kNever minus it).
+    std::vector<std::uint64_t> v = {queue.next_time(), queue.stopped() ? 0u : 1u,
+                                    watch ? kNever - watch->last_progress() : kNever};
+    world.min(v);
+    const Time start = v[0], progress = kNever - v[2];
+    bool stop = v[1] == 0;
+    if (!stop && watch && (start == kNever || (start > progress && start - progress >= watch->timeout)))
+      stop = watch->check(start == kNever ? queue.now() : start, start != kNever);
+    st.sync_s += seconds_since(t0);
+    if (stop) {
+      queue.stop();
+      break;
+    }
+    if (start == kNever) break;
+    window_end = start > kNever - lookahead ? kNever : start + lookahead;
+    // A sync event at the window's start runs in it (before anything else at
+    // that time); a later one starts the next window.
+    const Time sync = queue.next_sync_time_after(start);
+    if (sync < window_end) window_end = sync;
+    t0 = std::chrono::steady_clock::now();
+    queue.run_until(window_end - 1);
+    st.run_s += seconds_since(t0);
+    ++st.windows;
+  }
+  return st;
+}
+
+}  // namespace kairo::sim

@@ -1,0 +1,65 @@
+// Conservative synchronisation of a partitioned run (issue 17,
+// docs/parallel.md): every process runs its own partition's events in
+// windows no longer than the lookahead, then the processes exchange what
+// crossed between them and agree on the next window.
+//
+//   window = [t, min(t + lookahead, next sync event after t))   t = the earliest event anywhere
+//
+// Nothing sent in a window can take effect in it: every message over a cut
+// link acts at least `lookahead` after it was sent (the partitioner's
+// minimum over cut links of cable plus the hop's fixed part). Idle time is
+// skipped: a window starts at the earliest pending event anywhere. A sync
+// event (priority kPrioSync: a phase boundary, a counter sample) always
+// starts a window, so every message sent before it has been delivered when it
+// runs.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "sim/event_queue.h"
+#include "sim/mpi_world.h"
+
+namespace kairo::sim {
+
+// This process's side of the cut: what it sent other processes during a
+// window, and what to do with what they sent.
+class Boundary {
+ public:
+  virtual ~Boundary() = default;
+  // The window's messages, per destination process; the boundary starts the
+  // next window empty.
+  virtual void take_outgoing(std::vector<std::vector<char>>& out) = 0;
+  // Process `from`'s messages of the window that ended at `window_end`, in
+  // the order it made them. No event they cause may be before window_end.
+  virtual void deliver(int from, const std::vector<char>& bytes, Time window_end) = 0;
+};
+
+// The deadlock watchdog of a partitioned run: one process cannot tell a
+// stuck network from a partition waiting on another's, so the watchdog's
+// question is asked of every process at once, between windows, whenever no
+// packet has moved anywhere for `timeout` (or nothing is left to run).
+struct StillnessWatch {
+  Time timeout = kNever;
+  std::function<Time()> last_progress;  // this process's latest packet movement
+  // Every process calls it together; true stops the run (a deadlock found
+  // and reported). `anything_left`: some process still has events.
+  std::function<bool(Time now, bool anything_left)> check;
+};
+
+struct WindowStats {
+  std::uint64_t windows = 0;
+  std::uint64_t bytes_sent = 0;  // by this process, to the others
+  double run_s = 0;              // running this process's events
+  double sync_s = 0;             // exchanging and agreeing (waiting for the others included)
+};
+
+// Runs the queue to the end of the simulation, window by window, with every
+// other process. Every process must schedule the same sync events (kPrioSync:
+// phase boundaries, counter samples); a window never runs past one. Ends
+// when no process has an event left, or when any process's queue was
+// stopped (the watchdog); then every queue is stopped.
+WindowStats run_windows(EventQueue& queue, const MpiWorld& world, Boundary& boundary, Time lookahead,
+                        const StillnessWatch* watch = nullptr);
+
+}  // namespace kairo::sim

@@ -1,0 +1,70 @@
+#include "traffic/traffic_parallel.h"
+
+#include <stdexcept>
+
+namespace kairo::traffic {
+
+PortTable gather_port_counters(const sim::MpiWorld& world, platforms::Network& net,
+                               const platforms::Partition& part, sim::Time now) {
+  std::vector<char> mine;
+  sim::ByteWriter w(mine);
+  for (std::uint32_t i = 0; i < net.num_routers(); ++i) {
+    if (part.owner[i] != world.rank()) continue;
+    router::Router& r = net.router_at(i);
+    w.put(i);
+    for (int port = 0; port < r.num_ports(); ++port) w.put(r.counters(port, now));
+  }
+  const auto all = world.gather(mine);
+  PortTable table;
+  if (!world.root()) return table;
+  table.resize(net.num_routers());
+  for (const auto& bytes : all) {
+    sim::ByteReader r(bytes);
+    while (!r.done()) {
+      const auto i = r.get<std::uint32_t>();
+      if (i >= table.size()) throw std::runtime_error("port counters of a router that does not exist");
+      auto& ports = table[i];
+      ports.resize(std::size_t(net.router_at(i).num_ports()));
+      for (auto& c : ports) c = r.get<router::PortCounters>();
+    }
+  }
+  return table;
+}
+
+void combine_stats(const sim::MpiWorld& world, TrafficStats& s, router::NetworkActivity& act,
+                   std::uint64_t& events, bool& deadlock) {
+  std::vector<std::uint64_t> sums = {s.created,
+                                     s.delivered,
+                                     s.measured_created,
+                                     s.measured_delivered,
+                                     s.window_flits_created,
+                                     s.window_flits_delivered,
+                                     s.measured_hops,
+                                     s.network_latency_sum_ps,
+                                     s.distinct_delivered,
+                                     s.duplicated,
+                                     act.packet_hops,
+                                     act.flit_hops,
+                                     events};
+  world.sum(sums);
+  std::size_t k = 0;
+  for (std::uint64_t* f :
+       {&s.created, &s.delivered, &s.measured_created, &s.measured_delivered, &s.window_flits_created,
+        &s.window_flits_delivered, &s.measured_hops, &s.network_latency_sum_ps, &s.distinct_delivered,
+        &s.duplicated, &act.packet_hops, &act.flit_hops, &events})
+    *f = sums[k++];
+  s.last_delivery_ps = world.max(s.last_delivery_ps);
+  deadlock = world.any(deadlock);
+  std::vector<char> mine;
+  sim::ByteWriter w(mine);
+  for (auto l : s.latency_cycles) w.put(l);
+  const auto all = world.gather(mine);
+  if (!world.root()) return;
+  s.latency_cycles.clear();
+  for (const auto& bytes : all) {
+    sim::ByteReader r(bytes);
+    while (!r.done()) s.latency_cycles.push_back(r.get<std::uint64_t>());
+  }
+}
+
+}  // namespace kairo::traffic

@@ -1,0 +1,31 @@
+// A partitioned traffic run's pieces that need every process (issue 17,
+// docs/parallel.md): the measurement window's port counters and the run's
+// statistics, gathered so that process 0 summarizes exactly what one process
+// would have.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "hw/router/port_counters.h"
+#include "platforms/network.h"
+#include "platforms/partition.h"
+#include "sim/mpi_world.h"
+#include "traffic/traffic_node.h"
+
+namespace kairo::traffic {
+
+// Per router, per port: its counters at `now`, read by the process that owns
+// the router. Process 0 gets every router's; the others get an empty table.
+using PortTable = std::vector<std::vector<router::PortCounters>>;
+PortTable gather_port_counters(const sim::MpiWorld& world, platforms::Network& net,
+                               const platforms::Partition& part, sim::Time now);
+
+// The run's totals over every process, as one process would have counted
+// them: sums, the latest delivery, the measured packets' latencies (process 0
+// gets them all, in any order: the summary sorts them), and the network's
+// activity. count_deliveries() must have run. `events` and `deadlock` are
+// combined too.
+void combine_stats(const sim::MpiWorld& world, TrafficStats& stats, router::NetworkActivity& act,
+                   std::uint64_t& events, bool& deadlock);
+
+}  // namespace kairo::traffic
