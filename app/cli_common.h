@@ -1,7 +1,11 @@
 // Shared pieces of the kairo command line: exit codes and error reporting.
 #pragma once
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <string>
+
+#include "platforms/partition.h"
+#include "sim/mpi_world.h"
 
 namespace kairo::app {
 
@@ -14,6 +18,14 @@ int bad_input(const std::string& msg);
 // on stderr (whichever process it is) and ends every process of the run with
 // `code` (MPI_Abort): no hang.
 [[noreturn]] void fail_in_parallel(const std::string& msg, int code);
+// Runs `check` (which throws std::invalid_argument on bad input) on process 0
+// only, and lets every process know the verdict: kExitBadInput everywhere
+// (process 0 prints the message) or kExitOk. One process: just the check.
+// The partition of a run under `mpirun -np N` (--partition METHOD); bad
+// input names mpirun -np or --partition.
+platforms::Partition make_run_partition(const platforms::Platform& plat, int processes,
+                                        const std::string& method);
+int on_process_zero(const sim::MpiWorld& world, const std::function<void()>& check);
 
 // A count or seed: CLI11 would turn "-5" into 2^64 - 5 for an unsigned option.
 inline CLI::Validator whole_number() {

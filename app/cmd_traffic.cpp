@@ -112,22 +112,25 @@ int run_traffic_command(TrafficArgs& a) {
     traffic::validate(a.opt, plat);
     sim::check_host_memory(fmt::format("platform {} ({} nodes)", plat.name, plat.nodes()),
                            platforms::estimated_host_bytes(plat, false));
-    // Every output path is checked before anything runs.
-    if (!a.json_path.empty()) sim::check_output_path("--json", a.json_path);
-    if (!a.csv_path.empty()) {
-      if (a.sweep.empty()) throw std::invalid_argument("--csv: writes the --sweep table; give --sweep RATES");
-      sim::check_output_path("--csv", a.csv_path);
-    }
-    a.observe.check_outputs();
-    // Under mpirun: one run split over the processes (docs/parallel.md).
+    if (!a.csv_path.empty() && a.sweep.empty())
+      throw std::invalid_argument("--csv: writes the --sweep table; give --sweep RATES");
+    // Every output path is checked before anything runs (under mpirun by
+    // process 0 alone, which writes them: two processes trying one new file
+    // at once would see each other's).
     const sim::MpiWorld& world = sim::MpiWorld::get();
+    if (int code = on_process_zero(world, [&] {
+          if (!a.json_path.empty()) sim::check_output_path("--json", a.json_path);
+          if (!a.csv_path.empty()) sim::check_output_path("--csv", a.csv_path);
+          a.observe.check_outputs();
+        }))
+      return code;
+    // Under mpirun: one run split over the processes (docs/parallel.md).
     platforms::Partition part;
     if (world.parallel()) {
       if (!a.sweep.empty()) throw std::invalid_argument("--sweep: not yet under mpirun (docs/parallel.md)");
       if (a.observe.any())
         throw std::invalid_argument("--vcd/--fst/--counters: not yet under mpirun (docs/parallel.md)");
-      part =
-          platforms::partition_platform(plat, world.size(), platforms::parse_partition_method(a.partition));
+      part = make_run_partition(plat, world.size(), a.partition);
       a.opt.partition = &part;
       a.opt.progress = nullptr;
     }

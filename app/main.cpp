@@ -27,6 +27,37 @@ void fail_in_parallel(const std::string& msg, int code) {
   world.abort(code);
 }
 
+platforms::Partition make_run_partition(const platforms::Platform& plat, int processes,
+                                        const std::string& method) {
+  const platforms::PartitionMethod m = platforms::parse_partition_method(method);
+  try {
+    return platforms::partition_platform(plat, processes, m);
+  } catch (const std::invalid_argument& e) {
+    // The partitioner names `kairo check`'s --processes; here the count is mpirun's.
+    std::string msg = e.what();
+    const std::string check = "--processes: ";
+    if (msg.rfind(check, 0) == 0) msg = msg.substr(check.size());
+    throw std::invalid_argument(fmt::format("mpirun -np {}: {}", processes, msg));
+  }
+}
+
+int on_process_zero(const sim::MpiWorld& world, const std::function<void()>& check) {
+  if (!world.parallel()) {
+    check();
+    return kExitOk;
+  }
+  std::string error;
+  if (world.root()) {
+    try {
+      check();
+    } catch (const std::invalid_argument& e) {
+      error = e.what();
+    }
+  }
+  if (!world.any(!error.empty())) return kExitOk;
+  return world.root() ? bad_input(error) : kExitBadInput;
+}
+
 void write_text_file(const std::string& path, const std::string& text, const std::string& option) {
   sim::write_output_file(option, path, text);
 }

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Partitioned runs (issue 17, docs/parallel.md): one platform split over
+N processes under Open MPI gives the very results of one process.
+
+Each case runs kairo once without mpirun and once under
+`mpirun --oversubscribe -np N`, and compares the JSON summaries with the
+run's own cost fields (wall time, events, memory, the `parallel` report)
+removed: every simulated figure must be equal, bit for bit.
+
+    python3 tests/parallel/parallel_runs.py --kairo build/kairo --mpirun mpirun --case NAME
+    python3 tests/parallel/parallel_runs.py --kairo build/kairo --mpirun mpirun --list
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+COST_KEYS = {"wall_s", "elaborate_s", "events", "events_per_s", "flit_hops_per_s", "sim_cycles_per_s",
+             "peak_rss_mib", "runtime_bytes_per_rank", "coroutine_frame_bytes_peak", "events_per_put",
+             "events_per_get", "parallel"}
+
+TRAFFIC = ["--warmup-cycles", "500", "--measure-cycles", "2000"]
+# name -> (processes, arguments after `kairo`)
+CASES = {
+    # traffic below and above saturation (uniform on torus-8x8 saturates near 0.5 flits/node/cycle)
+    "traffic-torus8x8-low-np2": (2, ["traffic", "torus-8x8", "--rate", "0.2"] + TRAFFIC),
+    "traffic-torus8x8-high-np4": (4, ["traffic", "torus-8x8", "--rate", "0.7"] + TRAFFIC),
+    "traffic-tofusmall-low-np4": (4, ["traffic", "tofu-small", "--rate", "0.2"] + TRAFFIC),
+    "traffic-tofusmall-high-np2": (2, ["traffic", "tofu-small", "--rate", "0.9", "--packet-flits", "16"] + TRAFFIC),
+    "traffic-mesh8x8-metis-np3": (3, ["traffic", "mesh-8x8", "--rate", "0.3", "--partition", "metis"] + TRAFFIC),
+    "traffic-mesh16x16-batch-np2": (2, ["traffic", "mesh-16x16", "--batch", "10", "--pattern", "bitcomp"]),
+    "traffic-epstree-np4": (4, ["traffic", "eps-tree-128", "--rate", "0.3"] + TRAFFIC),
+}
+
+TINY = """name: mesh-2x1
+description: two routers, one cable
+topology:
+  dims:
+    - {name: X, size: 2, wrap: false}
+router:
+  clock: 1GHz
+  flit_size: 32B
+  link_bandwidth: 32GB/s
+  vcs: 2
+  vc_buffer_flits: 8
+  max_packet_flits: 8
+  cable_latency: 1ns
+"""
+INSTANT = TINY.replace("cable_latency: 1ns", "cable_latency: 0ns\n  routing_cycles: 0\n  vc_alloc_cycles: 0\n"
+                       "  sw_alloc_cycles: 0\n  switch_traversal_cycles: 0\n  credit_delay_cycles: 0")
+# Bad input under mpirun: every process ends with exit code 2, the message is
+# printed once, and nothing hangs. name -> (processes, platform YAML or None,
+# arguments after `kairo` ({platform}: the YAML file), words the message must hold)
+ERRORS = {
+    "error-more-processes-than-routers": (3, TINY, ["traffic", "{platform}"], ["mpirun -np 3", "at most 2"]),
+    "error-zero-lookahead": (2, INSTANT, ["traffic", "{platform}"], ["lookahead is 0"]),
+    "error-bad-json-path": (2, None, ["traffic", "mesh-8x8", "--json", "/nonexistent-dir/r.json"],
+                            ["--json", "does not exist"]),
+    "error-bad-rate": (2, None, ["traffic", "mesh-8x8", "--rate", "7"], ["--rate"]),
+}
+
+
+def check_error(kairo, mpirun, name):
+    n, yaml_text, args, words = ERRORS[name]
+    with tempfile.TemporaryDirectory() as d:
+        plat = os.path.join(d, "platform.yaml")
+        if yaml_text:
+            with open(plat, "w") as f:
+                f.write(yaml_text)
+        args = [a.replace("{platform}", plat) for a in args]
+        code, out, err = run([mpirun, "--oversubscribe", "-np", str(n), kairo] + args + ["--quiet"], env=mpi_env())
+    lines = [l for l in err.splitlines() if l.startswith("kairo: error:")]
+    problems = []
+    if code != 2:
+        problems.append(f"exit code {code}, expected 2")
+    if len(lines) != 1:
+        problems.append(f"{len(lines)} error lines, expected 1 (process 0 speaks for all)")
+    elif not all(w in lines[0] for w in words):
+        problems.append(f"the message lacks {words}: {lines[0]}")
+    if out.strip():
+        problems.append("something was written to stdout")
+    if problems:
+        print(f"FAIL {name}: " + "; ".join(problems) + "\n" + err[-2000:])
+        return False
+    print(f"ok   {name}: exit 2, {lines[0][:110]}")
+    return True
+
+
+def mpi_env():
+    env = dict(os.environ)
+    # CI runs as root on a fresh machine; Open MPI refuses root unless told.
+    env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+    env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    # Oversubscribed ranks on a small machine must yield the core while they wait.
+    env["OMPI_MCA_mpi_yield_when_idle"] = "1"
+    return env
+
+
+def strip(d):
+    return {k: v for k, v in d.items() if k not in COST_KEYS}
+
+
+def differences(a, b, path=""):
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                out.append(f"{path}/{k}: only in {'one process' if k in a else 'the split run'}")
+            else:
+                out += differences(a[k], b[k], f"{path}/{k}")
+        return out
+    return [] if a == b else [f"{path}: one process {json.dumps(a)[:120]}, split {json.dumps(b)[:120]}"]
+
+
+def run(cmd, env=None):
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check_case(kairo, mpirun, name):
+    n, args = CASES[name]
+    with tempfile.TemporaryDirectory() as d:
+        one, split = os.path.join(d, "one.json"), os.path.join(d, "split.json")
+        code1, _, err1 = run([kairo] + args + ["--quiet", "--json", one])
+        code2, _, err2 = run([mpirun, "--oversubscribe", "-np", str(n), kairo] + args + ["--quiet", "--json", split],
+                             env=mpi_env())
+        if code1 != code2:
+            print(f"FAIL {name}: exit code {code1} in one process, {code2} split over {n}\n{err1}\n{err2}")
+            return False
+        a, b = json.load(open(one)), json.load(open(split))
+    par = b.get("parallel")
+    if not par or par.get("processes") != n:
+        print(f"FAIL {name}: the split run's JSON has no 'parallel' report for {n} processes")
+        return False
+    diff = differences(strip(a), strip(b))
+    if diff:
+        print(f"FAIL {name} ({n} processes):")
+        for line in diff[:30]:
+            print("   ", line)
+        return False
+    print(f"ok   {name}: {n} processes, {par['windows']} windows, {par['bytes_exchanged']} bytes exchanged")
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kairo", required=True)
+    ap.add_argument("--mpirun", default="mpirun")
+    ap.add_argument("--case", action="append")
+    ap.add_argument("--list", action="store_true")
+    a = ap.parse_args()
+    if a.list:
+        print("\n".join(list(CASES) + list(ERRORS)))
+        return 0
+    names = a.case or list(CASES) + list(ERRORS)
+    bad = [n for n in names
+           if not (check_case(a.kairo, a.mpirun, n) if n in CASES else check_error(a.kairo, a.mpirun, n))]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
