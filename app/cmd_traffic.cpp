@@ -63,6 +63,42 @@ std::vector<double> parse_rates(const std::string& list) {
   return rates;
 }
 
+// Every sweep point's JSON, in rate order. Under mpirun the points are
+// shared out (point i on process i mod N, each a one-process run in a child
+// process as always) and process 0 gathers them; the others get an empty list.
+std::vector<nlohmann::json> sweep_points(const platforms::Platform& plat, TrafficArgs& a,
+                                         const std::vector<double>& rates) {
+  const sim::MpiWorld& world = sim::MpiWorld::get();
+  std::vector<nlohmann::json> results(rates.size());
+  std::vector<char> mine;
+  sim::ByteWriter w(mine);
+  for (std::size_t i = 0; i < rates.size(); ++i) {
+    if (int(i % std::size_t(world.size())) != world.rank()) continue;
+    traffic::TrafficOptions o = a.opt;
+    o.rate = rates[i];
+    o.partition = nullptr;
+    if (!a.quiet) std::cerr << fmt::format("kairo traffic: sweep point rate {}\n", rates[i]);
+    try {
+      results[i] = run_point_in_child(plat, o);
+    } catch (const std::runtime_error& e) {  // the point's child crashed: the error is the point's
+      results[i] = nlohmann::json{{"error", e.what()}};
+    }
+    w.put(std::uint64_t(i));
+    w.put_string(results[i].dump());
+  }
+  if (!world.parallel()) return results;
+  const auto all = world.gather(mine);
+  if (!world.root()) return {};
+  for (const auto& bytes : all) {
+    sim::ByteReader r(bytes);
+    while (!r.done()) {
+      const auto i = r.get<std::uint64_t>();
+      results.at(i) = nlohmann::json::parse(r.get_string());
+    }
+  }
+  return results;
+}
+
 // Saturation: the first swept rate where accepted throughput falls below 95%
 // of offered or average packet latency exceeds 3x the lowest rate's.
 nlohmann::json sweep(const platforms::Platform& plat, TrafficArgs& a, int& code, std::string& csv) {
@@ -73,11 +109,11 @@ nlohmann::json sweep(const platforms::Platform& plat, TrafficArgs& a, int& code,
       "avg_network_latency_cycles,p99_latency_cycles,avg_hops,deadlock\n";
   double zero_load = 0, max_accepted = 0;
   nlohmann::json saturation = nullptr, last_stable = nullptr;
-  for (double r : rates) {
-    traffic::TrafficOptions o = a.opt;
-    o.rate = r;
-    if (!a.quiet) std::cerr << fmt::format("kairo traffic: sweep point rate {}\n", r);
-    nlohmann::json p = run_point_in_child(plat, o);
+  const std::vector<nlohmann::json> results = sweep_points(plat, a, rates);
+  if (!sim::MpiWorld::get().root()) return nullptr;  // process 0 reports
+  for (std::size_t i = 0; i < rates.size(); ++i) {
+    const double r = rates[i];
+    const nlohmann::json& p = results[i];
     if (p.contains("error")) throw std::invalid_argument(p["error"].get<std::string>());
     points.push_back(p);
     double offered = p["offered_flits_per_node_cycle"], accepted = p["accepted_flits_per_node_cycle"];
@@ -104,6 +140,43 @@ nlohmann::json sweep(const platforms::Platform& plat, TrafficArgs& a, int& code,
       {"saturation_rule", "first rate with accepted < 0.95 x offered or latency > 3 x the lowest rate's"}};
 }
 
+int sweep_and_report(const platforms::Platform& plat, TrafficArgs& a);
+
+// --sweep under mpirun: the points run on every process (sweep_points);
+// process 0 prints the table and tells the others the exit code.
+int parallel_sweep(const platforms::Platform& plat, TrafficArgs& a) {
+  const sim::MpiWorld& world = sim::MpiWorld::get();
+  int code = kExitOk;
+  try {
+    code = sweep_and_report(plat, a);
+  } catch (const std::exception& e) {
+    code = world.root() ? bad_input(e.what()) : kExitBadInput;
+  }
+  std::vector<char> shared(1, char(code));
+  world.broadcast(shared);
+  return shared.at(0);
+}
+
+// --sweep: the table (--csv or stdout) and the JSON (--json or nothing more).
+int sweep_and_report(const platforms::Platform& plat, TrafficArgs& a) {
+  if (a.observe.any()) throw std::invalid_argument("--vcd/--fst/--counters record one run: not with --sweep");
+  if (a.opt.batch_packets > 0)
+    throw std::invalid_argument("--sweep: sweeps injection rates; batch mode (--batch) has no rate");
+  int code = kExitOk;
+  std::string csv;
+  const nlohmann::json result = sweep(plat, a, code, csv);
+  if (!sim::MpiWorld::get().root()) return code;
+  if (!a.csv_path.empty()) {
+    if (write_summary("--csv", a.csv_path, csv) != kExitOk) code = kExitBadInput;
+  } else {
+    std::cout << csv;
+  }
+  if (!a.json_path.empty() && write_summary("--json", a.json_path, result.dump(2) + "\n") != kExitOk &&
+      code == kExitOk)
+    code = kExitBadInput;
+  return code;
+}
+
 int run_traffic_command(TrafficArgs& a) {
   try {
     platforms::Platform plat = platforms::load_platform(a.platform, a.sets);
@@ -127,7 +200,7 @@ int run_traffic_command(TrafficArgs& a) {
     // Under mpirun: one run split over the processes (docs/parallel.md).
     platforms::Partition part;
     if (world.parallel()) {
-      if (!a.sweep.empty()) throw std::invalid_argument("--sweep: not yet under mpirun (docs/parallel.md)");
+      if (!a.sweep.empty()) return parallel_sweep(plat, a);
       if (a.observe.any())
         throw std::invalid_argument("--vcd/--fst/--counters: not yet under mpirun (docs/parallel.md)");
       part = make_run_partition(plat, world.size(), a.partition);
@@ -137,17 +210,7 @@ int run_traffic_command(TrafficArgs& a) {
     int code = kExitOk;
     nlohmann::json result;
     if (!a.sweep.empty()) {
-      if (a.observe.any())
-        throw std::invalid_argument("--vcd/--fst/--counters record one run: not with --sweep");
-      if (a.opt.batch_packets > 0)
-        throw std::invalid_argument("--sweep: sweeps injection rates; batch mode (--batch) has no rate");
-      std::string csv;
-      result = sweep(plat, a, code, csv);
-      if (!a.csv_path.empty()) {
-        if (write_summary("--csv", a.csv_path, csv) != kExitOk) code = kExitBadInput;
-      } else {
-        std::cout << csv;
-      }
+      return sweep_and_report(plat, a);
     } else {
       a.opt.exiting_after = true;
       a.opt.on_built = [&a](platforms::Network& net, sim::EventQueue& q) {

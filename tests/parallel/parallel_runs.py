@@ -33,6 +33,12 @@ CASES = {
     "traffic-mesh16x16-batch-np2": (2, ["traffic", "mesh-16x16", "--batch", "10", "--pattern", "bitcomp"]),
     "traffic-epstree-np4": (4, ["traffic", "eps-tree-128", "--rate", "0.3"] + TRAFFIC),
 }
+# --sweep under mpirun: the points are shared out over the processes; the
+# table on stdout must be the one process's, byte for byte.
+SWEEPS = {
+    "sweep-mesh8x8-np3": (3, ["traffic", "mesh-8x8", "--sweep", "0.1,0.2,0.3,0.45",
+                              "--warmup-cycles", "300", "--measure-cycles", "1000"]),
+}
 
 TINY = """name: mesh-2x1
 description: two routers, one cable
@@ -85,6 +91,20 @@ def check_error(kairo, mpirun, name):
         print(f"FAIL {name}: " + "; ".join(problems) + "\n" + err[-2000:])
         return False
     print(f"ok   {name}: exit 2, {lines[0][:110]}")
+    return True
+
+
+def check_sweep(kairo, mpirun, name):
+    n, args = SWEEPS[name]
+    code1, out1, err1 = run([kairo] + args + ["--quiet"])
+    code2, out2, err2 = run([mpirun, "--oversubscribe", "-np", str(n), kairo] + args + ["--quiet"], env=mpi_env())
+    if code1 != 0 or code2 != 0:
+        print(f"FAIL {name}: exit codes {code1} and {code2}\n{err1}\n{err2}")
+        return False
+    if out1 != out2 or out1.count("\n") < 2:
+        print(f"FAIL {name}: the tables differ\n--- one process\n{out1}--- {n} processes\n{out2}")
+        return False
+    print(f"ok   {name}: {n} processes, the same {out1.count(chr(10)) - 1}-point table")
     return True
 
 
@@ -152,11 +172,11 @@ def main():
     ap.add_argument("--list", action="store_true")
     a = ap.parse_args()
     if a.list:
-        print("\n".join(list(CASES) + list(ERRORS)))
+        print("\n".join(list(CASES) + list(SWEEPS) + list(ERRORS)))
         return 0
-    names = a.case or list(CASES) + list(ERRORS)
-    bad = [n for n in names
-           if not (check_case(a.kairo, a.mpirun, n) if n in CASES else check_error(a.kairo, a.mpirun, n))]
+    names = a.case or list(CASES) + list(SWEEPS) + list(ERRORS)
+    check = {**{n: check_case for n in CASES}, **{n: check_sweep for n in SWEEPS}, **{n: check_error for n in ERRORS}}
+    bad = [n for n in names if not check[n](a.kairo, a.mpirun, n)]
     return 1 if bad else 0
 
 
