@@ -1,5 +1,6 @@
 #include "app/observe.h"
 
+#include "sim/mpi_world.h"
 #include "sim/output_file.h"
 #include "sim/units.h"
 
@@ -48,7 +49,8 @@ void Observe::attach(platforms::Network& net, platforms::RdmaMachine* machine, s
     } catch (const units::UnitError& e) {
       throw std::invalid_argument(std::string("--interval: ") + e.what());
     }
-    log_ = std::make_unique<platforms::CounterLog>(net, machine, q, interval, counters_);
+    log_ =
+        std::make_unique<platforms::CounterLog>(net, machine, q, interval, counters_, &sim::MpiWorld::get());
     log_->start();
   }
 }

@@ -51,17 +51,19 @@ struct CounterLog::Writer {
 };
 
 CounterLog::CounterLog(Network& net, RdmaMachine* machine, sim::EventQueue& q, sim::Time interval_ps,
-                       const std::string& path)
+                       const std::string& path, const sim::MpiWorld* world)
     : CounterLog(observe_blocks(net, machine), q, interval_ps,
-                 net.num_routers() ? net.router_at(0).clock_period_ps() : 1, path, &net.watchdog()) {}
+                 net.num_routers() ? net.router_at(0).clock_period_ps() : 1, path, &net.watchdog(), world) {}
 
 CounterLog::CounterLog(observe::Registry blocks, sim::EventQueue& q, sim::Time interval_ps,
-                       sim::Time clock_period_ps, const std::string& path, const router::Watchdog* watchdog)
+                       sim::Time clock_period_ps, const std::string& path, const router::Watchdog* watchdog,
+                       const sim::MpiWorld* world)
     : blocks_(std::move(blocks)),
       q_(q),
       watchdog_(watchdog),
       interval_(interval_ps),
-      out_(std::make_unique<Writer>()) {
+      out_(std::make_unique<Writer>()),
+      world_(world && world->parallel() ? world : nullptr) {
   if (interval_ps == 0) throw std::invalid_argument("--interval: expected a duration above zero, e.g. 10us");
   out_->path = path;
   if (ends_with(path, ".kcl"))
@@ -97,6 +99,7 @@ CounterLog::CounterLog(observe::Registry blocks, sim::EventQueue& q, sim::Time i
     tables_.push_back(std::move(t));
   }
   values_.assign(widest, 0);
+  if (world_ && !world_->root()) return;  // process 0 writes the file
   try {
     out_->f = std::make_unique<sim::OutputFile>("--counters", path);
   } catch (const sim::OutputError& e) {
@@ -174,22 +177,26 @@ observe::Place CounterLog::place(const Table& t, std::size_t row) const {
   return {};
 }
 
+// A sample of time S is a sync event at S + 1 ps: it sees every event at S
+// (and, in a partitioned run, every message sent at S), and reads the
+// counters as of S.
 void CounterLog::start() {
   pending_ = true;
-  q_.at(interval_, sim::kPrioLast, this, 0);
+  q_.at(interval_ + 1, sim::kPrioSync, this, 0);
 }
 
 void CounterLog::on_event(std::uint32_t, std::uint32_t, void*) {
-  const sim::Time now = q_.now();
+  const sim::Time now = q_.now() - 1;
   pending_ = false;
   sample(now);
-  // Keep sampling while anything else is still to happen (the watchdog
-  // watching an idle network does not count). Once nothing is, nothing can
-  // change any more: the log is complete.
-  const std::size_t others = q_.size() - (watchdog_ && watchdog_->armed() ? 1 : 0);
+  // Keep sampling while anything else is still to happen, on any process
+  // (the watchdog watching an idle network does not count). Once nothing
+  // is, nothing can change any more: the log is complete.
+  std::uint64_t others = q_.size() - (watchdog_ && watchdog_->armed() ? 1 : 0);
+  if (world_) others = world_->sum(others);
   if (others > 0) {
     pending_ = true;
-    q_.at(now + interval_, sim::kPrioLast, this, 0);
+    q_.at(now + interval_ + 1, sim::kPrioSync, this, 0);
   }
 }
 
@@ -197,68 +204,130 @@ void CounterLog::finish() {
   if (done_) return;
   done_ = true;
   // A run stopped early (a deadlock) leaves a partial interval to log.
-  if (pending_ && q_.now() > last_) sample(q_.now());
+  const sim::Time now = world_ ? world_->max(q_.now()) : q_.now();
+  if (pending_ && now > last_) sample(now);
   if (!out_->csv) out_->buf.push_back('E');
   out_->flush();
   if (!out_->error.empty()) throw sim::OutputError(out_->error);
-  out_->f->close();  // throws (and removes the file) if the last flush fails
+  if (out_->f) out_->f->close();  // throws (and removes the file) if the last flush fails
 }
 
 // Every block's counters at `now`; a row per block whose totals moved or
 // whose levels are not zero, with the totals' differences since the last.
 void CounterLog::sample(sim::Time now) {
-  std::string& b = out_->buf;
-  if (!out_->csv) {
-    b.push_back('I');
-    put_varint(b, last_);
-    put_varint(b, now);
-  }
-  for (Table& t : tables_) {
-    const std::size_t nc = t.names.size();
-    std::uint64_t n_rows = 0;
-    std::uint32_t last_index = 0;
-    std::size_t row = 0;
-    rows_buf_.clear();
-    for (std::size_t si = 0; si < t.sets.size(); ++si) {
-      const observe::CounterSet& s = *t.sets[si];
-      const std::uint16_t* col = t.columns[si].data();
-      for (std::size_t i = 0; i < s.blocks; ++i, ++row) {
-        s.read(i, now, values_.data());
-        // A level's prev stays 0, so the row's figure is value - prev for every column.
-        std::uint64_t* prev = &t.prev[row * nc];
-        bool any = false;
-        for (std::size_t c = 0; c < nc; ++c) any |= values_[col[c]] != prev[c];
-        if (!any) continue;
-        ++n_rows;
-        if (out_->csv) {
-          const observe::Place p = s.place(i);
-          b += fmt::format("{},{},{},{},{},{},{},{},{},{}", t.name, last_, now, p.unit, p.port, p.coord,
-                           p.peer, p.peer_port, p.dim, p.dir);
-          for (const Table& u : tables_) {
-            if (&u != &t) {
-              b.append(u.names.size(), ',');
-              continue;
-            }
-            for (std::size_t c = 0; c < nc; ++c) b += fmt::format(",{}", values_[col[c]] - prev[c]);
-          }
-          b += "\n";
-        } else {
-          put_varint(rows_buf_, std::uint32_t(row) - last_index);
-          last_index = std::uint32_t(row);
-          for (std::size_t c = 0; c < nc; ++c) put_varint(rows_buf_, values_[col[c]] - prev[c]);
-        }
-        for (std::size_t c = 0; c < nc; ++c) prev[c] = values_[col[c]] & t.keep[c];
-      }
-    }
+  std::vector<Moved> moved(tables_.size());
+  for (std::size_t k = 0; k < tables_.size(); ++k) collect(tables_[k], now, moved[k]);
+  if (world_) gather(moved);
+  if (!world_ || world_->root()) {
+    std::string& b = out_->buf;
     if (!out_->csv) {
-      put_varint(b, n_rows);
-      b += rows_buf_;
+      b.push_back('I');
+      put_varint(b, last_);
+      put_varint(b, now);
     }
-    rows_ += n_rows;
+    for (std::size_t k = 0; k < tables_.size(); ++k) emit(tables_[k], moved[k], now);
   }
   ++intervals_;
   last_ = now;
-  if (b.size() > (1u << 20)) out_->flush();
+  if (out_->buf.size() > (1u << 20)) out_->flush();
+}
+
+void CounterLog::collect(Table& t, sim::Time now, Moved& out) {
+  const std::size_t nc = t.names.size();
+  std::size_t row = 0;
+  for (std::size_t si = 0; si < t.sets.size(); ++si) {
+    const observe::CounterSet& s = *t.sets[si];
+    const std::uint16_t* col = t.columns[si].data();
+    for (std::size_t i = 0; i < s.blocks; ++i, ++row) {
+      s.read(i, now, values_.data());
+      // A level's prev stays 0, so the row's figure is value - prev for every column.
+      std::uint64_t* prev = &t.prev[row * nc];
+      bool any = false;
+      for (std::size_t c = 0; c < nc; ++c) any |= values_[col[c]] != prev[c];
+      if (!any) continue;
+      out.rows.push_back(std::uint32_t(row));
+      for (std::size_t c = 0; c < nc; ++c) out.figures.push_back(values_[col[c]] - prev[c]);
+      for (std::size_t c = 0; c < nc; ++c) prev[c] = values_[col[c]] & t.keep[c];
+    }
+  }
+}
+
+void CounterLog::emit(const Table& t, const Moved& m, sim::Time now) {
+  std::string& b = out_->buf;
+  const std::size_t nc = t.names.size();
+  std::uint32_t last_index = 0;
+  rows_buf_.clear();
+  for (std::size_t k = 0; k < m.rows.size(); ++k) {
+    const std::uint64_t* fig = &m.figures[k * nc];
+    if (out_->csv) {
+      const observe::Place p = place(t, m.rows[k]);
+      b += fmt::format("{},{},{},{},{},{},{},{},{},{}", t.name, last_, now, p.unit, p.port, p.coord, p.peer,
+                       p.peer_port, p.dim, p.dir);
+      for (const Table& u : tables_) {
+        if (&u != &t) {
+          b.append(u.names.size(), ',');
+          continue;
+        }
+        for (std::size_t c = 0; c < nc; ++c) b += fmt::format(",{}", fig[c]);
+      }
+      b += "\n";
+    } else {
+      put_varint(rows_buf_, m.rows[k] - last_index);
+      last_index = m.rows[k];
+      for (std::size_t c = 0; c < nc; ++c) put_varint(rows_buf_, fig[c]);
+    }
+  }
+  if (!out_->csv) {
+    put_varint(b, m.rows.size());
+    b += rows_buf_;
+  }
+  rows_ += m.rows.size();
+}
+
+// A block has one owner and the others never touch it (its counters stay
+// zero there), so every row comes from one process: merging the processes'
+// lists by row gives one process's list.
+void CounterLog::gather(std::vector<Moved>& moved) {
+  std::vector<char> mine;
+  sim::ByteWriter w(mine);
+  for (const Moved& m : moved) {
+    w.put(std::uint64_t(m.rows.size()));
+    w.put_bytes(m.rows.data(), m.rows.size() * sizeof(std::uint32_t));
+    w.put_bytes(m.figures.data(), m.figures.size() * sizeof(std::uint64_t));
+  }
+  const auto all = world_->gather(mine);
+  if (!world_->root()) return;
+  std::vector<std::vector<Moved>> per(all.size(), std::vector<Moved>(tables_.size()));
+  for (std::size_t p = 0; p < all.size(); ++p) {
+    sim::ByteReader r(all[p]);
+    for (std::size_t k = 0; k < tables_.size(); ++k) {
+      const auto n = r.get<std::uint64_t>();
+      Moved& m = per[p][k];
+      m.rows.resize(n);
+      m.figures.resize(n * tables_[k].names.size());
+      r.get_bytes(m.rows.data(), n * sizeof(std::uint32_t));
+      r.get_bytes(m.figures.data(), m.figures.size() * sizeof(std::uint64_t));
+    }
+  }
+  for (std::size_t k = 0; k < tables_.size(); ++k) {
+    const std::size_t nc = tables_[k].names.size();
+    Moved merged;
+    std::vector<std::size_t> at(all.size(), 0);
+    for (;;) {
+      std::size_t best = all.size();
+      for (std::size_t p = 0; p < all.size(); ++p)
+        if (at[p] < per[p][k].rows.size() &&
+            (best == all.size() || per[p][k].rows[at[p]] < per[best][k].rows[at[best]]))
+          best = p;
+      if (best == all.size()) break;
+      const Moved& m = per[best][k];
+      merged.rows.push_back(m.rows[at[best]]);
+      merged.figures.insert(merged.figures.end(), m.figures.begin() + std::ptrdiff_t(at[best] * nc),
+                            m.figures.begin() + std::ptrdiff_t((at[best] + 1) * nc));
+      ++at[best];
+    }
+    moved[k] = std::move(merged);
+  }
 }
 
 }  // namespace kairo::platforms

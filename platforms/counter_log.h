@@ -29,6 +29,7 @@
 #include "platforms/network.h"
 #include "platforms/rdma_machine.h"
 #include "sim/event_queue.h"
+#include "sim/mpi_world.h"
 
 namespace kairo::platforms {
 
@@ -51,13 +52,16 @@ inline constexpr int kTniFields = 8;
 class CounterLog : public sim::EventTarget {
  public:
   // Throws std::invalid_argument naming --counters or --interval on bad input.
+  // In a partitioned run (`world` parallel) every process samples its own
+  // blocks and process 0 alone writes the file, rows in block order, exactly
+  // as one process would.
   CounterLog(Network& net, RdmaMachine* machine, sim::EventQueue& q, sim::Time interval_ps,
-             const std::string& path);
+             const std::string& path, const sim::MpiWorld* world = nullptr);
   // Over any registry with a "link" table of kLinkFixedFields + VCs columns
   // and a "tni" table. `watchdog` (may be null): an armed one does not keep
   // the log sampling.
   CounterLog(observe::Registry blocks, sim::EventQueue& q, sim::Time interval_ps, sim::Time clock_period_ps,
-             const std::string& path, const router::Watchdog* watchdog);
+             const std::string& path, const router::Watchdog* watchdog, const sim::MpiWorld* world = nullptr);
   ~CounterLog() override;
   void start();   // schedule the first interval's end
   void finish();  // the run ended: log the last (partial) interval, close the file
@@ -78,7 +82,16 @@ class CounterLog : public sim::EventTarget {
     std::size_t rows = 0;             // blocks over its sets
     std::vector<std::uint64_t> prev;  // [row][column]: totals at the last sample
   };
+  // One table's rows that moved in an interval: (row, the columns' figures).
+  struct Moved {
+    std::vector<std::uint32_t> rows;
+    std::vector<std::uint64_t> figures;  // rows.size() x the table's columns
+  };
   void header(sim::Time clock_period_ps);
+  void collect(Table& t, sim::Time now, Moved& out);
+  void emit(const Table& t, const Moved& m, sim::Time now);
+  // Partitioned runs: every process's moved rows, merged in row order on process 0.
+  void gather(std::vector<Moved>& moved);
   std::string entry(const Table& t, std::size_t row, bool first) const;
   observe::Place place(const Table& t, std::size_t row) const;
   void sample(sim::Time now);
@@ -90,6 +103,7 @@ class CounterLog : public sim::EventTarget {
   std::vector<std::uint64_t> values_;  // one block's counters, reused every read
   std::string rows_buf_;               // kcl: a table's rows of this interval, reused
   std::unique_ptr<Writer> out_;
+  const sim::MpiWorld* world_ = nullptr;  // partitioned runs; null or one process: alone
   std::uint64_t intervals_ = 0, rows_ = 0;
   bool done_ = false, pending_ = false;
 };

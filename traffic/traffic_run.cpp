@@ -340,10 +340,7 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   auto mine = [&](router::NodeId n) { return !part || part->owner_of_host(n) == world.rank(); };
   std::unique_ptr<platforms::RouterBoundary> boundary;
   sim::StillnessWatch watch;
-  if (part) {
-    boundary = std::make_unique<platforms::RouterBoundary>(net, *part, world.rank(), ctx.pool);
-    watch = platforms::parallel_watch(net, world);
-  }
+  if (part) watch = platforms::parallel_watch(net, world);
 
   std::vector<TrafficNode> nodes;
   nodes.reserve(net.num_nodes());
@@ -370,6 +367,9 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   }
 
   if (o.on_built) o.on_built(net, queue);
+  // After the probes and counter logs are attached: they name each port's
+  // peer from the wiring as built, before the stand-ins replace the remote routers.
+  if (part) boundary = std::make_unique<platforms::RouterBoundary>(net, *part, world.rank(), ctx.pool);
   std::unique_ptr<sim::Kernel> kernel;
   if (o.use_systemc && !part) kernel = std::make_unique<sim::Kernel>("kernel", queue);
   auto t1 = std::chrono::steady_clock::now();

@@ -32,6 +32,11 @@ CASES = {
     "traffic-mesh8x8-metis-np3": (3, ["traffic", "mesh-8x8", "--rate", "0.3", "--partition", "metis"] + TRAFFIC),
     "traffic-mesh16x16-batch-np2": (2, ["traffic", "mesh-16x16", "--batch", "10", "--pattern", "bitcomp"]),
     "traffic-epstree-np4": (4, ["traffic", "eps-tree-128", "--rate", "0.3"] + TRAFFIC),
+    # counter logs: the file {out}/NAME must be the same bytes too
+    "counters-torus8x8-csv-np4": (4, ["traffic", "torus-8x8", "--rate", "0.4", "--counters", "{out}/c.csv",
+                                      "--interval", "100ns"] + TRAFFIC),
+    "counters-tofusmall-kcl-np2": (2, ["traffic", "tofu-small", "--rate", "0.6", "--counters", "{out}/c.kcl",
+                                       "--interval", "200ns"] + TRAFFIC),
 }
 # --sweep under mpirun: the points are shared out over the processes; the
 # table on stdout must be the one process's, byte for byte.
@@ -141,15 +146,25 @@ def run(cmd, env=None):
 
 def check_case(kairo, mpirun, name):
     n, args = CASES[name]
+    files = sorted(os.path.basename(a) for a in args if a.startswith("{out}/"))
     with tempfile.TemporaryDirectory() as d:
+        one_dir, split_dir = os.path.join(d, "one"), os.path.join(d, "split")
+        os.mkdir(one_dir)
+        os.mkdir(split_dir)
         one, split = os.path.join(d, "one.json"), os.path.join(d, "split.json")
-        code1, _, err1 = run([kairo] + args + ["--quiet", "--json", one])
-        code2, _, err2 = run([mpirun, "--oversubscribe", "-np", str(n), kairo] + args + ["--quiet", "--json", split],
+        code1, _, err1 = run([kairo] + [x.replace("{out}", one_dir) for x in args] + ["--quiet", "--json", one])
+        code2, _, err2 = run([mpirun, "--oversubscribe", "-np", str(n), kairo] +
+                             [x.replace("{out}", split_dir) for x in args] + ["--quiet", "--json", split],
                              env=mpi_env())
         if code1 != code2:
             print(f"FAIL {name}: exit code {code1} in one process, {code2} split over {n}\n{err1}\n{err2}")
             return False
         a, b = json.load(open(one)), json.load(open(split))
+        for f in files:
+            x, y = open(os.path.join(one_dir, f), "rb").read(), open(os.path.join(split_dir, f), "rb").read()
+            if x != y or not x:
+                print(f"FAIL {name}: {f} differs ({len(x)} bytes in one process, {len(y)} split)")
+                return False
     par = b.get("parallel")
     if not par or par.get("processes") != n:
         print(f"FAIL {name}: the split run's JSON has no 'parallel' report for {n} processes")
@@ -160,7 +175,8 @@ def check_case(kairo, mpirun, name):
         for line in diff[:30]:
             print("   ", line)
         return False
-    print(f"ok   {name}: {n} processes, {par['windows']} windows, {par['bytes_exchanged']} bytes exchanged")
+    same = f", identical {', '.join(files)}" if files else ""
+    print(f"ok   {name}: {n} processes, {par['windows']} windows, {par['bytes_exchanged']} bytes exchanged{same}")
     return True
 
 
