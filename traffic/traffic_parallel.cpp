@@ -12,7 +12,12 @@ PortTable gather_port_counters(const sim::MpiWorld& world, platforms::Network& n
     if (part.owner[i] != world.rank()) continue;
     router::Router& r = net.router_at(i);
     w.put(i);
-    for (int port = 0; port < r.num_ports(); ++port) w.put(r.counters(port, now));
+    for (int port = 0; port < r.num_ports(); ++port) {
+      const router::PortCounters c = r.counters(port, now);
+      w.put(std::uint64_t(c.busy_ps));
+      w.put(c.flits_sent);
+      for (int v = 0; v < r.vcs(); ++v) w.put(std::uint64_t(c.zero_credit_ps[std::size_t(v)]));
+    }
   }
   const auto all = world.gather(mine);
   PortTable table;
@@ -23,9 +28,10 @@ PortTable gather_port_counters(const sim::MpiWorld& world, platforms::Network& n
     while (!r.done()) {
       const auto i = r.get<std::uint32_t>();
       if (i >= table.size()) throw std::runtime_error("port counters of a router that does not exist");
-      auto& ports = table[i];
-      ports.resize(std::size_t(net.router_at(i).num_ports()));
-      for (auto& c : ports) c = r.get<router::PortCounters>();
+      const router::Router& rt = net.router_at(i);
+      auto& figures = table[i];
+      figures.resize(std::size_t(rt.num_ports()) * port_figures(rt.vcs()));
+      r.get_bytes(figures.data(), figures.size() * sizeof(std::uint64_t));
     }
   }
   return table;

@@ -175,13 +175,23 @@ class PhaseClock : public sim::EventTarget {
       for (int port = 0; port < r.num_ports(); ++port) {
         if (!r.port_connected(port)) continue;
         const bool link = r.port_dim(port) >= 0;
-        router::PortCounters c = part_ ? table[i][std::size_t(port)] : r.counters(port, now);
+        // busy, flits sent, zero-credit time per VC: read here, or gathered from their owners.
+        std::uint64_t busy = 0, flits = 0;
+        const std::uint64_t* zero = nullptr;
+        router::PortCounters c;
+        if (part_) {
+          const std::uint64_t* f = &table[i][std::size_t(port) * port_figures(vcs)];
+          busy = f[0], flits = f[1], zero = f + 2;
+        } else {
+          c = r.counters(port, now);
+          busy = c.busy_ps, flits = c.flits_sent, zero = c.zero_credit_ps.data();
+        }
         Group& g = *group_of_port[std::size_t(port)];
-        const double u = std::min(1.0, double(c.busy_ps) / double(window));
+        const double u = std::min(1.0, double(busy) / double(window));
         g.sum += u;
         g.max = std::max(g.max, u);
-        for (int v = 0; v < vcs; ++v) g.zero += double(c.zero_credit_ps[v]) / double(window) / vcs;
-        if (link) window_link_flits += c.flits_sent;
+        for (int v = 0; v < vcs; ++v) g.zero += double(zero[v]) / double(window) / vcs;
+        if (link) window_link_flits += flits;
         ++g.links;
       }
     }
