@@ -183,6 +183,7 @@ int run_traffic_command(TrafficArgs& a) {
     a.opt.hotspots.assign(a.hotspots.begin(), a.hotspots.end());
     if (!a.quiet) a.opt.progress = [](const std::string& line) { std::cerr << line << "\n"; };
     traffic::validate(a.opt, plat);
+    platforms::parse_partition_method(a.partition);  // checked in one process too: it matters under mpirun
     sim::check_host_memory(fmt::format("platform {} ({} nodes)", plat.name, plat.nodes()),
                            platforms::estimated_host_bytes(plat, false));
     if (!a.csv_path.empty() && a.sweep.empty())

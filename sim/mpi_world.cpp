@@ -38,13 +38,6 @@ void MpiWorld::finalize() {
   if (!done) MPI_Finalize();
 }
 
-Time MpiWorld::min(Time local) const {
-  if (!parallel()) return local;
-  std::uint64_t v = local, r = 0;
-  MPI_Allreduce(&v, &r, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
-  return r;
-}
-
 void MpiWorld::min(std::vector<std::uint64_t>& values) const {
   if (!parallel() || values.empty()) return;
   MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
@@ -145,10 +138,6 @@ void MpiWorld::broadcast(std::vector<char>& bytes) const {
   MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
   bytes.resize(n);
   MPI_Bcast(bytes.data(), int(n), MPI_BYTE, 0, MPI_COMM_WORLD);
-}
-
-void MpiWorld::barrier() const {
-  if (parallel()) MPI_Barrier(MPI_COMM_WORLD);
 }
 
 void MpiWorld::abort(int code) const {

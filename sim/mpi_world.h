@@ -17,7 +17,7 @@ namespace kairo::sim {
 class MpiWorld {
  public:
   // The world of this process: initialises MPI on first use when mpirun
-  // started kairo. `argc`/`argv` may be null.
+  // started kairo.
   static MpiWorld& get();
   // Called once at exit (kairo's main): MPI_Finalize if MPI was initialised.
   static void finalize();
@@ -28,7 +28,6 @@ class MpiWorld {
   bool root() const { return rank_ == 0; }
 
   // Collectives: every process calls each one, in the same order.
-  Time min(Time local) const;
   void min(std::vector<std::uint64_t>& values) const;  // element-wise, in place
   std::uint64_t max(std::uint64_t local) const;
   std::uint64_t sum(std::uint64_t local) const;
@@ -41,7 +40,6 @@ class MpiWorld {
   std::vector<std::vector<char>> gather(const std::vector<char>& mine) const;
   // Process 0's bytes to every process.
   void broadcast(std::vector<char>& bytes) const;
-  void barrier() const;
   // Ends every process of the run with `code` (a process that fails while the
   // others wait in a collective: no hang).
   [[noreturn]] void abort(int code) const;

@@ -39,26 +39,24 @@ PortTable gather_port_counters(const sim::MpiWorld& world, platforms::Network& n
 
 void combine_stats(const sim::MpiWorld& world, TrafficStats& s, router::NetworkActivity& act,
                    std::uint64_t& events, bool& deadlock) {
-  std::vector<std::uint64_t> sums = {s.created,
-                                     s.delivered,
-                                     s.measured_created,
-                                     s.measured_delivered,
-                                     s.window_flits_created,
-                                     s.window_flits_delivered,
-                                     s.measured_hops,
-                                     s.network_latency_sum_ps,
-                                     s.distinct_delivered,
-                                     s.duplicated,
-                                     act.packet_hops,
-                                     act.flit_hops,
-                                     events};
+  // Every count that adds up over the processes, summed in one reduction.
+  std::uint64_t* const counts[] = {&s.created,
+                                   &s.delivered,
+                                   &s.measured_created,
+                                   &s.measured_delivered,
+                                   &s.window_flits_created,
+                                   &s.window_flits_delivered,
+                                   &s.measured_hops,
+                                   &s.network_latency_sum_ps,
+                                   &s.distinct_delivered,
+                                   &s.duplicated,
+                                   &act.packet_hops,
+                                   &act.flit_hops,
+                                   &events};
+  std::vector<std::uint64_t> sums;
+  for (const std::uint64_t* c : counts) sums.push_back(*c);
   world.sum(sums);
-  std::size_t k = 0;
-  for (std::uint64_t* f :
-       {&s.created, &s.delivered, &s.measured_created, &s.measured_delivered, &s.window_flits_created,
-        &s.window_flits_delivered, &s.measured_hops, &s.network_latency_sum_ps, &s.distinct_delivered,
-        &s.duplicated, &act.packet_hops, &act.flit_hops, &events})
-    *f = sums[k++];
+  for (std::size_t k = 0; k < sums.size(); ++k) *counts[k] = sums[k];
   s.last_delivery_ps = world.max(s.last_delivery_ps);
   deadlock = world.any(deadlock);
   std::vector<char> mine;

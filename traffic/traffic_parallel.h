@@ -16,7 +16,7 @@ namespace kairo::traffic {
 
 // Per router, per port, what the measurement window's summary reads of its
 // counters at `now` (busy_ps, flits_sent, then zero_credit_ps of each VC:
-// kPortFigures(vcs) values), read by the process that owns the router.
+// port_figures(vcs) values), read by the process that owns the router.
 // Process 0 gets every router's; the others get an empty table.
 using PortTable = std::vector<std::vector<std::uint64_t>>;
 inline std::size_t port_figures(int vcs) { return 2 + std::size_t(vcs); }

@@ -56,6 +56,14 @@ TEST(Errors, TracedRunEndsCleanlyAndWritesItsWaveform) {
   EXPECT_TRUE(exists(dir + "/c.kcl"));
 }
 
+// --partition matters only under mpirun, but a bad one is refused in one process too.
+TEST(Errors, ABadPartitionMethodIsRefusedWithoutMpirun) {
+  auto r = run_kairo({"traffic", "mesh-8x8", "--partition", "bogus", "--quiet"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--partition: expected auto, blocks or metis"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
 // ---- 2. Output paths: checked before the run, every write checked.
 TEST(Errors, AnOutputPathThatCannotBeWrittenIsRefusedBeforeTheRun) {
   const auto dir = test::temp_dir();
