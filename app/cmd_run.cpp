@@ -10,6 +10,7 @@
 #include "app/run_args.h"
 #include "app/run_assembly.h"
 #include "app/run_machine.h"
+#include "app/run_parallel.h"
 #include "app/run_report.h"
 #include "app/run_variants.h"
 #include "sim/output_file.h"
@@ -17,12 +18,21 @@
 namespace kairo::app {
 namespace {
 
-// One run: assembled, launched, run, diagnosed and reported.
+// One run: assembled, launched, run, diagnosed and reported. Under mpirun
+// (a.split) the machine is split over the processes (app/run_parallel.h):
+// every process takes each step, process 0 reports, and every process ends
+// with process 0's exit code.
 int run_once(RunArgs& a) {
+  const sim::MpiWorld& world = sim::MpiWorld::get();
   try {
     RunPlan plan(a);
     const auto t0 = std::chrono::steady_clock::now();
     RunMachine m(plan);
+    std::unique_ptr<SplitRun> split;
+    if (a.split) {
+      split = std::make_unique<SplitRun>(plan, m, a.partition);
+      split->prepare();
+    }
     Observe& observe = *a.observe;  // waveforms and counter logs, if asked for
     observe.attach(m.machine.network(), &m.machine, m.queue);
     // The tracer and the counter log hold probes in the machine's blocks: they
@@ -32,35 +42,73 @@ int run_once(RunArgs& a) {
       ~Detach() { o.detach(); }
     } detach{observe};
     launch(plan, m);
-    sim::Kernel kernel("kernel", m.queue);
-    const RunCost cost = simulate(kernel, m, a.quiet, t0);
+    RunCost cost;
+    RunTotals totals;
     // Output files are written also when the run failed: they help to see why.
     // A file that cannot be written is reported (exit 2) without losing the rest.
     int output_code = kExitOk;
-    try {
-      if (!a.tni_csv.empty()) write_tni_csv(a.tni_csv, m.machine);
-    } catch (const sim::OutputError& e) {
-      output_code = bad_input(e.what());
+    auto finish_outputs = [&] {
+      try {
+        observe.finish();
+      } catch (const std::runtime_error& e) {
+        output_code = world.root() ? bad_input(e.what()) : kExitBadInput;
+      }
+    };
+    if (split) {
+      try {
+        split->install_boundary();
+        const auto t1 = std::chrono::steady_clock::now();
+        split->run();
+        const auto t2 = std::chrono::steady_clock::now();
+        cost = {std::chrono::duration<double>(t1 - t0).count(),
+                std::chrono::duration<double>(t2 - t0).count()};
+        finish_outputs();
+        totals = run_totals(m);
+        split->gather(totals);
+      } catch (const std::exception& e) {
+        fail_in_parallel(e.what(), kExitSimFailure);
+      }
+    } else {
+      sim::Kernel kernel("kernel", m.queue);
+      cost = simulate(kernel, m, a.quiet, t0);
+      finish_outputs();
+      totals = run_totals(m);
     }
-    try {
-      observe.finish();
-    } catch (const std::runtime_error& e) {
-      output_code = bad_input(e.what());
+    nlohmann::json parallel;
+    if (split) parallel = split->report();
+    // Process 0 reports; in a split run the others wait for its exit code.
+    auto report = [&]() -> int {
+      try {
+        if (!a.tni_csv.empty()) write_tni_csv(a.tni_csv, m.machine);
+      } catch (const sim::OutputError& e) {
+        output_code = bad_input(e.what());
+      }
+      if (const int code = diagnose(plan, m, totals); code != kExitOk) return code;
+      const sw::Outcome o = plan.work->outcome(plan.data ? &m.memory : nullptr);
+      nlohmann::json j = run_summary(a, plan, m, totals, o, cost);
+      observe.summarize(j);
+      if (split) j["parallel"] = parallel;
+      const std::string summary = j.dump(2) + "\n";
+      if (a.summary_to)
+        *a.summary_to = summary;  // a variant's child hands it back
+      else if (write_summary("--json", a.json_path, summary) != kExitOk)
+        output_code = kExitBadInput;
+      if (!o.ok || (o.verified && !*o.verified)) {
+        std::cerr << "kairo: " << a.workload << " failed: " << o.failure << "\n";
+        return kExitSimFailure;
+      }
+      return output_code;
+    };
+    if (!split) return report();
+    int code = kExitOk;
+    if (world.root()) {
+      try {
+        code = report();
+      } catch (const std::exception& e) {
+        code = bad_input(e.what());
+      }
     }
-    if (const int code = diagnose(plan, m); code != kExitOk) return code;
-    const sw::Outcome o = plan.work->outcome(plan.data ? &m.memory : nullptr);
-    nlohmann::json j = run_summary(a, plan, m, o, cost);
-    observe.summarize(j);
-    const std::string summary = j.dump(2) + "\n";
-    if (a.summary_to)
-      *a.summary_to = summary;  // a variant's child hands it back
-    else if (write_summary("--json", a.json_path, summary) != kExitOk)
-      output_code = kExitBadInput;
-    if (!o.ok || (o.verified && !*o.verified)) {
-      std::cerr << "kairo: " << a.workload << " failed: " << o.failure << "\n";
-      return kExitSimFailure;
-    }
-    return output_code;
+    return int(world.max(std::uint64_t(code)));  // the others give 0
   } catch (const platforms::ConfigError& e) {
     return bad_input(e.what());
   } catch (const std::invalid_argument& e) {
@@ -71,7 +119,22 @@ int run_once(RunArgs& a) {
 }  // namespace
 
 int run_workload(RunArgs& a) {
-  if (const int code = check_run_options(a); code != kExitOk) return code;
+  const sim::MpiWorld& world = sim::MpiWorld::get();
+  try {
+    platforms::parse_partition_method(a.partition);  // checked in one process too: it matters under mpirun
+  } catch (const std::invalid_argument& e) {
+    return bad_input(e.what());
+  }
+  // Output paths are checked by process 0 alone; every process gets the verdict.
+  if (const int code = on_process_zero(world, [&] { check_run_options(a); }); code != kExitOk) return code;
+  bool variants = !a.compare.empty();
+  for (const auto& kv : a.params) variants |= kv.rfind("sizes=", 0) == 0;
+  if (world.parallel()) {
+    if (variants) return bad_input("--compare/--param sizes=: not yet under mpirun (docs/parallel.md)");
+    if (a.observe->tracing())
+      return bad_input("--vcd/--fst: not yet under mpirun (docs/parallel.md); --counters is");
+    a.split = true;
+  }
   if (!a.compare.empty()) return run_compare(a);
   for (const auto& kv : a.params)
     if (kv.rfind("sizes=", 0) == 0) return run_sizes(a, kv.substr(6));
@@ -95,6 +158,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   c->add_option("--compare", a->compare,
                 "run once per value of a parameter and rank by latency, e.g. algo=ring,recursive-doubling");
   c->add_flag("--quiet", a->quiet, "no progress on stderr");
+  c->add_option(
+       "--partition", a->partition,
+       "under mpirun: how the platform is split over the processes, auto|blocks|metis (docs/parallel.md)")
+      ->capture_default_str();
   a->observe->add_options(c);
   c->callback([a, &exit_code] { exit_code = run_workload(*a); });
 }

@@ -14,7 +14,9 @@ struct RunArgs {
   std::vector<std::string> params, sets;
   bool quiet = false;
   std::uint64_t seed = 1;
-  std::string compare;                                             // --compare key=v1,v2,...
+  std::string compare;             // --compare key=v1,v2,...
+  std::string partition = "auto";  // --partition, under mpirun
+  bool split = false;              // this run is split over mpirun's processes (docs/parallel.md)
   std::shared_ptr<Observe> observe = std::make_shared<Observe>();  // waveforms and counter logs
   // A variant's child (app/run_variants.cpp) hands its summary back here
   // instead of writing it to --json or stdout.

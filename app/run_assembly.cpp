@@ -7,6 +7,7 @@
 
 #include "app/cli_common.h"
 #include "sim/host_memory.h"
+#include "sim/mpi_world.h"
 #include "sim/output_file.h"
 
 namespace kairo::app {
@@ -43,19 +44,14 @@ std::optional<router::Topology> torus_of(const platforms::Platform& plat) {
 
 }  // namespace
 
-int check_run_options(const RunArgs& a) {
+void check_run_options(const RunArgs& a) {
   bool several = !a.compare.empty();
   for (const auto& kv : a.params) several |= kv.rfind("sizes=", 0) == 0;
   if (several && a.observe->any())
-    return bad_input("--vcd/--fst/--counters record one run: not with --compare or --param sizes");
-  try {
-    if (!a.json_path.empty()) sim::check_output_path("--json", a.json_path);
-    if (!a.tni_csv.empty()) sim::check_output_path("--tni-counters", a.tni_csv);
-    a.observe->check_outputs();
-  } catch (const std::invalid_argument& e) {
-    return bad_input(e.what());
-  }
-  return kExitOk;
+    throw std::invalid_argument("--vcd/--fst/--counters record one run: not with --compare or --param sizes");
+  if (!a.json_path.empty()) sim::check_output_path("--json", a.json_path);
+  if (!a.tni_csv.empty()) sim::check_output_path("--tni-counters", a.tni_csv);
+  a.observe->check_outputs();
 }
 
 RunPlan::RunPlan(const RunArgs& a)
@@ -70,6 +66,7 @@ RunPlan::RunPlan(const RunArgs& a)
   mi.tnis = plat.router.network_interfaces;
   mi.data = data;
   mi.seed = a.seed;
+  mi.processes = a.split ? sim::MpiWorld::get().size() : 1;
   work = info->make(prm, mi);
   prm.check_all_used(a.workload);
   // The one host-memory rule, from the parameters alone: before the
@@ -78,6 +75,7 @@ RunPlan::RunPlan(const RunArgs& a)
 }
 
 void MachineMemory::write(int node, std::uint64_t address, const unsigned char* bytes, std::size_t n) {
+  if (!owned_.empty() && !owned_[std::size_t(node)]) return;
   transport(node, address, const_cast<unsigned char*>(bytes), n, tlm::TLM_WRITE_COMMAND);
 }
 

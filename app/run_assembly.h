@@ -16,9 +16,9 @@
 namespace kairo::app {
 
 // Options that exclude each other, and every output path, checked before
-// anything runs (a long run must not end in "cannot write"). kExitOk, or
-// kExitBadInput after saying what is wrong.
-int check_run_options(const RunArgs& a);
+// anything runs (a long run must not end in "cannot write"). Throws
+// std::invalid_argument saying what is wrong.
+void check_run_options(const RunArgs& a);
 
 // The workload on the platform, from the options alone: checked before the
 // machine is built and before any rank allocates. Throws
@@ -43,11 +43,15 @@ class MachineMemory final : public sw::HostMemory {
   MachineMemory(platforms::RdmaMachine& m, const platforms::Platform& p) : m_(m), p_(p) {}
   void write(int node, std::uint64_t address, const unsigned char* bytes, std::size_t n) override;
   void read(int node, std::uint64_t address, unsigned char* bytes, std::size_t n) override;
+  // A run split over processes: writes reach only the ranks owned[r] says
+  // (the others' memories are filled by their processes).
+  void only(std::vector<bool> owned) { owned_ = std::move(owned); }
 
  private:
   void transport(int rank, std::uint64_t address, unsigned char* bytes, std::size_t n, tlm::tlm_command cmd);
   platforms::RdmaMachine& m_;
   const platforms::Platform& p_;
+  std::vector<bool> owned_;  // empty: every rank
 };
 
 // The machine of a plan: rank r on node plat.node_of_rank(r) (the

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <tuple>
 
 #include "app/cli_common.h"
 #include "sim/units.h"
@@ -33,30 +34,43 @@ RunCost simulate(sim::Kernel& kernel, RunMachine& m, bool quiet,
           std::chrono::duration<double>(t2 - started).count()};
 }
 
-int diagnose(const RunPlan& plan, RunMachine& m) {
+RunTotals run_totals(RunMachine& m) {
+  const fw::Runtime& rt = *m.rt;
+  const router::NetworkActivity& act = m.machine.network().activity();
+  RunTotals t;
+  t.ranks = rt.size();
+  t.finished = rt.finished();
+  t.finished_at = rt.finished_at();
+  t.unfinished = rt.unfinished(RunTotals::kUnfinishedShown);
+  std::tie(t.failed_rank, t.failure) = rt.first_failure();
+  t.in_network = act.in_network;
+  t.packet_hops = act.packet_hops;
+  t.flit_hops = act.flit_hops;
+  t.events = m.queue.events_processed();
+  return t;
+}
+
+int diagnose(const RunPlan& plan, RunMachine& m, const RunTotals& t) {
   platforms::Network& net = m.machine.network();
-  fw::Runtime& rt = *m.rt;
   if (net.watchdog().fired()) {
     std::cerr << fmt::format(
         "kairo: deadlock: no packet moved for {} cycles with {} packet(s) in the network; "
         "blocked ports and VCs:\n",
-        plan.plat.router.watchdog_cycles, net.activity().in_network);
+        plan.plat.router.watchdog_cycles, t.in_network);
     for (auto& line : net.watchdog().blocked()) std::cerr << "  " << line << "\n";
     return kExitSimFailure;
   }
-  try {
-    rt.all_done();  // rethrows a program's own error
-  } catch (const std::exception& e) {
-    std::cerr << "kairo: a rank's program failed: " << e.what() << "\n";
+  if (t.failed_rank >= 0) {
+    std::cerr << "kairo: a rank's program failed: " << t.failure << "\n";
     return kExitSimFailure;
   }
-  if (rt.finished() < rt.size()) {
+  if (t.finished < t.ranks) {
     std::string who;
-    for (int r : rt.unfinished(8)) who += (who.empty() ? "" : ", ") + std::to_string(r);
+    for (int r : t.unfinished) who += (who.empty() ? "" : ", ") + std::to_string(r);
     std::cerr << fmt::format(
         "kairo: {} of {} ranks never finished (the network is idle and nothing will wake "
         "them; first: {}): a program waits for a notice or completion that never comes\n",
-        rt.size() - rt.finished(), rt.size(), who);
+        t.ranks - t.finished, t.ranks, who);
     return kExitSimFailure;
   }
   return kExitOk;

@@ -23,9 +23,24 @@ void launch(RunPlan& plan, RunMachine& m);
 RunCost simulate(sim::Kernel& kernel, RunMachine& m, bool quiet,
                  std::chrono::steady_clock::time_point started);
 
+// What the diagnosis and the report read of the run as a whole: this
+// process's, from its machine; in a run split over processes, process 0
+// gets every process's combined (app/run_parallel.h).
+struct RunTotals {
+  int ranks = 0, finished = 0;
+  sim::Time finished_at = 0;     // the last program's end
+  std::vector<int> unfinished;   // the first kUnfinishedShown ranks that did not finish
+  int failed_rank = -1;          // the first rank whose program threw (-1: none),
+  std::string failure;           // and why
+  std::uint64_t in_network = 0;  // packets
+  std::uint64_t packet_hops = 0, flit_hops = 0, events = 0;
+  static constexpr std::size_t kUnfinishedShown = 8;
+};
+RunTotals run_totals(RunMachine& m);
+
 // Why the run failed, said on stderr: a deadlock (the blocked ports and
 // VCs), a rank's program that threw, or ranks that never finished.
 // kExitSimFailure then, else kExitOk.
-int diagnose(const RunPlan& plan, RunMachine& m);
+int diagnose(const RunPlan& plan, RunMachine& m, const RunTotals& t);
 
 }  // namespace kairo::app

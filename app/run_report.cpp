@@ -44,8 +44,8 @@ std::string row(const std::string& value, const nlohmann::json& j) {
 
 }  // namespace
 
-nlohmann::json run_summary(const RunArgs& a, const RunPlan& plan, RunMachine& m, const sw::Outcome& o,
-                           const RunCost& cost) {
+nlohmann::json run_summary(const RunArgs& a, const RunPlan& plan, RunMachine& m, const RunTotals& t,
+                           const sw::Outcome& o, const RunCost& cost) {
   platforms::RdmaMachine& machine = m.machine;
   const fw::Runtime& rt = *m.rt;
   nlohmann::json j;
@@ -56,7 +56,7 @@ nlohmann::json run_summary(const RunArgs& a, const RunPlan& plan, RunMachine& m,
   j["workload"] = a.workload;
   j["params"] = plan.work->params();
   j["mode"] = a.mode;
-  j["completion_ns"] = double(rt.finished_at()) / 1000.0;  // the last rank's program ends
+  j["completion_ns"] = double(t.finished_at) / 1000.0;  // the last rank's program ends
   j["latency_ns"] = o.latency_ns;
   j["bandwidth_gbps"] = o.bandwidth_gbps;
   j["verified"] = o.verified ? nlohmann::json(*o.verified) : nlohmann::json(nullptr);
@@ -65,13 +65,12 @@ nlohmann::json run_summary(const RunArgs& a, const RunPlan& plan, RunMachine& m,
   j["measured_to_ns"] = double(o.end_ps) / 1000.0;
   j["details"] = o.details;
   j["nic_counters"] = platforms::nic_counter_summary(machine);
-  const router::NetworkActivity& act = machine.network().activity();
   j["network"] = {{"packets", j["nic_counters"]["packets_sent"]},
-                  {"packet_hops", act.packet_hops},
-                  {"flit_hops", act.flit_hops}};
+                  {"packet_hops", t.packet_hops},
+                  {"flit_hops", t.flit_hops}};
   j["elaborate_s"] = cost.elaborate_s;
   j["wall_s"] = cost.wall_s;
-  j["events"] = m.queue.events_processed();
+  j["events"] = t.events;
   j["peak_rss_mib"] = peak_rss_mib();
   j["runtime_bytes_per_rank"] =
       (double(rt.footprint_bytes()) + double(fw::FrameBytes::peak)) / double(rt.size());

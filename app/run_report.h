@@ -12,9 +12,9 @@
 namespace kairo::app {
 
 // The summary of a run that ended: the workload's outcome, the machine's
-// counters, the OCS's work and the run's cost.
-nlohmann::json run_summary(const RunArgs& a, const RunPlan& plan, RunMachine& m, const sw::Outcome& o,
-                           const RunCost& cost);
+// counters, the run's totals, the OCS's work and the run's cost.
+nlohmann::json run_summary(const RunArgs& a, const RunPlan& plan, RunMachine& m, const RunTotals& t,
+                           const sw::Outcome& o, const RunCost& cost);
 
 // One line per TNI that did anything (--tni-counters); throws sim::OutputError.
 void write_tni_csv(const std::string& path, platforms::RdmaMachine& m);

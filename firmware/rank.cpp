@@ -30,6 +30,50 @@ Runtime::Runtime(sim::EventQueue& q, const router::Topology* torus,
   }
 }
 
+Runtime::~Runtime() = default;
+
+// A split run's registrations: this process's, sent to every other process
+// at the end of the window they were made in (the first: they are all at
+// time 0), and theirs taken into the directory. The sync event at
+// kRegistrationsShared ends that first window.
+class Runtime::Share final : public sim::Boundary, public sim::EventTarget {
+ public:
+  explicit Share(Runtime& rt) : rt_(rt) { rt.q_.at(kRegistrationsShared, sim::kPrioSync, this, 0); }
+  void on_event(std::uint32_t, std::uint32_t, void*) override {}
+  void note(std::uint64_t key, nic::MemKey value) { fresh_.emplace_back(key, value); }
+  void take_outgoing(std::vector<std::vector<char>>& out) override {
+    if (fresh_.empty()) return;
+    for (auto& o : out) {
+      sim::ByteWriter w(o);
+      for (const auto& [k, v] : fresh_) w.put(k), w.put(v);
+    }
+    fresh_.clear();
+  }
+  void deliver(int, const std::vector<char>& bytes, sim::Time) override {
+    sim::ByteReader r(bytes);
+    while (!r.done()) {
+      const auto k = r.get<std::uint64_t>();
+      rt_.directory_[k] = r.get<nic::MemKey>();
+    }
+  }
+
+ private:
+  Runtime& rt_;
+  std::vector<std::pair<std::uint64_t, nic::MemKey>> fresh_;
+};
+
+void Runtime::split(std::vector<bool> owned) {
+  if (owned.size() != ranks_.size()) throw std::logic_error("Runtime::split: one flag per rank");
+  if (!tasks_.empty()) throw std::logic_error("Runtime::split: before launch");
+  owned_ = std::move(owned);
+  share_ = std::make_unique<Share>(*this);
+}
+
+sim::Boundary& Runtime::registrations() {
+  if (!share_) throw std::logic_error("Runtime::registrations: not a split run");
+  return *share_;
+}
+
 Task Runtime::finish(Task program) {
   co_await program;
   finished_at_ = std::max(finished_at_, q_.now());
@@ -39,8 +83,21 @@ Task Runtime::finish(Task program) {
 std::vector<int> Runtime::unfinished(std::size_t limit) const {
   std::vector<int> out;
   for (std::size_t r = 0; r < tasks_.size() && out.size() < limit; ++r)
-    if (!tasks_[r].done()) out.push_back(int(r));
+    if (!tasks_[r].done()) out.push_back(launched_[r]);
   return out;
+}
+
+std::pair<int, std::string> Runtime::first_failure() const {
+  for (std::size_t i = 0; i < tasks_.size(); ++i) {
+    try {
+      tasks_[i].rethrow_if_failed();
+    } catch (const std::exception& e) {
+      return {launched_[i], e.what()};
+    } catch (...) {
+      return {launched_[i], "an unknown error"};
+    }
+  }
+  return {-1, ""};
 }
 
 bool Runtime::all_done() const {
@@ -145,13 +202,24 @@ Task Rank::write_local(std::uint64_t address, const void* src, std::uint64_t byt
 }
 
 nic::MemKey Rank::reg_mem(int memid, std::uint64_t address, std::uint64_t length) {
+  if (rt_->share_ && now() > 0)
+    throw std::runtime_error("rank " + std::to_string(rank_) + " registers memory at " +
+                             std::to_string(now()) +
+                             " ps: a run split over processes shares registrations made at time 0 only "
+                             "(docs/parallel.md)");
   nic::Registration r = rt_->registries_[std::size_t(rank_)]->add(address, length);
   if (r.status != nic::RdmaStatus::kOk) return 0;
   rt_->directory_[dir_key(rank_, memid)] = r.key;
+  if (rt_->share_) rt_->share_->note(dir_key(rank_, memid), r.key);
   return r.key;
 }
 
 nic::MemKey Rank::remote_key(int rank, int memid) const {
+  if (rt_->share_ && now() < Runtime::kRegistrationsShared && rank >= 0 && rank < size() && !rt_->owns(rank))
+    throw std::runtime_error("rank " + std::to_string(rank_) + " looks up rank " + std::to_string(rank) +
+                             "'s registration at time 0: a run split over processes shares registrations "
+                             "from " +
+                             std::to_string(Runtime::kRegistrationsShared) + " ps on (docs/parallel.md)");
   auto it = rt_->directory_.find(dir_key(rank, memid));
   return it == rt_->directory_.end() ? 0 : it->second;
 }

@@ -20,11 +20,13 @@
 #include <string>
 #include <tlm>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "firmware/task.h"
 #include "hw/common/topology.h"
 #include "hw/nic/tni.h"
+#include "sim/window_runner.h"
 
 namespace kairo::fw {
 
@@ -131,6 +133,7 @@ class Runtime {
   Runtime(sim::EventQueue& q, const router::Topology* torus,
           std::vector<std::vector<nic::Tni*>> tnis_per_rank, std::vector<nic::MemoryRegistry*> registries,
           std::vector<router::NodeId> nodes = {});
+  ~Runtime();
   // The node a rank runs on; an id no node has for a rank out of range (the
   // TNI then reports a bad rank).
   router::NodeId node_of(int rank) const {
@@ -153,19 +156,37 @@ class Runtime {
   void set_memory_bytes(std::uint64_t b) { memory_bytes_ = b; }
   std::uint64_t memory_bytes() const { return memory_bytes_; }
 
-  // Run `program(rank)` on every rank (each as its own coroutine).
+  // A partitioned run (mpirun, docs/parallel.md): only the ranks with
+  // owned[r] run in this process; the others run in theirs. Registrations
+  // (reg_mem) travel between the processes once, through registrations(),
+  // at the end of a first window that ends at kRegistrationsShared: in a
+  // split run a registration after time 0, or a lookup (remote_key) of
+  // another process's rank before kRegistrationsShared, fails the program
+  // with a message (one process would have answered it on the spot). The
+  // shipped workloads register at time 0 and look keys up from kStart on.
+  static constexpr sim::Time kRegistrationsShared = 1;
+  void split(std::vector<bool> owned);
+  bool owns(int rank) const { return owned_.empty() || owned_[std::size_t(rank)]; }
+  sim::Boundary& registrations();
+
+  // Run `program(rank)` on every rank this process owns (each as its own coroutine).
   template <class Program>
   void launch(Program program) {
     for (auto& r : ranks_) {
+      if (!owns(r->rank())) continue;
+      launched_.push_back(r->rank());
       tasks_.push_back(finish(program(*r)));
       tasks_.back().start(q_, resumer_);
     }
   }
   // True when every launched program has finished; rethrows a program's error.
   bool all_done() const;
+  // The first launched rank (in rank order) whose program ended with an
+  // error, with the error's message; rank -1 if none did.
+  std::pair<int, std::string> first_failure() const;
   // When the last launched program finished (0 if none did).
   sim::Time finished_at() const { return finished_at_; }
-  // How many launched programs have finished; the first `limit` ranks that have not.
+  // How many launched programs have finished; the first `limit` launched ranks that have not.
   int finished() const { return finished_; }
   std::vector<int> unfinished(std::size_t limit) const;
   // Bytes the runtime holds for its ranks: the rank records, their signals,
@@ -184,6 +205,10 @@ class Runtime {
   std::vector<tlm::tlm_fw_transport_if<>*> memories_;         // per rank
   std::unordered_map<std::uint64_t, nic::MemKey> directory_;  // (rank, memid) -> key
   std::vector<Task> tasks_;
+  std::vector<int> launched_;  // the rank of each task
+  std::vector<bool> owned_;    // a split run's own ranks (empty: all)
+  class Share;
+  std::unique_ptr<Share> share_;
   sim::Time finished_at_ = 0;
   std::uint64_t memory_bytes_ = std::uint64_t(1) << 40;
   CircuitControl circuits_;

@@ -26,8 +26,9 @@ class RouterBoundary::StandIn final : public hw::PacketSink, public hw::CreditSi
   std::uint32_t router_;
 };
 
-RouterBoundary::RouterBoundary(Network& net, const Partition& part, int rank, hw::PacketPool& pool)
-    : net_(net), pool_(pool), out_(std::size_t(part.processes)) {
+RouterBoundary::RouterBoundary(Network& net, const Partition& part, int rank, hw::PacketPool& pool,
+                               hw::PayloadCodec* codec)
+    : net_(net), pool_(pool), codec_(codec), out_(std::size_t(part.processes)) {
   if (part.owner.size() != net.num_routers())
     throw std::logic_error("RouterBoundary: the partition is not of this network");
   std::unordered_map<const void*, std::uint32_t> index;  // a router's sinks -> its index
@@ -62,14 +63,15 @@ RouterBoundary::RouterBoundary(Network& net, const Partition& part, int rank, hw
 RouterBoundary::~RouterBoundary() = default;
 
 void RouterBoundary::send_packet(int peer, std::uint32_t router, int port, int vc, hw::Packet* p) {
-  if (p->user)
-    throw std::logic_error("a packet with a NIC payload descriptor crossed processes (not supported yet)");
+  if (p->user && !codec_)
+    throw std::logic_error("a packet with a payload descriptor crossed processes without a codec");
   sim::ByteWriter w(out_[std::size_t(peer)]);
   w.put(kPacket);
   w.put(router);
   w.put(std::uint16_t(port));
   w.put(std::uint16_t(vc));
   w.put_bytes(p, sizeof(hw::Packet));
+  if (p->user) codec_->pack(p->user, w);
   sent_.push_back(p);  // the router reads it on after handing it over
   ++packets_sent_;
 }
@@ -87,7 +89,10 @@ void RouterBoundary::send_credits(int peer, std::uint32_t router, int port, int 
 
 void RouterBoundary::take_outgoing(std::vector<std::vector<char>>& out) {
   for (std::size_t p = 0; p < out_.size(); ++p) out[p].swap(out_[p]);
-  for (hw::Packet* p : sent_) pool_.put(p);
+  for (hw::Packet* p : sent_) {
+    if (p->user) codec_->release(p->user);
+    pool_.put(p);
+  }
   sent_.clear();
 }
 
@@ -104,6 +109,10 @@ void RouterBoundary::deliver(int from, const std::vector<char>& bytes, sim::Time
       hw::Packet* p = pool_.get();
       r.get_bytes(p, sizeof(hw::Packet));
       p->next = nullptr;
+      if (p->user) {
+        if (!codec_) throw std::runtime_error("a boundary packet carries a payload and there is no codec");
+        p->user = codec_->unpack(r);
+      }
       if (p->arrive_ps < window_end)
         throw std::logic_error(fmt::format(
             "partitioned run: a packet from process {} arrives at {} ps, before the window's end at {} ps "

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "hw/common/packet.h"
+#include "hw/common/payload_codec.h"
 #include "platforms/network.h"
 #include "platforms/partition.h"
 #include "sim/window_runner.h"
@@ -28,8 +29,11 @@ class RouterBoundary final : public sim::Boundary {
  public:
   // Installs the stand-ins on the cut links of the routers `rank` owns.
   // Packets received come from `pool` (the one their consumers return them
-  // to); packets sent go back to it once packed.
-  RouterBoundary(Network& net, const Partition& part, int rank, hw::PacketPool& pool);
+  // to); packets sent go back to it once packed. A packet's `user` payload
+  // (the NIC's) crosses through `codec`; without one, such a packet is an
+  // error.
+  RouterBoundary(Network& net, const Partition& part, int rank, hw::PacketPool& pool,
+                 hw::PayloadCodec* codec = nullptr);
   ~RouterBoundary() override;
 
   void take_outgoing(std::vector<std::vector<char>>& out) override;
@@ -47,6 +51,7 @@ class RouterBoundary final : public sim::Boundary {
 
   Network& net_;
   hw::PacketPool& pool_;
+  hw::PayloadCodec* codec_;
   std::vector<std::vector<char>> out_;  // per process: this window's messages
   std::vector<hw::Packet*> sent_;       // returned to the pool once packed
   std::unordered_map<std::uint32_t, std::unique_ptr<StandIn>> stand_ins_;  // per remote router

@@ -26,6 +26,10 @@ class RdmaMachine {
   nic::NodeMemory& memory(router::NodeId n) { return *memories_[n]; }
   nic::MemoryRegistry& registry(router::NodeId n) { return *registries_[n]; }
   nic::NicParams tni_params() const { return nic_; }
+  // What a partitioned run's boundary needs (platforms/boundary.h): the pool
+  // the engines take packets from and give them back to, and their payloads as bytes.
+  hw::PacketPool& packet_pool() { return pool_; }
+  hw::PayloadCodec& payload_codec() { return codec_; }
   // See TorusNetlist::keep_until_exit.
   void keep_until_exit();
 
@@ -34,6 +38,7 @@ class RdmaMachine {
   nic::NicParams nic_;  // every engine's parameters (the platform's nic:), shared
   nic::TniContext tni_ctx_;
   nic::WirePool wires_;
+  nic::WireCodec codec_{wires_};
   hw::PacketPool pool_;
   std::vector<std::unique_ptr<nic::NodeMemory>> memories_;
   std::vector<std::unique_ptr<nic::MemoryRegistry>> registries_;

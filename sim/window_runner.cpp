@@ -11,6 +11,38 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 }  // namespace
 
+void Boundaries::take_outgoing(std::vector<std::vector<char>>& out) {
+  each_.resize(parts_.size());
+  bool any = false;
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    each_[k].resize(out.size());
+    for (auto& o : each_[k]) o.clear();
+    parts_[k]->take_outgoing(each_[k]);
+    for (const auto& o : each_[k]) any |= !o.empty();
+  }
+  if (!any) return;
+  for (std::size_t p = 0; p < out.size(); ++p) {
+    bool to_p = false;
+    for (const auto& e : each_) to_p |= !e[p].empty();
+    if (!to_p) continue;
+    ByteWriter w(out[p]);
+    for (const auto& e : each_) {
+      w.put(std::uint64_t(e[p].size()));
+      w.put_bytes(e[p].data(), e[p].size());
+    }
+  }
+}
+
+void Boundaries::deliver(int from, const std::vector<char>& bytes, Time window_end) {
+  ByteReader r(bytes);
+  for (Boundary* part : parts_) {
+    one_.resize(r.get<std::uint64_t>());
+    r.get_bytes(one_.data(), one_.size());
+    if (!one_.empty()) part->deliver(from, one_, window_end);
+  }
+  if (!r.done()) throw std::runtime_error("a boundary message longer than its parts");
+}
+
 WindowStats run_windows(EventQueue& queue, const MpiWorld& world, Boundary& boundary, Time lookahead,
                         const StillnessWatch* watch) {
   if (lookahead == 0 || lookahead == kNever)

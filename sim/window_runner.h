@@ -35,6 +35,20 @@ class Boundary {
   virtual void deliver(int from, const std::vector<char>& bytes, Time window_end) = 0;
 };
 
+// Several boundaries as one (the router links' and the runtime's): each
+// one's messages to a process, framed by their length, in the parts' order.
+class Boundaries final : public Boundary {
+ public:
+  explicit Boundaries(std::vector<Boundary*> parts) : parts_(std::move(parts)) {}
+  void take_outgoing(std::vector<std::vector<char>>& out) override;
+  void deliver(int from, const std::vector<char>& bytes, Time window_end) override;
+
+ private:
+  std::vector<Boundary*> parts_;
+  std::vector<std::vector<std::vector<char>>> each_;  // per part, per process
+  std::vector<char> one_;
+};
+
 // The deadlock watchdog of a partitioned run: one process cannot tell a
 // stuck network from a partition waiting on another's, so the watchdog's
 // question is asked of every process at once, between windows, whenever no

@@ -91,4 +91,12 @@ void NodeMemory::write(std::uint64_t addr, const unsigned char* src, std::uint64
   }
 }
 
+std::vector<std::uint64_t> NodeMemory::pages() const {
+  std::vector<std::uint64_t> out;
+  out.reserve(pages_.size());
+  for (const auto& kv : pages_) out.push_back(kv.first);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 }  // namespace kairo::nic

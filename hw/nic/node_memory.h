@@ -25,6 +25,7 @@
 #include <systemc>
 #include <tlm>
 #include <unordered_map>
+#include <vector>
 
 namespace kairo::nic {
 
@@ -80,6 +81,8 @@ class NodeMemory final : public tlm::tlm_fw_transport_if<> {
   std::uint64_t bytes_written() const { return bytes_written_; }
 
   static constexpr std::uint64_t kPageBytes = 4096;
+  // The pages held (each kPageBytes from number x kPageBytes), ascending.
+  std::vector<std::uint64_t> pages() const;
 
  private:
   // Checks and moves the bytes; returns the response status.

@@ -150,6 +150,10 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
   }
 
   const TniCounters& counters() const { return counters_; }
+  // A run split over processes (docs/parallel.md): process 0's copy of an
+  // engine another process ran takes that engine's final counters, for the
+  // report. Never during a run.
+  void set_counters(const TniCounters& c) { counters_ = c; }
   void set_probe(const TniProbe* p) { probe_ = p; }  // waveform recording; null: not traced
   // An engine whose endpoint goes through an optical circuit: it asks `g`
   // before starting a command and before each packet (hw/common/circuit_gate.h).

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "hw/common/payload_codec.h"
 #include "hw/nic/memory_registry.h"
 #include "hw/nic/rdma_status.h"
 
@@ -58,6 +59,22 @@ class WirePool {
  private:
   std::vector<std::unique_ptr<Wire>> store_;
   Wire* free_ = nullptr;
+};
+
+// A Wire as bytes, for a packet that crosses to another process: every field
+// (the header and, in data mode, a data packet's payload), so that the
+// receiving engine sees the Wire it would in one process; the receiving side's own
+// pointers (rx_packet, next_free) start empty. Sender and receiver each take
+// their Wires from their own process's pool.
+class WireCodec final : public hw::PayloadCodec {
+ public:
+  explicit WireCodec(WirePool& pool) : pool_(pool) {}
+  void pack(const void* user, sim::ByteWriter& w) const override;
+  void* unpack(sim::ByteReader& r) override;
+  void release(void* user) override { pool_.put(static_cast<Wire*>(user)); }
+
+ private:
+  WirePool& pool_;
 };
 
 }  // namespace kairo::nic

@@ -148,7 +148,22 @@ void PhaseLog::record(const char* phase, sim::Time t) {
       e.end = std::max(e.end, t);
       return;
     }
-  entries_.push_back(Entry{phase, t});
+  entries_.push_back(Entry{phase, t, t});
+}
+
+void PhaseLog::merge(const PhaseLog& other) {
+  for (const Entry& o : other.entries_) {
+    auto it =
+        std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.name == o.name; });
+    if (it == entries_.end()) {
+      entries_.push_back(o);
+    } else {
+      it->first = std::min(it->first, o.first);
+      it->end = std::max(it->end, o.end);
+    }
+  }
+  std::stable_sort(entries_.begin(), entries_.end(),
+                   [](const Entry& a, const Entry& b) { return a.first < b.first; });
 }
 
 fw::Task run_schedule(fw::Rank& r, const Schedule& s, const Buffers& b, bool* ok, PhaseLog* phases) {

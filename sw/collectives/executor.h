@@ -27,8 +27,16 @@ class PhaseLog {
   void record(const char* phase, sim::Time t);
   struct Entry {
     std::string name;
+    sim::Time first = 0;  // the earliest time a rank finished a step of it: the order
     sim::Time end = 0;
   };
+  // Another part of the same run's log (a run split over processes): ends
+  // are the later, first times the earlier, phases in order of first end
+  // (ties in the order of this log, then of `other`).
+  void merge(const PhaseLog& other);
+  void add(std::string name, sim::Time first, sim::Time end) {
+    entries_.push_back(Entry{std::move(name), first, end});
+  }
   const std::vector<Entry>& entries() const { return entries_; }
 
  private:

@@ -97,6 +97,12 @@ class Reduction final : public Workload {
     end_[std::size_t(r.rank())] = r.now();
   }
 
+  void results(Results& v) override {
+    v.latest(end_);
+    v.phases(phases_);
+    v.all(ok_);
+  }
+
   Outcome outcome(HostMemory* m) override {
     Outcome o = collective_outcome(end_, double(c_.size), ok_);
     coll::Reduction c0 = c_;

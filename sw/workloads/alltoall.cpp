@@ -113,6 +113,12 @@ class Alltoall final : public Workload {
     end_[std::size_t(r.rank())] = r.now();
   }
 
+  void results(Results& v) override {
+    v.latest(end_);
+    v.phases(logs_);
+    v.all(ok_);
+  }
+
   Outcome outcome(HostMemory* m) override {
     Outcome o = collective_outcome(end_, double(p_ - 1) * double(size_), ok_);
     o.details = {{"ranks", p_},

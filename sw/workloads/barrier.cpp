@@ -52,6 +52,13 @@ class Barrier final : public Workload {
     }
   }
 
+  void results(Results& v) override {
+    v.latest(last_in_);
+    v.earliest(first_out_);
+    v.latest(last_out_);
+    v.all(ok_);
+  }
+
   Outcome outcome(HostMemory* m) override {
     Outcome o;
     double sum_ns = 0;

@@ -46,6 +46,12 @@ class Bcast final : public Workload {
     end_[std::size_t(r.rank())] = r.now();
   }
 
+  void results(Results& v) override {
+    v.latest(end_);
+    v.phases(phases_);
+    v.all(ok_);
+  }
+
   Outcome outcome(HostMemory* m) override {
     Outcome o = collective_outcome(end_, double(size_), ok_);
     o.details = {{"ranks", p_}, {"root_steps", schedule(root_).size()}, {"phases", phase_times(phases_)}};

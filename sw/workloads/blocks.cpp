@@ -90,6 +90,11 @@ class Blocks final : public Workload {
     end_[std::size_t(r.rank())] = r.now();
   }
 
+  void results(Results& v) override {
+    v.latest(end_);
+    v.all(ok_);
+  }
+
   Outcome outcome(HostMemory* m) override {
     const double bytes = kind_ == Kind::kScatter ? double(size_) : double(region_);
     Outcome o = collective_outcome(end_, bytes, ok_);

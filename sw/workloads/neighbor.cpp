@@ -87,6 +87,11 @@ class Neighbor final : public Workload {
     end_[std::size_t(r.rank())] = r.now();
   }
 
+  void results(Results& v) override {
+    v.latest(end_);
+    v.all(ok_);
+  }
+
   Outcome outcome(HostMemory* m) override {
     Outcome o = collective_outcome(end_, double(region()), ok_);
     o.details = {{"steps", schedule(0).size()}, {"neighbors", 2 * grid_.dims.size()}};

@@ -169,6 +169,12 @@ class PatternWorkload final : public Workload {
     end_[std::size_t(r.rank())] = r.now();
   }
 
+  void results(Results& v) override {
+    v.latest(end_);
+    v.phases(log_);
+    v.all(ok_);
+  }
+
   Outcome outcome(HostMemory* memory) override;
 
  private:

@@ -59,6 +59,12 @@ class PutBw final : public Workload {
     for (auto& s : streams) co_await s;
   }
 
+  void results(Results& v) override {
+    v.latest(start_);
+    v.latest(end_);
+    v.all(ok_);
+  }
+
   Outcome outcome(HostMemory* m) override {
     Outcome o;
     o.start_ps = start_;

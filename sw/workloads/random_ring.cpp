@@ -87,6 +87,11 @@ class RandomRing final : public Workload {
     end_[std::size_t(me)] = r.now();
   }
 
+  void results(Results& v) override {
+    v.latest(end_);
+    v.all(ok_);
+  }
+
   Outcome outcome(HostMemory* m) override {
     Outcome o;
     o.start_ps = kStart;

@@ -24,6 +24,7 @@
 #include "platforms/platform.h"
 #include "sw/collectives/executor.h"
 #include "sw/workloads/params.h"
+#include "sw/workloads/results.h"
 
 namespace kairo::sw {
 
@@ -36,6 +37,7 @@ struct MachineInfo {
   int tnis = 0;
   bool data = true;        // data mode: real bytes travel and are verified
   std::uint64_t seed = 1;  // the run's --seed: the default of a workload's own seed
+  int processes = 1;       // a run split over processes under mpirun (docs/parallel.md)
 };
 
 // Debug access to ranks' node memories (takes no simulated time): fill send
@@ -88,7 +90,10 @@ class Workload {
   // workload routes over circuits; others see the EPS TNI alone, so they
   // never send into a port without a circuit.
   virtual bool uses_optical() const { return false; }
-  virtual fw::Task program(fw::Rank& r) = 0;        // every rank's program
+  virtual fw::Task program(fw::Rank& r) = 0;  // every rank's program
+  // What program() records, each member with how it merges over the
+  // processes of a split run (results.h).
+  virtual void results(Results& r) = 0;
   virtual Outcome outcome(HostMemory* memory) = 0;  // after the run; memory is null in size-only mode
 };
 

@@ -1,0 +1,154 @@
+// kairo run under mpirun (app/run_parallel.h).
+#include "app/run_parallel.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "app/cli_common.h"
+#include "sw/workloads/results.h"
+
+namespace kairo::app {
+
+SplitRun::SplitRun(RunPlan& plan, RunMachine& m, const std::string& method)
+    : plan_(plan), m_(m), world_(sim::MpiWorld::get()) {
+  if (m.hybrid)
+    throw std::invalid_argument(
+        "mpirun: kairo run does not split the hybrid EPS/OCS network over processes yet (docs/parallel.md); "
+        "run it in one process");
+  part_ = make_run_partition(plan.plat, world_.size(), method);
+  const std::size_t ranks = std::size_t(plan.plat.ranks());
+  owned_ranks_.resize(ranks);
+  for (std::size_t r = 0; r < ranks; ++r)
+    owned_ranks_[r] = part_.owner_of_host(plan.plat.node_of_rank(r)) == world_.rank();
+}
+
+SplitRun::~SplitRun() = default;
+
+void SplitRun::prepare() {
+  watch_ = platforms::parallel_watch(m_.machine.network(), world_);
+  m_.rt->split(owned_ranks_);
+  m_.memory.only(owned_ranks_);
+}
+
+void SplitRun::install_boundary() {
+  boundary_ = std::make_unique<platforms::RouterBoundary>(
+      m_.machine.network(), part_, world_.rank(), m_.machine.packet_pool(), &m_.machine.payload_codec());
+  both_ = std::make_unique<sim::Boundaries>(
+      std::vector<sim::Boundary*>{boundary_.get(), &m_.rt->registrations()});
+}
+
+void SplitRun::run() { windows_ = sim::run_windows(m_.queue, world_, *both_, part_.lookahead_ps, &watch_); }
+
+void SplitRun::gather(RunTotals& t) {
+  // The counts that add up, the latest end, and the first ranks that failed
+  // or never finished (process 0 keeps the lowest).
+  std::uint64_t* const counts[] = {&t.in_network, &t.packet_hops, &t.flit_hops, &t.events};
+  std::vector<std::uint64_t> sums;
+  for (const std::uint64_t* c : counts) sums.push_back(*c);
+  sums.push_back(std::uint64_t(t.finished));
+  world_.sum(sums);
+  for (std::size_t k = 0; k < std::size(counts); ++k) *counts[k] = sums[k];
+  t.finished = int(sums.back());
+  t.finished_at = world_.max(t.finished_at);
+  std::vector<char> mine;
+  sim::ByteWriter w(mine);
+  w.put(std::int64_t(t.failed_rank));
+  w.put_string(t.failure);
+  w.put(std::uint64_t(t.unfinished.size()));
+  for (int r : t.unfinished) w.put(std::int64_t(r));
+  const auto all = world_.gather(mine);
+  if (world_.root()) {
+    t.unfinished.clear();
+    for (const auto& bytes : all) {
+      sim::ByteReader r(bytes);
+      const auto failed = int(r.get<std::int64_t>());
+      std::string why = r.get_string();
+      if (failed >= 0 && (t.failed_rank < 0 || failed < t.failed_rank)) {
+        t.failed_rank = failed;
+        t.failure = std::move(why);
+      }
+      for (auto n = r.get<std::uint64_t>(); n > 0; --n) t.unfinished.push_back(int(r.get<std::int64_t>()));
+    }
+    std::sort(t.unfinished.begin(), t.unfinished.end());
+    if (t.unfinished.size() > RunTotals::kUnfinishedShown) t.unfinished.resize(RunTotals::kUnfinishedShown);
+  }
+  sw::gather_results(*plan_.work, world_);
+  mirror_machine();
+}
+
+// Every engine's counters and, in data mode, every written page of the
+// nodes this process ran, into process 0's copies of them.
+void SplitRun::mirror_machine() {
+  platforms::RdmaMachine& machine = m_.machine;
+  const int per = machine.tnis_per_node();
+  std::vector<char> mine;
+  if (!world_.root()) {
+    sim::ByteWriter w(mine);
+    std::vector<unsigned char> page(nic::NodeMemory::kPageBytes);
+    for (router::NodeId n = 0; n < machine.nodes(); ++n) {
+      if (part_.owner_of_host(n) != world_.rank()) continue;
+      bool active = false;
+      for (int i = 0; i < per; ++i) {
+        const nic::TniCounters& c = machine.tni(n, i).counters();
+        active |= c.commands || c.packets_received || c.error_completions;
+      }
+      const std::vector<std::uint64_t> pages =
+          plan_.data ? machine.memory(n).pages() : std::vector<std::uint64_t>{};
+      if (!active && pages.empty()) continue;
+      w.put(std::uint64_t(n));
+      for (int i = 0; i < per; ++i) w.put(machine.tni(n, i).counters());
+      w.put(std::uint64_t(pages.size()));
+      for (std::uint64_t pg : pages) {
+        const std::uint64_t at = pg * nic::NodeMemory::kPageBytes;
+        const std::uint64_t len =
+            std::min<std::uint64_t>(nic::NodeMemory::kPageBytes, machine.memory(n).params().size_bytes - at);
+        tlm::tlm_generic_payload tr;
+        nic::set_payload(tr, tlm::TLM_READ_COMMAND, at, page.data(), len);
+        if (machine.memory(n).transport_dbg(tr) != len)
+          throw std::logic_error("SplitRun: a written page does not read back");
+        w.put(pg);
+        w.put(len);
+        w.put_bytes(page.data(), len);
+      }
+    }
+  }
+  const auto all = world_.gather(mine);
+  if (!world_.root()) return;
+  std::vector<unsigned char> page(nic::NodeMemory::kPageBytes);
+  for (const auto& bytes : all) {
+    sim::ByteReader r(bytes);
+    while (!r.done()) {
+      const auto n = router::NodeId(r.get<std::uint64_t>());
+      for (int i = 0; i < per; ++i) machine.tni(n, i).set_counters(r.get<nic::TniCounters>());
+      for (auto pages = r.get<std::uint64_t>(); pages > 0; --pages) {
+        const auto pg = r.get<std::uint64_t>();
+        const auto len = r.get<std::uint64_t>();
+        r.get_bytes(page.data(), len);
+        tlm::tlm_generic_payload tr;
+        nic::set_payload(tr, tlm::TLM_WRITE_COMMAND, pg * nic::NodeMemory::kPageBytes, page.data(), len);
+        if (machine.memory(n).transport_dbg(tr) != len)
+          throw std::logic_error("SplitRun: a page another process wrote does not fit here");
+      }
+    }
+  }
+}
+
+nlohmann::json SplitRun::report() const {
+  std::vector<std::uint64_t> sums = {windows_.bytes_sent, boundary_->packets_sent(),
+                                     boundary_->credits_sent()};
+  world_.sum(sums);
+  const double wait = double(world_.max(std::uint64_t(windows_.sync_s * 1e6))) / 1e6;
+  return {{"processes", part_.processes},
+          {"partition", platforms::partition_method_name(part_.method)},
+          {"lookahead_ps", part_.lookahead_ps},
+          {"imbalance", part_.imbalance},
+          {"cut_links", part_.cut.size()},
+          {"windows", windows_.windows},
+          {"bytes_exchanged", sums[0]},
+          {"bytes_per_window", windows_.windows ? double(sums[0]) / double(windows_.windows) : 0.0},
+          {"packets_exchanged", sums[1]},
+          {"credit_messages", sums[2]},
+          {"sync_s_max", wait}};
+}
+
+}  // namespace kairo::app

@@ -1,0 +1,62 @@
+// `kairo run` under mpirun (issue 17, docs/parallel.md): one machine split
+// over the processes. Every process builds the whole machine; each runs the
+// ranks of the nodes its routers carry, and their engines, memories and
+// programs; the stand-ins on the cut links carry packets (with their RDMA
+// headers and payloads) and credits, and the runtime's registrations travel
+// once, after time 0. When the run has ended, process 0 gets what the report
+// reads: the totals, the workload's recorded results, every engine's
+// counters and, in data mode, every node memory's written pages, so that
+// its report and verification are one process's.
+#pragma once
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "app/run_assembly.h"
+#include "app/run_machine.h"
+#include "platforms/boundary.h"
+#include "platforms/partition.h"
+#include "sim/mpi_world.h"
+#include "sim/window_runner.h"
+
+namespace kairo::app {
+
+class SplitRun {
+ public:
+  // The partition (`method`: --partition) of the plan's platform over the
+  // processes; throws std::invalid_argument for a platform that does not
+  // split that way (naming mpirun -np or --partition).
+  SplitRun(RunPlan& plan, RunMachine& m, const std::string& method);
+  ~SplitRun();
+
+  // Before launch: the global deadlock watch, and the ranks this process
+  // runs (the runtime launches only those; the host fills only their memories).
+  void prepare();
+  // After the observers are attached (their probes name the peers), before
+  // the run: the stand-ins on the cut links.
+  void install_boundary();
+  // The windows, to the end of the run.
+  void run();
+  // After the run and the observers' files, on every process: process 0's
+  // totals become the run's, and its machine and workload take the others'
+  // results (see the file comment).
+  void gather(RunTotals& t);
+  // The JSON's "parallel" object: the split's cost (not a simulated result).
+  nlohmann::json report() const;
+
+ private:
+  void mirror_machine();
+
+  RunPlan& plan_;
+  RunMachine& m_;
+  const sim::MpiWorld& world_;
+  platforms::Partition part_;
+  std::vector<bool> owned_ranks_;
+  sim::StillnessWatch watch_;
+  std::unique_ptr<platforms::RouterBoundary> boundary_;
+  std::unique_ptr<sim::Boundary> both_;
+  sim::WindowStats windows_;
+};
+
+}  // namespace kairo::app
