@@ -128,7 +128,7 @@ void Rank::tni_completion(int slot) {
   tnis_[std::size_t(slot)].completed.raise();
 }
 
-void Rank::tni_notice(int slot) {
+void Rank::tni_notice(int /*slot*/) {
   if (in_library_ > 0) drain_notices();
   any_notice_->raise();
 }

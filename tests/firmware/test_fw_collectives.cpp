@@ -13,6 +13,7 @@
 #include "sw/collectives/alltoall.h"
 #include "sw/collectives/barrier.h"
 #include "sw/collectives/bcast.h"
+#include "sw/collectives/executor.h"
 #include "sw/collectives/gather.h"
 #include "sw/collectives/neighbor.h"
 #include "tests/test_support.h"
@@ -572,6 +573,32 @@ TEST(Collectives, AllreduceSumsExactlyEverywhere) {
     EXPECT_EQ(run({"run", "tofu-small", "--workload", "allreduce", "--set", first_ranks(p)})["verified"],
               true)
         << p << " ranks";
+}
+
+// Two processes' parts of one run's phase log merge into the log one
+// process would have kept: ends are the latest, the order that of the
+// earliest end of each phase.
+TEST(Collectives, PhaseLogsOfTwoProcessesMergeIntoOneRunsLog) {
+  PhaseLog a, b, one;
+  // Ranks of process A: exchange ends at 10 and 30, barrier at 40.
+  // Ranks of process B: exchange ends at 20, barrier at 35, final at 50.
+  a.record("exchange", 10), a.record("exchange", 30), a.record("barrier", 40);
+  b.record("exchange", 20), b.record("barrier", 35), b.record("final", 50);
+  // One process sees every record in time order.
+  for (auto [name, t] : std::vector<std::pair<const char*, sim::Time>>{{"exchange", 10},
+                                                                       {"exchange", 20},
+                                                                       {"exchange", 30},
+                                                                       {"barrier", 35},
+                                                                       {"barrier", 40},
+                                                                       {"final", 50}})
+    one.record(name, t);
+  b.merge(a);  // B's entries first: the merge must still put them in order of first end
+  ASSERT_EQ(b.entries().size(), one.entries().size());
+  for (std::size_t i = 0; i < one.entries().size(); ++i) {
+    EXPECT_EQ(b.entries()[i].name, one.entries()[i].name) << i;
+    EXPECT_EQ(b.entries()[i].end, one.entries()[i].end) << i;
+    EXPECT_EQ(b.entries()[i].first, one.entries()[i].first) << i;
+  }
 }
 
 }  // namespace

@@ -119,3 +119,23 @@ TEST(NodeMemory, BadAccessesGetBaseProtocolErrorsAndLeaveMemoryUntouched) {
 
 }  // namespace
 }  // namespace kairo::nic
+
+namespace kairo::nic {
+namespace {
+
+// What a split run's process 0 copies of another process's node memory.
+TEST(NodeMemory, PagesListsTheWrittenPagesInOrder) {
+  NodeMemory m(NodeMemory::Params{});
+  std::vector<unsigned char> b(10, 1);
+  EXPECT_TRUE(m.pages().empty());
+  for (std::uint64_t addr : {std::uint64_t(5) * 4096 + 4090, std::uint64_t(0), std::uint64_t(40000)}) {
+    tlm::tlm_generic_payload t;
+    set_payload(t, tlm::TLM_WRITE_COMMAND, addr, b.data(), b.size());
+    ASSERT_EQ(m.transport_dbg(t), b.size());
+  }
+  // 5*4096+4090 .. +10 spans pages 5 and 6; 40000 is in page 9.
+  EXPECT_EQ(m.pages(), (std::vector<std::uint64_t>{0, 5, 6, 9}));
+}
+
+}  // namespace
+}  // namespace kairo::nic

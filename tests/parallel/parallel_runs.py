@@ -37,6 +37,28 @@ CASES = {
                                       "--interval", "100ns"] + TRAFFIC),
     "counters-tofusmall-kcl-np2": (2, ["traffic", "tofu-small", "--rate", "0.6", "--counters", "{out}/c.kcl",
                                        "--interval", "200ns"] + TRAFFIC),
+    # kairo run: RDMA packets with their payloads cross the cut; data mode
+    # verifies every byte on process 0 from every process's node memories
+    "run-a2at-tofusmall-np2": (2, ["run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2at",
+                                   "--param", "size=2KiB", "--tni-counters", "{out}/tni.csv"]),
+    "run-a2at-tofusmall-metis-np4": (4, ["run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2at",
+                                         "--param", "size=1KiB", "--partition", "metis"]),
+    "run-tofu-alltoall-tofusmall-np3": (3, ["run", "tofu-small", "--workload", "alltoall", "--param", "algo=tofu",
+                                            "--param", "size=512"]),
+    "run-randomring-tofusmall-np2": (2, ["run", "tofu-small", "--workload", "random-ring", "--param", "size=64KiB"]),
+    "run-randomring-tofusmall-np4": (4, ["run", "tofu-small", "--workload", "random-ring", "--param", "size=32KiB",
+                                         "--seed", "7"]),
+    "run-bcast-grid2x32-np2": (2, ["run", "grid-2x32", "--workload", "bcast"]),
+    "run-barrier-tofusmall-np4": (4, ["run", "tofu-small", "--workload", "barrier", "--param", "iterations=3",
+                                      "--param", "skew_ns=300"]),
+    "run-allreduce-torus8x8-np2": (2, ["run", "torus-8x8", "--workload", "allreduce", "--param", "size=4KiB"]),
+    "run-pingpong-tofusmall-np2": (2, ["run", "tofu-small", "--workload", "pingpong", "--param", "dst=95",
+                                       "--param", "size=4KiB"]),
+    "run-alltoall-epstree-np4": (4, ["run", "eps-tree-128", "--workload", "alltoall", "--param", "size=1KiB"]),
+    "run-a2at-sizeonly-torus8x8-np3": (3, ["run", "torus-8x8", "--workload", "alltoall", "--param", "algo=a2at",
+                                           "--param", "size=16KiB", "--mode", "size-only"]),
+    "run-counters-tofusmall-csv-np3": (3, ["run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2at",
+                                           "--param", "size=2KiB", "--counters", "{out}/c.csv", "--interval", "2us"]),
 }
 # --sweep under mpirun: the points are shared out over the processes; the
 # table on stdout must be the one process's, byte for byte.
@@ -70,6 +92,12 @@ ERRORS = {
     "error-bad-json-path": (2, None, ["traffic", "mesh-8x8", "--json", "/nonexistent-dir/r.json"],
                             ["--json", "does not exist"]),
     "error-bad-rate": (2, None, ["traffic", "mesh-8x8", "--rate", "7"], ["--rate"]),
+    "error-run-more-processes-than-routers": (3, TINY, ["run", "{platform}", "--workload", "pingpong"],
+                                              ["mpirun -np 3", "at most 2"]),
+    "error-run-bad-tni-counters-path": (2, None, ["run", "tofu-small", "--workload", "barrier", "--tni-counters",
+                                                  "/nonexistent-dir/t.csv"], ["--tni-counters", "does not exist"]),
+    "error-run-vcd": (2, None, ["run", "tofu-small", "--workload", "barrier", "--vcd", "{dir}/w.vcd"],
+                      ["--vcd/--fst", "mpirun"]),
 }
 
 
@@ -80,7 +108,7 @@ def check_error(kairo, mpirun, name):
         if yaml_text:
             with open(plat, "w") as f:
                 f.write(yaml_text)
-        args = [a.replace("{platform}", plat) for a in args]
+        args = [a.replace("{platform}", plat).replace("{dir}", d) for a in args]
         code, out, err = run([mpirun, "--oversubscribe", "-np", str(n), kairo] + args + ["--quiet"], env=mpi_env())
     lines = [l for l in err.splitlines() if l.startswith("kairo: error:")]
     problems = []
@@ -124,7 +152,12 @@ def mpi_env():
 
 
 def strip(d):
-    return {k: v for k, v in d.items() if k not in COST_KEYS}
+    """The JSON without its cost fields, at any depth (events_per_put is in details)."""
+    if isinstance(d, dict):
+        return {k: strip(v) for k, v in d.items() if k not in COST_KEYS}
+    if isinstance(d, list):
+        return [strip(v) for v in d]
+    return d
 
 
 def differences(a, b, path=""):
@@ -165,6 +198,9 @@ def check_case(kairo, mpirun, name):
             if x != y or not x:
                 print(f"FAIL {name}: {f} differs ({len(x)} bytes in one process, {len(y)} split)")
                 return False
+    if args[0] == "run" and "size-only" not in args and not (a.get("verified") is True and b.get("verified") is True):
+        print(f"FAIL {name}: data mode must verify in both runs (one: {a.get('verified')}, split: {b.get('verified')})")
+        return False
     par = b.get("parallel")
     if not par or par.get("processes") != n:
         print(f"FAIL {name}: the split run's JSON has no 'parallel' report for {n} processes")
