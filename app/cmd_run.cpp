@@ -51,7 +51,7 @@ int run_once(RunArgs& a) {
       try {
         observe.finish();
       } catch (const std::runtime_error& e) {
-        output_code = world.root() ? bad_input(e.what()) : kExitBadInput;
+        output_code = !a.split || world.root() ? bad_input(e.what()) : kExitBadInput;
       }
     };
     if (split) {
@@ -120,6 +120,8 @@ int run_once(RunArgs& a) {
 
 int run_workload(RunArgs& a) {
   const sim::MpiWorld& world = sim::MpiWorld::get();
+  // A variant's child (app/run_variants.cpp) runs in one process, without MPI.
+  if (a.summary_to) return run_once(a);
   try {
     platforms::parse_partition_method(a.partition);  // checked in one process too: it matters under mpirun
   } catch (const std::invalid_argument& e) {
@@ -130,10 +132,12 @@ int run_workload(RunArgs& a) {
   bool variants = !a.compare.empty();
   for (const auto& kv : a.params) variants |= kv.rfind("sizes=", 0) == 0;
   if (world.parallel()) {
-    if (variants) return bad_input("--compare/--param sizes=: not yet under mpirun (docs/parallel.md)");
     if (a.observe->tracing())
       return bad_input("--vcd/--fst: not yet under mpirun (docs/parallel.md); --counters is");
-    a.split = true;
+    // Variants share their runs out over the processes (app/run_variants.cpp);
+    // a single run is split over them.
+    a.split = !variants;
+    if (variants && !world.root()) a.json_path.clear();  // process 0 writes the table's JSON
   }
   if (!a.compare.empty()) return run_compare(a);
   for (const auto& kv : a.params)

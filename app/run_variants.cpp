@@ -12,17 +12,24 @@
 #include "app/child_runner.h"
 #include "app/cli_common.h"
 #include "app/run_report.h"
+#include "sim/mpi_world.h"
 #include "sim/units.h"
 
 namespace kairo::app {
 namespace {
 
 // One run per value of `key` (replacing any --param key=... and drop=...),
-// each in a child process. Returns the exit code of the first run that did
-// not succeed, else 0, with every summary in `runs`.
+// each in a child process. Under mpirun value i runs on process i mod N and
+// every process gets every result (one process's order), so that all of
+// them take the same decisions. Returns the exit code of the first run that
+// did not succeed, else 0, with every summary up to it in `runs`.
 int run_each(const RunArgs& a, const std::string& key, const std::vector<std::string>& values,
              const std::string& drop, std::vector<nlohmann::json>& runs) {
+  const sim::MpiWorld& world = sim::MpiWorld::get();
+  std::vector<ChildResult> results(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) {
+    if (!a.quiet) std::cerr << "kairo run: " << key << "=" << values[i] << "\n";
+    if (int(i % std::size_t(world.size())) != world.rank()) continue;
     RunArgs b = a;
     b.compare.clear();
     b.params.clear();
@@ -32,12 +39,31 @@ int run_each(const RunArgs& a, const std::string& key, const std::vector<std::st
     b.json_path.clear();
     b.tni_csv.clear();
     b.quiet = true;
-    if (!a.quiet) std::cerr << "kairo run: " << key << "=" << values[i] << "\n";
     // A pipe or fork that fails throws (std::runtime_error, reported by main).
-    const ChildResult child = run_in_child([&b](std::string& summary) {
-      b.summary_to = &summary;
+    results[i] = run_in_child([&b](std::string& summary) {
+      b.summary_to = &summary;  // the child runs in one process, without MPI
       return run_workload(b);
     });
+  }
+  if (world.parallel()) {
+    std::vector<char> mine;
+    sim::ByteWriter w(mine);
+    for (std::size_t i = std::size_t(world.rank()); i < values.size(); i += std::size_t(world.size())) {
+      w.put(std::int32_t(results[i].exit_code));
+      w.put_string(results[i].text);
+    }
+    std::vector<char> all;
+    for (const auto& bytes : world.gather(mine)) all.insert(all.end(), bytes.begin(), bytes.end());
+    world.broadcast(all);  // process by process, each its values in order
+    sim::ByteReader r(all);
+    for (int p = 0; p < world.size(); ++p)
+      for (std::size_t i = std::size_t(p); i < values.size(); i += std::size_t(world.size())) {
+        results[i].exit_code = r.get<std::int32_t>();
+        results[i].text = r.get_string();
+      }
+  }
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const ChildResult& child = results[i];
     if (child.exit_code == kExitBadInput) return kExitBadInput;  // the child said what was wrong
     if (child.text.empty()) {
       std::cerr << "kairo: the run with " << key << "=" << values[i] << " failed\n";

@@ -65,6 +65,11 @@ CASES = {
 SWEEPS = {
     "sweep-mesh8x8-np3": (3, ["traffic", "mesh-8x8", "--sweep", "0.1,0.2,0.3,0.45",
                               "--warmup-cycles", "300", "--measure-cycles", "1000"]),
+    # kairo run's variants: value i on process i mod N, the table process 0's
+    "compare-barrier-tofusmall-np2": (2, ["run", "tofu-small", "--workload", "barrier",
+                                          "--compare", "algo=ring,recursive-doubling,dissemination"]),
+    "sizes-bcast-torus8x8-np3": (3, ["run", "torus-8x8", "--workload", "bcast",
+                                     "--param", "sizes=1KiB,8KiB,64KiB,256KiB"]),
 }
 
 TINY = """name: mesh-2x1
