@@ -134,21 +134,7 @@ void SplitRun::mirror_machine() {
 }
 
 nlohmann::json SplitRun::report() const {
-  std::vector<std::uint64_t> sums = {windows_.bytes_sent, boundary_->packets_sent(),
-                                     boundary_->credits_sent()};
-  world_.sum(sums);
-  const double wait = double(world_.max(std::uint64_t(windows_.sync_s * 1e6))) / 1e6;
-  return {{"processes", part_.processes},
-          {"partition", platforms::partition_method_name(part_.method)},
-          {"lookahead_ps", part_.lookahead_ps},
-          {"imbalance", part_.imbalance},
-          {"cut_links", part_.cut.size()},
-          {"windows", windows_.windows},
-          {"bytes_exchanged", sums[0]},
-          {"bytes_per_window", windows_.windows ? double(sums[0]) / double(windows_.windows) : 0.0},
-          {"packets_exchanged", sums[1]},
-          {"credit_messages", sums[2]},
-          {"sync_s_max", wait}};
+  return platforms::split_report(world_, part_, windows_, *boundary_);
 }
 
 }  // namespace kairo::app

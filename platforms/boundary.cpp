@@ -161,4 +161,22 @@ sim::StillnessWatch parallel_watch(Network& net, const sim::MpiWorld& world) {
   return w;
 }
 
+nlohmann::json split_report(const sim::MpiWorld& world, const Partition& part, const sim::WindowStats& w,
+                            const RouterBoundary& b) {
+  std::vector<std::uint64_t> sums = {w.bytes_sent, b.packets_sent(), b.credits_sent()};
+  world.sum(sums);
+  const double wait = double(world.max(std::uint64_t(w.sync_s * 1e6))) / 1e6;
+  return {{"processes", part.processes},
+          {"partition", partition_method_name(part.method)},
+          {"lookahead_ps", part.lookahead_ps},
+          {"imbalance", part.imbalance},
+          {"cut_links", part.cut.size()},
+          {"windows", w.windows},
+          {"bytes_exchanged", sums[0]},
+          {"bytes_per_window", w.windows ? double(sums[0]) / double(w.windows) : 0.0},
+          {"packets_exchanged", sums[1]},
+          {"credit_messages", sums[2]},
+          {"sync_s_max", wait}};
+}
+
 }  // namespace kairo::platforms

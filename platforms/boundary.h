@@ -14,6 +14,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <unordered_map>
 #include <vector>
 
@@ -67,5 +68,10 @@ class RouterBoundary final : public sim::Boundary {
 // ports (process 0 lists them, in process order). Call before anything is
 // injected.
 sim::StillnessWatch parallel_watch(Network& net, const sim::MpiWorld& world);
+
+// The JSON's "parallel" object (docs/parallel.md): what a split run cost,
+// not a simulated result. Every process calls it; the sums are over all.
+nlohmann::json split_report(const sim::MpiWorld& world, const Partition& part, const sim::WindowStats& w,
+                            const RouterBoundary& b);
 
 }  // namespace kairo::platforms

@@ -303,25 +303,6 @@ json summarize(const platforms::Platform& plat, const TrafficOptions& o, Traffic
 
 }  // namespace
 
-// What a partitioned run reports of itself (its cost: not a simulated result).
-json parallel_report(const sim::MpiWorld& world, const platforms::Partition& part, const sim::WindowStats& w,
-                     const platforms::RouterBoundary& b) {
-  std::vector<std::uint64_t> sums = {w.bytes_sent, b.packets_sent(), b.credits_sent()};
-  world.sum(sums);
-  const double wait = double(world.max(std::uint64_t(w.sync_s * 1e6))) / 1e6;
-  return {{"processes", part.processes},
-          {"partition", platforms::partition_method_name(part.method)},
-          {"lookahead_ps", part.lookahead_ps},
-          {"imbalance", part.imbalance},
-          {"cut_links", part.cut.size()},
-          {"windows", w.windows},
-          {"bytes_exchanged", sums[0]},
-          {"bytes_per_window", w.windows ? double(sums[0]) / double(w.windows) : 0.0},
-          {"packets_exchanged", sums[1]},
-          {"credit_messages", sums[2]},
-          {"sync_s_max", wait}};
-}
-
 TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions& o) {
   validate(o, plat);
   auto t0 = std::chrono::steady_clock::now();
@@ -415,7 +396,7 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   r.json = summarize(plat, o, ctx, net, elaborate_s, wall_s, events, net.watchdog());
   if (part) {
     r.json["deadlock"] = deadlock;
-    r.json["parallel"] = parallel_report(world, *part, windows, *boundary);
+    r.json["parallel"] = platforms::split_report(world, *part, windows, *boundary);
   }
   if (o.batch_packets == 0) {
     r.json["drain_limited"] = phases.drain_limited;
