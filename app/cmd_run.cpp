@@ -132,8 +132,6 @@ int run_workload(RunArgs& a) {
   bool variants = !a.compare.empty();
   for (const auto& kv : a.params) variants |= kv.rfind("sizes=", 0) == 0;
   if (world.parallel()) {
-    if (a.observe->tracing())
-      return bad_input("--vcd/--fst: not yet under mpirun (docs/parallel.md); --counters is");
     // Variants share their runs out over the processes (app/run_variants.cpp);
     // a single run is split over them.
     a.split = !variants;

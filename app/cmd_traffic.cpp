@@ -202,8 +202,6 @@ int run_traffic_command(TrafficArgs& a) {
     platforms::Partition part;
     if (world.parallel()) {
       if (!a.sweep.empty()) return parallel_sweep(plat, a);
-      if (a.observe.tracing())
-        throw std::invalid_argument("--vcd/--fst: not yet under mpirun (docs/parallel.md); --counters is");
       part = make_run_partition(plat, world.size(), a.partition);
       a.opt.partition = &part;
       a.opt.progress = nullptr;

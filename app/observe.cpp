@@ -41,6 +41,7 @@ void Observe::attach(platforms::Network& net, platforms::RdmaMachine* machine, s
     if (to < from) throw std::invalid_argument("--trace-to: before --trace-from");
     trace_.set_window(from, to);
     tracer_ = std::make_unique<platforms::Tracer>(net, machine, sel_, trace_);
+    run_changes_from_ = trace_.num_changes();  // the tracer's initial values: the same in every process
   }
   if (!counters_.empty()) {
     sim::Time interval = 0;
@@ -61,7 +62,41 @@ void Observe::check_outputs() const {
   if (!counters_.empty()) sim::check_output_path("--counters", counters_);
 }
 
+// A split run (docs/parallel.md): every process recorded the signals of the
+// blocks it ran; process 0 appends the others' changes, process by process,
+// so each signal's changes keep their order, and alone writes the files.
+void Observe::gather_trace(const sim::MpiWorld& world) {
+  const auto& changes = trace_.changes();
+  std::vector<char> mine;
+  if (!world.root()) {
+    sim::ByteWriter w(mine);
+    for (std::size_t i = run_changes_from_; i < changes.size(); ++i) w.put(changes[i]);
+  }
+  const auto all = world.gather(mine);
+  if (!world.root()) return;
+  // Which process changed each signal: a signal changed by two would be
+  // merged out of order, so that is a modeling error, never a silent mix.
+  std::vector<int> changed_by(trace_.num_signals(), -1);
+  for (std::size_t i = run_changes_from_; i < changes.size(); ++i) changed_by[changes[i].s] = 0;
+  for (std::size_t p = 1; p < all.size(); ++p) {
+    sim::ByteReader r(all[p]);
+    while (!r.done()) {
+      const auto c = r.get<sim::Trace::Change>();
+      if (c.s >= changed_by.size()) throw std::logic_error("trace: a change of an unknown signal");
+      if (changed_by[c.s] != int(p) && changed_by[c.s] >= 0)
+        throw std::logic_error("trace: signal " + trace_.name(c.s) + " changed in processes " +
+                               std::to_string(changed_by[c.s]) + " and " + std::to_string(p));
+      changed_by[c.s] = int(p);
+      trace_.append(c);
+    }
+  }
+}
+
 void Observe::finish() {
+  const sim::MpiWorld& world = sim::MpiWorld::get();
+  const bool split = world.parallel();  // --vcd/--fst/--counters record one run: a split one under mpirun
+  if (split && tracing()) gather_trace(world);
+  const bool write_trace = !split || world.root();
   // Each file is written even when another one failed; the first failure is reported.
   std::string failed;
   auto attempt = [&](auto&& write) {
@@ -72,8 +107,8 @@ void Observe::finish() {
     }
   };
   if (log_) attempt([&] { log_->finish(); });
-  if (!vcd_.empty()) attempt([&] { trace_.write_vcd(vcd_); });
-  if (!fst_.empty()) attempt([&] { trace_.write_fst(fst_); });
+  if (!vcd_.empty() && write_trace) attempt([&] { trace_.write_vcd(vcd_); });
+  if (!fst_.empty() && write_trace) attempt([&] { trace_.write_fst(fst_); });
   if (!failed.empty()) throw sim::OutputError(failed);
 }
 

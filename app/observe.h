@@ -9,6 +9,7 @@
 
 #include "platforms/counter_log.h"
 #include "platforms/tracing.h"
+#include "sim/mpi_world.h"
 #include "sim/trace.h"
 
 namespace kairo::app {
@@ -23,6 +24,8 @@ class Observe {
   // Throws std::invalid_argument naming the option when an output path cannot be written.
   void check_outputs() const;
   // Writes the files (also after a failed run); throws sim::OutputError when one cannot be written.
+  // Under mpirun every process calls it: the run was split, and process 0
+  // gathers the others' records and writes the files.
   void finish();
   // Drops the tracer and the counter log (they hold probes in the blocks they
   // watch); call before the network they are attached to is destroyed.
@@ -30,9 +33,12 @@ class Observe {
   void summarize(nlohmann::json& j) const;
 
  private:
+  void gather_trace(const sim::MpiWorld& world);
+
   std::string vcd_, fst_, from_, to_, counters_, interval_ = "10us";
   platforms::TraceSelection sel_;
   sim::Trace trace_;
+  std::size_t run_changes_from_ = 0;
   std::unique_ptr<platforms::Tracer> tracer_;
   std::unique_ptr<platforms::CounterLog> log_;
   bool detached_ = false;

@@ -45,6 +45,18 @@ class Trace {
     if (t <= to_) changes_.push_back(Change{t, s, std::uint64_t(d)});
   }
 
+  // Partitioned runs (docs/parallel.md): each process records the signals
+  // of the blocks it runs. Process 0 takes every other process's changes
+  // from `first` on (first: the count when the run began) and appends them;
+  // a signal's changes all come from one process, in their recorded order.
+  struct Change {
+    Time t;
+    Signal s;
+    std::uint64_t v;
+  };
+  const std::vector<Change>& changes() const { return changes_; }
+  void append(const Change& c) { changes_.push_back(c); }
+
   std::size_t num_signals() const { return signals_.size(); }
   std::size_t num_changes() const { return changes_.size(); }
   const std::string& name(Signal s) const { return signals_[s].path; }
@@ -68,11 +80,6 @@ class Trace {
     std::string path;
     int width;
     bool delta;
-  };
-  struct Change {
-    Time t;
-    Signal s;
-    std::uint64_t v;
   };
   std::vector<Info> signals_;
   std::vector<Change> changes_;
