@@ -361,7 +361,13 @@ PortCounters Router::counters(int port, Time now) {
 }
 
 void Router::reset_counters(Time now) {
-  for (int i = 0; i < ports_.size(); ++i) ports_[i].counters = LinkCounters{};
+  // Credits already back by `now` end their VC's zero-credit stretch before
+  // it: applied here, they do not leave a stretch "since now" that their
+  // earlier arrival would close with a negative length.
+  for (int i = 0; i < ports_.size(); ++i) {
+    apply_credits(ports_[i], i, now);
+    ports_[i].counters = LinkCounters{};
+  }
   for (auto& z : vc_time_) {
     z.zero_ps = 0;
     if (z.zero_since != sim::kNever) z.zero_since = now;

@@ -133,6 +133,22 @@ TEST(Traffic, LinkCountersAgreeWithDeliveredTraffic) {
   EXPECT_NEAR(j["window_link_flits"].get<double>() / expected, 1.0, 0.02);
 }
 
+// A VC's zero-credit ("VC full") time is part of the measurement window, so
+// its fraction lies in [0, 1] on every port. Past saturation on a torus the
+// window opens while credits are on their way back: a credit that arrived
+// before the window's start, applied later, must not close a stretch that
+// began at the start (it once made the fraction about 1e11).
+TEST(Traffic, ZeroCreditFractionIsAFractionOfTheWindow) {
+  for (const auto& [pattern, rate] : {std::pair{"uniform", 0.6}, std::pair{"tornado", 0.3}}) {
+    auto j = run("torus-8x8", opts(pattern, rate, 300, 1000));
+    for (const auto& [port, g] : j["ports"].items()) {
+      const double f = g["avg_zero_credit_fraction"].get<double>();
+      EXPECT_GE(f, 0.0) << pattern << " " << port;
+      EXPECT_LE(f, 1.0) << pattern << " " << port;
+    }
+  }
+}
+
 // Dimension-order routing of uniform traffic on a k x k mesh loads the X link
 // between columns c and c+1 with lambda (c+1)(k-1-c) k / (N-1) flits per
 // cycle; averaged over all k(k-1) X+ links that is lambda k^2 (k+1) / (6 (N-1)).
