@@ -39,11 +39,15 @@ void print_partition(const platforms::Platform& p, const platforms::Partition& r
     if (r.cut_per_class[c])
       cut += fmt::format("{}{} {}", cut.empty() ? "" : ", ", r.classes[c], r.cut_per_class[c]);
   std::cout << fmt::format("  cut        {} cables{}\n", r.cut.size(), cut.empty() ? "" : " (" + cut + ")");
-  std::cout << fmt::format(
-      "  lookahead  {} (the smallest cut cable's latency + the hop's fixed part {}: min(pipeline + "
-      "traversal, "
-      "traversal + credit delay))\n",
-      r.cut.empty() ? std::string("infinite: nothing is cut") : ns(r.lookahead_ps), ns(r.hop_fixed_ps));
+  if (r.optical_lookahead)
+    std::cout << fmt::format(
+        "  lookahead  {} (ocs.latency: optical pathways may join nodes of two processes)\n",
+        ns(r.lookahead_ps));
+  else
+    std::cout << fmt::format(
+        "  lookahead  {} (the smallest cut cable's latency + the hop's fixed part {}: min(pipeline + "
+        "traversal, traversal + credit delay))\n",
+        r.cut.empty() ? std::string("infinite: nothing is cut") : ns(r.lookahead_ps), ns(r.hop_fixed_ps));
   auto row = [](const std::string& who, const platforms::PartitionLoad& l) {
     std::cout << fmt::format("  {:>9}  {:>8} {:>8} {:>10}\n", who, l.routers, l.hosts, l.weight);
   };

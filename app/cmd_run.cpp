@@ -42,6 +42,7 @@ int run_once(RunArgs& a) {
       ~Detach() { o.detach(); }
     } detach{observe};
     launch(plan, m);
+    observe.begin_run();
     RunCost cost;
     RunTotals totals;
     // Output files are written also when the run failed: they help to see why.

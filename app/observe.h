@@ -23,6 +23,9 @@ class Observe {
   void attach(platforms::Network& net, platforms::RdmaMachine* machine, sim::EventQueue& q);
   // Throws std::invalid_argument naming the option when an output path cannot be written.
   void check_outputs() const;
+  // Just before the run starts (after the workload configured the machine:
+  // the hybrid's preset circuits are the same in every process).
+  void begin_run() { run_changes_from_ = trace_.num_changes(); }
   // Writes the files (also after a failed run); throws sim::OutputError when one cannot be written.
   // Under mpirun every process calls it: the run was split, and process 0
   // gathers the others' records and writes the files.

@@ -12,9 +12,13 @@ namespace kairo::app {
 SplitRun::SplitRun(RunPlan& plan, RunMachine& m, const std::string& method)
     : plan_(plan), m_(m), world_(sim::MpiWorld::get()) {
   if (m.hybrid)
-    throw std::invalid_argument(
-        "mpirun: kairo run does not split the hybrid EPS/OCS network over processes yet (docs/parallel.md); "
-        "run it in one process");
+    if (const std::string why = plan.work->requests_circuits(); !why.empty())
+      throw std::invalid_argument(
+          "mpirun: " + why +
+          " changes the OCS circuits during the run, which a split run cannot do identically (the "
+          "controller's "
+          "answers depend on every process's circuits at once; docs/parallel.md); preset them "
+          "(--param circuits=preset) or run in one process");
   part_ = make_run_partition(plan.plat, world_.size(), method);
   const std::size_t ranks = std::size_t(plan.plat.ranks());
   owned_ranks_.resize(ranks);
@@ -28,13 +32,22 @@ void SplitRun::prepare() {
   watch_ = platforms::parallel_watch(m_.machine.network(), world_);
   m_.rt->split(owned_ranks_);
   m_.memory.only(owned_ranks_);
+  if (m_.hybrid)  // a program that asks anyway is told why (the workloads say so before the run)
+    m_.rt->set_circuit_control([](router::NodeId, router::NodeId, bool) {
+      return std::string("circuits cannot change during a run split over processes (docs/parallel.md)");
+    });
 }
 
 void SplitRun::install_boundary() {
   boundary_ = std::make_unique<platforms::RouterBoundary>(
       m_.machine.network(), part_, world_.rank(), m_.machine.packet_pool(), &m_.machine.payload_codec());
-  both_ = std::make_unique<sim::Boundaries>(
-      std::vector<sim::Boundary*>{boundary_.get(), &m_.rt->registrations()});
+  std::vector<sim::Boundary*> parts = {boundary_.get(), &m_.rt->registrations()};
+  if (m_.hybrid) {
+    optical_ = std::make_unique<platforms::OcsBoundary>(
+        m_.hybrid->ocs(), part_, world_.rank(), m_.machine.packet_pool(), &m_.machine.payload_codec());
+    parts.push_back(optical_.get());
+  }
+  both_ = std::make_unique<sim::Boundaries>(std::move(parts));
 }
 
 void SplitRun::run() { windows_ = sim::run_windows(m_.queue, world_, *both_, part_.lookahead_ps, &watch_); }
@@ -74,6 +87,53 @@ void SplitRun::gather(RunTotals& t) {
   }
   sw::gather_results(*plan_.work, world_);
   mirror_machine();
+  mirror_network();
+}
+
+// Every router port that carried a packet, and every optical port, into
+// process 0's copies: a workload's outcome may read the network's counters
+// (the pattern workload reads the switches' and the OCS ports').
+void SplitRun::mirror_network() {
+  platforms::Network& net = m_.machine.network();
+  std::vector<char> mine;
+  if (!world_.root()) {
+    sim::ByteWriter w(mine);
+    for (std::uint32_t i = 0; i < net.num_routers(); ++i) {
+      if (part_.owner[i] != world_.rank()) continue;
+      router::Router& r = net.router_at(i);
+      for (int port = 0; port < r.num_ports(); ++port) {
+        const router::LinkCounters& c = r.link_counters(port);
+        if (!c.packets_sent && !c.packets_received) continue;  // untouched: as in every copy
+        w.put(i);
+        w.put(std::uint32_t(port));
+        r.save_port_counters(port, w);
+      }
+    }
+    w.put(~std::uint32_t{0});
+    if (m_.hybrid) {
+      ocs::OcsFabric& f = m_.hybrid->ocs();
+      for (int port = 0; port < f.ports(); ++port) {
+        if (part_.owner_of_host(f.node_of(port)) != world_.rank()) continue;
+        w.put(std::uint32_t(port));
+        f.save_port(port, w);
+      }
+    }
+  }
+  const auto all = world_.gather(mine);
+  if (!world_.root()) return;
+  if (m_.hybrid) m_.hybrid->ocs().set_remote(nullptr, {});  // the run is over: every port is here now
+  for (const auto& bytes : all) {
+    if (bytes.empty()) continue;  // process 0's own
+    sim::ByteReader r(bytes);
+    for (auto i = r.get<std::uint32_t>(); i != ~std::uint32_t{0}; i = r.get<std::uint32_t>()) {
+      const auto port = int(r.get<std::uint32_t>());
+      net.router_at(i).load_port_counters(port, r);
+    }
+    while (!r.done()) {
+      const auto port = int(r.get<std::uint32_t>());
+      m_.hybrid->ocs().load_port(port, r);
+    }
+  }
 }
 
 // Every engine's counters and, in data mode, every written page of the
@@ -134,7 +194,7 @@ void SplitRun::mirror_machine() {
 }
 
 nlohmann::json SplitRun::report() const {
-  return platforms::split_report(world_, part_, windows_, *boundary_);
+  return platforms::split_report(world_, part_, windows_, *boundary_, optical_.get());
 }
 
 }  // namespace kairo::app

@@ -3,10 +3,12 @@
 // ranks of the nodes its routers carry, and their engines, memories and
 // programs; the stand-ins on the cut links carry packets (with their RDMA
 // headers and payloads) and credits, and the runtime's registrations travel
-// once, after time 0. When the run has ended, process 0 gets what the report
-// reads: the totals, the workload's recorded results, every engine's
-// counters and, in data mode, every node memory's written pages, so that
-// its report and verification are one process's.
+// once, after time 0. On the hybrid network the optical stand-ins carry what
+// crosses a pathway between processes (platforms/ocs_boundary.h). When the
+// run has ended, process 0 gets what the report reads: the totals, the
+// workload's recorded results, every engine's counters, every router port's
+// and optical port's records and, in data mode, every node memory's written
+// pages, so that its report and verification are one process's.
 #pragma once
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -16,6 +18,7 @@
 #include "app/run_assembly.h"
 #include "app/run_machine.h"
 #include "platforms/boundary.h"
+#include "platforms/ocs_boundary.h"
 #include "platforms/partition.h"
 #include "sim/mpi_world.h"
 #include "sim/window_runner.h"
@@ -47,6 +50,7 @@ class SplitRun {
 
  private:
   void mirror_machine();
+  void mirror_network();
 
   RunPlan& plan_;
   RunMachine& m_;
@@ -55,6 +59,7 @@ class SplitRun {
   std::vector<bool> owned_ranks_;
   sim::StillnessWatch watch_;
   std::unique_ptr<platforms::RouterBoundary> boundary_;
+  std::unique_ptr<platforms::OcsBoundary> optical_;  // the hybrid's optical pathways
   std::unique_ptr<sim::Boundary> both_;
   sim::WindowStats windows_;
 };

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "platforms/ocs_boundary.h"
+
 namespace kairo::platforms {
 
 static_assert(std::is_trivially_copyable_v<hw::Packet>, "packets cross between processes as bytes");
@@ -62,16 +64,31 @@ RouterBoundary::RouterBoundary(Network& net, const Partition& part, int rank, hw
 
 RouterBoundary::~RouterBoundary() = default;
 
-void RouterBoundary::send_packet(int peer, std::uint32_t router, int port, int vc, hw::Packet* p) {
-  if (p->user && !codec_)
+void pack_packet(sim::ByteWriter& w, const hw::Packet* p, hw::PayloadCodec* codec) {
+  if (p->user && !codec)
     throw std::logic_error("a packet with a payload descriptor crossed processes without a codec");
+  w.put_bytes(p, sizeof(hw::Packet));
+  if (p->user) codec->pack(p->user, w);
+}
+
+hw::Packet* unpack_packet(sim::ByteReader& r, hw::PacketPool& pool, hw::PayloadCodec* codec) {
+  hw::Packet* p = pool.get();
+  r.get_bytes(p, sizeof(hw::Packet));
+  p->next = nullptr;
+  if (p->user) {
+    if (!codec) throw std::runtime_error("a boundary packet carries a payload and there is no codec");
+    p->user = codec->unpack(r);
+  }
+  return p;
+}
+
+void RouterBoundary::send_packet(int peer, std::uint32_t router, int port, int vc, hw::Packet* p) {
   sim::ByteWriter w(out_[std::size_t(peer)]);
   w.put(kPacket);
   w.put(router);
   w.put(std::uint16_t(port));
   w.put(std::uint16_t(vc));
-  w.put_bytes(p, sizeof(hw::Packet));
-  if (p->user) codec_->pack(p->user, w);
+  pack_packet(w, p, codec_);
   sent_.push_back(p);  // the router reads it on after handing it over
   ++packets_sent_;
 }
@@ -106,13 +123,7 @@ void RouterBoundary::deliver(int from, const std::vector<char>& bytes, sim::Time
     if (router >= net_.num_routers()) throw std::runtime_error("a boundary message names no router");
     router::Router& dst = net_.router_at(router);
     if (kind == kPacket) {
-      hw::Packet* p = pool_.get();
-      r.get_bytes(p, sizeof(hw::Packet));
-      p->next = nullptr;
-      if (p->user) {
-        if (!codec_) throw std::runtime_error("a boundary packet carries a payload and there is no codec");
-        p->user = codec_->unpack(r);
-      }
+      hw::Packet* p = unpack_packet(r, pool_, codec_);
       if (p->arrive_ps < window_end)
         throw std::logic_error(fmt::format(
             "partitioned run: a packet from process {} arrives at {} ps, before the window's end at {} ps "
@@ -162,21 +173,27 @@ sim::StillnessWatch parallel_watch(Network& net, const sim::MpiWorld& world) {
 }
 
 nlohmann::json split_report(const sim::MpiWorld& world, const Partition& part, const sim::WindowStats& w,
-                            const RouterBoundary& b) {
-  std::vector<std::uint64_t> sums = {w.bytes_sent, b.packets_sent(), b.credits_sent()};
+                            const RouterBoundary& b, const OcsBoundary* optical) {
+  std::vector<std::uint64_t> sums = {w.bytes_sent, b.packets_sent(), b.credits_sent(), 0, 0};
+  if (optical) sums[3] = optical->packets_sent(), sums[4] = optical->credits_sent();
   world.sum(sums);
   const double wait = double(world.max(std::uint64_t(w.sync_s * 1e6))) / 1e6;
-  return {{"processes", part.processes},
-          {"partition", partition_method_name(part.method)},
-          {"lookahead_ps", part.lookahead_ps},
-          {"imbalance", part.imbalance},
-          {"cut_links", part.cut.size()},
-          {"windows", w.windows},
-          {"bytes_exchanged", sums[0]},
-          {"bytes_per_window", w.windows ? double(sums[0]) / double(w.windows) : 0.0},
-          {"packets_exchanged", sums[1]},
-          {"credit_messages", sums[2]},
-          {"sync_s_max", wait}};
+  nlohmann::json j = {{"processes", part.processes},
+                      {"partition", partition_method_name(part.method)},
+                      {"lookahead_ps", part.lookahead_ps},
+                      {"imbalance", part.imbalance},
+                      {"cut_links", part.cut.size()},
+                      {"windows", w.windows},
+                      {"bytes_exchanged", sums[0]},
+                      {"bytes_per_window", w.windows ? double(sums[0]) / double(w.windows) : 0.0},
+                      {"packets_exchanged", sums[1]},
+                      {"credit_messages", sums[2]},
+                      {"sync_s_max", wait}};
+  if (optical) {
+    j["optical_packets_exchanged"] = sums[3];
+    j["optical_credit_messages"] = sums[4];
+  }
+  return j;
 }
 
 }  // namespace kairo::platforms

@@ -60,6 +60,12 @@ class RouterBoundary final : public sim::Boundary {
   std::size_t cut_ports_ = 0;
 };
 
+// A packet as it crosses between processes: its bytes, then (a NIC's packet)
+// its payload through `codec`. Read back into a packet from `pool`. Shared
+// by the routers' and the optical fabric's stand-ins (platforms/ocs_boundary.h).
+void pack_packet(sim::ByteWriter& w, const hw::Packet* p, hw::PayloadCodec* codec);
+hw::Packet* unpack_packet(sim::ByteReader& r, hw::PacketPool& pool, hw::PayloadCodec* codec);
+
 // The network's deadlock watchdog made global for a partitioned run
 // (sim::StillnessWatch): the network's own watchdog stops scheduling; between
 // windows, when nothing has moved anywhere for its timeout, every process
@@ -71,7 +77,9 @@ sim::StillnessWatch parallel_watch(Network& net, const sim::MpiWorld& world);
 
 // The JSON's "parallel" object (docs/parallel.md): what a split run cost,
 // not a simulated result. Every process calls it; the sums are over all.
+// `optical`: the optical fabric's stand-ins, if the platform has one.
+class OcsBoundary;
 nlohmann::json split_report(const sim::MpiWorld& world, const Partition& part, const sim::WindowStats& w,
-                            const RouterBoundary& b);
+                            const RouterBoundary& b, const OcsBoundary* optical = nullptr);
 
 }  // namespace kairo::platforms

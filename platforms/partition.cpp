@@ -76,6 +76,23 @@ void evaluate(const Platform& p, const detail::RouterGraph& g, Partition& r) {
           latency_key(p, g.classes[std::size_t(e.cls)])));
     r.lookahead_ps = std::min(r.lookahead_ps, lookahead);
   }
+  // The hybrid's optical circuits join nodes directly: when the optical
+  // nodes lie in several processes, a pathway may cross, and what crosses
+  // takes the OCS latency (platforms/ocs_boundary.h).
+  if (!p.ocs.present || n == 1) return;
+  std::vector<char> has_optical(std::size_t(n), 0);
+  for (std::uint32_t node : p.ocs.optical_nodes) has_optical[std::size_t(r.owner_of_host(node))] = 1;
+  if (std::count(has_optical.begin(), has_optical.end(), 1) < 2) return;
+  if (p.ocs.latency_ps == 0)
+    throw ConfigError(fmt::format(
+        "{} split into {} processes puts optical NICs in several processes, and ocs.latency is 0ns: a "
+        "pathway "
+        "between two of them would have a lookahead of 0; give ocs.latency a value, or use one process",
+        p.name, n));
+  if (p.ocs.latency_ps < r.lookahead_ps) {
+    r.lookahead_ps = p.ocs.latency_ps;
+    r.optical_lookahead = true;
+  }
 }
 
 }  // namespace
@@ -92,7 +109,9 @@ Partition partition_platform(const Platform& p, int processes, PartitionMethod m
   r.hop_fixed_ps = hop_fixed_ps(p);
   if (p.ocs.present)
     r.note =
-        "the optical part (optical NICs' channels, the OCS fabric and its controller) is not partitioned";
+        "the OCS fabric and its controller are not partitioned: every process keeps the circuits, and a "
+        "pathway between two processes' nodes carries packets and credits with the OCS latency (at most the "
+        "lookahead); circuits are preset, as requests during a split run are refused";
   if (processes == 1) {
     r.method = method == PartitionMethod::kMetis ? PartitionMethod::kMetis : PartitionMethod::kBlocks;
     r.owner.assign(g.size(), 0);

@@ -68,6 +68,7 @@ struct Partition {
   // over cut links of the cable plus it; sim::kNever when nothing is cut.
   sim::Time hop_fixed_ps = 0;
   sim::Time lookahead_ps = sim::kNever;
+  bool optical_lookahead = false;  // the lookahead is the OCS latency (a hybrid's pathways may cross)
 
   std::vector<PartitionLoad> parts;  // per process
   double imbalance = 1.0;            // the largest weight over the mean

@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "platforms/boundary.h"
+#include "platforms/ocs_boundary.h"
 #include "sim/host_memory.h"
 #include "sim/kernel.h"
 #include "sim/mpi_world.h"
@@ -360,13 +361,24 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   if (o.on_built) o.on_built(net, queue);
   // After the probes and counter logs are attached: they name each port's
   // peer from the wiring as built, before the stand-ins replace the remote routers.
-  if (part) boundary = std::make_unique<platforms::RouterBoundary>(net, *part, world.rank(), ctx.pool);
+  // The hybrid's optical ports belong to their nodes' processes, as in kairo
+  // run (traffic itself never enters the OCS: its ports stay dark).
+  std::unique_ptr<platforms::OcsBoundary> optical;
+  std::unique_ptr<sim::Boundaries> both;
+  if (part) {
+    boundary = std::make_unique<platforms::RouterBoundary>(net, *part, world.rank(), ctx.pool);
+    if (platforms::OpticalNetwork* o = net.optical()) {
+      optical = std::make_unique<platforms::OcsBoundary>(o->ocs(), *part, world.rank(), ctx.pool, nullptr);
+      both = std::make_unique<sim::Boundaries>(std::vector<sim::Boundary*>{boundary.get(), optical.get()});
+    }
+  }
   std::unique_ptr<sim::Kernel> kernel;
   if (o.use_systemc && !part) kernel = std::make_unique<sim::Kernel>("kernel", queue);
   auto t1 = std::chrono::steady_clock::now();
   sim::WindowStats windows;
   if (part) {
-    windows = sim::run_windows(queue, world, *boundary, part->lookahead_ps, &watch);
+    windows = sim::run_windows(queue, world, both ? static_cast<sim::Boundary&>(*both) : *boundary,
+                               part->lookahead_ps, &watch);
   } else if (kernel) {
     if (o.progress) {
       kernel->set_progress([&](double wall) {
@@ -396,7 +408,7 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   r.json = summarize(plat, o, ctx, net, elaborate_s, wall_s, events, net.watchdog());
   if (part) {
     r.json["deadlock"] = deadlock;
-    r.json["parallel"] = platforms::split_report(world, *part, windows, *boundary);
+    r.json["parallel"] = platforms::split_report(world, *part, windows, *boundary, optical.get());
   }
   if (o.batch_packets == 0) {
     r.json["drain_limited"] = phases.drain_limited;

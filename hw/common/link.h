@@ -71,6 +71,10 @@ class CreditPipe {
     if (tail_ - head_ == mask_ + 1) grow();
     data()[tail_++ & mask_] = c;
   }
+  template <class F>
+  void for_each(F f) const {  // oldest first
+    for (std::uint32_t i = head_; i != tail_; ++i) f(data()[i & mask_]);
+  }
 
  private:
   static constexpr std::uint32_t kInline = 2;  // a power of two

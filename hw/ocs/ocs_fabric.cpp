@@ -42,7 +42,12 @@ class OcsFabric::Gate final : public hw::CircuitGate {
 
 OcsFabric::OcsFabric(sc_core::sc_module_name name, const Config& cfg, sim::EventQueue& queue)
     : sc_core::sc_module(name), cfg_(cfg), queue_(queue), ports_(std::size_t(cfg.ports)) {
-  for (int i = 0; i < cfg.ports; ++i) ports_[std::size_t(i)].gate = std::make_unique<Gate>(*this, i);
+  for (int i = 0; i < cfg.ports; ++i) {
+    Port& p = ports_[std::size_t(i)];
+    p.gate = std::make_unique<Gate>(*this, i);
+    p.rx_context = queue.make_context();
+    p.tx_context = queue.make_context();
+  }
 }
 
 void OcsFabric::attach(int port, std::uint32_t node, hw::Endpoint* ep, Time credit_delay_ps) {
@@ -120,26 +125,34 @@ void OcsFabric::accept(int port, int vc, hw::Packet* p) {
   if (in.state != PortState::kUp)
     throw std::logic_error(fmt::format("{}: packet {} sent into port {} whose circuit is {}", name(), p->id,
                                        port, to_string(in.state)));
-  Port& out = ports_[std::size_t(in.out)];
   in.tx_last_ps = p->tail_ps - p->injected_ps;
   in.tx_end_ps = p->tail_ps;
   in.c.busy_ps += in.tx_last_ps;
   ++in.c.packets_sent;
   in.c.flits_sent += p->flits;
   in.c.bytes_sent += p->bytes;
+  in.outstanding += p->flits;
+  p->arrive_ps += cfg_.latency_ps;
+  p->tail_ps += cfg_.latency_ps;
+  if (remote_ && remote_port_[std::size_t(in.out)])
+    remote_->packet(port, vc, p);
+  else
+    receive(port, vc, p);
+}
+
+void OcsFabric::receive(int in, int vc, hw::Packet* p) {
+  Port& out = ports_[std::size_t(ports_[std::size_t(in)].out)];
+  const sim::EventQueue::Scope in_port_context(queue_, out.rx_context);
   ++out.c.packets_received;
   out.c.flits_received += p->flits;
   out.c.bytes_received += p->bytes;
-  in.outstanding += p->flits;
-  if (out.owed.empty() || out.owed.back().feeder != port) {
+  if (out.owed.empty() || out.owed.back().feeder != in) {
     if (!out.owed.empty() && owes_nothing(out.owed.back()))
-      out.owed.back().feeder = port;  // reuse the drained entry: no allocation
+      out.owed.back().feeder = in;  // reuse the drained entry: no allocation
     else
-      out.owed.push_back({port, std::vector<std::int64_t>(std::size_t(cfg_.vcs), 0)});
+      out.owed.push_back({in, std::vector<std::int64_t>(std::size_t(cfg_.vcs), 0)});
   }
   out.owed.back().flits[std::size_t(vc)] += p->flits;
-  p->arrive_ps += cfg_.latency_ps;
-  p->tail_ps += cfg_.latency_ps;
   out.ep->accept(0, vc, p);
 }
 
@@ -152,13 +165,13 @@ void OcsFabric::return_credits(int port, int vc, int flits, Time at) {
     if (owed < flits) continue;
     owed -= flits;
     const int feeder = out.owed[k].feeder;
-    Port& in = ports_[std::size_t(feeder)];
-    in.outstanding -= flits;
-    in.ep->return_credits(0, vc, flits, at + cfg_.latency_ps);
     // An older feeder's drained entry goes; the latest stays for reuse.
     if (k + 1 < out.owed.size() && owes_nothing(out.owed[k]))
       out.owed.erase(out.owed.begin() + std::ptrdiff_t(k));
-    try_up(feeder);
+    if (remote_ && remote_port_[std::size_t(feeder)])
+      remote_->credits(feeder, vc, flits, at);
+    else
+      credit(feeder, vc, flits, at);
     if (out.pending_in >= 0) try_up(out.pending_in);
     return;
   }
@@ -166,7 +179,36 @@ void OcsFabric::return_credits(int port, int vc, int flits, Time at) {
       fmt::format("{}: port {} returned {} credits on VC {} it does not owe", name(), port, flits, vc));
 }
 
+void OcsFabric::credit(int feeder, int vc, int flits, Time at) {
+  Port& in = ports_[std::size_t(feeder)];
+  const sim::EventQueue::Scope in_port_context(queue_, in.tx_context);
+  in.outstanding -= flits;
+  in.ep->return_credits(0, vc, flits, at + cfg_.latency_ps);
+  try_up(feeder);
+}
+
+void OcsFabric::save_port(int port, sim::ByteWriter& w) const {
+  const Port& p = ports_[std::size_t(port)];
+  w.put(p.c);
+  w.put(p.state);
+  w.put(std::int32_t(p.out));
+  w.put(p.since_ps);
+  w.put(p.tx_end_ps);
+  w.put(p.tx_last_ps);
+}
+
+void OcsFabric::load_port(int port, sim::ByteReader& r) {
+  Port& p = ports_[std::size_t(port)];
+  p.c = r.get<OcsPortCounters>();
+  p.state = r.get<PortState>();
+  p.out = r.get<std::int32_t>();
+  p.since_ps = r.get<Time>();
+  p.tx_end_ps = r.get<Time>();
+  p.tx_last_ps = r.get<Time>();
+}
+
 OcsPortCounters OcsFabric::counters(int port, Time now) const {
+  if (kept_elsewhere(port)) return {};  // by its node's process
   const Port& p = ports_[std::size_t(port)];
   OcsPortCounters c = p.c;
   add_open_state(p, now, c);

@@ -36,6 +36,7 @@
 #include "hw/common/circuit_gate.h"
 #include "hw/common/endpoint.h"
 #include "hw/common/link.h"
+#include "sim/mpi_world.h"
 #include "sim/trace.h"
 
 namespace kairo::ocs {
@@ -74,6 +75,7 @@ class OcsFabric : public sc_core::sc_module, public hw::PacketSink, public hw::C
   // Wiring: port `port` belongs to node `node`, whose optical endpoint is `ep`.
   void attach(int port, std::uint32_t node, hw::Endpoint* ep, sim::Time credit_delay_ps);
   int ports() const { return int(ports_.size()); }
+  sim::Time latency_ps() const { return cfg_.latency_ps; }
   std::uint32_t node_of(int port) const { return ports_[std::size_t(port)].node; }
   hw::CircuitGate& gate(int port);
 
@@ -89,6 +91,33 @@ class OcsFabric : public sc_core::sc_module, public hw::PacketSink, public hw::C
 
   void accept(int port, int vc, hw::Packet* p) override;
   void return_credits(int port, int vc, int flits, sim::Time at) override;
+
+  // Partitioned runs (platforms/ocs_boundary.h): a port belongs to the
+  // process that runs its node. A packet whose circuit leads to another
+  // process's port, and credits owed to another process's feeder, go to
+  // `remote`; that process finishes them with receive() and credit(). A
+  // port's records (counters, state) are all kept by its node's process;
+  // another process's port reads as zero counters here.
+  class Remote {
+   public:
+    virtual ~Remote() = default;
+    virtual void packet(int in, int vc, hw::Packet* p) = 0;
+    virtual void credits(int feeder, int vc, int flits, sim::Time at) = 0;
+  };
+  void set_remote(Remote* r, std::vector<char> remote_port) {
+    remote_ = r;
+    remote_port_ = std::move(remote_port);
+  }
+  bool kept_elsewhere(int port) const { return remote_ && remote_port_[std::size_t(port)]; }
+  // The receiving half of accept(): the packet from input `in` (latency
+  // already added) leaves the far end of its circuit.
+  void receive(int in, int vc, hw::Packet* p);
+  // The feeder's half of return_credits(): `flits` credits freed at `at`.
+  void credit(int feeder, int vc, int flits, sim::Time at);
+  // What counters() reads of a port, to copy process 0's copy of it from
+  // the port's process (app/run_parallel.cpp).
+  void save_port(int port, sim::ByteWriter& w) const;
+  void load_port(int port, sim::ByteReader& r);
 
   OcsPortCounters counters(int port, sim::Time now) const;
   // Transmit time already counted in busy_ps that lies after `now` (the
@@ -121,6 +150,10 @@ class OcsFabric : public sc_core::sc_module, public hw::PacketSink, public hw::C
     std::vector<Owed> owed;  // drained entries are reused, so steady traffic does not allocate
     int pending_in = -1;     // as an output: an input waiting to come up onto it
     OcsPortCounters c;
+    // Deliveries out of this port's receive fibre, and credits back to it as
+    // a feeder, are scheduled in contexts of their own (sim/event_queue.h):
+    // a partitioned run makes those calls later, but in the same order.
+    sim::EventContext rx_context, tx_context;
     std::unique_ptr<Gate> gate;
     std::function<void()> wake;
   };
@@ -136,6 +169,8 @@ class OcsFabric : public sc_core::sc_module, public hw::PacketSink, public hw::C
   sim::EventQueue& queue_;
   std::vector<Port> ports_;
   const OcsProbe* probe_ = nullptr;
+  Remote* remote_ = nullptr;
+  std::vector<char> remote_port_;
 };
 
 }  // namespace kairo::ocs

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace kairo::ocs {
 
 std::vector<observe::Counter> port_counters(int vcs) {
@@ -25,6 +27,10 @@ std::vector<observe::Counter> port_counters(int vcs) {
 }
 
 void read_port(const OcsFabric& f, int port, sim::Time now, int vcs, std::uint64_t* out) {
+  if (f.kept_elsewhere(port)) {  // a split run: the port's node's process logs it
+    std::fill(out, out + 8 + vcs, 0);
+    return;
+  }
   const OcsPortCounters c = f.counters(port, now);
   out[0] = c.packets_sent, out[1] = c.flits_sent, out[2] = c.bytes_sent;
   out[3] = c.packets_received, out[4] = c.flits_received, out[5] = c.bytes_received;

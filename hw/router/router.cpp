@@ -374,6 +374,30 @@ void Router::reset_counters(Time now) {
   }
 }
 
+void Router::save_port_counters(int port, sim::ByteWriter& w) const {
+  const Port& p = ports_[port];
+  w.put(p.counters);
+  for (int v = 0; v < cfg_.vcs; ++v) {
+    w.put(p.credits()[v]);
+    w.put(vc_time_[std::size_t(port) * cfg_.vcs + v]);
+  }
+  std::uint64_t n = 0;
+  p.returning.for_each([&](const hw::PendingCredit&) { ++n; });
+  w.put(n);
+  p.returning.for_each([&](const hw::PendingCredit& c) { w.put(c); });
+}
+
+void Router::load_port_counters(int port, sim::ByteReader& r) {
+  Port& p = ports_[port];
+  p.counters = r.get<LinkCounters>();
+  for (int v = 0; v < cfg_.vcs; ++v) {
+    p.credits()[v] = r.get<std::int32_t>();
+    vc_time(port, v) = r.get<VcTime>();
+  }
+  while (!p.returning.empty()) p.returning.pop();
+  for (auto n = r.get<std::uint64_t>(); n > 0; --n) p.returning.push(r.get<hw::PendingCredit>());
+}
+
 void Router::describe_blocked(std::vector<std::string>& out, std::size_t limit) {
   const Time t = cfg_.queue->now();
   for (int port = 0; port < num_ports(); ++port) {

@@ -36,6 +36,7 @@
 #include "hw/router/port_counters.h"
 #include "hw/router/router_config.h"
 #include "hw/router/router_probe.h"
+#include "sim/mpi_world.h"
 
 namespace kairo::router {
 
@@ -83,6 +84,13 @@ class Router : public sc_core::sc_module,
   // Counters with open intervals (zero credits right now) closed at `now`.
   PortCounters counters(int port, sim::Time now);
   void reset_counters(sim::Time now);
+  // Partitioned runs (app/run_parallel.cpp): what counters() reads of an
+  // output port (its counts, its VCs' credits and zero-credit stretches, and
+  // the credits still on their way back), so that process 0's copy of a
+  // router another process ran answers counters() as that one would.
+  const LinkCounters& link_counters(int port) const { return ports_[port].counters; }
+  void save_port_counters(int port, sim::ByteWriter& w) const;
+  void load_port_counters(int port, sim::ByteReader& r);
   std::uint64_t buffered_packets() const { return buffered_; }
   // One line per packet waiting here, saying what it waits for.
   void describe_blocked(std::vector<std::string>& out, std::size_t limit);

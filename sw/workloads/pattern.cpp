@@ -153,6 +153,9 @@ class PatternWorkload final : public Workload {
   }
 
   bool uses_optical() const override { return true; }
+  std::string requests_circuits() const override {
+    return circuits_ == "request" && !pathways_.empty() ? "--param circuits=request" : "";
+  }
 
   fw::Task program(fw::Rank& r) override {
     const std::size_t n = r.node();

@@ -90,6 +90,9 @@ class Workload {
   // workload routes over circuits; others see the EPS TNI alone, so they
   // never send into a port without a circuit.
   virtual bool uses_optical() const { return false; }
+  // Asks for circuits during the run (Rank::request_pathway): a split run
+  // refuses it before the run (platforms/ocs_boundary.h), naming this reason.
+  virtual std::string requests_circuits() const { return {}; }
   virtual fw::Task program(fw::Rank& r) = 0;  // every rank's program
   // What program() records, each member with how it merges over the
   // processes of a split run (results.h).

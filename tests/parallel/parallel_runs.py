@@ -37,6 +37,8 @@ CASES = {
                                       "--interval", "100ns"] + TRAFFIC),
     "counters-tofusmall-kcl-np2": (2, ["traffic", "tofu-small", "--rate", "0.6", "--counters", "{out}/c.kcl",
                                        "--interval", "200ns"] + TRAFFIC),
+    "counters-hybrid-traffic-np3": (3, ["traffic", "hybrid-eps-ocs-128", "--rate", "0.2", "--counters",
+                                        "{out}/c.csv", "--interval", "200ns"] + TRAFFIC),
     # kairo run: RDMA packets with their payloads cross the cut; data mode
     # verifies every byte on process 0 from every process's node memories
     "run-a2at-tofusmall-np2": (2, ["run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2at",
@@ -59,6 +61,20 @@ CASES = {
                                            "--param", "size=16KiB", "--mode", "size-only"]),
     "run-counters-tofusmall-csv-np3": (3, ["run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2at",
                                            "--param", "size=2KiB", "--counters", "{out}/c.csv", "--interval", "2us"]),
+    # the hybrid EPS/OCS network: the pattern workload's pathways (preset) join
+    # nodes of different processes through the OCS; process 0 reports the
+    # switches' and optical ports' counters of every process
+    "run-pattern-hybrid-cp-np2": (2, ["run", "hybrid-eps-ocs-128", "--workload", "pattern", "--param", "scheme=cp",
+                                      "--set", "ocs.pathways=6", "--param", "size=512KiB", "--param",
+                                      "iterations=2"]),
+    "run-pattern-hybrid-sp-np4": (4, ["run", "hybrid-eps-ocs-128", "--workload", "pattern", "--param",
+                                      "size=256KiB", "--set", "ocs.pathways=4", "--counters", "{out}/c.csv",
+                                      "--interval", "20us", "--trace-nodes", "0-40", "--vcd", "{out}/w.vcd"]),
+    # a pattern on the last two edge switches only (processes 2 and 3 of 4):
+    # its busiest node and every pathway are other processes' than process 0
+    "run-pattern-hybrid-csv-np4": (4, ["run", "hybrid-eps-ocs-128", "--workload", "pattern", "--param",
+                                       "pattern={in}/far.csv", "--set", "ocs.pathways=4", "--param", "iterations=2",
+                                       "--counters", "{out}/c.kcl", "--interval", "20us"]),
     # waveforms: process 0 merges every process's value changes into one file,
     # the very bytes of the one-process run's
     "wave-a2at-tofusmall-vcd-np4": (4, ["run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2at",
@@ -111,6 +127,9 @@ ERRORS = {
                                               ["mpirun -np 3", "at most 2"]),
     "error-run-bad-tni-counters-path": (2, None, ["run", "tofu-small", "--workload", "barrier", "--tni-counters",
                                                   "/nonexistent-dir/t.csv"], ["--tni-counters", "does not exist"]),
+    "error-run-hybrid-circuit-requests": (2, None, ["run", "hybrid-eps-ocs-128", "--workload", "pattern",
+                                                    "--param", "circuits=request", "--set", "ocs.pathways=2", "--param", "size=64KiB"],
+                                          ["circuits=request", "preset"]),
     "error-run-bad-vcd-path": (2, None, ["run", "tofu-small", "--workload", "barrier", "--vcd",
                                          "/nonexistent-dir/w.vcd"], ["--vcd", "does not exist"]),
 }
@@ -192,10 +211,32 @@ def run(cmd, env=None):
     return p.returncode, p.stdout, p.stderr
 
 
+def far_pattern():
+    """128 x 128 bytes: nodes 64-127 (edge switches 2 and 3) each send 256 KiB
+    to a node under edge switch 3, the rest nothing."""
+    rows = []
+    for s in range(128):
+        row = [0] * 128
+        if s >= 64:
+            d = 96 + (s * 7 + 3) % 32
+            if d != s:
+                row[d] = 262144
+        rows.append(",".join(map(str, row)))
+    return "\n".join(rows) + "\n"
+
+
+# inputs a case names as {in}/NAME
+INPUTS = {"far.csv": far_pattern}
+
+
 def check_case(kairo, mpirun, name):
     n, args = CASES[name]
     files = sorted(os.path.basename(a) for a in args if a.startswith("{out}/"))
     with tempfile.TemporaryDirectory() as d:
+        for f, make in INPUTS.items():
+            with open(os.path.join(d, f), "w") as out:
+                out.write(make())
+        args = [a.replace("{in}", d) for a in args]
         one_dir, split_dir = os.path.join(d, "one"), os.path.join(d, "split")
         os.mkdir(one_dir)
         os.mkdir(split_dir)
