@@ -59,7 +59,7 @@ int run_once(RunArgs& a) {
       try {
         split->install_boundary();
         const auto t1 = std::chrono::steady_clock::now();
-        split->run();
+        split->run(a.quiet);
         const auto t2 = std::chrono::steady_clock::now();
         cost = {std::chrono::duration<double>(t1 - t0).count(),
                 std::chrono::duration<double>(t2 - t0).count()};

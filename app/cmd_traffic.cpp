@@ -204,7 +204,6 @@ int run_traffic_command(TrafficArgs& a) {
       if (!a.sweep.empty()) return parallel_sweep(plat, a);
       part = make_run_partition(plat, world.size(), a.partition);
       a.opt.partition = &part;
-      a.opt.progress = nullptr;
     }
     int code = kExitOk;
     nlohmann::json result;

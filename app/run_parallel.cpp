@@ -1,10 +1,14 @@
 // kairo run under mpirun (app/run_parallel.h).
 #include "app/run_parallel.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <iostream>
 #include <stdexcept>
 
 #include "app/cli_common.h"
+#include "sim/units.h"
 #include "sw/workloads/results.h"
 
 namespace kairo::app {
@@ -50,7 +54,22 @@ void SplitRun::install_boundary() {
   both_ = std::make_unique<sim::Boundaries>(std::move(parts));
 }
 
-void SplitRun::run() { windows_ = sim::run_windows(m_.queue, world_, *both_, part_.lookahead_ps, &watch_); }
+void SplitRun::run(bool quiet) {
+  sim::WindowProgress progress;  // one process's line (app/run_machine.cpp), from every process's sums
+  fw::Runtime& rt = *m_.rt;
+  sim::EventQueue& queue = m_.queue;
+  progress.figures = [&rt, &queue] {
+    return std::vector<std::uint64_t>{std::uint64_t(rt.finished()), queue.events_processed()};
+  };
+  progress.print = [&rt, n = world_.size()](sim::Time now, const std::vector<std::uint64_t>& sums,
+                                            double wall) {
+    std::cerr << fmt::format(
+        "kairo run: {} simulated, {}/{} ranks done, {:.2f} M events/s over {} processes\n",
+        units::format_duration(now), sums[0], rt.size(), double(sums[1]) / wall / 1e6, n);
+  };
+  windows_ =
+      sim::run_windows(m_.queue, world_, *both_, part_.lookahead_ps, &watch_, quiet ? nullptr : &progress);
+}
 
 void SplitRun::gather(RunTotals& t) {
   // The counts that add up, the latest end, and the first ranks that failed

@@ -39,8 +39,9 @@ class SplitRun {
   // After the observers are attached (their probes name the peers), before
   // the run: the stand-ins on the cut links.
   void install_boundary();
-  // The windows, to the end of the run.
-  void run();
+  // The windows, to the end of the run; unless `quiet`, process 0 prints
+  // progress lines with every process's figures.
+  void run(bool quiet);
   // After the run and the observers' files, on every process: process 0's
   // totals become the run's, and its machine and workload take the others'
   // results (see the file comment).

@@ -44,10 +44,12 @@ void Boundaries::deliver(int from, const std::vector<char>& bytes, Time window_e
 }
 
 WindowStats run_windows(EventQueue& queue, const MpiWorld& world, Boundary& boundary, Time lookahead,
-                        const StillnessWatch* watch) {
+                        const StillnessWatch* watch, const WindowProgress* progress) {
   if (lookahead == 0 || lookahead == kNever)
     throw std::logic_error("run_windows: the lookahead must be positive and finite");
   WindowStats st;
+  const auto started = std::chrono::steady_clock::now();
+  auto last_line = started;
   std::vector<std::vector<char>> out(std::size_t(world.size())), in;
   Time window_end = 0;
   for (;;) {
@@ -61,12 +63,23 @@ WindowStats run_windows(EventQueue& queue, const MpiWorld& world, Boundary& boun
     // One agreement: the earliest pending event anywhere, whether any process
     // stopped (its flag rides in the same reduction as 0), and the latest
     // packet movement anywhere (as kNever minus it).
+    // Process 0 also says whether a progress line is due (0: due).
+    const bool line_due = progress && world.root() &&
+                          std::chrono::duration<double>(t0 - last_line).count() >= progress->every_s;
     std::vector<std::uint64_t> v = {queue.next_time(), queue.stopped() ? 0u : 1u,
-                                    watch ? kNever - watch->last_progress() : kNever};
+                                    watch ? kNever - watch->last_progress() : kNever, line_due ? 0u : 1u};
     world.min(v);
-    const Time start = v[0], progress = kNever - v[2];
+    const Time start = v[0], moved = kNever - v[2];
+    if (v[3] == 0 && start != kNever) {
+      std::vector<std::uint64_t> sums = progress->figures();
+      world.sum(sums);
+      if (world.root()) {
+        last_line = t0;
+        progress->print(start, sums, std::chrono::duration<double>(t0 - started).count());
+      }
+    }
     bool stop = v[1] == 0;
-    if (!stop && watch && (start == kNever || (start > progress && start - progress >= watch->timeout)))
+    if (!stop && watch && (start == kNever || (start > moved && start - moved >= watch->timeout)))
       stop = watch->check(start == kNever ? queue.now() : start, start != kNever);
     st.sync_s += seconds_since(t0);
     if (stop) {

@@ -61,6 +61,16 @@ struct StillnessWatch {
   std::function<bool(Time now, bool anything_left)> check;
 };
 
+// Progress lines of a partitioned run (kairo's progress on stderr, from
+// process 0 only): process 0 says, in the window's agreement, when a line is
+// due (every `every_s` of wall time); then every process gives its figures,
+// they are summed, and process 0 prints a line from the sums.
+struct WindowProgress {
+  double every_s = 2.0;
+  std::function<std::vector<std::uint64_t>()> figures;  // this process's, to sum
+  std::function<void(Time now, const std::vector<std::uint64_t>& sums, double wall_s)> print;
+};
+
 struct WindowStats {
   std::uint64_t windows = 0;
   std::uint64_t bytes_sent = 0;  // by this process, to the others
@@ -74,6 +84,6 @@ struct WindowStats {
 // when no process has an event left, or when any process's queue was
 // stopped (the watchdog); then every queue is stopped.
 WindowStats run_windows(EventQueue& queue, const MpiWorld& world, Boundary& boundary, Time lookahead,
-                        const StillnessWatch* watch = nullptr);
+                        const StillnessWatch* watch = nullptr, const WindowProgress* progress = nullptr);
 
 }  // namespace kairo::sim

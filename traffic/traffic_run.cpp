@@ -377,8 +377,21 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   auto t1 = std::chrono::steady_clock::now();
   sim::WindowStats windows;
   if (part) {
+    sim::WindowProgress progress;  // the line below, from every process's sums
+    progress.figures = [&ctx, &queue] {
+      return std::vector<std::uint64_t>{ctx.stats.measured_delivered, ctx.stats.measured_created,
+                                        queue.events_processed()};
+    };
+    progress.print = [&ctx, &o, n = world.size()](sim::Time now, const std::vector<std::uint64_t>& sums,
+                                                  double wall) {
+      const char* phase = ctx.measuring ? "measure" : ctx.measure_done ? "drain" : "warm-up";
+      o.progress(fmt::format(
+          "kairo traffic: {} phase, {:.0f} cycles simulated, measured packets {}/{} delivered, {:.2f} M "
+          "events/s over {} processes",
+          phase, ctx.clock.to_cycles(now), sums[0], sums[1], double(sums[2]) / wall / 1e6, n));
+    };
     windows = sim::run_windows(queue, world, both ? static_cast<sim::Boundary&>(*both) : *boundary,
-                               part->lookahead_ps, &watch);
+                               part->lookahead_ps, &watch, o.progress ? &progress : nullptr);
   } else if (kernel) {
     if (o.progress) {
       kernel->set_progress([&](double wall) {
