@@ -67,8 +67,12 @@ void SplitRun::run(bool quiet) {
         "kairo run: {} simulated, {}/{} ranks done, {:.2f} M events/s over {} processes\n",
         units::format_duration(now), sums[0], rt.size(), double(sums[1]) / wall / 1e6, n);
   };
-  windows_ =
-      sim::run_windows(m_.queue, world_, *both_, part_.lookahead_ps, &watch_, quiet ? nullptr : &progress);
+  const std::vector<int> peers = platforms::neighbour_processes(plan_.plat, part_, world_.rank());
+  sim::WindowOptions opt;
+  opt.watch = &watch_;
+  opt.progress = quiet ? nullptr : &progress;
+  opt.peers = &peers;
+  windows_ = sim::run_windows(m_.queue, world_, *both_, part_.lookahead_ps, opt);
 }
 
 void SplitRun::gather(RunTotals& t) {

@@ -142,4 +142,23 @@ Partition partition_platform(const Platform& p, int processes, PartitionMethod m
   return r;
 }
 
+std::vector<int> neighbour_processes(const Platform& p, const Partition& part, int rank) {
+  std::vector<char> is(std::size_t(part.processes), 0);
+  for (const CutLink& c : part.cut) {
+    const int a = part.owner[c.a], b = part.owner[c.b];
+    if (a == rank) is[std::size_t(b)] = 1;
+    if (b == rank) is[std::size_t(a)] = 1;
+  }
+  if (p.ocs.present) {
+    std::vector<char> optical(std::size_t(part.processes), 0);
+    for (std::uint32_t node : p.ocs.optical_nodes) optical[std::size_t(part.owner_of_host(node))] = 1;
+    if (optical[std::size_t(rank)])
+      for (std::size_t q = 0; q < optical.size(); ++q) is[q] |= optical[q];
+  }
+  std::vector<int> peers;
+  for (std::size_t q = 0; q < is.size(); ++q)
+    if (is[q] && int(q) != rank) peers.push_back(int(q));
+  return peers;
+}
+
 }  // namespace kairo::platforms

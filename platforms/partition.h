@@ -96,4 +96,10 @@ sim::Time hop_fixed_ps(const Platform& p);
 // ConfigError (a cut whose lookahead is 0, naming the dimension or class).
 Partition partition_platform(const Platform& p, int processes, PartitionMethod method);
 
+// The processes `rank` shares a cut cable with and, on the hybrid network,
+// every other process with optical nodes when `rank` has some (a pathway may
+// join them): a partitioned run's window messages go to these only
+// (sim::WindowOptions::peers). Symmetric, ascending.
+std::vector<int> neighbour_processes(const Platform& p, const Partition& part, int rank);
+
 }  // namespace kairo::platforms

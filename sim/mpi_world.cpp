@@ -105,6 +105,34 @@ std::uint64_t MpiWorld::exchange(const std::vector<std::vector<char>>& out,
   return sent;
 }
 
+std::uint64_t MpiWorld::exchange_with(const std::vector<int>& peers,
+                                      const std::vector<std::vector<char>>& out,
+                                      std::vector<std::vector<char>>& in) const {
+  in.resize(std::size_t(size_));
+  if (!parallel() || peers.empty()) return 0;
+  constexpr int kTag = 17;  // messages between two processes with one tag never overtake each other
+  std::vector<MPI_Request> sends(peers.size());
+  std::uint64_t sent = 0;
+  for (std::size_t k = 0; k < peers.size(); ++k) {
+    const std::vector<char>& o = out[std::size_t(peers[k])];
+    if (o.size() > std::size_t(INT32_MAX))
+      throw std::length_error("a window's boundary messages exceed 2 GiB");
+    MPI_Isend(o.data(), int(o.size()), MPI_BYTE, peers[k], kTag, MPI_COMM_WORLD, &sends[k]);
+    sent += o.size();
+  }
+  for (int p : peers) {
+    MPI_Status st;
+    MPI_Probe(p, kTag, MPI_COMM_WORLD, &st);
+    int n = 0;
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    std::vector<char>& i = in[std::size_t(p)];
+    i.resize(std::size_t(n));
+    MPI_Recv(i.data(), n, MPI_BYTE, p, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  MPI_Waitall(int(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
+  return sent;
+}
+
 std::vector<std::vector<char>> MpiWorld::gather(const std::vector<char>& mine) const {
   std::vector<std::vector<char>> all;
   if (!parallel()) {

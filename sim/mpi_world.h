@@ -36,6 +36,12 @@ class MpiWorld {
   // Every process sends out[p] to process p and receives from each process
   // what it sent to this one (in[p]). Returns the bytes this process sent.
   std::uint64_t exchange(const std::vector<std::vector<char>>& out, std::vector<std::vector<char>>& in) const;
+  // Point to point with `peers` only (a partitioned run's neighbours): sends
+  // out[p] to each peer p, an empty message too, and receives each peer's
+  // into in[p]. Every peer must call it with this process among its peers.
+  // Returns the bytes this process sent.
+  std::uint64_t exchange_with(const std::vector<int>& peers, const std::vector<std::vector<char>>& out,
+                              std::vector<std::vector<char>>& in) const;
   // Process 0 receives every process's bytes, in rank order (others: empty).
   std::vector<std::vector<char>> gather(const std::vector<char>& mine) const;
   // Process 0's bytes to every process.

@@ -44,31 +44,61 @@ void Boundaries::deliver(int from, const std::vector<char>& bytes, Time window_e
 }
 
 WindowStats run_windows(EventQueue& queue, const MpiWorld& world, Boundary& boundary, Time lookahead,
-                        const StillnessWatch* watch, const WindowProgress* progress) {
+                        const WindowOptions& options) {
   if (lookahead == 0 || lookahead == kNever)
     throw std::logic_error("run_windows: the lookahead must be positive and finite");
+  const StillnessWatch* const watch = options.watch;
+  const WindowProgress* const progress = options.progress;
+  const std::size_t n = std::size_t(world.size());
+  std::vector<char> peer(n, 0);
+  if (options.peers)
+    for (int p : *options.peers) peer.at(std::size_t(p)) = 1;
   WindowStats st;
   const auto started = std::chrono::steady_clock::now();
   auto last_line = started;
-  std::vector<std::vector<char>> out(std::size_t(world.size())), in;
+  std::vector<std::vector<char>> out(n), in, beyond;
+  auto deliver = [&](const std::vector<std::vector<char>>& got, Time window_end) {
+    for (std::size_t p = 0; p < got.size(); ++p)
+      if (int(p) != world.rank() && !got[p].empty()) boundary.deliver(int(p), got[p], window_end);
+  };
   Time window_end = 0;
   for (;;) {
     auto t0 = std::chrono::steady_clock::now();
     for (auto& o : out) o.clear();
     boundary.take_outgoing(out);
-    st.bytes_sent += world.exchange(out, in);
-    for (int p = 0; p < world.size(); ++p)
-      if (p != world.rank() && !in[std::size_t(p)].empty())
-        boundary.deliver(p, in[std::size_t(p)], window_end);
+    bool elsewhere = false;  // messages for a process that is not a peer
+    if (options.peers) {
+      st.bytes_sent += world.exchange_with(*options.peers, out, in);
+      for (std::size_t p = 0; p < n; ++p) {
+        if (peer[p]) continue;
+        if (int(p) != world.rank()) elsewhere |= !out[p].empty();
+        in[p].clear();
+      }
+    } else {
+      st.bytes_sent += world.exchange(out, in);
+    }
+    deliver(in, window_end);
     // One agreement: the earliest pending event anywhere, whether any process
-    // stopped (its flag rides in the same reduction as 0), and the latest
-    // packet movement anywhere (as kNever minus it).
-    // Process 0 also says whether a progress line is due (0: due).
+    // stopped (its flag rides in the same reduction as 0), the latest packet
+    // movement anywhere (as kNever minus it), whether process 0 wants a
+    // progress line, and whether any process has messages beyond its peers.
     const bool line_due = progress && world.root() &&
                           std::chrono::duration<double>(t0 - last_line).count() >= progress->every_s;
     std::vector<std::uint64_t> v = {queue.next_time(), queue.stopped() ? 0u : 1u,
-                                    watch ? kNever - watch->last_progress() : kNever, line_due ? 0u : 1u};
+                                    watch ? kNever - watch->last_progress() : kNever, line_due ? 0u : 1u,
+                                    elsewhere ? 0u : 1u};
     world.min(v);
+    if (v[4] == 0) {  // those go to every process, and the agreement is made again
+      for (std::size_t p = 0; p < n; ++p)
+        if (peer[p]) out[p].clear();
+      st.bytes_sent += world.exchange(out, beyond);
+      ++st.global_exchanges;
+      deliver(beyond, window_end);
+      const std::uint64_t line = v[3];
+      v = {queue.next_time(), queue.stopped() ? 0u : 1u, watch ? kNever - watch->last_progress() : kNever,
+           line, 1u};
+      world.min(v);
+    }
     const Time start = v[0], moved = kNever - v[2];
     if (v[3] == 0 && start != kNever) {
       std::vector<std::uint64_t> sums = progress->figures();

@@ -73,17 +73,33 @@ struct WindowProgress {
 
 struct WindowStats {
   std::uint64_t windows = 0;
-  std::uint64_t bytes_sent = 0;  // by this process, to the others
-  double run_s = 0;              // running this process's events
-  double sync_s = 0;             // exchanging and agreeing (waiting for the others included)
+  std::uint64_t bytes_sent = 0;        // by this process, to the others
+  std::uint64_t global_exchanges = 0;  // windows whose messages also went beyond the peers
+  double run_s = 0;                    // running this process's events
+  double sync_s = 0;                   // exchanging and agreeing (waiting for the others included)
 };
 
 // Runs the queue to the end of the simulation, window by window, with every
-// other process. Every process must schedule the same sync events (kPrioSync:
+// other process: each window, the boundary's messages are exchanged (with
+// the peers, or with every process) and delivered, then one reduction agrees
+// on the next window's start (the earliest event anywhere), whether any
+// process stopped, the latest packet movement, and whether a progress line
+// or an exchange beyond the peers is due. Every process must schedule the same sync events (kPrioSync:
 // phase boundaries, counter samples); a window never runs past one. Ends
 // when no process has an event left, or when any process's queue was
 // stopped (the watchdog); then every queue is stopped.
+struct WindowOptions {
+  const StillnessWatch* watch = nullptr;
+  const WindowProgress* progress = nullptr;  // null: no progress lines
+  // The processes this one shares cut links with (the same relation on
+  // every process: p is among q's peers iff q is among p's). A window's
+  // messages go to them point to point; a message for another process (the
+  // registrations' one broadcast) makes that window also exchange with every
+  // process. Null: every window exchanges with every process.
+  const std::vector<int>* peers = nullptr;
+};
+
 WindowStats run_windows(EventQueue& queue, const MpiWorld& world, Boundary& boundary, Time lookahead,
-                        const StillnessWatch* watch = nullptr, const WindowProgress* progress = nullptr);
+                        const WindowOptions& options = {});
 
 }  // namespace kairo::sim

@@ -390,8 +390,13 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
           "events/s over {} processes",
           phase, ctx.clock.to_cycles(now), sums[0], sums[1], double(sums[2]) / wall / 1e6, n));
     };
+    const std::vector<int> peers = platforms::neighbour_processes(plat, *part, world.rank());
+    sim::WindowOptions opt;
+    opt.watch = &watch;
+    opt.progress = o.progress ? &progress : nullptr;
+    opt.peers = &peers;
     windows = sim::run_windows(queue, world, both ? static_cast<sim::Boundary&>(*both) : *boundary,
-                               part->lookahead_ps, &watch, o.progress ? &progress : nullptr);
+                               part->lookahead_ps, opt);
   } else if (kernel) {
     if (o.progress) {
       kernel->set_progress([&](double wall) {

@@ -46,7 +46,9 @@ TEST(WindowRunner, WindowsSkipIdleTimeAndProgressReportsEachWindowsStart) {
     EXPECT_GE(wall, 0.0);
   };
   Nothing b;
-  const WindowStats st = run_windows(q, world, b, 10000, nullptr, &progress);
+  WindowOptions opt;
+  opt.progress = &progress;
+  const WindowStats st = run_windows(q, world, b, 10000, opt);
   EXPECT_EQ(tick.seen, at);
   EXPECT_EQ(st.windows, 3u);
   EXPECT_EQ(lines, (std::vector<Time>{0, 100000, 1000000}));
