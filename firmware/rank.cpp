@@ -39,7 +39,10 @@ Runtime::~Runtime() = default;
 class Runtime::Share final : public sim::Boundary, public sim::EventTarget {
  public:
   explicit Share(Runtime& rt) : rt_(rt) { rt.q_.at(kRegistrationsShared, sim::kPrioSync, this, 0); }
-  void on_event(std::uint32_t, std::uint32_t, void*) override {}
+  void on_event(std::uint32_t, std::uint32_t, void*) override { shared_ = true; }
+  // Its one broadcast (to every process) is over once the first window's
+  // registrations have gone: nothing registers after time 0.
+  bool links_only() const override { return shared_ && fresh_.empty(); }
   void note(std::uint64_t key, nic::MemKey value) { fresh_.emplace_back(key, value); }
   void take_outgoing(std::vector<std::vector<char>>& out) override {
     if (fresh_.empty()) return;
@@ -60,6 +63,7 @@ class Runtime::Share final : public sim::Boundary, public sim::EventTarget {
  private:
   Runtime& rt_;
   std::vector<std::pair<std::uint64_t, nic::MemKey>> fresh_;
+  bool shared_ = false;
 };
 
 void Runtime::split(std::vector<bool> owned) {

@@ -184,6 +184,7 @@ nlohmann::json split_report(const sim::MpiWorld& world, const Partition& part, c
                       {"imbalance", part.imbalance},
                       {"cut_links", part.cut.size()},
                       {"windows", w.windows},
+                      {"agreements", w.agreements},
                       {"exchanges_with_all", w.global_exchanges},
                       {"bytes_exchanged", sums[0]},
                       {"bytes_per_window", w.windows ? double(sums[0]) / double(w.windows) : 0.0},

@@ -43,6 +43,12 @@ void Boundaries::deliver(int from, const std::vector<char>& bytes, Time window_e
   if (!r.done()) throw std::runtime_error("a boundary message longer than its parts");
 }
 
+bool Boundaries::links_only() const {
+  for (const Boundary* part : parts_)
+    if (!part->links_only()) return false;
+  return true;
+}
+
 WindowStats run_windows(EventQueue& queue, const MpiWorld& world, Boundary& boundary, Time lookahead,
                         const WindowOptions& options) {
   if (lookahead == 0 || lookahead == kNever)
@@ -62,6 +68,7 @@ WindowStats run_windows(EventQueue& queue, const MpiWorld& world, Boundary& boun
       if (int(p) != world.rank() && !got[p].empty()) boundary.deliver(int(p), got[p], window_end);
   };
   Time window_end = 0;
+  int unagreed = 0, streak = 1;  // windows left before the next agreement; the next run's length
   for (;;) {
     auto t0 = std::chrono::steady_clock::now();
     for (auto& o : out) o.clear();
@@ -78,15 +85,31 @@ WindowStats run_windows(EventQueue& queue, const MpiWorld& world, Boundary& boun
       st.bytes_sent += world.exchange(out, in);
     }
     deliver(in, window_end);
+    if (unagreed > 0) {  // the next window follows this one, on every process alike
+      if (elsewhere)
+        throw std::logic_error(
+            "run_windows: a message beyond the peers from a boundary that said links_only");
+      --unagreed;
+      st.sync_s += seconds_since(t0);
+      const Time start = window_end;
+      window_end = start > kNever - lookahead ? kNever : start + lookahead;
+      window_end = std::min(window_end, queue.next_sync_time_after(start));
+      t0 = std::chrono::steady_clock::now();
+      queue.run_until(window_end - 1);
+      st.run_s += seconds_since(t0);
+      ++st.windows;
+      continue;
+    }
+    ++st.agreements;
     // One agreement: the earliest pending event anywhere, whether any process
     // stopped (its flag rides in the same reduction as 0), the latest packet
     // movement anywhere (as kNever minus it), whether process 0 wants a
     // progress line, and whether any process has messages beyond its peers.
     const bool line_due = progress && world.root() &&
                           std::chrono::duration<double>(t0 - last_line).count() >= progress->every_s;
-    std::vector<std::uint64_t> v = {queue.next_time(), queue.stopped() ? 0u : 1u,
-                                    watch ? kNever - watch->last_progress() : kNever, line_due ? 0u : 1u,
-                                    elsewhere ? 0u : 1u};
+    std::vector<std::uint64_t> v = {
+        queue.next_time(),  queue.stopped() ? 0u : 1u, watch ? kNever - watch->last_progress() : kNever,
+        line_due ? 0u : 1u, elsewhere ? 0u : 1u,       boundary.links_only() ? 1u : 0u};
     world.min(v);
     if (v[4] == 0) {  // those go to every process, and the agreement is made again
       for (std::size_t p = 0; p < n; ++p)
@@ -95,8 +118,12 @@ WindowStats run_windows(EventQueue& queue, const MpiWorld& world, Boundary& boun
       ++st.global_exchanges;
       deliver(beyond, window_end);
       const std::uint64_t line = v[3];
-      v = {queue.next_time(), queue.stopped() ? 0u : 1u, watch ? kNever - watch->last_progress() : kNever,
-           line, 1u};
+      v = {queue.next_time(),
+           queue.stopped() ? 0u : 1u,
+           watch ? kNever - watch->last_progress() : kNever,
+           line,
+           1u,
+           0u};
       world.min(v);
     }
     const Time start = v[0], moved = kNever - v[2];
@@ -117,6 +144,13 @@ WindowStats run_windows(EventQueue& queue, const MpiWorld& world, Boundary& boun
       break;
     }
     if (start == kNever) break;
+    // No idle time ahead: the next windows need no agreement.
+    if (options.peers && options.max_unagreed > 0 && v[5] == 1 && start - window_end < lookahead) {
+      unagreed = streak;
+      streak = std::min(streak * 2, options.max_unagreed);
+    } else {
+      streak = 1;
+    }
     window_end = start > kNever - lookahead ? kNever : start + lookahead;
     // A sync event at the window's start runs in it (before anything else at
     // that time); a later one starts the next window.

@@ -33,6 +33,9 @@ class Boundary {
   // Process `from`'s messages of the window that ended at `window_end`, in
   // the order it made them. No event they cause may be before window_end.
   virtual void deliver(int from, const std::vector<char>& bytes, Time window_end) = 0;
+  // From now on, messages go only to processes this one shares links with
+  // (run_windows' peers): then windows may run without a global agreement.
+  virtual bool links_only() const { return true; }
 };
 
 // Several boundaries as one (the router links' and the runtime's): each
@@ -42,6 +45,7 @@ class Boundaries final : public Boundary {
   explicit Boundaries(std::vector<Boundary*> parts) : parts_(std::move(parts)) {}
   void take_outgoing(std::vector<std::vector<char>>& out) override;
   void deliver(int from, const std::vector<char>& bytes, Time window_end) override;
+  bool links_only() const override;
 
  private:
   std::vector<Boundary*> parts_;
@@ -75,6 +79,7 @@ struct WindowStats {
   std::uint64_t windows = 0;
   std::uint64_t bytes_sent = 0;        // by this process, to the others
   std::uint64_t global_exchanges = 0;  // windows whose messages also went beyond the peers
+  std::uint64_t agreements = 0;        // windows that began with a global agreement
   double run_s = 0;                    // running this process's events
   double sync_s = 0;                   // exchanging and agreeing (waiting for the others included)
 };
@@ -97,6 +102,13 @@ struct WindowOptions {
   // registrations' one broadcast) makes that window also exchange with every
   // process. Null: every window exchanges with every process.
   const std::vector<int>* peers = nullptr;
+  // With peers: when an agreement finds no idle time ahead (the next event
+  // anywhere is within a lookahead of the window's end) and every boundary
+  // is links_only(), the next windows follow each other without agreeing
+  // (each a lookahead long, cut at sync events, which every process has
+  // alike): 1, 2, 4 ... up to this many between agreements, back to 1 when
+  // an agreement finds idle time. 0: agree every window.
+  int max_unagreed = 32;
 };
 
 WindowStats run_windows(EventQueue& queue, const MpiWorld& world, Boundary& boundary, Time lookahead,
