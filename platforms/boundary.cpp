@@ -30,7 +30,7 @@ class RouterBoundary::StandIn final : public hw::PacketSink, public hw::CreditSi
 
 RouterBoundary::RouterBoundary(Network& net, const Partition& part, int rank, hw::PacketPool& pool,
                                hw::PayloadCodec* codec)
-    : net_(net), pool_(pool), codec_(codec), out_(std::size_t(part.processes)) {
+    : net_(net), outbox_(part.processes, pool, codec) {
   if (part.owner.size() != net.num_routers())
     throw std::logic_error("RouterBoundary: the partition is not of this network");
   std::unordered_map<const void*, std::uint32_t> index;  // a router's sinks -> its index
@@ -64,37 +64,46 @@ RouterBoundary::RouterBoundary(Network& net, const Partition& part, int rank, hw
 
 RouterBoundary::~RouterBoundary() = default;
 
-void pack_packet(sim::ByteWriter& w, const hw::Packet* p, hw::PayloadCodec* codec) {
-  if (p->user && !codec)
+void Outbox::pack(sim::ByteWriter& w, hw::Packet* p) {
+  if (p->user && !codec_)
     throw std::logic_error("a packet with a payload descriptor crossed processes without a codec");
   w.put_bytes(p, sizeof(hw::Packet));
-  if (p->user) codec->pack(p->user, w);
+  if (p->user) codec_->pack(p->user, w);
+  sent_.push_back(p);
 }
 
-hw::Packet* unpack_packet(sim::ByteReader& r, hw::PacketPool& pool, hw::PayloadCodec* codec) {
-  hw::Packet* p = pool.get();
+hw::Packet* Outbox::unpack(sim::ByteReader& r) {
+  hw::Packet* p = pool_.get();
   r.get_bytes(p, sizeof(hw::Packet));
   p->next = nullptr;
   if (p->user) {
-    if (!codec) throw std::runtime_error("a boundary packet carries a payload and there is no codec");
-    p->user = codec->unpack(r);
+    if (!codec_) throw std::runtime_error("a boundary packet carries a payload and there is no codec");
+    p->user = codec_->unpack(r);
   }
   return p;
 }
 
+void Outbox::take(std::vector<std::vector<char>>& out) {
+  for (std::size_t p = 0; p < out_.size(); ++p) out[p].swap(out_[p]);
+  for (hw::Packet* p : sent_) {
+    if (p->user) codec_->release(p->user);
+    pool_.put(p);
+  }
+  sent_.clear();
+}
+
 void RouterBoundary::send_packet(int peer, std::uint32_t router, int port, int vc, hw::Packet* p) {
-  sim::ByteWriter w(out_[std::size_t(peer)]);
+  sim::ByteWriter w = outbox_.to(peer);
   w.put(kPacket);
   w.put(router);
   w.put(std::uint16_t(port));
   w.put(std::uint16_t(vc));
-  pack_packet(w, p, codec_);
-  sent_.push_back(p);  // the router reads it on after handing it over
+  outbox_.pack(w, p);  // the router reads it on after handing it over
   ++packets_sent_;
 }
 
 void RouterBoundary::send_credits(int peer, std::uint32_t router, int port, int vc, int flits, sim::Time at) {
-  sim::ByteWriter w(out_[std::size_t(peer)]);
+  sim::ByteWriter w = outbox_.to(peer);
   w.put(kCredits);
   w.put(router);
   w.put(std::uint16_t(port));
@@ -104,14 +113,7 @@ void RouterBoundary::send_credits(int peer, std::uint32_t router, int port, int 
   ++credits_sent_;
 }
 
-void RouterBoundary::take_outgoing(std::vector<std::vector<char>>& out) {
-  for (std::size_t p = 0; p < out_.size(); ++p) out[p].swap(out_[p]);
-  for (hw::Packet* p : sent_) {
-    if (p->user) codec_->release(p->user);
-    pool_.put(p);
-  }
-  sent_.clear();
-}
+void RouterBoundary::take_outgoing(std::vector<std::vector<char>>& out) { outbox_.take(out); }
 
 void RouterBoundary::deliver(int from, const std::vector<char>& bytes, sim::Time window_end) {
   sim::ByteReader r(bytes);
@@ -123,7 +125,7 @@ void RouterBoundary::deliver(int from, const std::vector<char>& bytes, sim::Time
     if (router >= net_.num_routers()) throw std::runtime_error("a boundary message names no router");
     router::Router& dst = net_.router_at(router);
     if (kind == kPacket) {
-      hw::Packet* p = unpack_packet(r, pool_, codec_);
+      hw::Packet* p = outbox_.unpack(r);
       if (p->arrive_ps < window_end)
         throw std::logic_error(fmt::format(
             "partitioned run: a packet from process {} arrives at {} ps, before the window's end at {} ps "

@@ -26,6 +26,29 @@
 
 namespace kairo::platforms {
 
+// What both kinds of stand-ins (the routers' here, the optical fabric's in
+// platforms/ocs_boundary.h) keep for the window: its messages per process,
+// and the packets packed into them, which go back to their pool (their
+// payload released) when the window's messages are taken. A packet crosses
+// as its bytes, then (a NIC's packet) its payload through `codec`.
+class Outbox {
+ public:
+  Outbox(int processes, hw::PacketPool& pool, hw::PayloadCodec* codec)
+      : pool_(pool), codec_(codec), out_(std::size_t(processes)) {}
+  sim::ByteWriter to(int process) { return sim::ByteWriter(out_[std::size_t(process)]); }
+  // `p` onto `w`; the sender reads it on until the window's messages are taken.
+  void pack(sim::ByteWriter& w, hw::Packet* p);
+  // A packet another process packed, rebuilt in a packet from the pool.
+  hw::Packet* unpack(sim::ByteReader& r);
+  void take(std::vector<std::vector<char>>& out);
+
+ private:
+  hw::PacketPool& pool_;
+  hw::PayloadCodec* codec_;
+  std::vector<std::vector<char>> out_;  // per process: this window's messages
+  std::vector<hw::Packet*> sent_;       // back to the pool once the messages are taken
+};
+
 class RouterBoundary final : public sim::Boundary {
  public:
   // Installs the stand-ins on the cut links of the routers `rank` owns.
@@ -51,20 +74,11 @@ class RouterBoundary final : public sim::Boundary {
   void send_credits(int peer, std::uint32_t router, int port, int vc, int flits, sim::Time at);
 
   Network& net_;
-  hw::PacketPool& pool_;
-  hw::PayloadCodec* codec_;
-  std::vector<std::vector<char>> out_;  // per process: this window's messages
-  std::vector<hw::Packet*> sent_;       // returned to the pool once packed
+  Outbox outbox_;
   std::unordered_map<std::uint32_t, std::unique_ptr<StandIn>> stand_ins_;  // per remote router
   std::uint64_t packets_sent_ = 0, credits_sent_ = 0;
   std::size_t cut_ports_ = 0;
 };
-
-// A packet as it crosses between processes: its bytes, then (a NIC's packet)
-// its payload through `codec`. Read back into a packet from `pool`. Shared
-// by the routers' and the optical fabric's stand-ins (platforms/ocs_boundary.h).
-void pack_packet(sim::ByteWriter& w, const hw::Packet* p, hw::PayloadCodec* codec);
-hw::Packet* unpack_packet(sim::ByteReader& r, hw::PacketPool& pool, hw::PayloadCodec* codec);
 
 // The network's deadlock watchdog made global for a partitioned run
 // (sim::StillnessWatch): the network's own watchdog stops scheduling; between

@@ -4,17 +4,11 @@
 
 #include <stdexcept>
 
-#include "platforms/boundary.h"
-
 namespace kairo::platforms {
 
 OcsBoundary::OcsBoundary(ocs::OcsFabric& fabric, const Partition& part, int rank, hw::PacketPool& pool,
                          hw::PayloadCodec* codec)
-    : fabric_(fabric),
-      pool_(pool),
-      codec_(codec),
-      latency_ps_(fabric.latency_ps()),
-      out_(std::size_t(part.processes)) {
+    : fabric_(fabric), latency_ps_(fabric.latency_ps()), outbox_(part.processes, pool, codec) {
   std::vector<char> remote(std::size_t(fabric.ports()), 0);
   for (int port = 0; port < fabric.ports(); ++port) {
     owner_.push_back(part.owner_of_host(fabric.node_of(port)));
@@ -28,17 +22,16 @@ OcsBoundary::~OcsBoundary() { fabric_.set_remote(nullptr, {}); }
 // The packet's circuit leads to another process's port (the fabric has
 // counted it out of `in` and added the pathway's latency).
 void OcsBoundary::packet(int in, int vc, hw::Packet* p) {
-  sim::ByteWriter w(out_[std::size_t(owner_[std::size_t(fabric_.output_of(in))])]);
+  sim::ByteWriter w = outbox_.to(owner_[std::size_t(fabric_.output_of(in))]);
   w.put(kPacket);
   w.put(std::uint32_t(in));
   w.put(std::uint16_t(vc));
-  pack_packet(w, p, codec_);
-  sent_.push_back(p);
+  outbox_.pack(w, p);
   ++packets_sent_;
 }
 
 void OcsBoundary::credits(int feeder, int vc, int flits, sim::Time at) {
-  sim::ByteWriter w(out_[std::size_t(owner_[std::size_t(feeder)])]);
+  sim::ByteWriter w = outbox_.to(owner_[std::size_t(feeder)]);
   w.put(kCredits);
   w.put(std::uint32_t(feeder));
   w.put(std::uint16_t(vc));
@@ -47,14 +40,7 @@ void OcsBoundary::credits(int feeder, int vc, int flits, sim::Time at) {
   ++credits_sent_;
 }
 
-void OcsBoundary::take_outgoing(std::vector<std::vector<char>>& out) {
-  for (std::size_t p = 0; p < out_.size(); ++p) out[p].swap(out_[p]);
-  for (hw::Packet* p : sent_) {
-    if (p->user) codec_->release(p->user);
-    pool_.put(p);
-  }
-  sent_.clear();
-}
+void OcsBoundary::take_outgoing(std::vector<std::vector<char>>& out) { outbox_.take(out); }
 
 void OcsBoundary::deliver(int from, const std::vector<char>& bytes, sim::Time window_end) {
   sim::ByteReader r(bytes);
@@ -71,7 +57,7 @@ void OcsBoundary::deliver(int from, const std::vector<char>& bytes, sim::Time wi
                       what, from, port, at, window_end));
     };
     if (kind == kPacket) {
-      hw::Packet* p = unpack_packet(r, pool_, codec_);
+      hw::Packet* p = outbox_.unpack(r);
       if (p->arrive_ps < window_end) throw too_early("a packet arrives", p->arrive_ps);
       fabric_.receive(port, vc, p);
     } else if (kind == kCredits) {

@@ -22,6 +22,7 @@
 #include "hw/common/packet.h"
 #include "hw/common/payload_codec.h"
 #include "hw/ocs/ocs_fabric.h"
+#include "platforms/boundary.h"
 #include "platforms/partition.h"
 #include "sim/window_runner.h"
 
@@ -46,11 +47,8 @@ class OcsBoundary final : public sim::Boundary, public ocs::OcsFabric::Remote {
   enum : std::uint8_t { kPacket = 1, kCredits = 2 };
   ocs::OcsFabric& fabric_;
   std::vector<int> owner_;  // per port: its node's process
-  hw::PacketPool& pool_;
-  hw::PayloadCodec* codec_;
   sim::Time latency_ps_;
-  std::vector<std::vector<char>> out_;  // per process: this window's messages
-  std::vector<hw::Packet*> sent_;       // returned to the pool once packed
+  Outbox outbox_;
   std::uint64_t packets_sent_ = 0, credits_sent_ = 0;
 };
 
