@@ -56,21 +56,25 @@ void EventQueue::push(const Event& e) {
   const std::uint64_t slot = slot_of(e.t, &rem);
   if (slot >= cur_ + kSlots) return push_far(e);
   Slot& s = wheel_[slot & kMask];
+  std::uint32_t list;
   if (rem == 0 && EventKey::own_context(e.order)) {
     // The FIFO append below is written out twice on purpose: a shared
     // member function made push() 6% more instructions (callgrind, traffic
     // mesh-8x8 at 0.30).
-    Fifo& f = s.q[EventKey::prio(e.order)];
+    list = own_list(EventKey::prio(e.order));
+    Fifo& f = s.list[list];
     const std::uint32_t n = new_node(e);
     if (f.tail == kNil)
       f.head = n;
     else
       nodes_[f.tail].next = n;
     f.tail = n;
-  } else if (!push_sorted(rem == 0 ? s.ported[EventKey::prio(e.order)] : s.odd, e)) {
-    return push_far(e);
+  } else {
+    list = rem == 0 ? ported_list(EventKey::prio(e.order)) : kOdd;
+    if (!push_sorted(s.list[list], e)) return push_far(e);
   }
-  if (s.count++ == 0) set_bit(slot & kMask);
+  if (s.live == 0) set_bit(slot & kMask);
+  s.live |= 1u << list;
   ++wheel_count_;
 }
 
@@ -161,19 +165,9 @@ EventQueue::Next EventQueue::peek() const {
   if (d != kSlots) {
     n.slot = cur_ + d;
     Slot& s = wheel_[n.slot & kMask];
-    Fifo* f = &s.odd;  // on-grid events (at the slot's time) come first
-    for (std::uint32_t p = 0; p <= kPrioLast; ++p) {
-      if (!s.q[p].empty()) {  // the queue's own context before port contexts
-        f = &s.q[p];
-        break;
-      }
-      if (!s.ported[p].empty()) {
-        f = &s.ported[p];
-        break;
-      }
-    }
-    n.fifo = f;
-    n.event = &nodes_[f->head].e;
+    n.list = std::uint32_t(__builtin_ctz(s.live));
+    n.fifo = &s.list[n.list];
+    n.event = &nodes_[n.fifo->head].e;
   }
   if (!far_.empty() && (!n.event || before(far_.front(), *n.event))) {
     n.fifo = nullptr;
@@ -190,11 +184,14 @@ Event EventQueue::take(const Next& n) {
   const std::uint32_t id = f->head;
   Event e = nodes_[id].e;
   f->head = nodes_[id].next;
-  if (f->head == kNil) f->tail = kNil;
   nodes_[id].next = free_;
   free_ = id;
   --wheel_count_;
-  if (--wheel_[n.slot & kMask].count == 0) clear_bit(n.slot & kMask);
+  if (f->head == kNil) {
+    f->tail = kNil;
+    Slot& s = wheel_[n.slot & kMask];
+    if ((s.live &= ~(1u << n.list)) == 0) clear_bit(n.slot & kMask);
+  }
   return e;
 }
 

@@ -146,12 +146,16 @@ class EventQueue {
   // and one list of port contexts' events kept sorted by order, then those
   // later within the slot (off the grid: a DMA's end, say), in one list kept
   // sorted by (time, order). Sorting is a short walk, bounded: an event that
-  // would need a longer one goes to the far heap instead.
+  // would need a longer one goes to the far heap instead. The lists are in
+  // the order they are taken (own, ported, own, ported, ... by priority, then
+  // the off-grid list), and `live` has a bit per non-empty list, so the next
+  // list is one count of trailing zeros.
+  static constexpr std::uint32_t kOdd = 2 * (kPrioLast + 1);
+  static std::uint32_t own_list(std::uint32_t prio) { return 2 * prio; }
+  static std::uint32_t ported_list(std::uint32_t prio) { return 2 * prio + 1; }
   struct Slot {
-    Fifo q[kPrioLast + 1];
-    Fifo ported[kPrioLast + 1];
-    Fifo odd;
-    std::uint32_t count = 0;
+    Fifo list[kOdd + 1];
+    std::uint32_t live = 0;
   };
   static constexpr int kMaxOddWalk = 32;
   static bool before(const Event& a, const Event& b) {
@@ -168,6 +172,7 @@ class EventQueue {
   // Where the next event is: a wheel FIFO (with its slot) or the far heap.
   struct Next {
     Fifo* fifo = nullptr;
+    std::uint32_t list = 0;  // its index in the slot
     std::uint64_t slot = 0;
     const Event* event = nullptr;  // nullptr: queue empty
   };
