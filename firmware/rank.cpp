@@ -232,11 +232,23 @@ Delay Rank::compute(sim::Time duration) { return Delay{rt_->queue(), rt_->resume
 
 void Rank::spawn(Task& t) { t.start(rt_->queue(), rt_->resumer()); }
 
+// Posted at once (the usual case), the put or get needs no coroutine of its
+// own: the caller's co_await finds an empty Task ready. Only a full command
+// queue makes one, which waits for space.
 Task Rank::submit(int tni, const nic::Command& c) {
   // An out-of-range TNI is the engine's error to report; use TNI 0 to carry it.
-  TniSide& side = tnis_[std::size_t(tni >= 0 && tni < tnis() ? tni : 0)];
+  const std::size_t slot = std::size_t(tni >= 0 && tni < tnis() ? tni : 0);
   nic::Command cmd = c;
   if (tni < 0 || tni >= tnis()) cmd.dst_tni = 0xffff;  // reported as a bad TNI
+  {
+    InLibrary in(*this);
+    if (tnis_[slot].tni->post(cmd)) return Task();
+  }
+  return wait_to_submit(slot, cmd);
+}
+
+Task Rank::wait_to_submit(std::size_t slot, nic::Command cmd) {
+  TniSide& side = tnis_[slot];
   InLibrary in(*this);  // waiting for space is time in the library: queues drain meanwhile
   while (!side.tni->post(cmd)) co_await side.space.wait();  // a full queue back-pressures
 }
@@ -263,14 +275,14 @@ nic::Command Rank::command(nic::Op op, int tni, int peer, nic::MemKey remote, st
 Task Rank::put(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
                std::uint64_t local_offset, std::uint64_t length, std::uint32_t tag, std::uint64_t* handle,
                bool notify) {
-  co_await submit(tni, command(nic::Op::kPut, tni, dst, remote, remote_offset, local, local_offset, length,
-                               tag, notify, handle));
+  return submit(tni, command(nic::Op::kPut, tni, dst, remote, remote_offset, local, local_offset, length, tag,
+                            notify, handle));
 }
 
 Task Rank::get(int tni, int src, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
                std::uint64_t local_offset, std::uint64_t length, std::uint64_t* handle) {
-  co_await submit(tni, command(nic::Op::kGet, tni, src, remote, remote_offset, local, local_offset, length, 0,
-                               false, handle));
+  return submit(tni, command(nic::Op::kGet, tni, src, remote, remote_offset, local, local_offset, length, 0,
+                            false, handle));
 }
 
 Task Rank::poll_cq(int tni, nic::Completion* out) {

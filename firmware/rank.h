@@ -57,7 +57,9 @@ class Rank final : public nic::TniListener {
   nic::MemKey remote_key(int rank, int memid) const;
 
   // Start a put or get on TNI `tni`; waits while that TNI's command queue is
-  // full. The handle identifies the completion.
+  // full. The handle identifies the completion. The command is posted when
+  // put/get is called (co_await it at once): posted, the returned Task is
+  // empty and awaiting it does not suspend.
   Task put(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
            std::uint64_t local_offset, std::uint64_t length, std::uint32_t tag, std::uint64_t* handle,
            bool notify = true);
@@ -106,6 +108,7 @@ class Rank final : public nic::TniListener {
     std::vector<nic::Completion> early;  // completions taken while waiting for another handle
   };
   Task submit(int tni, const nic::Command& c);
+  Task wait_to_submit(std::size_t slot, nic::Command cmd);
   std::string pathway(int peer, bool up);
   nic::Command command(nic::Op op, int tni, int peer, nic::MemKey remote, std::uint64_t remote_offset,
                        nic::MemKey local, std::uint64_t local_offset, std::uint64_t length, std::uint32_t tag,
