@@ -276,13 +276,13 @@ Task Rank::put(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset
                std::uint64_t local_offset, std::uint64_t length, std::uint32_t tag, std::uint64_t* handle,
                bool notify) {
   return submit(tni, command(nic::Op::kPut, tni, dst, remote, remote_offset, local, local_offset, length, tag,
-                            notify, handle));
+                             notify, handle));
 }
 
 Task Rank::get(int tni, int src, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
                std::uint64_t local_offset, std::uint64_t length, std::uint64_t* handle) {
   return submit(tni, command(nic::Op::kGet, tni, src, remote, remote_offset, local, local_offset, length, 0,
-                            false, handle));
+                             false, handle));
 }
 
 Task Rank::poll_cq(int tni, nic::Completion* out) {

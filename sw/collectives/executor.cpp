@@ -25,9 +25,9 @@ struct Posted {
 // on the K computer), so it is kept small (with GCC 12, 320 rather than 544
 // bytes): the puts not yet complete are one list over all TNIs with room for
 // one inline (a barrier step posts one put and collects it), not a heap
-// block per TNI; and the parts of a step that need state of their own
-// (posting, a relay's waits, the ops) are coroutines, whose frames live only
-// while they run.
+// block per TNI; and the parts of a step that need state of their own (a
+// relay's waits, the ops, a post or a collection that has to wait) are
+// coroutines, whose frames live only while they run.
 class Run {
  public:
   Run(fw::Rank& r, const Buffers& b, bool* ok)
@@ -50,8 +50,14 @@ class Run {
   fw::Task collect_all() { return collect_tnis(0, r_.tnis(), 0); }
 
  private:
+  fw::Task start_waiting(const Step& step, std::size_t i, fw::Task waiting);
   fw::Task post(const Put& p);
+  fw::Task post_after(fw::Task collecting, const Put& p);
+  fw::Task posted_after(fw::Task putting, const Put& p, int tni, std::uint64_t h);
+  fw::Task put(const Put& p, int tni, std::uint64_t* h);
+  void note_posted(const Put& p, int tni, std::uint64_t h);
   fw::Task collect_tnis(int first, int last, std::size_t keep);
+  fw::Task collect_waiting(int first, int last, std::size_t keep);
   fw::Task run_op(const Op& op);
 
   fw::Rank& r_;
@@ -62,17 +68,55 @@ class Run {
   std::vector<double> operands_;  // an op's operands, x then y; kept, not allocated and zeroed per op
 };
 
+// start, post and collect are plain functions that do their work at once
+// when nothing has to wait (the usual case: the engine has room, no put is
+// to be collected), returning an empty Task that the caller's co_await finds
+// ready; only what must wait gets a coroutine, which goes on from there.
 fw::Task Run::start(const Step& step) {
-  for (const Put& p : step.puts)
-    if (p.after < 0) co_await post(p);
+  for (std::size_t i = 0; i < step.puts.size(); ++i) {
+    if (step.puts[i].after >= 0) continue;
+    fw::Task t = post(step.puts[i]);
+    if (!t.await_ready()) return start_waiting(step, i + 1, std::move(t));
+  }
+  return fw::Task();
+}
+
+fw::Task Run::start_waiting(const Step& step, std::size_t i, fw::Task waiting) {
+  co_await waiting;
+  for (; i < step.puts.size(); ++i)
+    if (step.puts[i].after < 0) co_await post(step.puts[i]);
 }
 
 fw::Task Run::post(const Put& p) {
   const int tni = p.tni % r_.tnis();
-  co_await collect(tni, kWindow - 1);
+  fw::Task c = collect(tni, kWindow - 1);
+  if (!c.await_ready()) return post_after(std::move(c), p);
   std::uint64_t h = 0;
-  co_await r_.put(tni, p.to, r_.remote_key(p.to, p.to_send ? b_.send_memid : b_.recv_memid), p.dst_offset,
-                  p.from_recv ? recv_ : send_, p.src_offset, p.bytes, p.tag, &h);
+  fw::Task t = put(p, tni, &h);
+  if (!t.await_ready()) return posted_after(std::move(t), p, tni, h);
+  note_posted(p, tni, h);
+  return fw::Task();
+}
+
+fw::Task Run::post_after(fw::Task collecting, const Put& p) {
+  co_await collecting;
+  const int tni = p.tni % r_.tnis();
+  std::uint64_t h = 0;
+  co_await put(p, tni, &h);
+  note_posted(p, tni, h);
+}
+
+fw::Task Run::posted_after(fw::Task putting, const Put& p, int tni, std::uint64_t h) {
+  co_await putting;
+  note_posted(p, tni, h);
+}
+
+fw::Task Run::put(const Put& p, int tni, std::uint64_t* h) {
+  return r_.put(tni, p.to, r_.remote_key(p.to, p.to_send ? b_.send_memid : b_.recv_memid), p.dst_offset,
+                p.from_recv ? recv_ : send_, p.src_offset, p.bytes, p.tag, h);
+}
+
+void Run::note_posted(const Put& p, int tni, std::uint64_t h) {
   posted_.push_back(p.from_recv ? Posted{h, 0, 0, tni}
                                 : Posted{h, p.src_offset, p.src_offset + p.bytes, tni});
 }
@@ -111,6 +155,15 @@ fw::Task Run::ops(const Step& step) {
 }
 
 fw::Task Run::collect_tnis(int first, int last, std::size_t keep) {
+  for (int t = first; t < last; ++t) {
+    const auto on_tni = [t](const Posted& h) { return h.tni == t; };
+    if (std::size_t(std::count_if(posted_.begin(), posted_.end(), on_tni)) > keep)
+      return collect_waiting(t, last, keep);
+  }
+  return fw::Task();  // nothing to collect
+}
+
+fw::Task Run::collect_waiting(int first, int last, std::size_t keep) {
   for (int t = first; t < last; ++t) {
     // Counted afresh each round (the list is short): no count in the frame,
     // which then fits the 128-byte class while the put completes.
