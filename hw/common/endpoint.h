@@ -9,9 +9,10 @@
 // Ejection: the endpoint owns `vcs` receive buffers of `buffer_flits` each;
 // a packet is handed to the client when its head has arrived. Its buffer
 // slots free (credits go back to the router after the credit delay) once its
-// tail is in, or, for a client that consumes later (set_client(c, true)),
-// when the client calls consumed(p): until then the packet occupies the
-// buffer and the network behind it is back-pressured.
+// tail is in. A client that consumes later (set_client(c, true)) gets the
+// packet when its tail is in and frees its slots by calling consumed(p):
+// until then the packet occupies the buffer and the network behind it is
+// back-pressured.
 #pragma once
 #include <cstdint>
 
@@ -26,8 +27,9 @@ class EndpointClient {
  public:
   virtual ~EndpointClient() = default;
   // A packet's head has arrived; its tail is fully in at p->tail_ps (>= now),
-  // and a client acts on the packet from then. The client owns the packet
-  // from here on.
+  // and a client acts on the packet from then. A client that consumes later
+  // is called once the tail is in (now == clock.ceil(p->tail_ps)). The
+  // client owns the packet from here on.
   virtual void on_packet(int ni, Packet* p) = 0;
   // The endpoint may be able to send again (a credit returned or the
   // channel freed) after a can_send() that returned false.
@@ -75,7 +77,7 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
   std::uint64_t packets_received() const { return received_; }
 
  private:
-  enum OwnEvent : std::uint32_t { kRetry = kFirstOwnEvent };
+  enum OwnEvent : std::uint32_t { kRetry = kFirstOwnEvent, kTailIn };
   int choose_vc(int flits);
   void retry_at(sim::Time t);
 

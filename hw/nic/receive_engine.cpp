@@ -6,8 +6,6 @@
 
 namespace kairo::nic {
 
-void ReceiveEngine::head_in(Tni& t, hw::Packet* p) { t.at(t.ctx_->clock.ceil(p->tail_ps), Tni::kTailIn, p); }
-
 void ReceiveEngine::tail_in(Tni& t, hw::Packet* p) {
   if (stalled_ || !held_.empty()) {  // stays in the ejection buffer, in arrival order
     held_.push_back(p);

@@ -1,8 +1,8 @@
 // The receive side of an RDMA engine: the ejection side of its endpoint, the
 // rx DMA and the per-operation reassembly.
 //
-// The endpoint hands a packet over when its head lands; the engine acts once
-// its tail is in. Put data is written to memory by the rx DMA at the DMA
+// The endpoint hands a packet over when its tail is in (the engine is a client
+// that consumes later, hw/common/endpoint.h). Put data is written to memory by the rx DMA at the DMA
 // rate, in arrival order, the packet keeping its ejection buffer slots until
 // it is written (a DMA slower than the link back-pressures the network);
 // after an operation's last byte is in memory its notice (tag) is raised
@@ -39,9 +39,7 @@ class ReceiveEngine {
   // `memory`: the node memory's forward interface.
   ReceiveEngine(double dma_bytes_per_s, tlm::tlm_fw_transport_if<>* memory) : dma_(dma_bytes_per_s, memory) {}
 
-  // The endpoint handed `p` over (its head landed): act once its tail is in.
-  void head_in(Tni& t, hw::Packet* p);
-  // `p`'s tail is in (Tni::kTailIn): take it, or hold it while stalled.
+  // The endpoint handed `p` over, its tail in: take it, or hold it while stalled.
   void tail_in(Tni& t, hw::Packet* p);
   // `w`'s payload is in memory (Tni::kWriteDone), or was refused.
   void write_done(Tni& t, Wire* w);

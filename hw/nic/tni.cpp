@@ -92,7 +92,7 @@ void Tni::gate_changed() {
 
 // ---- the endpoint and the event queue ----------------------------------------
 
-void Tni::on_packet(int, hw::Packet* p) { rx_.head_in(*this, p); }
+void Tni::on_packet(int, hw::Packet* p) { rx_.tail_in(*this, p); }
 
 void Tni::on_send_ready(int) { tx_.pump_send(*this); }
 
@@ -102,8 +102,6 @@ void Tni::on_event(std::uint32_t kind, std::uint32_t, void* ptr) {
       return commands_.activate(*this);
     case kReadDone:
       return tx_.read_done(*this, static_cast<Wire*>(ptr));
-    case kTailIn:
-      return rx_.tail_in(*this, static_cast<hw::Packet*>(ptr));
     case kWriteDone:
       return rx_.write_done(*this, static_cast<Wire*>(ptr));
     case kResume:

@@ -180,7 +180,7 @@ class Tni : public hw::EndpointClient, public sim::EventTarget {
   friend class TransmitEngine;
   friend class ReceiveEngine;
   friend class CompletionQueues;
-  enum Kind : std::uint32_t { kActivate = hw::kFirstOwnEvent, kReadDone, kTailIn, kWriteDone, kResume };
+  enum Kind : std::uint32_t { kActivate = hw::kFirstOwnEvent, kReadDone, kWriteDone, kResume };
 
   sim::Time now() const { return ctx_->queue->now(); }
   // Every event of the engine's blocks comes back to the engine (on_event).
