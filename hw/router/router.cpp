@@ -8,6 +8,18 @@ namespace kairo::router {
 
 using sim::Time;
 
+namespace {
+// A packet's random bits for a random tie-break on even rings: a mix
+// (splitmix64's finalizer) of what identifies it, so a run is reproduced
+// exactly, whichever process of a partitioned run routes the packet.
+std::uint64_t coin(const hw::Packet& p) {
+  std::uint64_t z = p.id * 0x9e3779b97f4a7c15ULL ^ std::uint64_t(p.src) << 32 ^ std::uint64_t(p.created_ps);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+}  // namespace
+
 Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
     : sc_module(name), cfg_(cfg), id_(id), coord_(cfg.topo ? cfg.topo->coord_of(id) : Coord{}) {
   const int np = cfg.num_ports();
@@ -92,7 +104,8 @@ void Router::accept(int port, int vc, hw::Packet* p) {
     // enters the network (an injection port: the endpoint marks it with
     // in_dim -1), and carried from hop to hop.
     if (p->in_dim < 0) p->dst_coord = cfg_.topo->coord_of(p->dst);
-    const RouteDecision d = cfg_.routing->route(coord_, p->dst_coord, p->in_dim, p->vc_class);
+    const RouteDecision d = cfg_.routing->route(coord_, p->dst_coord, p->in_dim, p->vc_class,
+                                                cfg_.routing->random_ties() ? coin(*p) : 0);
     if (d.port < 0) {
       p->out_port = std::int16_t(cfg_.ni_port(p->dst_ni));
       p->out_class = VcClass::kAny;

@@ -67,9 +67,14 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
               "largest packet, header included (at most 65535)");
     b.shape("routing_order", "names", "declared order",
             "dimension-order routing: the order dimensions are corrected in, e.g. [X, Y, Z, A, C, B]");
-    b.name("tie_break", &P::tie_break, {{"plus", TieBreak::kPlus}, {"minus", TieBreak::kMinus}},
+    b.name("tie_break", &P::tie_break,
+           {{"balanced", TieBreak::kBalanced},
+            {"random", TieBreak::kRandom},
+            {"plus", TieBreak::kPlus},
+            {"minus", TieBreak::kMinus}},
            "ring direction when both ways are equally short",
-           "plus or minus: the way round a ring when both are equally short");
+           "the way round an even ring when both are equally short: balanced (by the starting coordinate's "
+           "parity: even +, odd -), random (a coin per packet, as BookSim), plus or minus (always that way)");
     std::vector<std::pair<std::string, std::string>> allocators;
     for (const std::string& n : allocator_choices()) allocators.emplace_back(n, n);
     b.name("allocator", &P::allocator, allocators, "",

@@ -18,25 +18,25 @@ struct RouterConfig;
 struct RouterParams {
   static constexpr sim::Time kDefaultCablePs = 5000;  // router.cable_latency when absent: 5ns
 
-  int vcs = 4;                           // router.vcs: VCs per port
-  int vc_buffer_flits = 64;              // router.vc_buffer_flits: buffer per VC
-  int flit_bytes = 32;                   // router.flit_size: "32B"
-  double link_bytes_per_s = 5e9;         // router.link_bandwidth: "5GB/s" per direction
-  double host_bytes_per_s = 0;           // router.host_bandwidth: NI<->router channel; 0 = same as link
-  double clock_hz = 312.5e6;             // router.clock: "312.5MHz"
-  int routing_cycles = 1;                // router.routing_cycles
-  int vc_alloc_cycles = 1;               // router.vc_alloc_cycles
-  int sw_alloc_cycles = 1;               // router.sw_alloc_cycles
-  int switch_traversal_cycles = 1;       // router.switch_traversal_cycles
-  std::vector<sim::Time> cable_ps;       // router.cable_latency: "5ns" or {X: 5ns, ...}; one per dim
-  sim::Time host_latency_ps = 0;         // router.host_latency: NI<->router channel latency
-  int credit_delay_cycles = 1;           // router.credit_delay_cycles: added to the cable on the way back
-  int max_packet_flits = 64;             // router.max_packet_flits
-  std::vector<int> routing_order;        // router.routing_order: [X, Y, Z, A, C, B]; default = declared order
-  TieBreak tie_break = TieBreak::kPlus;  // router.tie_break: plus | minus
-  std::string allocator = "round_robin";    // router.allocator: allocator_names() (hw/router/allocator.h)
-  int network_interfaces = 1;               // router.network_interfaces: injection/ejection port pairs
-  std::uint64_t watchdog_cycles = 1000000;  // router.watchdog_cycles: no progress this long = deadlock
+  int vcs = 4;                      // router.vcs: VCs per port
+  int vc_buffer_flits = 64;         // router.vc_buffer_flits: buffer per VC
+  int flit_bytes = 32;              // router.flit_size: "32B"
+  double link_bytes_per_s = 5e9;    // router.link_bandwidth: "5GB/s" per direction
+  double host_bytes_per_s = 0;      // router.host_bandwidth: NI<->router channel; 0 = same as link
+  double clock_hz = 312.5e6;        // router.clock: "312.5MHz"
+  int routing_cycles = 1;           // router.routing_cycles
+  int vc_alloc_cycles = 1;          // router.vc_alloc_cycles
+  int sw_alloc_cycles = 1;          // router.sw_alloc_cycles
+  int switch_traversal_cycles = 1;  // router.switch_traversal_cycles
+  std::vector<sim::Time> cable_ps;  // router.cable_latency: "5ns" or {X: 5ns, ...}; one per dim
+  sim::Time host_latency_ps = 0;    // router.host_latency: NI<->router channel latency
+  int credit_delay_cycles = 1;      // router.credit_delay_cycles: added to the cable on the way back
+  int max_packet_flits = 64;        // router.max_packet_flits
+  std::vector<int> routing_order;   // router.routing_order: [X, Y, Z, A, C, B]; default = declared order
+  TieBreak tie_break = TieBreak::kBalanced;  // router.tie_break: balanced | random | plus | minus
+  std::string allocator = "round_robin";     // router.allocator: allocator_names() (hw/router/allocator.h)
+  int network_interfaces = 1;                // router.network_interfaces: injection/ejection port pairs
+  std::uint64_t watchdog_cycles = 1000000;   // router.watchdog_cycles: no progress this long = deadlock
   // Switched fabrics (fat trees, clusters): the time a packet spends in a
   // switch, replacing the cycle counts above when > 0, and whether a switch
   // waits for the whole packet before forwarding it.

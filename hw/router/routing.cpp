@@ -32,13 +32,24 @@ void check_order(const Topology& topo, const std::vector<int>& order) {
 }
 
 // Direction of the next hop in dimension d. A mesh moves toward the
-// destination; a ring takes the shorter way round, `tie` when both are equal.
-int direction(const DimSpec& spec, int from, int to, TieBreak tie) {
+// destination; a ring takes the shorter way round, `tie` when both are equal
+// (which only happens on the first hop in the ring: see TieBreak).
+int direction(const DimSpec& spec, int from, int to, TieBreak tie, std::uint64_t coin) {
   if (!spec.wrap || spec.size < 3) return to > from ? +1 : -1;
   const int plus = (to - from + spec.size) % spec.size;
   const int minus = spec.size - plus;
   if (plus != minus) return plus < minus ? +1 : -1;
-  return tie == TieBreak::kPlus ? +1 : -1;
+  switch (tie) {
+    case TieBreak::kPlus:
+      return +1;
+    case TieBreak::kMinus:
+      return -1;
+    case TieBreak::kBalanced:
+      return from % 2 == 0 ? +1 : -1;
+    case TieBreak::kRandom:
+      return coin & 1 ? +1 : -1;
+  }
+  return +1;
 }
 
 }  // namespace
@@ -48,15 +59,15 @@ DimensionOrderRouting::DimensionOrderRouting(const Topology& topo, std::vector<i
   check_order(topo_, order_);
 }
 
-RouteDecision DimensionOrderRouting::route(const Coord& here, const Coord& dst, int in_dim,
-                                           VcClass in_class) const {
+RouteDecision DimensionOrderRouting::route(const Coord& here, const Coord& dst, int in_dim, VcClass in_class,
+                                           std::uint64_t coin) const {
   for (int d : order_) {
     if (here[d] == dst[d]) continue;
     const DimSpec& spec = topo_.dim(d);
     RouteDecision r;
     r.dim = d;
     // A size-2 dimension has a single link to the other node; report it as +1.
-    r.dir = spec.size == 2 ? +1 : direction(spec, here[d], dst[d], tie_);
+    r.dir = spec.size == 2 ? +1 : direction(spec, here[d], dst[d], tie_, coin);
     r.port = topo_.port_of(d, r.dir);
     if (topo_.is_ring(d)) {
       // Dateline: the wrap link and every later hop in this ring use the high

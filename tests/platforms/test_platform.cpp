@@ -313,7 +313,7 @@ TEST(Platform, ImpossibleValuesAreRejectedWithWhatWasExpected) {
       {"  cable_latency: {X: 1ns}\n", "router.cable_latency", "missing Y"},
       {"  cable_latency: {X: 1ns, Y: 1ns, W: 1ns}\n", "router.cable_latency.W", "unknown dimension"},
       {"  host_latency: 5\n", "router.host_latency", "expected a duration with a unit"},
-      {"  tie_break: left\n", "router.tie_break", "expected plus or minus"},
+      {"  tie_break: left\n", "router.tie_break", "expected one of balanced | random | plus | minus"},
       {"  allocator: fifo\n", "router.allocator", "expected one of round_robin | islip | oldest_first"},
       {"  vcs: 2\n  vcs: 3\n", "router.vcs", "duplicate key"},
       {"  vcs:\n", "router.vcs", "got nothing"},

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <map>
 #include <new>
 #include <set>
 #include <stdexcept>
@@ -72,7 +73,10 @@ int expected_dir(const DimSpec& spec, int from, int to, TieBreak tie) {
   if (!spec.wrap) return to > from ? +1 : -1;
   const int plus = ((to - from) % spec.size + spec.size) % spec.size;
   const int minus = spec.size - plus;
-  if (plus == minus) return tie == TieBreak::kPlus ? +1 : -1;
+  if (plus == minus) {
+    if (tie == TieBreak::kBalanced) return from % 2 == 0 ? +1 : -1;
+    return tie == TieBreak::kPlus ? +1 : -1;
+  }
   return plus < minus ? +1 : -1;
 }
 
@@ -163,7 +167,7 @@ TEST(Routing, EveryRouteIsMinimalDimensionOrderedAndFollowsTheDatelineRule) {
     std::vector<int> forward = identity_order(topo.num_dims());
     std::vector<int> backward(forward.rbegin(), forward.rend());
     for (const std::vector<int>& order : {forward, backward}) {
-      for (TieBreak tie : {TieBreak::kPlus, TieBreak::kMinus}) {
+      for (TieBreak tie : {TieBreak::kPlus, TieBreak::kMinus, TieBreak::kBalanced}) {
         const DimensionOrderRouting routing(topo, order, tie);
         for (NodeId a = 0; a < topo.num_nodes(); ++a) {
           for (NodeId b = 0; b < topo.num_nodes(); ++b) {
@@ -235,6 +239,42 @@ TEST(Routing, HalfWayRoundFollowsTheTieBreak) {
   EXPECT_EQ(classes_of(p), (std::vector<VcClass>{VcClass::kLow, VcClass::kLow, VcClass::kLow}));
   EXPECT_EQ(classes_of(m), (std::vector<VcClass>{VcClass::kHigh, VcClass::kHigh, VcClass::kHigh}))
       << "going minus from 0 starts on the wrap link";
+}
+
+// Every node of a k-ring sends one flow to every other node. A flow d hops
+// away loads d links of its direction; the k/2-hop flows are the ties. With
+// them split evenly each directional link carries (1 + ... + (k/2 - 1)) +
+// (k/2) / 2 = k^2 / 8 flows; with every tie sent plus, + links carry
+// k^2/8 + k/4 and - links k^2/8 - k/4.
+std::map<std::pair<NodeId, int>, int> ring_loads(const Topology& topo, const DimensionOrderRouting& routing) {
+  std::map<std::pair<NodeId, int>, int> load;  // (node, port) -> flows through that link
+  for (NodeId a = 0; a < topo.num_nodes(); ++a)
+    for (NodeId b = 0; b < topo.num_nodes(); ++b)
+      for (const Hop& h : walk(topo, routing, a, b)) ++load[{h.from, h.decision.port}];
+  return load;
+}
+
+TEST(Routing, BalancedTieBreakLoadsBothDirectionsOfAnEvenRingEqually) {
+  for (int k : {4, 8, 12}) {
+    const Topology topo({{"X", k, true}});
+    const int even = k * k / 8;
+    for (const auto& [link, flows] : ring_loads(topo, DimensionOrderRouting(topo, {0}, TieBreak::kBalanced)))
+      EXPECT_EQ(flows, even) << k << "-ring, node " << link.first << " port " << topo.port_name(link.second);
+    for (const auto& [link, flows] : ring_loads(topo, DimensionOrderRouting(topo, {0}, TieBreak::kPlus))) {
+      const bool plus = link.second == topo.port_of(0, +1);
+      EXPECT_EQ(flows, plus ? even + k / 4 : even - k / 4) << k << "-ring, plus tie-break";
+    }
+  }
+}
+
+TEST(Routing, RandomTieBreakFollowsThePacketsCoin) {
+  const Topology topo({{"X", 8, true}});
+  const DimensionOrderRouting routing(topo, {0}, TieBreak::kRandom);
+  EXPECT_TRUE(routing.random_ties());
+  EXPECT_EQ(routing.route({1}, {5}, -1, VcClass::kAny, 1).dir, +1);
+  EXPECT_EQ(routing.route({1}, {5}, -1, VcClass::kAny, 2).dir, -1);
+  EXPECT_EQ(routing.route({1}, {4}, -1, VcClass::kAny, 2).dir, +1) << "not a tie: the shorter way";
+  EXPECT_FALSE(DimensionOrderRouting(topo, {0}).random_ties()) << "the default is balanced";
 }
 
 TEST(Routing, MeshMovesTowardTheDestinationWithoutWrapping) {
@@ -363,7 +403,7 @@ TEST(Routing, DatelineClassesMakeDimensionOrderRoutingDeadlockFree) {
     const Topology topo(s.dims);
     std::vector<int> order = identity_order(topo.num_dims());
     std::reverse(order.begin(), order.end());
-    for (TieBreak tie : {TieBreak::kPlus, TieBreak::kMinus}) {
+    for (TieBreak tie : {TieBreak::kPlus, TieBreak::kMinus, TieBreak::kBalanced}) {
       const DimensionOrderRouting routing(topo, order, tie);
       EXPECT_TRUE(acyclic(dependency_graph(topo, routing, false), topo.num_nodes()))
           << s.label << ": cyclic channel dependency despite the dateline";

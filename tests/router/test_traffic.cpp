@@ -64,6 +64,25 @@ TEST(Traffic, UniformMeshSaturatesBelowTheBisectionBoundAndAboveSixtyPercentOfIt
               low["offered_flits_per_node_cycle"].get<double>(), 0.02 * 0.2);
 }
 
+// BookSim 2's 8x8 torus (dim_order_torus, 4 VCs x 8 flits, 4-flit packets,
+// uniform) saturates at 0.538 flits per node and cycle
+// (../shared/reference/booksim/summary.csv, c_torus8_dor_uniform); it breaks
+// the half-way ties of its even rings with a coin per packet. Configured
+// alike (no cable or host latency) and offered 0.6, the first rate of
+// BookSim's sweep past saturation, kairo's balanced and random tie-breaks
+// accept within 5% of it; sending every tie plus loads the + links 1.7 times
+// the - links and saturates well below.
+TEST(Traffic, Torus8x8SaturatesWithinFivePercentOfBookSimWhenHalfWayTrafficIsSplit) {
+  const double booksim = 0.538473;
+  auto accepted = [](const std::string& tie) {
+    auto j = run("torus-8x8", opts("uniform", 0.6, 1000, 6000),
+                 {"router.tie_break=" + tie, "router.cable_latency=0ns", "router.host_latency=0ns"});
+    return j["accepted_flits_per_node_cycle"].get<double>();
+  };
+  for (std::string tie : {"balanced", "random"}) EXPECT_NEAR(accepted(tie), booksim, 0.05 * booksim) << tie;
+  EXPECT_LT(accepted("plus"), 0.90 * booksim);
+}
+
 // Above saturation, then drained: every packet created arrives exactly once.
 TEST(Traffic, NoDeadlockAndNothingLostAboveSaturation) {
   for (std::string platform : {"torus-8x8", "tofu-small"}) {
