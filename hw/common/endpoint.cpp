@@ -127,14 +127,10 @@ void Endpoint::on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) {
       ++received_;
       --s_->activity->in_network;
       s_->activity->last_progress_ps = now;
-      // Slots free once the tail is in and the client has taken the packet.
-      if (consume_later_) {
-        p->eject_vc = std::int8_t(arg_vc(arg));
-        ++s_->activity->held;
-      } else {
-        back_.src->return_credits(back_.src_port, arg_vc(arg), p->flits,
-                                  s_->clock.ceil(p->tail_ps + back_.latency_ps));
-      }
+      // Slots free once the tail is in (a client that consumes later gets
+      // kTailIn instead, and frees them with consumed()).
+      back_.src->return_credits(back_.src_port, arg_vc(arg), p->flits,
+                                s_->clock.ceil(p->tail_ps + back_.latency_ps));
       client_->on_packet(ni_, p);
       return;
     }
