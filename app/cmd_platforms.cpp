@@ -13,6 +13,7 @@
 #include "platforms/switch_netlist.h"
 #include "sim/host_memory.h"
 #include "sim/units.h"
+#include "sw/collectives/bounds.h"
 
 namespace kairo::app {
 namespace {
@@ -93,9 +94,21 @@ void check_switched(const platforms::Platform& p, bool ports) {
   net.keep_until_exit();
 }
 
+// What bounds an all-to-all of `m` bytes per pair among every node
+// (sw/collectives/bounds.h), and which of them binds.
+void print_alltoall_bounds(const platforms::Platform& p, std::uint64_t m) {
+  const coll::AlltoallBounds b = coll::alltoall_bounds(p, m);
+  std::string line = fmt::format("  all-to-all {} per pair: ", units::format_bytes(m));
+  if (b.network_ns > 0)
+    line += fmt::format("network {} (formula (1)), routing {}, ", coll::format_bound(b.network_ns),
+                        coll::format_bound(b.routing_ns));
+  std::cout << line << fmt::format("injection {}; {} binds\n", coll::format_bound(b.injection_ns), b.binding);
+  if (!b.note.empty()) std::cout << "             " << b.note << "\n";
+}
+
 // With --processes (`partitioned`): the partition for a partitioned run too.
 int check(const std::string& name, const std::vector<std::string>& sets, bool ports, bool partitioned,
-          long long processes, const std::string& partition) {
+          long long processes, const std::string& partition, const std::string& alltoall_size) {
   try {
     platforms::Platform p = platforms::load_platform(name, sets);
     // Refused before anything is built when this host could not run it.
@@ -104,12 +117,21 @@ int check(const std::string& name, const std::vector<std::string>& sets, bool po
     if (!partitioned && !partition.empty())
       throw std::invalid_argument(
           "--partition: needs --processes N, the number of processes to partition for");
+    std::uint64_t alltoall_bytes = 4096;
+    if (!alltoall_size.empty()) try {
+        alltoall_bytes = units::parse_bytes(alltoall_size);
+      } catch (const std::exception& e) {
+        throw std::invalid_argument(fmt::format("--alltoall-size: {}", e.what()));
+      }
+    if (alltoall_bytes == 0)
+      throw std::invalid_argument("--alltoall-size: expected a size above 0, like 4KiB");
     const std::string method = partition.empty() ? "auto" : partition;
     // Made before anything is printed: a bad count prints only the error.
     std::optional<platforms::Partition> part;
     if (partitioned) part = make_partition(p, processes, method);
     if (p.kind != platforms::FabricKind::kTorus) {
       check_switched(p, ports);
+      print_alltoall_bounds(p, alltoall_bytes);
       if (part) print_partition(p, *part, method);
       return kExitOk;
     }
@@ -144,6 +166,7 @@ int check(const std::string& name, const std::vector<std::string>& sets, bool po
     std::cout << fmt::format(
         "  memory     about {:.0f} MiB of host memory with its NICs and ranks (kairo run, size-only)\n",
         need / double(1 << 20));
+    print_alltoall_bounds(p, alltoall_bytes);
     if (part) print_partition(p, *part, method);
     return kExitOk;
   } catch (const platforms::ConfigError& e) {
@@ -181,8 +204,11 @@ void add_platform_commands(CLI::App& app, int& exit_code) {
   CLI::Option* given = c->add_option(
       "--processes", *processes, "partitioned runs: print the partition over N processes (docs/parallel.md)");
   c->add_option("--partition", *partition, "with --processes: auto (default), blocks or metis");
-  c->callback([name, sets, ports, given, processes, partition, &exit_code] {
-    exit_code = check(*name, *sets, *ports, given->count() > 0, *processes, *partition);
+  auto alltoall_size = std::make_shared<std::string>();
+  c->add_option("--alltoall-size", *alltoall_size,
+                "bytes per pair of the all-to-all whose bounds are printed (default 4KiB)");
+  c->callback([name, sets, ports, given, processes, partition, alltoall_size, &exit_code] {
+    exit_code = check(*name, *sets, *ports, given->count() > 0, *processes, *partition, *alltoall_size);
   });
 }
 

@@ -23,7 +23,8 @@ ALLOWED = {
     "platforms": {"sim", "hw/common", "hw/router", "hw/nic", "hw/ocs", "observe"},
     "traffic": {"sim", "hw/common", "hw/router", "platforms"},
     "firmware": {"sim", "hw/common", "hw/nic"},
-    "sw/collectives": {"sim", "firmware", "hw/common", "hw/nic", "platforms"},  # bounds need the shape
+    # bounds need the shape and the routing function
+    "sw/collectives": {"sim", "firmware", "hw/common", "hw/nic", "hw/router", "platforms"},
     "sw/hybrid": {"sim", "hw/common", "hw/router", "hw/ocs", "platforms"},
     "sw/workloads": {"sim", "firmware", "sw/collectives", "sw/hybrid", "hw/common", "hw/nic", "hw/ocs",
                      "hw/router", "platforms"},

@@ -129,11 +129,19 @@ class Alltoall final : public Workload {
       o.details["barrier_every"] = opt_.barrier_every;
       o.details["barriers"] = coll::tofu_barriers(p_, opt_.barrier_every);
     }
-    // Yazaki et al. 2015's formula (1) holds for an all-to-all among every node of a mesh/torus.
-    if (auto lb = coll::alltoall_lower_bound_ns(*m_.platform, size_);
-        lb && std::uint64_t(p_) == m_.platform->nodes() && m_.platform->rank_nodes.empty()) {
-      o.details["lower_bound_ns"] = *lb;
-      o.details["ratio_to_bound"] = o.latency_ns / *lb;
+    // The bounds hold for an all-to-all among every node, one rank each.
+    if (std::uint64_t(p_) == m_.platform->nodes() && m_.platform->rank_nodes.empty()) {
+      const coll::AlltoallBounds b = coll::alltoall_bounds(*m_.platform, size_);
+      nlohmann::json j = {{"injection_ns", b.injection_ns}, {"binding", b.binding}};
+      if (b.network_ns > 0) {  // Yazaki et al. 2015's formula (1): a mesh/torus
+        j["network_ns"] = b.network_ns;
+        j["routing_ns"] = b.routing_ns;
+        o.details["lower_bound_ns"] = b.network_ns;
+        o.details["ratio_to_network_bound"] = o.latency_ns / b.network_ns;
+      }
+      if (!b.note.empty()) j["note"] = b.note;
+      o.details["bounds"] = std::move(j);
+      o.details["ratio_to_bound"] = o.latency_ns / b.largest_ns();
     }
     if (m) {
       std::vector<unsigned char> got(size_);
