@@ -37,4 +37,11 @@ inline Time network(const platforms::Platform& p, Time s, int flits, NodeId src,
   return std::max(start + Time(flits) * hf, tail + hf) + hl;
 }
 
+// Flits of a packet carrying `payload` bytes behind the platform's NIC
+// header (a header-only packet, payload 0, still takes its header's flits).
+inline int packet_flits(const platforms::Platform& p, std::uint64_t payload) {
+  const std::uint64_t bytes = p.nic.header_bytes + payload, flit = std::uint64_t(p.router.flit_bytes);
+  return int(std::max<std::uint64_t>(1, (bytes + flit - 1) / flit));
+}
+
 }  // namespace kairo::test

@@ -211,7 +211,7 @@ double pingpong_model_ns(const platforms::Platform& p, router::NodeId a = 0, rou
   const sim::Time period = p.router.clock_period_ps();
   auto leg = [&](sim::Time post, router::NodeId from, router::NodeId to) {
     const sim::Time read_done = post + p.nic.node_latency_ps + test::dma_ps(p.nic.dma_bytes_per_s, 8);
-    return test::ceil_to(test::network(p, read_done, 2, from, to), period) +
+    return test::ceil_to(test::network(p, read_done, test::packet_flits(p, 8), from, to), period) +
            test::dma_ps(p.nic.dma_bytes_per_s, 8);
   };
   const sim::Time t0 = 1000000;

@@ -25,8 +25,8 @@ enum class Tie { kPlus, kMinus, kBalanced, kHalf };
 // pair (s, t), dimensions corrected in `order`, the shorter way round a
 // ring, ties by `tie` (kHalf: half the pair each way, random's expectation).
 // Returns the busiest directed link's load in pairs.
-double busiest_link(const std::vector<int>& size, const std::vector<bool>& wrap, const std::vector<int>& order,
-                    Tie tie) {
+double busiest_link(const std::vector<int>& size, const std::vector<bool>& wrap,
+                    const std::vector<int>& order, Tie tie) {
   const int n = int(size.size());
   int nodes = 1;
   for (int k : size) nodes *= k;
@@ -65,10 +65,14 @@ double busiest_link(const std::vector<int>& size, const std::vector<bool>& wrap,
       // dimension order is the source's own.
       auto tie_dir = [&](int d, bool coin) {
         switch (tie) {
-          case Tie::kPlus: return 1;
-          case Tie::kMinus: return -1;
-          case Tie::kBalanced: return src[d] % 2 == 0 ? 1 : -1;
-          case Tie::kHalf: return coin ? 1 : -1;
+          case Tie::kPlus:
+            return 1;
+          case Tie::kMinus:
+            return -1;
+          case Tie::kBalanced:
+            return src[d] % 2 == 0 ? 1 : -1;
+          case Tie::kHalf:
+            return coin ? 1 : -1;
         }
         return 1;
       };
@@ -129,16 +133,28 @@ TEST(AlltoallBounds, BusiestLinkFollowsTheTieBreakOnEvenRings) {
     std::vector<int> order;
   };
   const std::vector<Case> cases = {
-      {"torus-10x10x10", {"topology.dims.X.size=6", "topology.dims.Y.size=10", "topology.dims.Z.size=3"},
-       {6, 10, 3}, {true, true, true}, {0, 1, 2}},
       {"torus-10x10x10",
-       {"topology.dims.X.size=4", "topology.dims.Y.size=6", "topology.dims.Z.size=2", "router.routing_order=[Z,Y,X]"},
-       {4, 6, 2}, {true, true, true}, {2, 1, 0}},
-      {"mesh-10x10x10", {"topology.dims.X.size=5", "topology.dims.Y.size=4", "topology.dims.Z.size=3"},
-       {5, 4, 3}, {false, false, false}, {0, 1, 2}},
+       {"topology.dims.X.size=6", "topology.dims.Y.size=10", "topology.dims.Z.size=3"},
+       {6, 10, 3},
+       {true, true, true},
+       {0, 1, 2}},
+      {"torus-10x10x10",
+       {"topology.dims.X.size=4", "topology.dims.Y.size=6", "topology.dims.Z.size=2",
+        "router.routing_order=[Z,Y,X]"},
+       {4, 6, 2},
+       {true, true, true},
+       {2, 1, 0}},
+      {"mesh-10x10x10",
+       {"topology.dims.X.size=5", "topology.dims.Y.size=4", "topology.dims.Z.size=3"},
+       {5, 4, 3},
+       {false, false, false},
+       {0, 1, 2}},
       {"tofu-small", {}, {2, 2, 2, 2, 3, 2}, {true, true, true, false, true, false}, {0, 1, 2, 3, 5, 4}},
-      {"tofu-small", {"topology.dims.X.size=4", "topology.dims.Z.size=6"}, {4, 2, 6, 2, 3, 2},
-       {true, true, true, false, true, false}, {0, 1, 2, 3, 5, 4}}};
+      {"tofu-small",
+       {"topology.dims.X.size=4", "topology.dims.Z.size=6"},
+       {4, 2, 6, 2, 3, 2},
+       {true, true, true, false, true, false},
+       {0, 1, 2, 3, 5, 4}}};
   const std::vector<std::pair<std::string, Tie>> ties = {
       {"plus", Tie::kPlus}, {"minus", Tie::kMinus}, {"balanced", Tie::kBalanced}, {"random", Tie::kHalf}};
   for (const auto& c : cases)
@@ -157,8 +173,10 @@ TEST(AlltoallBounds, RoutingBoundIsTheBusiestLinksWireBytes) {
   const double m = 4096, w = wire_bytes(m, 224, 32, 32);
   ASSERT_DOUBLE_EQ(w, (18 * 8 + 3) * 32);
   const double B = 32e9 * 224 / 256;
-  for (const auto& [tie, pairs] : std::vector<std::pair<std::string, double>>{{"plus", 80}, {"balanced", 64}}) {
-    const auto b = coll::alltoall_bounds(platform("torus-8x8", {"router.tie_break=" + tie}), std::uint64_t(m));
+  for (const auto& [tie, pairs] :
+       std::vector<std::pair<std::string, double>>{{"plus", 80}, {"balanced", 64}}) {
+    const auto b =
+        coll::alltoall_bounds(platform("torus-8x8", {"router.tie_break=" + tie}), std::uint64_t(m));
     EXPECT_NEAR(b.network_ns, 64 * m / B * 1e9, 1e-6) << "formula (1): 1/2 x 4 x 4 x 8 pairs";
     EXPECT_NEAR(b.routing_ns, pairs * w / 32e9 * 1e9, 1e-6) << tie;
     EXPECT_GE(b.routing_ns, b.network_ns) << "no routing beats formula (1)";
@@ -184,7 +202,7 @@ TEST(AlltoallBounds, OneSlowTniMakesTheBookSimMeshInjectionBound) {
   // A port to the router slower than the DMA bounds each TNI at its payload rate,
   // and node memory (read and written) bounds them all.
   const auto port = coll::alltoall_bounds(platform("tofu-small", {"router.host_bandwidth=1GB/s"}), 4096);
-  EXPECT_NEAR(port.injection_ns, 95 * 4096 / (4 * 1e9 * 4096 / wire_bytes(4096, 1920, 32, 32)) * 1e9, 1e-6);
+  EXPECT_NEAR(port.injection_ns, 95 * 4096 / (4 * 1e9 * 4096 / wire_bytes(4096, 1920, 96, 32)) * 1e9, 1e-6);
   const auto memory = coll::alltoall_bounds(platform("tofu-small", {"nic.memory_bandwidth=4GB/s"}), 4096);
   EXPECT_NEAR(memory.injection_ns, 2 * 95 * 4096 / 4e9 * 1e9, 1e-6);
   EXPECT_NE(memory.note.find("node memory"), std::string::npos) << memory.note;
@@ -199,7 +217,8 @@ TEST(AlltoallBounds, OneSlowTniMakesTheBookSimMeshInjectionBound) {
 TEST(AlltoallBounds, CheckPrintsThemAndRefusesABadSize) {
   auto r = test::run_kairo({"check", "mesh-10x10x10", "--alltoall-size", "4KiB"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("all-to-all 4KiB per pair: network 365.7 us (formula (1))"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("all-to-all 4KiB per pair: network 365.7 us (formula (1))"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("injection 1.461 ms; injection binds"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("cannot reach the network bound"), std::string::npos) << r.out;
   for (const char* bad : {"0", "4QB"}) {

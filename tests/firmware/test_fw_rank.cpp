@@ -66,7 +66,7 @@ TEST(FwRank, PingPongRoundTripIsTwoPutsToNotice) {
   const Time period = p.router.clock_period_ps();
   auto leg = [&](Time post, NodeId from, NodeId to) {
     const Time read_done = post + tp.node_latency_ps + test::dma_ps(tp.dma_bytes_per_s, 8);
-    return test::ceil_to(test::network(p, read_done, 2, from, to), period) +
+    return test::ceil_to(test::network(p, read_done, test::packet_flits(p, 8), from, to), period) +
            test::dma_ps(tp.dma_bytes_per_s, 8);
   };
   const Time t0 = 1000000;

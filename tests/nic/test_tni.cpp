@@ -44,13 +44,13 @@ TEST(Tni, EightBytePutBetweenNeighboursCompletesWhenThePutModelSays) {
   ASSERT_TRUE(b.tni(src).post(c));
   b.queue.run_direct();
 
-  // node latency, DMA read, data packet (32B header + 8B = 2 flits), DMA write
-  // at the target once the tail is in, header-only acknowledgement back.
+  // node latency, DMA read, data packet (header + 8B, in whole flits), DMA
+  // write at the target once the tail is in, header-only acknowledgement back.
   const Time period = p.router.clock_period_ps();
   const Time read_done = tp.node_latency_ps + dma_ps(tp.dma_bytes_per_s, 8);
-  const Time data_in = ceil_to(network(p, read_done, 2, src, dst), period);
+  const Time data_in = ceil_to(network(p, read_done, test::packet_flits(p, 8), src, dst), period);
   const Time written = data_in + dma_ps(tp.dma_bytes_per_s, 8);
-  const Time ack_in = ceil_to(network(p, written, 1, dst, src), period);
+  const Time ack_in = ceil_to(network(p, written, test::packet_flits(p, 0), dst, src), period);
 
   auto n = b.tni(dst).poll_notice();
   ASSERT_TRUE(n.has_value());
@@ -338,8 +338,9 @@ TEST(Tni, FullCompletionQueueStallsCommandsUntilPolled) {
   // The put model (as in the first test) from the poll instead of from the node latency.
   const Time period = p.router.clock_period_ps();
   const Time read_done = poll_at + dma_ps(p.nic.dma_bytes_per_s, 8);
-  const Time written = ceil_to(network(p, read_done, 2, src, dst), period) + dma_ps(p.nic.dma_bytes_per_s, 8);
-  EXPECT_EQ(by_handle(2).time_ps, ceil_to(network(p, written, 1, dst, src), period))
+  const Time written = ceil_to(network(p, read_done, test::packet_flits(p, 8), src, dst), period) +
+                       dma_ps(p.nic.dma_bytes_per_s, 8);
+  EXPECT_EQ(by_handle(2).time_ps, ceil_to(network(p, written, test::packet_flits(p, 0), dst, src), period))
       << "the stalled command starts when the owner polls";
   EXPECT_LE(t.counters().completion_queue_high, p.nic.completion_queue_depth);
 }
