@@ -90,7 +90,17 @@ Schedule alltoall_a2at(int rank, const TorusRanks& t, std::uint64_t size, std::u
   const int p = int(t.node_of_rank.size());
   if (p < 2) return {};
   Translations tr(rank, t, {});  // dimension 0 fastest
-  return Schedule{phases(rank, tr, size, tag_base, 1, p)};
+  if (t.phase_order.empty()) return Schedule{phases(rank, tr, size, tag_base, 1, p)};
+  Step s;
+  s.phase = "exchange";
+  for (std::size_t j = 0; j < t.phase_order.size(); ++j) {
+    const std::uint32_t i = t.phase_order[j];
+    int to = 0, from = 0;
+    tr.phase(i, &to, &from);
+    s.puts.push_back(block(rank, to, size, tag_base + i, int(j)));
+    s.waits.push_back(Wait{from, tag_base + i});
+  }
+  return Schedule{s};
 }
 
 Schedule alltoall_tofu(int rank, const TorusRanks& t, std::uint64_t size, std::uint32_t tag_base,

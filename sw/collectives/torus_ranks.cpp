@@ -69,4 +69,43 @@ void phase_offset(const std::vector<int>& sizes, const std::vector<int>& order, 
       o[order.empty() ? j : std::size_t(order[j])] = phase0 ? 0 : stagger(j);
 }
 
+std::vector<std::uint32_t> mirrored_phase_order(const std::vector<int>& sizes) {
+  const std::size_t n = sizes.size();
+  std::uint64_t p = 1;
+  for (int s : sizes) p *= std::uint64_t(s);
+  // A translation as a mixed-radix number (dimension 0 fastest), and its mirror's.
+  std::vector<int> o(n);
+  auto encode = [&](bool mirror) {
+    std::uint64_t id = 0;
+    for (std::size_t d = n; d-- > 0;) {
+      const int s = sizes[d], v = mirror ? (s - o[d]) % s : o[d];
+      id = id * std::uint64_t(s) + std::uint64_t(v);
+    }
+    return id;
+  };
+  std::vector<std::uint32_t> phase_of(p, 0), mirror_of(p, 0);
+  for (std::uint64_t i = 1; i < p; ++i) {
+    phase_offset(sizes, {}, i, o.data());
+    phase_of[encode(false)] = std::uint32_t(i);
+  }
+  for (std::uint64_t i = 1; i < p; ++i) {
+    phase_offset(sizes, {}, i, o.data());
+    mirror_of[i] = phase_of[encode(true)];
+  }
+  std::vector<std::uint32_t> order;
+  order.reserve(p > 0 ? p - 1 : 0);
+  std::vector<bool> posted(p, false);
+  for (std::uint64_t i = 1; i < p; ++i) {
+    if (posted[i]) continue;
+    order.push_back(std::uint32_t(i));
+    posted[i] = true;
+    const std::uint32_t m = mirror_of[i];
+    if (!posted[m]) {
+      order.push_back(m);
+      posted[m] = true;
+    }
+  }
+  return order;
+}
+
 }  // namespace kairo::coll

@@ -18,6 +18,9 @@ struct TorusRanks {
   std::vector<int> routing_order;
   std::vector<std::uint32_t> node_of_rank;  // one rank per node: a permutation of the node ids
   std::vector<int> rank_of_node;            // its inverse
+  // a2at's phases in the order they are posted (mirrored_phase_order); empty
+  // = 1, 2, ..., p - 1.
+  std::vector<std::uint32_t> phase_order;
 };
 
 // One rank on every node of a `sizes` mesh/torus, rank r on node r.
@@ -53,5 +56,16 @@ std::string check_torus_ranks(const TorusRanks& t);
 // round (docs/collectives.md, "All-to-all").
 // Writes sizes.size() values to `o`.
 void phase_offset(const std::vector<int>& sizes, const std::vector<int>& order, std::uint64_t i, int* o);
+
+// Phases 1 .. p - 1 of phase_offset(sizes, {}, .) reordered so that each
+// translation o is followed by its mirror -o (each dimension modulo its
+// size), unless already posted: on a ring of size k, an offset below k/2
+// goes + and its mirror - the same distance, so a TNI posting o and the
+// next TNI posting -o load both directions of every ring at once, where
+// the plain order (every node moving the same way) leaves the - links idle
+// until the phases past k/2. Self-mirrored offsets (every component 0 or
+// k/2) appear once. A permutation of 1 .. p - 1; computed once per run
+// (O(p) memory), not per rank.
+std::vector<std::uint32_t> mirrored_phase_order(const std::vector<int>& sizes);
 
 }  // namespace kairo::coll

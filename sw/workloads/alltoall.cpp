@@ -69,6 +69,23 @@ class Alltoall final : public Workload {
     }
     if (algo_ == "tofu")
       opt_.barrier_every = int(prm.integer("barrier_every", coll::tofu_default_barrier_every(p_), 1, p_ - 1));
+    if (algo_ == "a2at") {
+      // Mirrored phases by default where a ring has two directions to use and
+      // the translations go in plain numbering (one or two dimensions with
+      // links: coll::phase_offset); with three or more the mixed order already
+      // moves both ways, and mirroring measured slower (docs/collectives.md).
+      bool ring = false;
+      int spread = 0;
+      for (const auto& d : m.platform->dims) {
+        ring = ring || (d.wrap && d.size >= 3);
+        spread += d.size > 1;
+      }
+      order_ = prm.text("order", ring && spread < 3 ? "mirror" : "plain");
+      if (order_ != "mirror" && order_ != "plain")
+        throw std::invalid_argument("--param order=" + order_ +
+                                    ": expected mirror (each translation followed by its opposite) or plain");
+      if (order_ == "mirror") torus_.phase_order = coll::mirrored_phase_order(torus_.sizes);
+    }
     region_ = std::uint64_t(p_) * size_ + (algo_ == "tofu" ? coll::kBarrierBytes : 0);
     recv_base_ = recv_region_address(region_);
     end_.assign(std::size_t(p_), 0);
@@ -81,6 +98,7 @@ class Alltoall final : public Workload {
   nlohmann::json params() const override {
     nlohmann::json j = {{"algo", algo_}, {"size", size_}};
     if (algo_ == "tofu") j["barrier_every"] = opt_.barrier_every;
+    if (algo_ == "a2at") j["order"] = order_;
     return j;
   }
 
@@ -186,7 +204,7 @@ class Alltoall final : public Workload {
   }
 
   MachineInfo m_;
-  std::string algo_;
+  std::string algo_, order_;
   coll::TorusRanks torus_;
   coll::AlltoallOptions opt_;
   std::uint64_t size_ = 0, region_ = 0, recv_base_ = 0;

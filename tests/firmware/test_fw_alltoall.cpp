@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "sw/collectives/torus_ranks.h"
 #include "tests/test_support.h"
 
 namespace kairo {
@@ -123,15 +124,14 @@ TEST(Alltoall, A2atBeatsSimpleSpreadOnAMesh) {
 // translations; a2at's are, and on the torus every line of a dimension then
 // carries the same load. Formula (1) on a ring halves the mesh's bound:
 // alpha = 1/2, 4 x 4 x 8 x m / B on the 8x8 torus.
-// On torus-8x8 the ring's half-way ties go plus here: a2at's translation
-// phases move every node the same way, and with ties split over both
-// directions (the default, `balanced`) plain a2a gains as much (43.6 us
-// against a2at's 43.7 us at 4 KiB, docs/collectives.md); a schedule that uses
-// both ring directions is issue 18's.
+// On torus-8x8 a2at posts each translation beside its mirror (order=mirror,
+// its default on a 2D torus), so both directions of every ring carry
+// traffic at once; in plain order every node moves the same way and a2at
+// only ties simple spread (docs/collectives.md).
 TEST(Alltoall, A2atBeatsSimpleSpreadOnTori) {
   const std::vector<std::vector<std::string>> machines = {
-      {"run", "torus-8x8", "--set", "nic.dma_bandwidth=32GB/s", "--set", "nic.mtu=224B", "--set",
-       "router.tie_break=plus", "--param", "size=4KiB"},
+      {"run", "torus-8x8", "--set", "nic.dma_bandwidth=32GB/s", "--set", "nic.mtu=224B", "--param",
+       "size=4KiB"},
       {"run", "tofu-small", "--param", "size=4KiB"}};
   for (const auto& m : machines) {
     auto a2a = run_ok(with(m, {"--param", "algo=a2a", "--mode", "size-only"}));
@@ -139,7 +139,12 @@ TEST(Alltoall, A2atBeatsSimpleSpreadOnTori) {
     EXPECT_LT(a2at["latency_ns"].get<double>(), a2a["latency_ns"].get<double>()) << m[1];
     EXPECT_GE(a2at["details"]["ratio_to_bound"].get<double>(), 1.0) << m[1];
   }
-  auto t = run_ok(with(machines[0], {"--param", "algo=a2at", "--mode", "size-only"}));
+  auto plain =
+      run_ok(with(machines[0], {"--param", "algo=a2at", "--param", "order=plain", "--mode", "size-only"}));
+  auto mirror = run_ok(with(machines[0], {"--param", "algo=a2at", "--mode", "size-only"}));
+  EXPECT_EQ(mirror["params"]["order"], "mirror") << "the default on a 2D torus";
+  EXPECT_LT(mirror["latency_ns"].get<double>(), plain["latency_ns"].get<double>());
+  auto t = mirror;
   EXPECT_NEAR(t["details"]["lower_bound_ns"].get<double>(), 0.5 * 4 * 4 * 8 * 4096 / (32e9 * 224 / 256) * 1e9,
               1e-6);
 }
@@ -203,6 +208,40 @@ TEST(Alltoall, RunsItCannotDoAreRefused) {
              {"--param algo=a2at", "one rank on every node of a mesh/torus", "switched fabric"});
   expect_bad({"run", "tofu-small", "--param", "algo=tofu", "--set", "ranks.map=[0,1,2,3,4]"},
              {"--param algo=tofu", "one rank on every node", "5 ranks on 96 nodes"});
+}
+
+// mirrored_phase_order: every phase 1 .. p - 1 once, and each phase's
+// translation followed by its mirror (the negated offset, each dimension
+// modulo its size) unless the mirror came earlier or is itself.
+TEST(Alltoall, MirroredOrderPairsEachTranslationWithItsOpposite) {
+  for (const std::vector<int>& sizes : std::vector<std::vector<int>>{{8, 8}, {6, 5}, {4, 3, 2}, {2, 2}}) {
+    const auto order = coll::mirrored_phase_order(sizes);
+    int p = 1;
+    for (int s : sizes) p *= s;
+    std::vector<int> seen(std::size_t(p), 0);
+    for (auto i : order) ++seen.at(i);
+    EXPECT_EQ(seen[0], 0) << "phase 0 is the own block";
+    EXPECT_TRUE(std::all_of(seen.begin() + 1, seen.end(), [](int n) { return n == 1; }));
+    auto offset = [&](std::uint32_t i) {
+      std::vector<int> o(sizes.size());
+      coll::phase_offset(sizes, {}, i, o.data());
+      return o;
+    };
+    std::vector<bool> posted(std::size_t(p), false);
+    for (std::size_t j = 0; j < order.size(); ++j) {
+      const auto o = offset(order[j]);
+      auto mirror = o;
+      for (std::size_t d = 0; d < sizes.size(); ++d) mirror[d] = (sizes[d] - o[d]) % sizes[d];
+      const bool self = mirror == o;
+      bool mirror_posted = false;
+      for (std::size_t k = 0; k < j; ++k) mirror_posted = mirror_posted || offset(order[k]) == mirror;
+      posted[order[j]] = true;
+      if (self || mirror_posted) continue;
+      ASSERT_LT(j + 1, order.size());
+      EXPECT_EQ(offset(order[j + 1]), mirror) << "phase " << order[j] << " in " << sizes.size() << "D";
+      ++j;
+    }
+  }
 }
 
 }  // namespace

@@ -27,7 +27,8 @@ TEST(Calibration, TofuPlatformsCarryThePublishedFigures) {
   for (const char* name : {"tofu-k", "tofu-small"}) {
     const auto p = platforms::load_platform(name);
     EXPECT_DOUBLE_EQ(p.router.link_bytes_per_s, 5e9) << name << ": 5 GB/s per direction (Ajima et al. 2009)";
-    EXPECT_NEAR(payload_rate(p), 4.76e9, 0.005e9) << name << ": the K's effective 4.76 GB/s (Yazaki et al. 2015)";
+    EXPECT_NEAR(payload_rate(p), 4.76e9, 0.005e9)
+        << name << ": the K's effective 4.76 GB/s (Yazaki et al. 2015)";
     EXPECT_EQ(p.router.network_interfaces, 4) << name << ": quad TNIs";
     EXPECT_EQ(p.router.routing_order.front(), 0) << name << ": X first";
   }
@@ -52,8 +53,8 @@ std::vector<std::string> with(std::vector<std::string> a, const std::vector<std:
 }
 
 double a2at_ratio(const std::vector<std::string>& sets) {
-  return run(with({"run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2at", "--param", "size=32KiB",
-                   "--mode", "size-only"},
+  return run(with({"run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2at", "--param",
+                   "size=32KiB", "--mode", "size-only"},
                   sets))["details"]["ratio_to_network_bound"]
       .get<double>();
 }
