@@ -9,7 +9,8 @@ using sim::Time;
 WanPath::WanPath(sim::EventQueue& queue, NetworkActivity& activity, const WanPathParams& p)
     : q_(queue), act_(activity), p_(p), ring_(64) {}
 
-void WanPath::connect(hw::CreditSink* up, int up_port, hw::PacketSink* down, int down_port, int down_credits) {
+void WanPath::connect(hw::CreditSink* up, int up_port, hw::PacketSink* down, int down_port,
+                      int down_credits) {
   up_ = up;
   up_port_ = up_port;
   down_ = down;

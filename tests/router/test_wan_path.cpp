@@ -186,7 +186,8 @@ TEST(WanCongestion, OnGrid2x32TheStreamsSweepPeaksBetweenFourAndSixteen) {
         ns[std::stoi(streams)] = std::stod(completion);
     }
     ASSERT_EQ(ns.size(), 6u) << r.out;
-    const auto best = std::min_element(ns.begin(), ns.end(), [](auto& a, auto& b) { return a.second < b.second; });
+    const auto best =
+        std::min_element(ns.begin(), ns.end(), [](auto& a, auto& b) { return a.second < b.second; });
     EXPECT_GE(best->first, 4) << workload << ": optimum at n = " << best->first << "\n" << r.out;
     EXPECT_LE(best->first, 16) << workload << ": optimum at n = " << best->first << "\n" << r.out;
     EXPECT_GT(ns[32], best->second) << workload << ": 32 streams not slower than the optimum";
@@ -203,5 +204,6 @@ TEST(WanCongestion, ABadFlowControlOrBufferIsRefusedNamingTheKey) {
   EXPECT_NE(empty.err.find("links.wan.queue"), std::string::npos) << empty.err;
   auto up = kairo::test::run_kairo({"check", "ib-qdr-16", "--set", "links.up.flow_control=loss"});
   EXPECT_EQ(up.exit_code, 2) << "the loss model is the wide-area link's only";
-  EXPECT_EQ(kairo::test::run_kairo({"check", "grid-2x32", "--set", "links.wan.flow_control=credit"}).exit_code, 0);
+  EXPECT_EQ(
+      kairo::test::run_kairo({"check", "grid-2x32", "--set", "links.wan.flow_control=credit"}).exit_code, 0);
 }
