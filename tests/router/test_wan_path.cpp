@@ -204,6 +204,10 @@ TEST(WanCongestion, ABadFlowControlOrBufferIsRefusedNamingTheKey) {
   EXPECT_NE(empty.err.find("links.wan.queue"), std::string::npos) << empty.err;
   auto up = kairo::test::run_kairo({"check", "ib-qdr-16", "--set", "links.up.flow_control=loss"});
   EXPECT_EQ(up.exit_code, 2) << "the loss model is the wide-area link's only";
-  EXPECT_EQ(
-      kairo::test::run_kairo({"check", "grid-2x32", "--set", "links.wan.flow_control=credit"}).exit_code, 0);
+  auto lossless = kairo::test::run_kairo({"check", "grid-2x32", "--set", "links.wan.flow_control=credit"});
+  EXPECT_EQ(lossless.exit_code, 0) << lossless.err;
+  EXPECT_EQ(lossless.out.find("TCP-like"), std::string::npos) << lossless.out;
+  auto shipped = kairo::test::run_kairo({"check", "grid-2x32"});
+  EXPECT_NE(shipped.out.find("256KiB drop-tail queue, rto 200ms, initial window 3"), std::string::npos)
+      << shipped.out;
 }
