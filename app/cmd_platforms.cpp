@@ -73,6 +73,12 @@ void check_switched(const platforms::Platform& p, bool ports) {
                            units::format_bandwidth(f.host.bytes_per_s), links.up,
                            units::format_bandwidth(f.up.bytes_per_s), links.wan,
                            units::format_bandwidth(f.wan.bytes_per_s));
+  if (net.wan_loss())
+    std::cout << fmt::format(
+        "  wide-area  TCP-like streams (links.wan.flow_control loss): {} drop-tail queue, rto {}, initial "
+        "window {} segments\n",
+        units::format_bytes(p.fabric.wan_flow.queue_bytes), units::format_duration(p.fabric.wan_flow.rto_ps),
+        p.fabric.wan_flow.initial_window);
   std::cout << fmt::format("  bisection  {:.3f} GB/s per direction ({})\n", bisection / 1e9, cut);
   if (p.ocs.present) {
     const platforms::OcsParams& o = p.ocs;

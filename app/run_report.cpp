@@ -76,6 +76,14 @@ nlohmann::json run_summary(const RunArgs& a, const RunPlan& plan, RunMachine& m,
       (double(rt.footprint_bytes()) + double(fw::FrameBytes::peak)) / double(rt.size());
   j["coroutine_frame_bytes_peak"] = fw::FrameBytes::peak;
   if (m.hybrid) j["ocs"] = ocs_summary(*m.hybrid);
+  if (const platforms::Network& net = machine.network(); net.wan_loss()) {
+    const router::WanPath::Stats w = net.wan_stats();
+    j["wan"] = {{"segments_sent", w.sent},
+                {"segments_dropped", w.drops},
+                {"fast_retransmits", w.fast_retransmits},
+                {"timeouts", w.timeouts},
+                {"peak_queue_bytes", w.peak_queue_bytes}};
+  }
   return j;
 }
 

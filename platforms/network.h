@@ -16,6 +16,7 @@
 #include "hw/common/watchdog.h"
 #include "hw/router/router.h"
 #include "hw/router/router_config.h"
+#include "hw/router/wan_path.h"
 #include "platforms/platform.h"
 
 namespace kairo::ocs {
@@ -69,6 +70,10 @@ class Network {
   virtual hw::CircuitGate* gate(router::NodeId, int) { return nullptr; }
   // The optical circuit-switched part; null on networks without one.
   virtual OpticalNetwork* optical() { return nullptr; }
+  // links.wan.flow_control: loss: its wide-area paths' counts, summed over
+  // paths (peak_queue_bytes: the largest); nothing on lossless networks.
+  virtual bool wan_loss() const { return false; }
+  virtual router::WanPath::Stats wan_stats() const { return {}; }
 };
 
 // What every router (or switch) holding packets waits for, `limit` lines at most.

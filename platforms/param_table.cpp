@@ -62,6 +62,17 @@ std::vector<ParamInfo> fabric_keys() {
       own("links.wan.latency", "ns", "0ns", "propagation delay of a wide-area link (e.g. 10ms)"),
       own("links.wan.buffer", "B", "= router.vc_buffer_flits",
           "receiver's buffer per VC on a wide-area link; bandwidth x round trip keeps it busy"),
+      own("links.wan.flow_control", "name", "credit",
+          "credit: lossless, credit flow control; loss: each inter-cluster stream (source host, destination "
+          "host) runs a TCP-like window (slow start, AIMD, fast retransmit, timeout) through a drop-tail "
+          "bottleneck (hw/router/wan_path.h)"),
+      own("links.wan.queue", "B", "256KiB",
+          "flow_control: loss: the bottleneck's drop-tail buffer in front of the wide-area link (assumed)"),
+      own("links.wan.rto", "ns", "200ms",
+          "flow_control: loss: retransmission timeout, from the lost transmission (Linux's minimum)"),
+      own("links.wan.initial_window", "count", "3",
+          "flow_control: loss: a stream's initial congestion window in segments (one segment = one packet; "
+          "RFC 3390)"),
       own("ranks.map", "name", "linear",
           "the node each rank runs on: linear (rank r on node r), random (a seeded permutation, ranks.seed) "
           "or an explicit list of distinct node ids, one per rank (fewer ranks than nodes allowed)"),

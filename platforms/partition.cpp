@@ -100,6 +100,10 @@ void evaluate(const Platform& p, const detail::RouterGraph& g, Partition& r) {
 Partition partition_platform(const Platform& p, int processes, PartitionMethod method) {
   if (processes < 1)
     throw std::invalid_argument(fmt::format("--processes: expected 1 or more processes, got {}", processes));
+  if (processes > 1 && p.kind == FabricKind::kClusters && p.fabric.wan_flow.loss)
+    throw std::invalid_argument(
+        "--processes: links.wan.flow_control: loss keeps its streams' windows on one process; run with one "
+        "process or --set links.wan.flow_control=credit");
   const bool torus = p.kind == FabricKind::kTorus;
   const detail::RouterGraph g = torus ? detail::torus_graph(p) : detail::switch_graph(p);
   Partition r;

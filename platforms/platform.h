@@ -56,6 +56,13 @@ struct SwitchedFabric {
   int radix = 0;             // topology.fat_tree.radix: 2k, the switches' ports (k down, k up)
   int k() const { return radix / 2; }
   LinkClass host, up, wan;
+  // links.wan.flow_control and the loss model's values (hw/router/wan_path.h).
+  struct WanFlow {
+    bool loss = false;                      // flow_control: loss (TCP-like streams) or credit (lossless)
+    std::uint64_t queue_bytes = 256 << 10;  // links.wan.queue: the bottleneck's drop-tail buffer
+    sim::Time rto_ps = 200'000'000'000;     // links.wan.rto: 200ms, Linux's minimum retransmission timeout
+    std::uint32_t initial_window = 3;       // links.wan.initial_window: segments (RFC 3390 at a 1460B MSS)
+  } wan_flow;
   // links.ports: one cable given its own values, named by a switch and one
   // of its ports as `kairo check --ports` lists them (edge0 up3, l1s2 down0,
   // cluster1 h40); keys it leaves out keep the cable's class values.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "sim/units.h"
 
@@ -165,6 +166,29 @@ void SwitchNetlist::build(sim::EventQueue& queue) {
     const Time flit = flit_time(p, *l.cls), lat = l.cls->latency_ps;
     const int credits = buffer_flits(p, *l.cls);
     router::Router &a = *switches_[l.a], &b = *switches_[l.b];
+    // A wide-area cable (gateway to gateway) with the loss model: each
+    // gateway sends into a path that holds its streams, the bottleneck and
+    // the cable (hw/router/wan_path.h), and never runs out of room in it.
+    if (f.wan_flow.loss && p.kind == FabricKind::kClusters && l.a >= std::size_t(f.edges) &&
+        l.b >= std::size_t(f.edges)) {
+      router::WanPathParams wp;
+      wp.flit_ps = flit;
+      wp.latency_ps = lat;
+      wp.access_flit_ps = flit_time(p, f.host);
+      wp.queue_bytes = f.wan_flow.queue_bytes;
+      wp.rto_ps = f.wan_flow.rto_ps;
+      wp.initial_window = f.wan_flow.initial_window;
+      wp.credit_delay_ps = credit_delay;
+      constexpr int kUnbounded = 1 << 30;
+      for (auto [from, fport, to, tport] :
+           {std::tuple{&a, l.port_a, &b, l.port_b}, {&b, l.port_b, &a, l.port_a}}) {
+        router::WanPath& w = wan_paths_.emplace_back(queue, activity_, wp);
+        from->connect_output(fport, &w, 0, 0, flit, kUnbounded);
+        w.connect(from, fport, to, tport, credits);
+        to->connect_input(tport, &w, 0, credit_delay + lat);
+      }
+      continue;
+    }
     a.connect_output(l.port_a, &b, l.port_b, lat, flit, credits);
     b.connect_input(l.port_b, &a, l.port_a, credit_delay + lat);
     b.connect_output(l.port_b, &a, l.port_a, lat, flit, credits);
@@ -192,7 +216,9 @@ void SwitchNetlist::build(sim::EventQueue& queue) {
   Time longest = 0;
   for (const LinkClass* c : host_class_) longest = std::max(longest, c->latency_ps);
   for (const Link& l : links_) longest = std::max(longest, l.cls->latency_ps);
-  const Time timeout = std::max(clock_.cycles(rp.watchdog_cycles), 4 * (longest + credit_delay));
+  Time timeout = std::max(clock_.cycles(rp.watchdog_cycles), 4 * (longest + credit_delay));
+  if (!wan_paths_.empty())
+    timeout = std::max(timeout, 2 * f.wan_flow.rto_ps);  // a stream waits out its timer
   watchdog_ =
       std::make_unique<router::Watchdog>(queue, activity_, timeout, [this] { return describe_blocked(64); });
   activity_.watchdog = watchdog_.get();
@@ -222,6 +248,20 @@ SwitchNetlist::LinkTally SwitchNetlist::links() const {
   LinkTally t;
   t.host = hosts_ * std::uint64_t(nis_);
   for (const Link& l : links_) (l.cls == &platform_.fabric.wan ? t.wan : t.up) += 1;
+  return t;
+}
+
+router::WanPath::Stats SwitchNetlist::wan_stats() const {
+  router::WanPath::Stats t;
+  for (const router::WanPath& w : wan_paths_) {
+    const router::WanPath::Stats& s = w.stats();
+    t.sent += s.sent;
+    t.delivered += s.delivered;
+    t.drops += s.drops;
+    t.fast_retransmits += s.fast_retransmits;
+    t.timeouts += s.timeouts;
+    t.peak_queue_bytes = std::max(t.peak_queue_bytes, s.peak_queue_bytes);
+  }
   return t;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "hw/router/router.h"
+#include "hw/router/wan_path.h"
 #include "platforms/network.h"
 #include "platforms/switch_plan.h"
 
@@ -40,6 +41,8 @@ class SwitchNetlist final : public Network {
   router::Watchdog& watchdog() override { return *watchdog_; }
   std::vector<std::string> describe_blocked(std::size_t limit) override;
   void keep_until_exit() override { keep_until_exit_ = true; }
+  bool wan_loss() const override { return !wan_paths_.empty(); }
+  router::WanPath::Stats wan_stats() const override;
 
   std::size_t num_switches() const { return switches_.size(); }
   router::Router& switch_at(std::size_t s) { return *switches_[s]; }
@@ -48,6 +51,10 @@ class SwitchNetlist final : public Network {
     return std::size_t(n) / std::size_t(platform_.fabric.hosts_per_edge);
   }
   const router::ForwardingTable& table() const { return table_; }
+  // links.wan.flow_control: loss: one path per direction of every wide-area
+  // cable, in cable order (a to b, then b to a); none with credit.
+  std::size_t num_wan_paths() const { return wan_paths_.size(); }
+  router::WanPath& wan_path(std::size_t i) { return wan_paths_[i]; }
 
   // Switch-to-switch links (each counted once, both directions) by class.
   struct LinkTally {
@@ -80,6 +87,7 @@ class SwitchNetlist final : public Network {
   router::ForwardingTable table_;
   router::NetworkActivity activity_;
   std::vector<std::unique_ptr<router::Router>> switches_;
+  std::deque<router::WanPath> wan_paths_;
   std::vector<hw::Endpoint> endpoints_;
   std::deque<hw::Endpoint::Setup> endpoint_setups_;  // one per interface (kept: endpoints refer to them)
   std::unique_ptr<router::Watchdog> watchdog_;

@@ -76,7 +76,10 @@ void Reader::read_links(const YAML::Node& root, Platform& pl) {
     note(path, *n);
     if (!n->IsMap())
       fail(path, fmt::format("expected a mapping {{bandwidth, latency, buffer}}, got {}", describe(*n)));
-    check_keys(*n, path, kLinkKeys);
+    std::vector<std::string> allowed = kLinkKeys;
+    if (name == "wan") allowed.insert(allowed.end(), kWanKeys.begin(), kWanKeys.end());
+    check_keys(*n, path, allowed);
+    if (name == "wan") read_wan_flow(*n, pl.fabric.wan_flow);
     auto bw = child(*n, "bandwidth");
     if (!bw) fail_at(path, path + ".bandwidth", "required key missing; expected a bandwidth such as 4GB/s");
     c.bytes_per_s = read_rate(*bw, path + ".bandwidth", "per direction");
@@ -95,6 +98,35 @@ void Reader::read_links(const YAML::Node& root, Platform& pl) {
   read_class("host", pl.fabric.host, true);
   read_class("up", pl.fabric.up, wan ? f.edges > 1 : f.edges > 1 || f.uplinks_per_edge > 0);
   if (wan) read_class("wan", pl.fabric.wan, f.edges > 1);
+}
+
+// links.wan.flow_control and, for `loss`, the bottleneck and window values
+// (hw/router/wan_path.h).
+void Reader::read_wan_flow(const YAML::Node& n, SwitchedFabric::WanFlow& w) {
+  if (auto fc = child(n, "flow_control")) {
+    const std::string v = read_text(*fc, "links.wan.flow_control", "credit or loss");
+    if (v != "credit" && v != "loss")
+      fail("links.wan.flow_control",
+           fmt::format("expected credit (lossless, credit flow control) or loss (TCP-like streams through "
+                       "a drop-tail bottleneck), got {}",
+                       v));
+    w.loss = v == "loss";
+  }
+  if (auto q = child(n, "queue")) {
+    w.queue_bytes = read_unit(*q, "links.wan.queue", "a size such as 1MiB", units::parse_bytes);
+    if (w.queue_bytes < 1)
+      fail("links.wan.queue",
+           fmt::format("expected a size >= 1B (the bottleneck's buffer), got {}", q->Scalar()));
+  }
+  if (auto r = child(n, "rto")) {
+    w.rto_ps = read_unit(*r, "links.wan.rto", "a duration such as 200ms", units::parse_duration);
+    if (w.rto_ps <= 0)
+      fail("links.wan.rto",
+           fmt::format("expected a duration > 0 (the retransmission timeout), got {}", r->Scalar()));
+  }
+  if (auto iw = child(n, "initial_window"))
+    w.initial_window = std::uint32_t(
+        read_int(*iw, "links.wan.initial_window", 1, "a count of segments >= 1 (e.g. 3)", 1 << 20));
 }
 
 }  // namespace kairo::platforms::yaml

@@ -31,6 +31,8 @@ inline const std::vector<std::string> kFatTreeKeys = {"edges",  "hosts_per_edge"
 inline const std::vector<std::string> kClusterKeys = {"count", "hosts"};
 inline const std::vector<std::string> kLinkClasses = {"host", "up", "wan"};
 inline const std::vector<std::string> kLinkKeys = {"bandwidth", "latency", "buffer", "multiplier"};
+// links.wan only: its flow control and the loss model's values.
+inline const std::vector<std::string> kWanKeys = {"flow_control", "queue", "rto", "initial_window"};
 inline const std::vector<std::string> kDimKeys = {"name", "size", "wrap"};
 
 std::string join(const std::vector<std::string>& v, const char* sep = ", ");
@@ -95,6 +97,7 @@ class Reader {
   router::DimSpec read_dim(const YAML::Node& e, std::size_t i, const std::vector<router::DimSpec>& before);
   void check_switched(const Platform& pl);
   void read_links(const YAML::Node& root, Platform& pl);
+  void read_wan_flow(const YAML::Node& n, SwitchedFabric::WanFlow& w);
   void read_ranks(const YAML::Node& root, Platform& pl);
   void read_router(const YAML::Node& r, const Platform& pl, RouterParams& p);
   void read_cables(const std::optional<YAML::Node>& n, const std::vector<std::string>& names,

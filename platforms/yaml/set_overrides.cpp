@@ -133,7 +133,9 @@ void Reader::apply_set(YAML::Node& root, const std::string& set) {
     set_origin_[key] = set;
   } else if (parts.size() == 3 && parts[0] == "links" &&
              std::find(kLinkClasses.begin(), kLinkClasses.end(), parts[1]) != kLinkClasses.end() &&
-             std::find(kLinkKeys.begin(), kLinkKeys.end(), parts[2]) != kLinkKeys.end()) {
+             (std::find(kLinkKeys.begin(), kLinkKeys.end(), parts[2]) != kLinkKeys.end() ||
+              (parts[1] == "wan" &&
+               std::find(kWanKeys.begin(), kWanKeys.end(), parts[2]) != kWanKeys.end()))) {
     YAML::Node v = parsed();
     if (auto l = section_map(root, "links")) {
       YAML::Node c = (*l)[parts[1]];
@@ -180,7 +182,9 @@ void Reader::apply_set(YAML::Node& root, const std::string& set) {
         "{}: --set {}: unknown key '{}'; expected one of: name, description, router.<key> "
         "(<key>: {}), router.cable_latency.<DIM>, nic.<key> (<key>: {}), topology.dims.<DIM>.size, "
         "topology.dims.<DIM>.wrap, topology.fat_tree.<key> ({}), topology.clusters.<key> ({}), "
-        "links.<host|up|wan>.<bandwidth|latency|buffer|multiplier>, links.ports, ranks.map, ranks.seed, "
+        "links.<host|up|wan>.<bandwidth|latency|buffer|multiplier>, "
+        "links.wan.<flow_control|queue|rto|initial_window>, "
+        "links.ports, ranks.map, ranks.seed, "
         "ocs.<key> ({})",
         source_, set, key, join(rkeys), join(nkeys), join(kFatTreeKeys), join(kClusterKeys), join(okeys)));
   }

@@ -379,8 +379,11 @@ TEST(Reductions, OnTwoClustersTheExtendedAlgorithmsBeatFarfirstAndTwotierAndStre
   const double B = 1e9 / 8 * 1500 / 1536 / 1e9, W = 10 * B;  // bytes per ns
   const int h = 32;
   auto run = [&](const std::string& workload, const std::string& algo, int streams = 0) {
-    std::vector<std::string> a = {"run",          "grid-2x32", "--workload", workload, "--param",
-                                  "algo=" + algo, "--param",   "size=8MiB",  "--mode", "size-only"};
+    std::vector<std::string> a = {
+        "run",       "grid-2x32", "--workload",
+        workload,    "--param",   "algo=" + algo,
+        "--param",   "size=8MiB", "--mode",
+        "size-only", "--set",     "links.wan.flow_control=credit"};  // Table 2's lossless model
     if (streams) a.insert(a.end(), {"--param", "streams=" + std::to_string(streams)});
     return run_ok(a);
   };

@@ -149,6 +149,7 @@ TEST(Fabrics, StreamsAcrossAnOversubscribedTreeShareTheUplink) {
 // the 10Gbps link evenly.
 TEST(Fabrics, WideAreaPutsPayTheLatencyAndShareTheLinkFairly) {
   auto p = platforms::load_platform("grid-2x32");
+  p.fabric.wan_flow.loss = false;  // the lossless wide-area link (credit flow control)
   const int H = p.fabric.hosts_per_edge;
   const std::uint64_t len = 1 << 20;
   const double flits = std::ceil(double(p.nic.mtu_bytes + p.nic.header_bytes) / p.router.flit_bytes);

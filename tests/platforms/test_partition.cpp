@@ -150,7 +150,8 @@ TEST(Partition, Mesh8x8BlocksCutTheExpectedCables) {
 
 // 5. grid-2x32: two processes cut the wide-area link and nothing else.
 TEST(Partition, GridTwoProcessesCutOnlyTheWan) {
-  const Platform p = platforms::load_platform("grid-2x32");
+  Platform p = platforms::load_platform("grid-2x32");
+  p.fabric.wan_flow.loss = false;  // lossless: the split keeps credit flow control
   for (PartitionMethod m : {PartitionMethod::kAuto, PartitionMethod::kBlocks, PartitionMethod::kMetis}) {
     const Partition r = platforms::partition_platform(p, 2, m);
     ASSERT_EQ(r.cut.size(), 1u);
@@ -267,7 +268,11 @@ TEST(Partition, CheckPrintsThePartitionAndRefusesBadCounts) {
   EXPECT_EQ(test::run_kairo({"check", "tofu-small", "--processes", "2", "--partition", "bogus"}).exit_code,
             2);
   EXPECT_EQ(test::run_kairo({"check", "tofu-small", "--partition", "metis"}).exit_code, 2);
-  auto grid = test::run_kairo({"check", "grid-2x32", "--processes", "2", "--partition", "metis"});
+  auto grid = test::run_kairo({"check", "grid-2x32", "--processes", "2", "--partition", "metis", "--set",
+                               "links.wan.flow_control=credit"});
+  auto lossy = test::run_kairo({"check", "grid-2x32", "--processes", "2"});  // the loss model stays whole
+  EXPECT_EQ(lossy.exit_code, 2);
+  EXPECT_NE(lossy.err.find("links.wan.flow_control"), std::string::npos) << lossy.err;
   EXPECT_EQ(grid.exit_code, 0) << grid.err;
   EXPECT_NE(grid.out.find("links.wan 1"), std::string::npos) << grid.out;
 }
