@@ -7,7 +7,7 @@ namespace kairo::router {
 using sim::Time;
 
 WanPath::WanPath(sim::EventQueue& queue, NetworkActivity& activity, const WanPathParams& p)
-    : q_(queue), act_(activity), p_(p), ring_(64) {}
+    : q_(queue), act_(activity), p_(p) {}
 
 void WanPath::connect(hw::CreditSink* up, int up_port, hw::PacketSink* down, int down_port,
                       int down_credits) {
@@ -119,13 +119,7 @@ void WanPath::enqueue(Flow& f, hw::Packet* p, std::uint32_t seq) {
   }
   queued_ += p->bytes;
   stats_.peak_queue_bytes = std::max(stats_.peak_queue_bytes, queued_);
-  if (count_ == ring_.size()) {  // grow: only until the largest backlog has been seen
-    std::vector<Queued> bigger(ring_.size() * 2);
-    for (std::size_t i = 0; i < count_; ++i) bigger[i] = ring_[(head_ + i) % ring_.size()];
-    ring_.swap(bigger);
-    head_ = 0;
-  }
-  ring_[(head_ + count_++) % ring_.size()] = Queued{p, &f, seq};
+  fifo_.push_back(Queued{p, &f, seq});
   serve();
 }
 
@@ -133,11 +127,10 @@ void WanPath::enqueue(Flow& f, hw::Packet* p, std::uint32_t seq) {
 // the receiving gateway has room for it; its ACK comes back one propagation
 // delay after its tail reached the far end.
 void WanPath::serve() {
-  if (busy_ || count_ == 0) return;
-  const Queued e = ring_[head_];
+  if (busy_ || fifo_.empty()) return;
+  const Queued e = fifo_.front();
   if (credits_ < e.p->flits) return;  // kCredit serves again
-  head_ = (head_ + 1) % ring_.size();
-  --count_;
+  fifo_.pop_front();
   credits_ -= e.p->flits;
   const Time start = std::max(q_.now(), free_at_);
   free_at_ = start + p_.flit_ps * e.p->flits;

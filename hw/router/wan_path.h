@@ -28,13 +28,13 @@
 #include <cstdint>
 #include <deque>
 #include <unordered_map>
-#include <vector>
 
 #include "hw/common/link.h"
 #include "hw/common/network_activity.h"
 #include "hw/common/packet.h"
 #include "hw/router/tcp_window.h"
 #include "sim/event_queue.h"
+#include "sim/ring.h"
 
 namespace kairo::router {
 
@@ -113,9 +113,7 @@ class WanPath final : public sim::EventTarget, public hw::PacketSink, public hw:
   std::int64_t credits_ = 0;
   std::deque<Flow> flows_;  // stable addresses: events point at them
   std::unordered_map<std::uint64_t, Flow*> index_;
-  // The bottleneck FIFO: a ring that grows (doubling) only while warming up.
-  std::vector<Queued> ring_;
-  std::size_t head_ = 0, count_ = 0;
+  sim::Ring<Queued> fifo_;    // the bottleneck FIFO: grows only while warming up
   std::uint64_t queued_ = 0;  // bytes in the FIFO, the segment on the wire included
   std::uint32_t on_wire_bytes_ = 0;
   bool busy_ = false;

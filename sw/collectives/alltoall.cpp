@@ -49,17 +49,20 @@ class Translations {
   std::vector<int> c_, o_;
 };
 
-// One step posting phases [first, last) in order and waiting for their arrivals.
-Step phases(int rank, Translations& tr, std::uint64_t size, std::uint32_t tag_base, int first, int last) {
+// One step posting phases [first, last) in order (or, given `order`, phases
+// order[first - 1], order[first], ...) and waiting for their arrivals.
+Step phases(int rank, Translations& tr, std::uint64_t size, std::uint32_t tag_base, int first, int last,
+            const std::vector<std::uint32_t>* order = nullptr) {
   Step s;
   s.phase = "exchange";
   s.puts.reserve(std::size_t(last - first));
   s.waits.reserve(std::size_t(last - first));
-  for (int i = first; i < last; ++i) {
+  for (int j = first; j < last; ++j) {
+    const std::uint32_t i = order ? (*order)[std::size_t(j - 1)] : std::uint32_t(j);
     int to = 0, from = 0;
-    tr.phase(std::uint64_t(i), &to, &from);
-    const std::uint32_t tag = tag_base + std::uint32_t(i);
-    s.puts.push_back(block(rank, to, size, tag, i - 1));
+    tr.phase(i, &to, &from);
+    const std::uint32_t tag = tag_base + i;
+    s.puts.push_back(block(rank, to, size, tag, j - 1));
     s.waits.push_back(Wait{from, tag});
   }
   return s;
@@ -90,17 +93,7 @@ Schedule alltoall_a2at(int rank, const TorusRanks& t, std::uint64_t size, std::u
   const int p = int(t.node_of_rank.size());
   if (p < 2) return {};
   Translations tr(rank, t, {});  // dimension 0 fastest
-  if (t.phase_order.empty()) return Schedule{phases(rank, tr, size, tag_base, 1, p)};
-  Step s;
-  s.phase = "exchange";
-  for (std::size_t j = 0; j < t.phase_order.size(); ++j) {
-    const std::uint32_t i = t.phase_order[j];
-    int to = 0, from = 0;
-    tr.phase(i, &to, &from);
-    s.puts.push_back(block(rank, to, size, tag_base + i, int(j)));
-    s.waits.push_back(Wait{from, tag_base + i});
-  }
-  return Schedule{s};
+  return Schedule{phases(rank, tr, size, tag_base, 1, p, t.phase_order.empty() ? nullptr : &t.phase_order)};
 }
 
 Schedule alltoall_tofu(int rank, const TorusRanks& t, std::uint64_t size, std::uint32_t tag_base,
