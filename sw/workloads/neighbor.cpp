@@ -26,11 +26,19 @@ class Neighbor final : public Workload {
  public:
   Neighbor(Params& prm, const MachineInfo& m) {
     algo_ = algorithm_param(prm, {"native", "fragment"});
-    size_ = prm.bytes("size", 1 << 20, 1, m.platform->nic.max_descriptor_bytes);
+    size_ = prm.bytes("size", 1 << 20, 1, std::uint64_t(1) << 30);
+    max_descriptor_ = m.platform->nic.max_descriptor_bytes;
     nics_ = int(prm.integer("nics", m.tnis, 1, m.tnis));
     const std::string grid = prm.text("grid", "auto");
     if (grid == "auto") {
-      grid_.dims = cube_grid(m.nodes);
+      // The topology's own grid, placed one hop per neighbor, when it has
+      // one (a 3D torus, a 6D Tofu); otherwise the most cube-like in rank order.
+      if (m.topology && m.platform->ranks() == m.topology->num_nodes()) {
+        std::vector<int> rank_of_node(m.topology->num_nodes());
+        for (int r = 0; r < m.nodes; ++r) rank_of_node[m.platform->node_of_rank(std::uint64_t(r))] = r;
+        grid_ = coll::topology_grid(*m.topology, rank_of_node);
+      }
+      if (grid_.dims.empty()) grid_.dims = cube_grid(m.nodes);
       if (grid_.dims.empty())
         throw std::invalid_argument(
             fmt::format("--param grid: {} ranks have no 3-dimensional grid with every side >= 3; give one, "
@@ -76,8 +84,8 @@ class Neighbor final : public Workload {
   }
 
   coll::Schedule schedule(int rank) const {
-    return algo_ == "native" ? coll::neighbor_native(grid_, rank, nics_, size_, 1)
-                             : coll::neighbor_fragment(grid_, rank, nics_, size_, 1);
+    return algo_ == "native" ? coll::neighbor_native(grid_, rank, nics_, size_, 1, max_descriptor_)
+                             : coll::neighbor_fragment(grid_, rank, nics_, size_, 1, max_descriptor_);
   }
 
   fw::Task program(fw::Rank& r) override {
@@ -94,7 +102,9 @@ class Neighbor final : public Workload {
 
   Outcome outcome(HostMemory* m) override {
     Outcome o = collective_outcome(end_, double(region()), ok_);
-    o.details = {{"steps", schedule(0).size()}, {"neighbors", 2 * grid_.dims.size()}};
+    o.details = {{"steps", schedule(0).size()},
+                 {"neighbors", 2 * grid_.dims.size()},
+                 {"placement", grid_.rank_at.empty() ? "rank order" : "topology"}};
     if (m) {
       bool v = true;
       for (int r = 0; r < grid_.ranks() && v; ++r)
@@ -108,7 +118,7 @@ class Neighbor final : public Workload {
 
  private:
   std::string algo_;
-  std::uint64_t size_ = 0;
+  std::uint64_t size_ = 0, max_descriptor_ = 0;
   int nics_ = 1;
   coll::Grid grid_;
   std::vector<sim::Time> end_;
