@@ -62,6 +62,7 @@ class Alltoall final : public Workload {
     algo_ = algorithm_param(prm, coll::alltoall_algorithms());
     size_ = prm.bytes("size", 32 * 1024, 1, m.platform->nic.max_descriptor_bytes);
     p_ = m.nodes;
+    skew_ = sim::Time(prm.integer("skew_ns", 0, 0, 1000000000)) * 1000;
     if (p_ < 2) throw std::invalid_argument("alltoall: needs at least 2 ranks");
     if (coll::alltoall_needs_torus(algo_)) {
       torus_ = torus_ranks(m, algo_);
@@ -99,6 +100,7 @@ class Alltoall final : public Workload {
     nlohmann::json j = {{"algo", algo_}, {"size", size_}};
     if (algo_ == "tofu") j["barrier_every"] = opt_.barrier_every;
     if (algo_ == "a2at") j["order"] = order_;
+    if (skew_) j["skew_ns"] = double(skew_) / 1000.0;
     return j;
   }
 
@@ -122,7 +124,7 @@ class Alltoall final : public Workload {
 
   fw::Task program(fw::Rank& r) override {
     const coll::Buffers b = collective_buffers(r, region_, region_);
-    co_await r.compute(kStart);
+    co_await r.compute(staggered_start(r.rank(), p_, skew_));
     std::vector<coll::Schedule> runs = phase_runs(schedule(r.rank()));
     for (std::size_t j = 0; j < runs.size(); ++j) {
       co_await coll::run_schedule(r, runs[j], b, &ok_, j < logs_.size() ? &logs_[j] : nullptr);
@@ -210,6 +212,7 @@ class Alltoall final : public Workload {
   std::uint64_t size_ = 0, region_ = 0, recv_base_ = 0;
   std::size_t steps_ = 0;
   int p_ = 0;
+  sim::Time skew_ = 0;  // --param skew_ns, in ps
   std::vector<sim::Time> end_;
   std::vector<const char*> run_names_;  // each phase stretch's name, in schedule order
   std::vector<coll::PhaseLog> logs_;    // and when its ranks left it

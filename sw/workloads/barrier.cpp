@@ -40,8 +40,7 @@ class Barrier final : public Workload {
 
   fw::Task program(fw::Rank& r) override {
     const coll::Buffers b = collective_buffers(r, coll::kBarrierBytes, coll::kBarrierBytes);
-    co_await r.compute(kStart +
-                       sim::Time(std::uint64_t(r.rank()) * 7919 % std::uint64_t(p_)) * skew_ / sim::Time(p_));
+    co_await r.compute(staggered_start(r.rank(), p_, skew_));
     for (int it = 0; it < iterations_; ++it) {
       const coll::Schedule s = coll::barrier(algo_, r.rank(), p_, std::uint32_t(it) * 1000000u + 1u);
       const std::size_t i = std::size_t(it);

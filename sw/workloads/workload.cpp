@@ -59,7 +59,7 @@ const std::vector<WorkloadInfo>& workloads() {
        make_reduce},
       {"alltoall",
        "all-to-all of size bytes per pair: a2a (simple spread), a2at (topology-aware), tofu (phased, with "
-       "barriers), pairwise (algo, size, barrier_every)",
+       "barriers), pairwise (algo, size, barrier_every, order, skew_ns)",
        make_alltoall},
   };
   return list;

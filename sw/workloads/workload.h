@@ -30,6 +30,13 @@ namespace kairo::sw {
 
 inline constexpr sim::Time kStart = 1000000;  // 1 us
 
+// When rank `rank` of `p` starts under `--param skew_ns`: kStart plus
+// (rank x 7919 mod p) / p x skew, a fixed stagger that spreads the ranks over
+// [0, skew) in an order unrelated to their neighbours.
+inline sim::Time staggered_start(int rank, int p, sim::Time skew) {
+  return kStart + sim::Time(std::uint64_t(rank) * 7919 % std::uint64_t(p)) * skew / sim::Time(p);
+}
+
 struct MachineInfo {
   const platforms::Platform* platform = nullptr;
   const router::Topology* topology = nullptr;

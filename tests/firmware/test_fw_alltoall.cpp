@@ -191,6 +191,25 @@ TEST(Alltoall, TofuWithOneGroupIsA2at) {
   EXPECT_EQ(tofu["completion_ns"], a2at["completion_ns"]);
 }
 
+// --param skew_ns: rank r starts (r x 7919 mod p) / p x skew after the
+// common start (computed here). The run still delivers every block, ends no
+// earlier than the last rank's start, and later than without the skew.
+TEST(Alltoall, SkewedStartsStillDeliver) {
+  const int p = 60;
+  const double skew_ns = 40000;
+  double last_start = 0;
+  for (int r = 0; r < p; ++r) last_start = std::max(last_start, double(r * 7919 % p) / p * skew_ns);
+  auto run = [](std::vector<std::string> extra) {
+    return run_ok(with(shape("mesh-10x10x10", 3, 4, 5), with({"--param", "size=3KiB"}, extra)));
+  };
+  const auto still = run({"--param", "algo=a2at", "--mode", "size-only"});
+  const auto skewed = run({"--param", "algo=a2at", "--param", "skew_ns=40000"});
+  EXPECT_EQ(skewed["verified"], true);
+  EXPECT_EQ(skewed["params"]["skew_ns"], skew_ns);
+  EXPECT_GE(skewed["latency_ns"].get<double>(), last_start);
+  EXPECT_GT(skewed["latency_ns"].get<double>(), still["latency_ns"].get<double>());
+}
+
 TEST(Alltoall, RunsItCannotDoAreRefused) {
   auto expect_bad = [](std::vector<std::string> args, const std::vector<std::string>& mentions) {
     args.insert(args.end(), {"--workload", "alltoall", "--mode", "size-only"});
