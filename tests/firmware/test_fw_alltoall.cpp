@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -208,6 +209,53 @@ TEST(Alltoall, SkewedStartsStillDeliver) {
   EXPECT_EQ(skewed["params"]["skew_ns"], skew_ns);
   EXPECT_GE(skewed["latency_ns"].get<double>(), last_start);
   EXPECT_GT(skewed["latency_ns"].get<double>(), still["latency_ns"].get<double>());
+}
+
+// Busy time per dimension (X, Y, Z) of the counter log's links over the
+// intervals that start before `until_ps`, read from the CSV's columns.
+std::map<std::string, double> busy_by_dim(const std::string& csv, double until_ps) {
+  std::istringstream in(test::read_file(csv));
+  std::string line;
+  std::map<std::string, int> col;
+  std::map<std::string, double> busy;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f;
+    std::stringstream ls(line);
+    for (std::string x; std::getline(ls, x, ',');) f.push_back(x);
+    if (col.empty()) {
+      for (std::size_t i = 0; i < f.size(); ++i) col[f[i]] = int(i);
+      continue;
+    }
+    if (f[std::size_t(col["kind"])] != "link" ||
+        std::stod(f[std::size_t(col["interval_start_ps"])]) >= until_ps)
+      continue;
+    busy[f[std::size_t(col["dim"])]] += std::stod(f[std::size_t(col["busy_ps"])]);
+  }
+  return busy;
+}
+
+// Seed 000's picture of the two all-to-alls: simple spread sends to rank + 1,
+// + 2, ... first, which differ in X only, so its Z links carry under 0.4
+// of the X links' load through the first tenth of the run (Z's ranks come
+// last); a2at's translations move along every
+// dimension from the start, keeping Z as busy as X, and finish sooner
+// (6x6x6 torus, NICs that outrun the links, 4 KiB).
+TEST(Alltoall, CounterLogShowsZIdleUnderSimpleSpreadAndBusyUnderA2at) {
+  std::map<std::string, std::map<std::string, double>> busy;
+  std::map<std::string, double> latency;
+  for (const char* algo : {"a2a", "a2at"}) {
+    const std::string csv = test::temp_dir() + "/" + algo + ".csv";
+    const auto j = run_ok(with(
+        shape("torus-10x10x10", 6, 6, 6),
+        {"--set", "nic.dma_bandwidth=32GB/s", "--set", "nic.mtu=224B", "--param", std::string("algo=") + algo,
+         "--param", "size=4KiB", "--mode", "size-only", "--counters", csv, "--interval", "1us"}));
+    latency[algo] = j["latency_ns"].get<double>();
+    busy[algo] = busy_by_dim(csv, 0.1 * j["completion_ns"].get<double>() * 1000);
+  }
+  EXPECT_LT(busy["a2a"]["Z"], 0.4 * busy["a2a"]["X"]);
+  EXPECT_GT(busy["a2at"]["Z"], 0.8 * busy["a2at"]["X"]);
+  EXPECT_LT(latency["a2at"], latency["a2a"]);
 }
 
 TEST(Alltoall, RunsItCannotDoAreRefused) {
