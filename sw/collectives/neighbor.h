@@ -46,8 +46,8 @@ struct Grid {
 // is one hop away, as MPI_Cart_create with reorder or Fujitsu's 3D rank map
 // would place it: a 3-dimensional topology is its own grid; a 6-dimensional
 // one (Tofu: X, Y, Z, A, B, C) is the 3D torus of the pairs (X, A), (Y, B),
-// (Z, C), each pair's nodes in a cycle of single hops (ajima2009's virtual
-// 3D torus). rank_of_node maps a node to the rank on it. Empty dims when the
+// (Z, C), each pair's nodes in a cycle of single hops (the 3D torus view of
+// Tofu that Ajima et al. 2009 describe). rank_of_node maps a node to the rank on it. Empty dims when the
 // topology has another number of dimensions, a virtual side is below 3, or
 // a pair has no cycle of single hops (a mesh ring of 3 or more).
 Grid topology_grid(const router::Topology& t, const std::vector<int>& rank_of_node);

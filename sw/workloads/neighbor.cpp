@@ -28,6 +28,14 @@ class Neighbor final : public Workload {
     algo_ = algorithm_param(prm, {"native", "fragment"});
     size_ = prm.bytes("size", 1 << 20, 1, std::uint64_t(1) << 30);
     max_descriptor_ = m.platform->nic.max_descriptor_bytes;
+    // Every put of a message has its own tag and schedule entry: keep the
+    // count a rank posts within what a schedule and the tags hold.
+    constexpr std::uint64_t kMaxPuts = 1 << 16;
+    if ((size_ - 1) / max_descriptor_ + 1 > kMaxPuts)
+      throw std::invalid_argument(fmt::format(
+          "--param size={}B: a message over nic.max_descriptor_size ({}B) would take more than {} puts; "
+          "expected a size of at most {}B, or a larger nic.max_descriptor_size",
+          size_, max_descriptor_, kMaxPuts, kMaxPuts * max_descriptor_));
     nics_ = int(prm.integer("nics", m.tnis, 1, m.tnis));
     const std::string grid = prm.text("grid", "auto");
     if (grid == "auto") {

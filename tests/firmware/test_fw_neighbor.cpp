@@ -134,6 +134,16 @@ TEST(Neighbor, SplitMessagesArriveWholeOnThePlacedGrid) {
   }
 }
 
+// A size that would take more puts per message than a schedule holds is
+// refused before the run, naming the parameter and the NIC's limit.
+TEST(Neighbor, TooManyPutsPerMessageAreRefused) {
+  const auto r = test::run_kairo({"run", "tofu-small", "--workload", "neighbor", "--param", "size=1GiB",
+                                  "--set", "nic.max_descriptor_size=100B", "--mode", "size-only"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--param size="), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nic.max_descriptor_size"), std::string::npos) << r.err;
+}
+
 // The poster's 16 MB on a 3x3x3 torus with 4 NICs whose DMA (2.8 GB/s) is
 // the limit: 16 MiB is one byte over the largest descriptor, so native posts
 // every message as 2 puts; both algorithms come within 1% of the
