@@ -10,14 +10,16 @@ using sim::Time;
 TorusNetlist::TorusNetlist(const Platform& platform, sim::EventQueue& queue)
     : platform_(platform),
       topo_(platform.dims),
-      routing_(topo_, platform.router.routing_order, platform.router.tie_break) {
+      routing_(router::make_routing(platform.router.routing, topo_, platform.router.routing_order,
+                                    platform.router.tie_break)) {
   const RouterParams& rp = platform_.router;
   cfg_.topo = &topo_;
-  cfg_.routing = &routing_;
+  cfg_.routing = routing_.get();
   cfg_.queue = &queue;
   cfg_.activity = &activity_;
   cfg_.clock = sim::Clock(rp.clock_period_ps());
   router::apply_router_params(rp, router::RouterSite::kTorus, cfg_);
+  routing_->vc_classes(cfg_.vcs, cfg_.vc_first.data(), cfg_.vc_last.data());
 
   const std::size_t n = topo_.num_nodes();
   routers_.reserve(n);

@@ -52,7 +52,7 @@ class TorusNetlist final : public Network {
 
   Platform platform_;
   router::Topology topo_;
-  router::DimensionOrderRouting routing_;
+  std::unique_ptr<router::Routing> routing_;
   router::RouterConfig cfg_;
   router::NetworkActivity activity_;
   std::vector<std::unique_ptr<router::Router>> routers_;

@@ -52,6 +52,8 @@ void combine_stats(const sim::MpiWorld& world, TrafficStats& s, router::NetworkA
                                    &s.duplicated,
                                    &act.packet_hops,
                                    &act.flit_hops,
+                                   &act.adaptive_hops,
+                                   &act.escape_hops,
                                    &events};
   std::vector<std::uint64_t> sums;
   for (const std::uint64_t* c : counts) sums.push_back(*c);

@@ -34,6 +34,7 @@ struct Packet {
   std::int8_t out_dim = -1;
   bool measured = false;      // created inside the measurement window
   std::int8_t eject_vc = -1;  // the ejection VC buffer it occupies (endpoints that consume later)
+  bool adaptive = false;      // the current router may choose among several outputs (Routing::options)
   Packet* next = nullptr;     // intrusive FIFO link (VC buffer, source queue, free list)
   void* user = nullptr;       // owner's payload descriptor (NIC), untouched by the network
 };

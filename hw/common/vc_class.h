@@ -1,12 +1,21 @@
-// The VC class a hop may use, carried in the packet header. On a ring
-// dimension the VCs are split in two halves: class 0 (low half) before the
-// dateline, class 1 (high half) after crossing it. Mesh dimensions, size-2
-// dimensions, switched fabrics and ejection may use any VC.
+// The VC class a hop may use, carried in the packet header.
+// Dimension-order routing: on a ring dimension the VCs are split in two
+// halves, class kLow (low half) before the dateline, kHigh (high half) after
+// crossing it. Mesh dimensions, size-2 dimensions, switched fabrics and
+// ejection may use any VC (kAny).
+// Minimal adaptive routing (Duato): the escape network is dimension-order
+// routing on its own VCs (kEscLow: VC 0; kEscHigh: VC 1, after the dateline,
+// when the topology has a ring), and the other VCs are adaptive (kAdaptive).
+// Which VCs a class means on a router is RouterConfig's table (vc_first /
+// vc_last), filled once from the routing strategy.
 #pragma once
 #include <cstdint>
 
 namespace kairo::router {
 
-enum class VcClass : std::uint8_t { kLow = 0, kHigh = 1, kAny = 2 };
+enum class VcClass : std::uint8_t { kLow = 0, kHigh = 1, kAny = 2, kEscLow = 3, kEscHigh = 4, kAdaptive = 5 };
+inline constexpr int kNumVcClasses = 6;
+
+inline bool is_escape(VcClass c) { return c == VcClass::kEscLow || c == VcClass::kEscHigh; }
 
 }  // namespace kairo::router

@@ -106,6 +106,7 @@ void Router::accept(int port, int vc, hw::Packet* p) {
     if (p->in_dim < 0) p->dst_coord = cfg_.topo->coord_of(p->dst);
     const RouteDecision d = cfg_.routing->route(coord_, p->dst_coord, p->in_dim, p->vc_class,
                                                 cfg_.routing->random_ties() ? coin(*p) : 0);
+    p->adaptive = d.adaptive;
     if (d.port < 0) {
       p->out_port = std::int16_t(cfg_.ni_port(p->dst_ni));
       p->out_class = VcClass::kAny;
@@ -203,13 +204,18 @@ void Router::allocate() {
       }
       bits &= bits - 1;
       ivc.head.chosen_vc = -1;
-      Port& out = ports_[h.out_port];
-      if (!output_free(out, t)) continue;
-      apply_credits(out, h.out_port, t);
-      int ov = choose_vc(out, h.flits, h.out_class);
-      if (ov < 0) {
-        if (probe_) trace_stall(h.out_port, t, true);
-        continue;
+      int ov;
+      if (h.adaptive) {
+        if ((ov = choose_option(idx, t)) < 0) continue;
+      } else {
+        Port& out = ports_[h.out_port];
+        if (!output_free(out, t)) continue;
+        apply_credits(out, h.out_port, t);
+        ov = choose_vc(out, h.flits, h.out_class);
+        if (ov < 0) {
+          if (probe_) trace_stall(h.out_port, t, true);
+          continue;
+        }
       }
       ivc.head.chosen_vc = std::int8_t(ov);
       requests_[n++] = Request{in, vc, h.out_port, by_age ? ivc.fifo.head->created_ps : 0};
@@ -269,7 +275,9 @@ Time Router::next_wake(Time t) {
       bits &= bits - 1;
       Port& out = ports_[h.out_port];
       Time when;
-      if (!output_free(out, t))
+      if (h.adaptive) {
+        if ((when = option_wake(idx, t)) == sim::kNever) continue;
+      } else if (!output_free(out, t))
         when = cfg_.clock.floor(out.out.free_at - st);
       else if (apply_credits(out, h.out_port, t), choose_vc(out, h.flits, h.out_class) < 0) {
         if (!out.returning.empty())
@@ -282,6 +290,61 @@ Time Router::next_wake(Time t) {
         when = t + period;  // lost arbitration: retry next cycle
       if (when < wake) wake = when;
     }
+  }
+  return wake;
+}
+
+// Minimal adaptive routing's selection: among the adaptive ways whose output
+// is free and has a VC of the adaptive class with credits for the whole
+// packet, the one with the most free credits (the first listed on a tie: the
+// routing order); the escape way only when no adaptive way can go.
+int Router::choose_option(int idx, Time t) {
+  hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
+  RouteDecision opt[kMaxRouteOptions];
+  const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class,
+                                      cfg_.routing->random_ties() ? coin(p) : 0, opt);
+  int best = -1, best_vc = -1, best_credits = -1;
+  for (int i = 0; i < n; ++i) {
+    if (i == n - 1 && best >= 0) break;  // the escape way: only if no adaptive way can go
+    Port& out = ports_[opt[i].port];
+    if (!output_free(out, t)) continue;
+    apply_credits(out, opt[i].port, t);
+    const int v = choose_vc(out, p.flits, opt[i].vc_class);
+    if (v >= 0 && out.credits()[v] > best_credits) {
+      best = i;
+      best_vc = v;
+      best_credits = out.credits()[v];
+    }
+  }
+  if (best < 0) return -1;
+  Head& h = in_vcs_[std::size_t(idx)].head;
+  h.out_port = p.out_port = std::int16_t(opt[best].port);
+  h.out_class = p.out_class = opt[best].vc_class;
+  p.out_dim = std::int8_t(opt[best].dim);
+  return best_vc;
+}
+
+Time Router::option_wake(int idx, Time t) {
+  const hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
+  RouteDecision opt[kMaxRouteOptions];
+  const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class,
+                                      cfg_.routing->random_ties() ? coin(p) : 0, opt);
+  Time wake = sim::kNever;
+  for (int i = 0; i < n; ++i) {
+    const int port = opt[i].port;
+    Port& out = ports_[port];
+    Time when;
+    if (!output_free(out, t))
+      when = cfg_.clock.floor(out.out.free_at - cfg_.traversal_ps);
+    else if (apply_credits(out, port, t), choose_vc(out, p.flits, opt[i].vc_class) >= 0)
+      when = t + cfg_.clock.period_ps;  // lost arbitration: retry next cycle
+    else if (!out.returning.empty())
+      when = out.returning.front().at;
+    else {
+      credit_waiters_[port >> 6] |= 1ULL << (port & 63);
+      continue;
+    }
+    wake = std::min(wake, when);
   }
   return wake;
 }
@@ -326,6 +389,10 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
     ++p->hops;
     ++act.packet_hops;
     act.flit_hops += p->flits;
+    if (p->out_class == VcClass::kAdaptive)
+      ++act.adaptive_hops;
+    else if (is_escape(p->out_class))
+      ++act.escape_hops;
     p->in_dim = p->out_dim;
     p->vc_class = p->out_class;
   }
@@ -359,90 +426,6 @@ void Router::trace_stall(int out, Time t, bool on) {
 int Router::port_dim(int port) const {
   if (cfg_.port_names) return port < cfg_.num_link_ports() ? 0 : -1;
   return port < cfg_.topo->num_link_ports() ? cfg_.topo->port_dim(port) : -1;
-}
-
-PortCounters Router::counters(int port, Time now) {
-  Port& p = ports_[port];
-  apply_credits(p, port, now);
-  PortCounters c;
-  static_cast<LinkCounters&>(c) = p.counters;
-  for (int v = 0; v < cfg_.vcs; ++v) {
-    const VcTime& z = vc_time(port, v);
-    c.zero_credit_ps[v] = z.zero_ps + (z.zero_since != sim::kNever ? now - z.zero_since : 0);
-  }
-  return c;
-}
-
-void Router::reset_counters(Time now) {
-  // Credits already back by `now` end their VC's zero-credit stretch before
-  // it: applied here, they do not leave a stretch "since now" that their
-  // earlier arrival would close with a negative length.
-  for (int i = 0; i < ports_.size(); ++i) {
-    apply_credits(ports_[i], i, now);
-    ports_[i].counters = LinkCounters{};
-  }
-  for (auto& z : vc_time_) {
-    z.zero_ps = 0;
-    if (z.zero_since != sim::kNever) z.zero_since = now;
-  }
-}
-
-void Router::save_port_counters(int port, sim::ByteWriter& w) const {
-  const Port& p = ports_[port];
-  w.put(p.counters);
-  for (int v = 0; v < cfg_.vcs; ++v) {
-    w.put(p.credits()[v]);
-    w.put(vc_time_[std::size_t(port) * cfg_.vcs + v]);
-  }
-  std::uint64_t n = 0;
-  p.returning.for_each([&](const hw::PendingCredit&) { ++n; });
-  w.put(n);
-  p.returning.for_each([&](const hw::PendingCredit& c) { w.put(c); });
-}
-
-void Router::load_port_counters(int port, sim::ByteReader& r) {
-  Port& p = ports_[port];
-  p.counters = r.get<LinkCounters>();
-  for (int v = 0; v < cfg_.vcs; ++v) {
-    p.credits()[v] = r.get<std::int32_t>();
-    vc_time(port, v) = r.get<VcTime>();
-  }
-  while (!p.returning.empty()) p.returning.pop();
-  for (auto n = r.get<std::uint64_t>(); n > 0; --n) p.returning.push(r.get<hw::PendingCredit>());
-}
-
-void Router::describe_blocked(std::vector<std::string>& out, std::size_t limit) {
-  const Time t = cfg_.queue->now();
-  for (int port = 0; port < num_ports(); ++port) {
-    for (int vc = 0; vc < cfg_.vcs; ++vc) {
-      const hw::PacketFifo& q = fifo(port, vc);
-      if (q.empty() || out.size() >= limit) continue;
-      const hw::Packet& h = *q.head;
-      Port& o = ports_[h.out_port];
-      apply_credits(o, h.out_port, t);
-      std::string why;
-      if (h.ready_ps > t)
-        why = fmt::format("arriving or in the routing/allocation pipeline for {:.1f} more cycles",
-                          cfg_.clock.to_cycles(h.ready_ps - t));
-      else if (!o.out.connected())
-        why = "output not connected";
-      else if (!output_free(o, t))
-        why = fmt::format("output link busy for {:.1f} more cycles", cfg_.clock.to_cycles(o.out.free_at - t));
-      else if (!input_free(ports_[port], t))
-        why = fmt::format("input busy forwarding another VC for {:.1f} more cycles",
-                          cfg_.clock.to_cycles(ports_[port].in_busy_until - t));
-      else if (choose_vc(o, h.flits, h.out_class) < 0) {
-        why = "no downstream VC of its class has credits for the whole packet (credits:";
-        for (int v = cfg_.class_first(h.out_class); v < cfg_.class_last(h.out_class); ++v)
-          why += fmt::format(" vc{}={}", v, o.credits()[v]);
-        why += fmt::format(", packet needs {})", h.flits);
-      } else
-        why = "eligible";
-      out.push_back(fmt::format(
-          "{}: input {} vc{} holds {} packet(s); head packet {} ({} -> {}) waits for output {}: {}", name(),
-          port_name(port), vc, q.size(), h.id, h.src, h.dst, port_name(h.out_port), why));
-    }
-  }
 }
 
 }  // namespace kairo::router

@@ -149,6 +149,7 @@ class Router : public sc_core::sc_module,
     std::uint16_t flits;
     VcClass out_class;
     std::int8_t chosen_vc;  // downstream VC picked this round (-1: none)
+    bool adaptive;          // out_port/out_class are chosen each round among the routing's options
   };
   // Everything about one input VC in one place (32 bytes: two per cache
   // line): its packet queue, its head's allocation data, and this round's
@@ -158,7 +159,7 @@ class Router : public sc_core::sc_module,
     Head head;
   };
   void set_head(int idx, const hw::Packet& p) {
-    in_vcs_[idx].head = Head{p.ready_ps, p.out_port, p.flits, p.out_class, -1};
+    in_vcs_[idx].head = Head{p.ready_ps, p.out_port, p.flits, p.out_class, -1, p.adaptive};
   }
   struct VcTime {
     sim::Time zero_since = sim::kNever;  // downstream VC without credits since
@@ -174,6 +175,12 @@ class Router : public sc_core::sc_module,
   sim::Time next_wake(sim::Time t);
   void schedule_allocation(sim::Time t);
   int choose_vc(const Port& out, int flits, VcClass cls) const;
+  // Adaptive routing: the way (output and VC) the head of input VC `idx`
+  // takes this round, written into its head and packet; -1 if none can take
+  // it now. option_wake: the earliest time one could (kNever: waits for
+  // credits not yet on their way; its outputs are marked credit waiters).
+  int choose_option(int idx, sim::Time t);
+  sim::Time option_wake(int idx, sim::Time t);
   bool output_free(const Port& out, sim::Time t) const {
     return out.out.free_at < t + cfg_.traversal_ps + cfg_.clock.period_ps;
   }

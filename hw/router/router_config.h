@@ -2,6 +2,7 @@
 // constants already converted to picoseconds, and the run's activity record.
 // Filled once by the netlist builder; immutable during the run.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,7 +19,7 @@ namespace kairo::router {
 
 struct RouterConfig {
   const Topology* topo = nullptr;
-  const DimensionOrderRouting* routing = nullptr;
+  const Routing* routing = nullptr;  // mesh/torus; null in a switched fabric
   sim::EventQueue* queue = nullptr;
   NetworkActivity* activity = nullptr;
   sim::Clock clock;
@@ -44,9 +45,11 @@ struct RouterConfig {
   int num_link_ports() const { return link_ports >= 0 ? link_ports : topo->num_link_ports(); }
   int num_ports() const { return num_link_ports() + network_interfaces; }
   int ni_port(int ni) const { return num_link_ports() + ni; }
-  // VCs a packet of class c may use: [first, last).
-  int class_first(VcClass c) const { return c == VcClass::kHigh ? vcs / 2 : 0; }
-  int class_last(VcClass c) const { return c == VcClass::kLow ? vcs / 2 : vcs; }
+  // VCs a packet of class c may use: [vc_first[c], vc_last[c]). Dimension
+  // order's table unless the routing strategy fills its own (Routing::vc_classes).
+  std::array<std::uint8_t, kNumVcClasses> vc_first{}, vc_last{};
+  int class_first(VcClass c) const { return vc_first[std::size_t(c)]; }
+  int class_last(VcClass c) const { return vc_last[std::size_t(c)]; }
 };
 
 }  // namespace kairo::router

@@ -75,6 +75,13 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
            "ring direction when both ways are equally short",
            "the way round an even ring when both are equally short: balanced (by the starting coordinate's "
            "parity: even +, odd -), random (a coin per packet, as BookSim), plus or minus (always that way)");
+    b.name("routing", &P::routing,
+           {{"dimension_order", RoutingAlgorithm::kDimensionOrder},
+            {"minimal_adaptive", RoutingAlgorithm::kMinimalAdaptive}},
+           "mesh/torus routing strategy",
+           "mesh/torus: dimension_order, or minimal_adaptive (any productive hop on the adaptive VCs, with "
+           "dimension order on the escape VCs: VC 0, and VC 1 after the dateline when there is a ring; needs "
+           "router.vcs above those)");
     std::vector<std::pair<std::string, std::string>> allocators;
     for (const std::string& n : allocator_choices()) allocators.emplace_back(n, n);
     b.name("allocator", &P::allocator, allocators, "",
@@ -103,6 +110,7 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
 void apply_router_params(const RouterParams& p, RouterSite site, RouterConfig& cfg) {
   const sim::Clock& clock = cfg.clock;
   cfg.vcs = p.vcs;
+  dimension_order_vc_classes(p.vcs, cfg.vc_first.data(), cfg.vc_last.data());
   cfg.vc_buffer_flits = p.vc_buffer_flits;
   cfg.flit_bytes = p.flit_bytes;
   cfg.network_interfaces = p.network_interfaces;

@@ -34,9 +34,10 @@ struct RouterParams {
   int max_packet_flits = 64;        // router.max_packet_flits
   std::vector<int> routing_order;   // router.routing_order: [X, Y, Z, A, C, B]; default = declared order
   TieBreak tie_break = TieBreak::kBalanced;  // router.tie_break: balanced | random | plus | minus
-  std::string allocator = "round_robin";     // router.allocator: allocator_names() (hw/router/allocator.h)
-  int network_interfaces = 1;                // router.network_interfaces: injection/ejection port pairs
-  std::uint64_t watchdog_cycles = 1000000;   // router.watchdog_cycles: no progress this long = deadlock
+  RoutingAlgorithm routing = RoutingAlgorithm::kDimensionOrder;  // router.routing
+  std::string allocator = "round_robin";    // router.allocator: allocator_names() (hw/router/allocator.h)
+  int network_interfaces = 1;               // router.network_interfaces: injection/ejection port pairs
+  std::uint64_t watchdog_cycles = 1000000;  // router.watchdog_cycles: no progress this long = deadlock
   // Switched fabrics (fat trees, clusters): the time a packet spends in a
   // switch, replacing the cycle counts above when > 0, and whether a switch
   // waits for the whole packet before forwarding it.

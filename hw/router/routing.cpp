@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "hw/router/adaptive_routing.h"
+
 namespace kairo::router {
 namespace {
 
@@ -54,6 +56,24 @@ int direction(const DimSpec& spec, int from, int to, TieBreak tie, std::uint64_t
 
 }  // namespace
 
+void Routing::vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last) const {
+  dimension_order_vc_classes(vcs, first, last);
+}
+
+void dimension_order_vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last) {
+  const auto v = std::uint8_t(vcs), half = std::uint8_t(vcs / 2);
+  auto set = [&](VcClass c, std::uint8_t f, std::uint8_t l) {
+    first[int(c)] = f;
+    last[int(c)] = l;
+  };
+  set(VcClass::kLow, 0, half);
+  set(VcClass::kHigh, half, v);
+  set(VcClass::kAny, 0, v);
+  set(VcClass::kEscLow, 0, 0);
+  set(VcClass::kEscHigh, 0, 0);
+  set(VcClass::kAdaptive, 0, 0);
+}
+
 DimensionOrderRouting::DimensionOrderRouting(const Topology& topo, std::vector<int> order, TieBreak tie)
     : topo_(topo), order_(std::move(order)), tie_(tie) {
   check_order(topo_, order_);
@@ -79,6 +99,13 @@ RouteDecision DimensionOrderRouting::route(const Coord& here, const Coord& dst, 
     return r;
   }
   return RouteDecision{};  // every coordinate matches: eject to the local NIC
+}
+
+std::unique_ptr<Routing> make_routing(RoutingAlgorithm a, const Topology& topo, std::vector<int> order,
+                                      TieBreak tie) {
+  if (a == RoutingAlgorithm::kMinimalAdaptive)
+    return std::make_unique<MinimalAdaptiveRouting>(topo, std::move(order), tie);
+  return std::make_unique<DimensionOrderRouting>(topo, std::move(order), tie);
 }
 
 }  // namespace kairo::router

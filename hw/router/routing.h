@@ -1,10 +1,14 @@
-// Dimension-order routing on a mesh/torus with a configurable dimension order,
-// the shorter way round on a ring, a tie-break for the exact half-way case of
-// an even ring, and dateline VC classes. Sees only the topology and the
-// packet header (current and destination coordinates, the dimension and class
-// it arrived with), never the router's internals.
+// Routing on a mesh/torus: the strategy a router is given (Routing), and its
+// deterministic member, dimension-order routing with a configurable dimension
+// order, the shorter way round on a ring, a tie-break for the exact half-way
+// case of an even ring, and dateline VC classes. A strategy sees only the
+// topology and the packet header (current and destination coordinates, the
+// dimension and class it arrived with), never the router's internals; the
+// adaptive one (hw/router/adaptive_routing.h) lists the ways a packet may go
+// and the router picks among them by what it sees (free outputs, credits).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "hw/common/topology.h"
@@ -32,9 +36,42 @@ struct RouteDecision {
   int dim = -1;   // dimension of that hop, -1 when ejecting
   int dir = 0;    // +1 / -1 (for size-2 dims: the direction taken, reported as +1)
   VcClass vc_class = VcClass::kAny;
+  // The packet has other ways to go (Routing::options): the router chooses
+  // at allocation; this decision is then the escape way.
+  bool adaptive = false;
 };
 
-class DimensionOrderRouting {
+// The most ways one hop may offer: every dimension in each direction, plus
+// the escape way.
+inline constexpr int kMaxRouteOptions = 2 * kMaxDims + 1;
+
+// Dimension order's VC classes on a router with `vcs` VCs: kLow the low
+// floor(vcs/2), kHigh the rest, kAny all; the escape classes have none.
+void dimension_order_vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last);
+
+// The strategy a mesh/torus router routes with, chosen by router.routing.
+class Routing {
+ public:
+  virtual ~Routing() = default;
+  // Route one hop (see DimensionOrderRouting::route for the arguments). An
+  // adaptive strategy returns its escape hop marked `adaptive` when the
+  // packet may also go other ways.
+  virtual RouteDecision route(const Coord& here, const Coord& dst, int in_dim, VcClass in_class,
+                              std::uint64_t coin = 0) const = 0;
+  // Every way the packet may leave `here`, preferred ones first and the
+  // escape way last; returns how many (at most kMaxRouteOptions).
+  virtual int options(const Coord& here, const Coord& dst, int in_dim, VcClass in_class, std::uint64_t coin,
+                      RouteDecision* out) const {
+    out[0] = route(here, dst, in_dim, in_class, coin);
+    return 1;
+  }
+  // The VCs of each class on a router with `vcs` VCs: [first[c], last[c]).
+  virtual void vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last) const;
+  // Whether route() reads its `coin` (a packet's random bits).
+  virtual bool random_ties() const = 0;
+};
+
+class DimensionOrderRouting final : public Routing {
  public:
   // order: dimension indices in the order they are corrected; must be a
   // permutation of 0..num_dims-1 (throws std::invalid_argument otherwise).
@@ -46,15 +83,27 @@ class DimensionOrderRouting {
   // crosses the dateline and every later hop in that dimension use class 1.
   // `coin`: the packet's random bits, read by TieBreak::kRandom only.
   RouteDecision route(const Coord& here, const Coord& dst, int in_dim, VcClass in_class,
-                      std::uint64_t coin = 0) const;
+                      std::uint64_t coin = 0) const override;
 
   const std::vector<int>& order() const { return order_; }
-  bool random_ties() const { return tie_ == TieBreak::kRandom; }
+  const Topology& topology() const { return topo_; }
+  bool random_ties() const override { return tie_ == TieBreak::kRandom; }
 
  private:
   const Topology& topo_;
   std::vector<int> order_;
   TieBreak tie_;
 };
+
+// router.routing: which strategy the routers of a mesh/torus are given.
+//   kDimensionOrder   DimensionOrderRouting (the default)
+//   kMinimalAdaptive  MinimalAdaptiveRouting (hw/router/adaptive_routing.h)
+enum class RoutingAlgorithm : std::uint8_t { kDimensionOrder, kMinimalAdaptive };
+
+// The strategy for `topo`; order and tie as DimensionOrderRouting's (the
+// escape network's for an adaptive one). Throws std::invalid_argument as
+// DimensionOrderRouting does.
+std::unique_ptr<Routing> make_routing(RoutingAlgorithm a, const Topology& topo, std::vector<int> order,
+                                      TieBreak tie);
 
 }  // namespace kairo::router

@@ -98,6 +98,18 @@ void Reader::check_router(const std::vector<router::DimSpec>& dims, const Router
                   "two dateline VC classes, got {}",
                   d.name, d.size, p.vcs));
   }
+  if (p.routing == router::RoutingAlgorithm::kMinimalAdaptive) {
+    bool ring = false;
+    for (const auto& d : dims) ring = ring || (d.wrap && d.size >= 3);
+    const int escape = ring ? 2 : 1;
+    if (p.vcs <= escape)
+      fail_at(
+          pick({"router.vcs", "router.routing"}), "router.vcs",
+          fmt::format("expected an integer >= {} because router.routing is minimal_adaptive, whose escape "
+                      "network takes {} ({}) and needs at least one adaptive VC beside, got {}",
+                      escape + 1, escape == 2 ? "VCs 0 and 1" : "VC 0",
+                      ring ? "the topology has a ring: two dateline classes" : "no ring", p.vcs));
+  }
   if (p.vc_buffer_flits < p.max_packet_flits)
     fail_at(pick({"router.vc_buffer_flits", "router.max_packet_flits"}), "router.vc_buffer_flits",
             fmt::format(

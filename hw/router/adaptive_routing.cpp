@@ -1,0 +1,74 @@
+// Minimal adaptive routing over a dimension-order escape network; see the
+// header for the rules and the deadlock argument. Called per hop: compares
+// coordinates only, no allocation.
+#include "hw/router/adaptive_routing.h"
+
+#include <utility>
+
+namespace kairo::router {
+
+MinimalAdaptiveRouting::MinimalAdaptiveRouting(const Topology& topo, std::vector<int> order, TieBreak tie)
+    : topo_(topo), escape_(topo, std::move(order), tie) {
+  for (int d = 0; d < topo.num_dims(); ++d)
+    if (topo.is_ring(d)) escape_vcs_ = 2;
+}
+
+RouteDecision MinimalAdaptiveRouting::route(const Coord& here, const Coord& dst, int in_dim, VcClass in_class,
+                                            std::uint64_t coin) const {
+  // The escape network is dimension order with its own two classes: a packet
+  // is past in_dim's dateline only if it arrived on the escape's high VC. One
+  // coming off an adaptive VC starts low: if it crossed the ring's dateline
+  // adaptively, its remaining minimal hops cannot cross it again, so its low
+  // VC never meets the wrap link; if not, dimension order sees the crossing.
+  const VcClass dor_class = in_class == VcClass::kEscHigh ? VcClass::kHigh : VcClass::kLow;
+  RouteDecision r = escape_.route(here, dst, in_dim, dor_class, coin);
+  if (r.port < 0) return r;
+  r.vc_class = r.vc_class == VcClass::kHigh ? VcClass::kEscHigh : VcClass::kEscLow;
+  r.adaptive = !is_escape(in_class);
+  return r;
+}
+
+int MinimalAdaptiveRouting::options(const Coord& here, const Coord& dst, int in_dim, VcClass in_class,
+                                    std::uint64_t coin, RouteDecision* out) const {
+  const RouteDecision escape = route(here, dst, in_dim, in_class, coin);
+  int n = 0;
+  if (escape.adaptive) {
+    for (int d : escape_.order()) {
+      if (here[d] == dst[d]) continue;
+      const DimSpec& spec = topo_.dim(d);
+      int dirs[2], nd = 0;
+      if (spec.size == 2) {
+        dirs[nd++] = +1;  // one link to the other node
+      } else if (!topo_.is_ring(d)) {
+        dirs[nd++] = dst[d] > here[d] ? +1 : -1;
+      } else {
+        const int plus = (dst[d] - here[d] + spec.size) % spec.size, minus = spec.size - plus;
+        if (plus <= minus) dirs[nd++] = +1;
+        if (minus <= plus) dirs[nd++] = -1;
+      }
+      for (int i = 0; i < nd; ++i) {
+        RouteDecision& o = out[n++];
+        o = RouteDecision{};
+        o.port = topo_.port_of(d, dirs[i]);
+        o.dim = d;
+        o.dir = dirs[i];
+        o.vc_class = VcClass::kAdaptive;
+      }
+    }
+  }
+  out[n++] = escape;
+  return n;
+}
+
+void MinimalAdaptiveRouting::vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last) const {
+  Routing::vc_classes(vcs, first, last);
+  const auto v = std::uint8_t(vcs), e = std::uint8_t(escape_vcs_);
+  first[int(VcClass::kEscLow)] = 0;
+  last[int(VcClass::kEscLow)] = 1;
+  first[int(VcClass::kEscHigh)] = std::uint8_t(e - 1);
+  last[int(VcClass::kEscHigh)] = e;
+  first[int(VcClass::kAdaptive)] = e;
+  last[int(VcClass::kAdaptive)] = v;
+}
+
+}  // namespace kairo::router
