@@ -12,6 +12,7 @@
 #include "sim/host_memory.h"
 #include "sim/mpi_world.h"
 #include "sim/output_file.h"
+#include "traffic/pattern.h"
 #include "traffic/traffic_run.h"
 
 namespace kairo::app {
@@ -276,8 +277,9 @@ void add_traffic_command(CLI::App& app, int& exit_code) {
   CLI::App* c = app.add_subcommand("traffic", "run synthetic traffic on a platform (any fabric)");
   c->add_option("platform", a->platform, "shipped platform name (see `kairo platforms`) or YAML file")
       ->required();
-  c->add_option("--pattern", a->opt.pattern, "uniform|transpose|bitcomp|tornado|neighbor|hotspot|randperm")
-      ->capture_default_str();
+  std::string patterns;
+  for (const auto& n : traffic::pattern_names()) patterns += (patterns.empty() ? "" : "|") + n;
+  c->add_option("--pattern", a->opt.pattern, patterns + " (docs/traffic.md)")->capture_default_str();
   c->add_option("--rate", a->opt.rate, "injection rate, flits per node per router cycle, in (0, 1]")
       ->capture_default_str();
   c->add_option("--packet-flits", a->opt.packet_flits, "packet size in flits")->capture_default_str();

@@ -1,5 +1,5 @@
 // Destinations of the synthetic traffic patterns; see pattern.h for their
-// definitions on coordinates and on a switched fabric's host ring.
+// definitions on coordinates, on node ids and on a switched fabric's host ring.
 #include "traffic/pattern.h"
 
 #include <stdexcept>
@@ -10,8 +10,9 @@ using router::Coord;
 using router::NodeId;
 
 const std::vector<std::string>& pattern_names() {
-  static const std::vector<std::string> names = {"uniform",  "transpose", "bitcomp", "tornado",
-                                                 "neighbor", "hotspot",   "randperm"};
+  static const std::vector<std::string> names = {
+      "uniform", "transpose", "bitcomp",  "tornado",    "neighbor",     "hotspot", "randperm",
+      "bitrev",  "shuffle",   "diagonal", "asymmetric", "uniform_self", "taper64"};
   return names;
 }
 
@@ -24,23 +25,50 @@ std::optional<Pattern> parse_pattern(const std::string& name) {
 
 bool needs_torus(Pattern p) { return p == Pattern::kTranspose; }
 
+std::string node_count_need(Pattern p, std::uint64_t nodes) {
+  switch (p) {
+    case Pattern::kUniform:
+    case Pattern::kAsymmetric:
+      return nodes >= 2 ? "" : "at least 2 nodes";
+    case Pattern::kBitrev:
+    case Pattern::kShuffle:
+      return nodes > 0 && (nodes & (nodes - 1)) == 0
+                 ? ""
+                 : "a power-of-two number of nodes (2, 4, 8, ...: it permutes the bits of the node id)";
+    case Pattern::kTaper64:
+      return nodes == 64 ? "" : "exactly 64 nodes (BookSim defines taper64 on 64, as an 8x8 window)";
+    default:
+      return "";
+  }
+}
+
 DestinationPicker::DestinationPicker(NodeId nodes, const router::Topology* torus, Pattern p,
                                      std::uint64_t seed, std::vector<NodeId> hotspots,
                                      double hotspot_fraction)
     : nodes_(nodes), pattern_(p), hotspots_(std::move(hotspots)), hotspot_fraction_(hotspot_fraction) {
   const NodeId n = nodes_;
-  if (p == Pattern::kUniform && n < 2) throw std::invalid_argument("uniform traffic needs at least 2 nodes");
-  if (p == Pattern::kHotspot) {
-    if (hotspots_.empty()) throw std::invalid_argument("hotspot traffic needs at least one hotspot node");
-    for (NodeId h : hotspots_)
-      if (h >= n)
-        throw std::invalid_argument("hotspot node " + std::to_string(h) + " does not exist (nodes 0.." +
-                                    std::to_string(n - 1) + ")");
-    if (!(hotspot_fraction_ >= 0 && hotspot_fraction_ <= 1))
-      throw std::invalid_argument("hotspot fraction must be within [0, 1]");
-    return;
+  if (const std::string need = node_count_need(p, n); !need.empty())
+    throw std::invalid_argument(pattern_names()[std::size_t(p)] + " traffic needs " + need + "; got " +
+                                std::to_string(n) + (n == 1 ? " node" : " nodes"));
+  switch (p) {
+    case Pattern::kHotspot:
+      if (hotspots_.empty()) throw std::invalid_argument("hotspot traffic needs at least one hotspot node");
+      for (NodeId h : hotspots_)
+        if (h >= n)
+          throw std::invalid_argument("hotspot node " + std::to_string(h) + " does not exist (nodes 0.." +
+                                      std::to_string(n - 1) + ")");
+      if (!(hotspot_fraction_ >= 0 && hotspot_fraction_ <= 1))
+        throw std::invalid_argument("hotspot fraction must be within [0, 1]");
+      return;
+    case Pattern::kUniform:
+    case Pattern::kDiagonal:
+    case Pattern::kAsymmetric:
+    case Pattern::kUniformSelf:
+    case Pattern::kTaper64:
+      return;  // drawn per packet in pick()
+    default:
+      break;
   }
-  if (p == Pattern::kUniform) return;
   if (needs_torus(p) && !torus)
     throw std::invalid_argument(pattern_names()[std::size_t(p)] +
                                 " traffic needs a mesh/torus shape (coordinates); this platform has none");
@@ -51,7 +79,9 @@ DestinationPicker::DestinationPicker(NodeId nodes, const router::Topology* torus
     for (NodeId i = n - 1; i > 0; --i) std::swap(perm_[i], perm_[rng.below(i + 1)]);
     return;
   }
-  if (torus)
+  if (p == Pattern::kBitrev || p == Pattern::kShuffle)
+    permute_bits();
+  else if (torus)
     permute_coordinates(*torus);
   else
     permute_ring();
@@ -114,6 +144,22 @@ void DestinationPicker::permute_ring() {
   }
 }
 
+// Node ids of b bits (N = 2^b, checked), on every fabric alike.
+void DestinationPicker::permute_bits() {
+  const std::uint64_t n = nodes_;
+  int bits = 0;
+  while ((std::uint64_t(1) << bits) < n) ++bits;
+  for (std::uint64_t s = 0; s < n; ++s) {
+    std::uint64_t d = 0;
+    if (pattern_ == Pattern::kBitrev) {
+      for (int b = 0; b < bits; ++b) d |= ((s >> b) & 1) << (bits - 1 - b);
+    } else {  // shuffle: the top bit comes round to the bottom
+      d = ((s << 1) & (n - 1)) | (bits > 0 ? s >> (bits - 1) : 0);
+    }
+    perm_[s] = NodeId(d);
+  }
+}
+
 NodeId DestinationPicker::uniform_other(NodeId src, sim::Rng& rng) const {
   NodeId d = NodeId(rng.below(std::uint64_t(nodes_) - 1));
   return d >= src ? d + 1 : d;
@@ -121,9 +167,27 @@ NodeId DestinationPicker::uniform_other(NodeId src, sim::Rng& rng) const {
 
 NodeId DestinationPicker::pick(NodeId src, sim::Rng& rng) const {
   if (!perm_.empty()) return perm_[src];
-  if (pattern_ == Pattern::kHotspot && rng.uniform() < hotspot_fraction_)
-    return hotspots_[rng.below(hotspots_.size())];
-  return uniform_other(src, rng);
+  switch (pattern_) {
+    case Pattern::kHotspot:
+      if (rng.uniform() < hotspot_fraction_) return hotspots_[rng.below(hotspots_.size())];
+      return uniform_other(src, rng);
+    case Pattern::kDiagonal:  // BookSim: RandomInt(2) == 0, one of three
+      return rng.below(3) == 0 ? NodeId((std::uint64_t(src) + 1) % nodes_) : src;
+    case Pattern::kAsymmetric: {
+      const NodeId half = nodes_ / 2;
+      return src % half + (rng.below(2) ? half : 0);
+    }
+    case Pattern::kUniformSelf:
+      return NodeId(rng.below(nodes_));
+    case Pattern::kTaper64:
+      if (rng.below(2)) {
+        const int dy = int(rng.below(3)) - 1, dx = int(rng.below(3)) - 1;
+        return NodeId((64 + int(src) + 8 * dy + dx) % 64);
+      }
+      return NodeId(rng.below(64));
+    default:
+      return uniform_other(src, rng);
+  }
 }
 
 }  // namespace kairo::traffic

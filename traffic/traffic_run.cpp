@@ -57,13 +57,19 @@ void validate(const TrafficOptions& o, const platforms::Platform& p) {
     throw std::invalid_argument(
         fmt::format("--packet-flits: expected 1..{} (router.max_packet_flits of {}), got {}",
                     p.router.max_packet_flits, p.source, o.packet_flits));
-  if (const Pattern pattern = *parse_pattern(o.pattern);
-      needs_torus(pattern) && p.kind != platforms::FabricKind::kTorus)
+  const Pattern pattern = *parse_pattern(o.pattern);
+  if (needs_torus(pattern) && p.kind != platforms::FabricKind::kTorus) {
+    std::string others;
+    for (auto& n : pattern_names())
+      if (!needs_torus(*parse_pattern(n))) others += (others.empty() ? "" : ", ") + n;
+    throw std::invalid_argument(fmt::format(
+        "--pattern {}: needs a mesh/torus shape (it maps coordinates); {} is a {}; patterns without "
+        "coordinates: {} (docs/traffic.md)",
+        o.pattern, p.name, fabric_description(p), others));
+  }
+  if (const std::string need = node_count_need(pattern, p.nodes()); !need.empty())
     throw std::invalid_argument(
-        fmt::format("--pattern {}: needs a mesh/torus shape (it maps coordinates); {} is a {}; patterns for "
-                    "every platform: "
-                    "uniform, bitcomp, tornado, neighbor, hotspot, randperm (docs/traffic.md)",
-                    o.pattern, p.name, fabric_description(p)));
+        fmt::format("--pattern {}: needs {}; {} has {} nodes", o.pattern, need, p.name, p.nodes()));
   if (o.batch_packets == 0 && o.measure_cycles == 0)
     throw std::invalid_argument("--measure-cycles: expected at least 1 cycle");
   // Simulated time is 64-bit picoseconds: the run's phases, in picoseconds,

@@ -93,6 +93,16 @@ TEST(Cli, TransposeOnAnAsymmetricShapeIsRejected) {
   expect_bad_input({"traffic", "tofu-small", "--pattern", "transpose", "--rate", "0.1"}, {"transpose"});
 }
 
+// Bit patterns need a power-of-two number of nodes (tofu-small has 96),
+// taper64 exactly 64 (mesh-16x16 has 256).
+TEST(Cli, PatternsNeedingANodeCountNameItAndTheCount) {
+  for (std::string pattern : {"bitrev", "shuffle"})
+    expect_bad_input({"traffic", "tofu-small", "--pattern", pattern, "--rate", "0.1"},
+                     {"--pattern " + pattern, "power-of-two", "96"});
+  expect_bad_input({"traffic", "mesh-16x16", "--pattern", "taper64", "--rate", "0.1"},
+                   {"--pattern taper64", "exactly 64", "256"});
+}
+
 // A watchdog of one cycle fires whenever no packet moves for a cycle (for
 // instance while heads are in a router's pipeline): the run must stop with
 // exit code 1 and name the ports and VCs holding packets.

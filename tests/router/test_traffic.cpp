@@ -101,10 +101,16 @@ TEST(Traffic, NoDeadlockAndNothingLostAboveSaturation) {
   }
 }
 
+// tofu-small has 96 nodes: the bit patterns (a power of two) and taper64
+// (exactly 64) are refused there before anything runs.
 TEST(Traffic, EveryPatternDeliversEverythingOnEveryTopologyKind) {
   for (std::string platform : {"mesh-8x8", "torus-8x8", "tofu-small"}) {
     for (const auto& pattern : traffic::pattern_names()) {
       if (pattern == "transpose" && platform == "tofu-small") continue;  // needs a symmetric shape
+      if (platform == "tofu-small" && (pattern == "bitrev" || pattern == "shuffle" || pattern == "taper64")) {
+        EXPECT_THROW(run(platform, opts(pattern, 0.3, 300, 1000)), std::invalid_argument) << pattern;
+        continue;
+      }
       auto j = run(platform, opts(pattern, 0.3, 300, 1000));
       EXPECT_EQ(j["packets_created"], j["packets_delivered"]) << platform << " " << pattern;
       EXPECT_EQ(j["packets_lost"], 0);
