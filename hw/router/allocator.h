@@ -61,9 +61,12 @@ class Allocator {
   int inputs_, vcs_, outputs_;
 };
 
-// Names: "round_robin" (separable input-first, round-robin arbiters),
-// "islip" (iterative request-grant-accept, pointers updated on first-iteration
-// accepts), "oldest_first" (greedy by age, ties by input then VC index).
+// Names: "round_robin" (separable input-first, a round-robin arbiter over
+// each input's VCs, then one per output), "islip" (iterative
+// request-grant-accept, pointers updated on first-iteration accepts),
+// "oldest_first" (greedy by age, ties by input then VC index), and BookSim
+// 2's port-level ones (port_match_allocator.h): "separable_input_first",
+// "separable_output_first" (round-robin arbiters) and "wavefront".
 // "rtl_separable_rr" (the Verilated RTL of round_robin, hw/router/rtl).
 // Returns nullptr for an unknown name.
 // shared_rounds: the allocator may share its per-round working arrays with

@@ -78,8 +78,9 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
     std::vector<std::pair<std::string, std::string>> allocators;
     for (const std::string& n : allocator_choices()) allocators.emplace_back(n, n);
     b.name("allocator", &P::allocator, allocators, "",
-           "switch allocator: round_robin, islip, oldest_first or rtl_separable_rr (the Verilated RTL of "
-           "round_robin)");
+           "switch allocator: round_robin, islip, oldest_first, BookSim's separable_input_first, "
+           "separable_output_first or wavefront (port-level, hw/router/port_match_allocator.h), or "
+           "rtl_separable_rr (the Verilated RTL of round_robin)");
     b.integer("network_interfaces", &P::network_interfaces, K::kCount, 1, 64,
               "injection/ejection port pairs per router",
               "injection/ejection port pairs per router, 1 to 64 (Tofu: 4 TNIs, TofuD: 6)");
