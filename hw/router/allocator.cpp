@@ -30,10 +30,11 @@ __attribute__((noinline, cold)) void Allocator::reject_request(const char* name,
 }
 
 std::unique_ptr<Allocator> make_allocator(const std::string& name, int inputs, int vcs, int outputs,
-                                          bool shared_rounds) {
+                                          bool shared_rounds, int islip_iterations) {
   if (name == RoundRobinAllocator::kName)
     return std::make_unique<RoundRobinAllocator>(inputs, vcs, outputs, shared_rounds);
-  if (name == IslipAllocator::kName) return std::make_unique<IslipAllocator>(inputs, vcs, outputs);
+  if (name == IslipAllocator::kName)
+    return std::make_unique<IslipAllocator>(inputs, vcs, outputs, islip_iterations);
   if (name == OldestFirstAllocator::kName)
     return std::make_unique<OldestFirstAllocator>(inputs, vcs, outputs);
   if (name == SeparableInputFirstAllocator::kName)

@@ -71,8 +71,12 @@ class Allocator {
 // Returns nullptr for an unknown name.
 // shared_rounds: the allocator may share its per-round working arrays with
 // others of its kind and shape (a router's; see RoundRobinAllocator).
+// islip_iterations: iSLIP's request-grant-accept iterations per round
+// (router.islip_iterations, >= 1; the others ignore it).
+inline constexpr int kDefaultIslipIterations = 2;
 std::unique_ptr<Allocator> make_allocator(const std::string& name, int inputs, int vcs, int outputs,
-                                          bool shared_rounds = false);
+                                          bool shared_rounds = false,
+                                          int islip_iterations = kDefaultIslipIterations);
 // The C++ allocators (usable anywhere, also without a SystemC kernel), and
 // the RTL ones (a Verilated SystemC module each: made during elaboration,
 // run once the simulation has started; tests/router/test_rtl_allocator.cpp).

@@ -322,6 +322,9 @@ TEST(Allocator, FactoryBuildsEveryListedAllocatorAndRejectsUnknownNames) {
   auto islip = make_allocator("islip", 4, 2, 4);
   ASSERT_NE(dynamic_cast<IslipAllocator*>(islip.get()), nullptr);
   EXPECT_EQ(static_cast<IslipAllocator&>(*islip).iterations(), 2);
+  auto islip3 = make_allocator("islip", 4, 2, 4, false, 3);
+  EXPECT_EQ(static_cast<IslipAllocator&>(*islip3).iterations(), 3);
+  EXPECT_THROW(make_allocator("islip", 4, 2, 4, false, 0), std::invalid_argument);
   EXPECT_NE(dynamic_cast<OldestFirstAllocator*>(make_allocator("oldest_first", 4, 2, 4).get()), nullptr);
   EXPECT_NE(
       dynamic_cast<SeparableInputFirstAllocator*>(make_allocator("separable_input_first", 4, 2, 4).get()),
@@ -822,6 +825,23 @@ TEST(Allocator, WavefrontSharesAnOutputEvenlyOnlyUnderFullContention) {
     for (int i = 0; i < 3; ++i) wins[i] += a.grant_output(i) == 0;
   }
   EXPECT_EQ(wins, (std::vector<int>{0, 20, 10}));
+}
+
+TEST(Allocator, IslipIterationsGivenToTheFactoryChangeTheMatching) {
+  // 3 inputs x 3 outputs, every input wants every output (VC v -> output v),
+  // fresh pointers. Iteration 1: all outputs grant input 0 (first at pointer
+  // 0), which accepts output 0. Iteration 2: outputs 1 and 2 grant input 1,
+  // which accepts output 1. Iteration 3: output 2 grants input 2.
+  // So 1, 2 and 3 iterations match 1, 2 and 3 pairs.
+  for (int iterations : {1, 2, 3}) {
+    auto a = make_allocator("islip", 3, 3, 3, false, iterations);
+    for (int i = 0; i < 3; ++i)
+      for (int v = 0; v < 3; ++v) a->add_request(i, v, v, 0);
+    a->allocate();
+    const std::vector<int> want = {0, iterations >= 2 ? 1 : -1, iterations >= 3 ? 2 : -1};
+    for (int i = 0; i < 3; ++i)
+      EXPECT_EQ(a->grant_output(i), want[i]) << iterations << " iterations, input " << i;
+  }
 }
 
 TEST(Allocator, NoHeapAllocationOnTheAllocationPath) {

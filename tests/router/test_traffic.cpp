@@ -120,6 +120,16 @@ TEST(Traffic, EveryAllocatorDeliversEverythingAboveSaturation) {
   }
 }
 
+// router.islip_iterations reaches the routers' allocators: past saturation,
+// one iteration and four leave different matchings, so different traffic.
+TEST(Traffic, IslipIterationsReachTheRouters) {
+  auto one = run("mesh-8x8", opts("uniform", 1.0, 500, 1500),
+                 {"router.allocator=islip", "router.islip_iterations=1"});
+  auto four = run("mesh-8x8", opts("uniform", 1.0, 500, 1500),
+                  {"router.allocator=islip", "router.islip_iterations=4"});
+  EXPECT_NE(one["accepted_flits_per_node_cycle"], four["accepted_flits_per_node_cycle"]);
+}
+
 TEST(Traffic, EveryPatternDeliversEverythingOnEveryTopologyKind) {
   for (std::string platform : {"mesh-8x8", "torus-8x8", "tofu-small"}) {
     for (const auto& pattern : traffic::pattern_names()) {
