@@ -9,6 +9,9 @@
 #include "hw/router/oldest_first_allocator.h"
 #include "hw/router/round_robin_allocator.h"
 #include "hw/router/rtl/rtl_allocator.h"
+#include "hw/router/separable_input_first_allocator.h"
+#include "hw/router/separable_output_first_allocator.h"
+#include "hw/router/wavefront_allocator.h"
 
 namespace kairo::router {
 
@@ -27,20 +30,28 @@ __attribute__((noinline, cold)) void Allocator::reject_request(const char* name,
 }
 
 std::unique_ptr<Allocator> make_allocator(const std::string& name, int inputs, int vcs, int outputs,
-                                          bool shared_rounds) {
+                                          bool shared_rounds, int islip_iterations) {
   if (name == RoundRobinAllocator::kName)
     return std::make_unique<RoundRobinAllocator>(inputs, vcs, outputs, shared_rounds);
-  if (name == IslipAllocator::kName) return std::make_unique<IslipAllocator>(inputs, vcs, outputs);
+  if (name == IslipAllocator::kName)
+    return std::make_unique<IslipAllocator>(inputs, vcs, outputs, islip_iterations);
   if (name == OldestFirstAllocator::kName)
     return std::make_unique<OldestFirstAllocator>(inputs, vcs, outputs);
+  if (name == SeparableInputFirstAllocator::kName)
+    return std::make_unique<SeparableInputFirstAllocator>(inputs, vcs, outputs);
+  if (name == SeparableOutputFirstAllocator::kName)
+    return std::make_unique<SeparableOutputFirstAllocator>(inputs, vcs, outputs);
+  if (name == WavefrontAllocator::kName) return std::make_unique<WavefrontAllocator>(inputs, vcs, outputs);
   if (name == RtlSeparableAllocator::kName)
     return std::make_unique<RtlSeparableAllocator>(inputs, vcs, outputs);
   return nullptr;
 }
 
 const std::vector<std::string>& allocator_names() {
-  static const std::vector<std::string> names = {RoundRobinAllocator::kName, IslipAllocator::kName,
-                                                 OldestFirstAllocator::kName};
+  static const std::vector<std::string> names = {
+      RoundRobinAllocator::kName,           IslipAllocator::kName,
+      OldestFirstAllocator::kName,          SeparableInputFirstAllocator::kName,
+      SeparableOutputFirstAllocator::kName, WavefrontAllocator::kName};
   return names;
 }
 

@@ -61,15 +61,22 @@ class Allocator {
   int inputs_, vcs_, outputs_;
 };
 
-// Names: "round_robin" (separable input-first, round-robin arbiters),
-// "islip" (iterative request-grant-accept, pointers updated on first-iteration
-// accepts), "oldest_first" (greedy by age, ties by input then VC index).
+// Names: "round_robin" (separable input-first, a round-robin arbiter over
+// each input's VCs, then one per output), "islip" (iterative
+// request-grant-accept, pointers updated on first-iteration accepts),
+// "oldest_first" (greedy by age, ties by input then VC index), and BookSim
+// 2's port-level ones (port_match_allocator.h): "separable_input_first",
+// "separable_output_first" (round-robin arbiters) and "wavefront".
 // "rtl_separable_rr" (the Verilated RTL of round_robin, hw/router/rtl).
 // Returns nullptr for an unknown name.
 // shared_rounds: the allocator may share its per-round working arrays with
 // others of its kind and shape (a router's; see RoundRobinAllocator).
+// islip_iterations: iSLIP's request-grant-accept iterations per round
+// (router.islip_iterations, >= 1; the others ignore it).
+inline constexpr int kDefaultIslipIterations = 2;
 std::unique_ptr<Allocator> make_allocator(const std::string& name, int inputs, int vcs, int outputs,
-                                          bool shared_rounds = false);
+                                          bool shared_rounds = false,
+                                          int islip_iterations = kDefaultIslipIterations);
 // The C++ allocators (usable anywhere, also without a SystemC kernel), and
 // the RTL ones (a Verilated SystemC module each: made during elaboration,
 // run once the simulation has started; tests/router/test_rtl_allocator.cpp).

@@ -43,7 +43,7 @@ namespace kairo::router {
 class IslipAllocator final : public Allocator {
  public:
   static constexpr const char* kName = "islip";
-  static constexpr int kDefaultIterations = 2;
+  static constexpr int kDefaultIterations = kDefaultIslipIterations;
 
   // Throws std::invalid_argument unless inputs, vcs, outputs and iterations
   // are all >= 1.

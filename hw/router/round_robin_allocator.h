@@ -1,6 +1,13 @@
 // Separable input-first switch allocator with round-robin arbiters, the
-// allocator of most textbook VC routers (Dally & Towles, ch. 19; BookSim's
-// "separable_input_first" with round-robin arbiters).
+// allocator of most textbook VC routers (Dally & Towles, ch. 19), arbitrating
+// first among each input's VCs.
+//
+// Not quite BookSim's "separable_input_first" (separable_input_first_
+// allocator.h): BookSim's stage-1 arbiter of an input is over the output
+// ports that input requests, and the VC is chosen after the match; here it is
+// over the input's VCs, and the chosen VC's output goes forward. The two are
+// the same allocator with one VC per port; with more they can forward
+// different requests (the unit tests work out a case).
 //
 // Hardware: two ranks of arbiters.
 //   Stage 1 (input rank): one vcs-input round-robin arbiter per input port

@@ -36,7 +36,7 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
   if (np > kMaxPorts)
     throw std::invalid_argument("a router has at most " + std::to_string(kMaxPorts) + " ports");
   if (requests_.size() < in_vcs_.size()) requests_.resize(in_vcs_.size());
-  allocator_ = make_allocator(cfg.allocator, np, cfg.vcs, np, /*shared_rounds=*/true);
+  allocator_ = make_allocator(cfg.allocator, np, cfg.vcs, np, /*shared_rounds=*/true, cfg.islip_iterations);
   if (!allocator_) throw std::invalid_argument("unknown allocator '" + cfg.allocator + "'");
 }
 

@@ -10,6 +10,7 @@
 #include "hw/common/link.h"
 #include "hw/common/network_activity.h"
 #include "hw/common/topology.h"
+#include "hw/router/allocator.h"
 #include "hw/router/forwarding_table.h"
 #include "hw/router/routing.h"
 #include "sim/event_queue.h"
@@ -33,6 +34,7 @@ struct RouterConfig {
   sim::Time traversal_ps = 0;     // switch traversal (overlaps the previous tail)
   sim::Time credit_delay_ps = 0;  // receiver-side credit return delay
   std::string allocator;
+  int islip_iterations = kDefaultIslipIterations;  // used by the "islip" allocator
   // Switched fabrics: ports to other switches first, then `network_interfaces`
   // host ports; routes come from the table, not from coordinates; packets
   // may wait for their tail (store-and-forward). Mesh/torus: link_ports < 0

@@ -85,8 +85,13 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
     std::vector<std::pair<std::string, std::string>> allocators;
     for (const std::string& n : allocator_choices()) allocators.emplace_back(n, n);
     b.name("allocator", &P::allocator, allocators, "",
-           "switch allocator: round_robin, islip, oldest_first or rtl_separable_rr (the Verilated RTL of "
-           "round_robin)");
+           "switch allocator: round_robin, islip, oldest_first, BookSim's separable_input_first, "
+           "separable_output_first or wavefront (port-level, hw/router/port_match_allocator.h), or "
+           "rtl_separable_rr (the Verilated RTL of round_robin)");
+    b.integer("islip_iterations", &P::islip_iterations, K::kCount, 1, INT_MAX,
+              "request-grant-accept iterations per round",
+              "iterations of the islip allocator per allocation round (BookSim's alloc_iters, 1 there by "
+              "default); other allocators ignore it");
     b.integer("network_interfaces", &P::network_interfaces, K::kCount, 1, 64,
               "injection/ejection port pairs per router",
               "injection/ejection port pairs per router, 1 to 64 (Tofu: 4 TNIs, TofuD: 6)");
@@ -121,6 +126,7 @@ void apply_router_params(const RouterParams& p, RouterSite site, RouterConfig& c
   cfg.traversal_ps = delay_is_whole_switch ? 0 : clock.cycles(p.switch_traversal_cycles);
   cfg.credit_delay_ps = clock.cycles(p.credit_delay_cycles);
   cfg.allocator = p.allocator;
+  cfg.islip_iterations = p.islip_iterations;
   cfg.store_and_forward = p.store_and_forward;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/router/allocator.h"
 #include "hw/router/routing.h"
 #include "sim/params.h"
 #include "sim/time.h"
@@ -44,6 +45,10 @@ struct RouterParams {
   sim::Time switching_delay_ps = 0;  // router.switching_delay: "128ns"
   bool store_and_forward = false;    // router.forwarding: cut_through | store_and_forward
 
+  // router.islip_iterations: request-grant-accept iterations of the "islip"
+  // allocator (router.allocator).
+  int islip_iterations = kDefaultIslipIterations;
+
   // Derived quantities.
   sim::Time clock_period_ps() const;    // rounded to the nearest ps
   sim::Time flit_ps() const;            // one flit on a network link (exact, rounded to ps)
@@ -65,9 +70,9 @@ enum class RouterSite { kTorus, kSwitchedFabric };
 //  - traversal: switch_traversal_cycles, except in a switched fabric with a
 //    switching_delay, where that delay is the whole time in the switch and
 //    traversal is 0. On a mesh/torus the crossbar traversal always counts.
-//  - credit delay, VCs, buffers, flit size, network interfaces, allocator,
-//    forwarding. A fabric's switches have their own host port counts: the
-//    caller overwrites network_interfaces after.
+//  - credit delay, VCs, buffers, flit size, network interfaces, allocator
+//    (and iSLIP's iterations), forwarding. A fabric's switches have their
+//    own host port counts: the caller overwrites network_interfaces after.
 void apply_router_params(const RouterParams& p, RouterSite site, RouterConfig& cfg);
 
 }  // namespace kairo::router

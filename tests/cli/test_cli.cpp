@@ -49,6 +49,13 @@ TEST(Cli, ZeroVcsIsRejected) {
   expect_bad_input({"traffic", f, "--rate", "0.1", "--set", "router.vcs=0"}, {"router.vcs", "expected"});
 }
 
+TEST(Cli, IslipIterationsBelowOneAreRejected) {
+  expect_bad_input({"traffic", "mesh-8x8", "--rate", "0.1", "--set", "router.allocator=islip", "--set",
+                    "router.islip_iterations=0"},
+                   {"router.islip_iterations", "expected an integer >= 1"});
+  EXPECT_EQ(run_kairo({"check", "mesh-8x8", "--set", "router.islip_iterations=-3"}).exit_code, 2);
+}
+
 TEST(Cli, VcBufferSmallerThanTheLargestPacketIsRejectedUnderVirtualCutThrough) {
   auto dir = test::temp_dir();
   auto f = test::write_file(dir, "p.yaml",

@@ -89,6 +89,10 @@ TEST(Params, SwitchingDelayRuleDiffersBetweenTorusAndSwitchedFabric) {
   EXPECT_EQ(fabric.pipeline_ps, fabric.clock.cycles(3));
   EXPECT_EQ(fabric.vcs, p.vcs);
   EXPECT_EQ(fabric.allocator, p.allocator);
+  EXPECT_EQ(fabric.islip_iterations, 2);
+  p.islip_iterations = 5;
+  router::apply_router_params(p, router::RouterSite::kTorus, torus);
+  EXPECT_EQ(torus.islip_iterations, 5);
 }
 
 }  // namespace

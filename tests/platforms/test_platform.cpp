@@ -148,6 +148,7 @@ TEST(Platform, BookSimComparableRoutersMoveOneFlitPerCycle) {
     EXPECT_EQ(r.credit_delay_cycles, 1);
     EXPECT_EQ(r.network_interfaces, 1);
     EXPECT_EQ(r.allocator, "round_robin");
+    EXPECT_EQ(r.islip_iterations, 2);
     for (std::size_t d = 0; d < r.routing_order.size(); ++d) EXPECT_EQ(r.routing_order[d], int(d));
   }
 }
@@ -201,6 +202,7 @@ TEST(Platform, RouterKeysSetTheirParameters) {
                          "  link_bandwidth: 10GB/s\n  host_bandwidth: 2GB/s\n  clock: 3GHz\n"
                          "  cable_latency: {X: 0.6ns, Y: 2ns}\n  host_latency: 7ns\n"
                          "  routing_order: [Y, X]\n  tie_break: minus\n  allocator: islip\n"
+                         "  islip_iterations: 3\n"
                          "  network_interfaces: 2\n  watchdog_cycles: 5000\n  credit_delay_cycles: 0\n",
                      "full.yaml");
   const RouterParams& r = p.router;
@@ -215,6 +217,7 @@ TEST(Platform, RouterKeysSetTheirParameters) {
   EXPECT_EQ(r.routing_order, (std::vector<int>{1, 0}));
   EXPECT_EQ(r.tie_break, router::TieBreak::kMinus);
   EXPECT_EQ(r.allocator, "islip");
+  EXPECT_EQ(r.islip_iterations, 3);
   EXPECT_EQ(r.network_interfaces, 2);
   EXPECT_EQ(r.watchdog_cycles, 5000u);
   EXPECT_EQ(r.credit_delay_cycles, 0);
@@ -315,6 +318,7 @@ TEST(Platform, ImpossibleValuesAreRejectedWithWhatWasExpected) {
       {"  host_latency: 5\n", "router.host_latency", "expected a duration with a unit"},
       {"  tie_break: left\n", "router.tie_break", "expected one of balanced | random | plus | minus"},
       {"  allocator: fifo\n", "router.allocator", "expected one of round_robin | islip | oldest_first"},
+      {"  islip_iterations: 0\n", "router.islip_iterations", "expected an integer >= 1"},
       {"  vcs: 2\n  vcs: 3\n", "router.vcs", "duplicate key"},
       {"  vcs:\n", "router.vcs", "got nothing"},
   };

@@ -26,7 +26,8 @@ nlohmann::json run(const std::string& platform, const std::string& pattern, doub
   o.seed = 3;
   o.use_systemc = false;
   const auto r = traffic::run_traffic(platforms::load_platform(platform, sets), o);
-  EXPECT_FALSE(r.deadlock) << platform << " " << pattern << ": " << (r.blocked.empty() ? "" : r.blocked.front());
+  EXPECT_FALSE(r.deadlock) << platform << " " << pattern << ": "
+                           << (r.blocked.empty() ? "" : r.blocked.front());
   return r.json;
 }
 
@@ -42,8 +43,10 @@ TEST(AdaptiveRouting, NoDeadlockAndNothingLostFarPastSaturation) {
   // escape network has to carry whatever the adaptive VCs cannot. Fewest
   // VCs too: one adaptive VC beside the escape ones.
   const std::vector<std::tuple<std::string, std::string, std::vector<std::string>>> cases = {
-      {"mesh-8x8", "transpose", {}},         {"mesh-8x8", "uniform", {"router.vcs=2"}},
-      {"torus-8x8", "tornado", {}},          {"torus-8x8", "uniform", {"router.vcs=3"}},
+      {"mesh-8x8", "transpose", {}},
+      {"mesh-8x8", "uniform", {"router.vcs=2"}},
+      {"torus-8x8", "tornado", {}},
+      {"torus-8x8", "uniform", {"router.vcs=3"}},
       {"torus-8x8", "bitcomp", {"router.tie_break=random"}}};
   for (const auto& [platform, pattern, sets] : cases) {
     const auto j = run(platform, pattern, 0.95, with(kAdaptive, sets));
@@ -102,8 +105,10 @@ TEST(AdaptiveRouting, CarriesTornadoOnATorusPastDimensionOrdersSaturation) {
   const std::vector<std::string> booksim = {"router.host_latency=0ns", "router.tie_break=random"};
   const auto d = run("torus-8x8", "tornado", 0.25, booksim);
   const auto a = run("torus-8x8", "tornado", 0.25, with(kAdaptive, booksim));
-  EXPECT_LT(d["accepted_flits_per_node_cycle"].get<double>(), 0.95 * d["offered_flits_per_node_cycle"].get<double>());
-  EXPECT_GT(a["accepted_flits_per_node_cycle"].get<double>(), 0.97 * a["offered_flits_per_node_cycle"].get<double>());
+  EXPECT_LT(d["accepted_flits_per_node_cycle"].get<double>(),
+            0.95 * d["offered_flits_per_node_cycle"].get<double>());
+  EXPECT_GT(a["accepted_flits_per_node_cycle"].get<double>(),
+            0.97 * a["offered_flits_per_node_cycle"].get<double>());
 }
 
 TEST(AdaptiveRouting, AtLowLoadAlmostNoPacketEscapes) {

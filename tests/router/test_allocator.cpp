@@ -14,6 +14,9 @@
 #include "hw/router/islip_allocator.h"
 #include "hw/router/oldest_first_allocator.h"
 #include "hw/router/round_robin_allocator.h"
+#include "hw/router/separable_input_first_allocator.h"
+#include "hw/router/separable_output_first_allocator.h"
+#include "hw/router/wavefront_allocator.h"
 
 // Counts heap allocations while armed, to check the allocation path never
 // reaches the heap.
@@ -204,6 +207,65 @@ class ReferenceIslip {
   std::vector<int> gp_, ap_, vp_;
 };
 
+// BookSim's separable allocators with round-robin arbiters, on an explicit
+// input x output request matrix (an input requests an output when any of its
+// VCs does). Input-first: each input's arbiter (over outputs) picks one output
+// it requests, then each output's arbiter (over inputs) picks one of the
+// inputs that picked it. Output-first: each output's arbiter grants one
+// requesting input, then each input's arbiter accepts one granting output.
+// Both pointers on a matched pair move one past the winner. A matched input
+// sends its first VC at or after its VC pointer that requests the output, and
+// the VC pointer moves one past it (BookSim's IQ router sw_rr_offset).
+class ReferencePortSeparable {
+ public:
+  ReferencePortSeparable(Shape s, bool input_first)
+      : s_(s), input_first_(input_first), ip_(s.inputs, 0), op_(s.outputs, 0), vp_(s.inputs, 0) {}
+  Grants allocate(const Requests& req) {
+    std::vector<std::vector<bool>> r(s_.inputs, std::vector<bool>(s_.outputs, false));
+    for (int i = 0; i < s_.inputs; ++i)
+      for (int o : req[i])
+        if (o >= 0) r[i][o] = true;
+    // first[k]: the stage-1 winner of arbiter k (an output per input for
+    // input-first, an input per output for output-first), or -1.
+    const int n1 = input_first_ ? s_.inputs : s_.outputs, n2 = input_first_ ? s_.outputs : s_.inputs;
+    auto wants = [&](int a, int b) { return input_first_ ? r[a][b] : r[b][a]; };  // a: stage-1 side
+    std::vector<int>& p1 = input_first_ ? ip_ : op_;
+    std::vector<int>& p2 = input_first_ ? op_ : ip_;
+    std::vector<int> first(n1, -1);
+    for (int a = 0; a < n1; ++a)
+      for (int k = 0; k < n2 && first[a] < 0; ++k)
+        if (wants(a, (p1[a] + k) % n2)) first[a] = (p1[a] + k) % n2;
+    std::vector<int> in_m(s_.inputs, -1);
+    for (int b = 0; b < n2; ++b)
+      for (int k = 0; k < n1; ++k) {
+        const int a = (p2[b] + k) % n1;
+        if (first[a] != b) continue;
+        in_m[input_first_ ? a : b] = input_first_ ? b : a;
+        p1[a] = (b + 1) % n2;
+        p2[b] = (a + 1) % n1;
+        break;
+      }
+    return choose_vcs(req, in_m, vp_, s_.vcs);
+  }
+  // The VC sent by each matched input: first at or after its VC pointer.
+  static Grants choose_vcs(const Requests& req, const std::vector<int>& in_m, std::vector<int>& vp, int vcs) {
+    Grants g(in_m.size());
+    for (std::size_t i = 0; i < in_m.size(); ++i)
+      for (int k = 0; k < vcs && in_m[i] >= 0 && g[i].vc < 0; ++k) {
+        const int v = (vp[i] + k) % vcs;
+        if (req[i][v] != in_m[i]) continue;
+        g[i] = {v, in_m[i]};
+        vp[i] = (v + 1) % vcs;
+      }
+    return g;
+  }
+
+ private:
+  Shape s_;
+  bool input_first_;
+  std::vector<int> ip_, op_, vp_;
+};
+
 // Runs `rounds` cycles of head-of-line traffic through `a` (a fifth of them
 // on the shapes past 64 ports or VCs, whose reference models are slow),
 // calling check(traffic, grants) after each allocation.
@@ -253,14 +315,25 @@ void ExpectFairUnderPersistentContention(const std::string& name) {
 }
 
 TEST(Allocator, FactoryBuildsEveryListedAllocatorAndRejectsUnknownNames) {
-  const std::vector<std::string> expected = {"round_robin", "islip", "oldest_first"};
+  const std::vector<std::string> expected = {
+      "round_robin", "islip", "oldest_first", "separable_input_first", "separable_output_first", "wavefront"};
   EXPECT_EQ(allocator_names(), expected);
   EXPECT_NE(dynamic_cast<RoundRobinAllocator*>(make_allocator("round_robin", 4, 2, 4).get()), nullptr);
   auto islip = make_allocator("islip", 4, 2, 4);
   ASSERT_NE(dynamic_cast<IslipAllocator*>(islip.get()), nullptr);
   EXPECT_EQ(static_cast<IslipAllocator&>(*islip).iterations(), 2);
+  auto islip3 = make_allocator("islip", 4, 2, 4, false, 3);
+  EXPECT_EQ(static_cast<IslipAllocator&>(*islip3).iterations(), 3);
+  EXPECT_THROW(make_allocator("islip", 4, 2, 4, false, 0), std::invalid_argument);
   EXPECT_NE(dynamic_cast<OldestFirstAllocator*>(make_allocator("oldest_first", 4, 2, 4).get()), nullptr);
-  EXPECT_EQ(make_allocator("wavefront", 4, 2, 4), nullptr);
+  EXPECT_NE(
+      dynamic_cast<SeparableInputFirstAllocator*>(make_allocator("separable_input_first", 4, 2, 4).get()),
+      nullptr);
+  EXPECT_NE(
+      dynamic_cast<SeparableOutputFirstAllocator*>(make_allocator("separable_output_first", 4, 2, 4).get()),
+      nullptr);
+  EXPECT_NE(dynamic_cast<WavefrontAllocator*>(make_allocator("wavefront", 4, 2, 4).get()), nullptr);
+  EXPECT_EQ(make_allocator("max_size", 4, 2, 4), nullptr);
   EXPECT_EQ(make_allocator("", 4, 2, 4), nullptr);
 }
 
@@ -511,6 +584,263 @@ TEST(Allocator, OldestFirstGrantsAreAMaximalMatching) {
           ASSERT_TRUE(blocked) << Label(s) << ": input " << i << " VC " << v << " lost to a younger request";
         }
     });
+  }
+}
+
+// --- BookSim's port-level allocators ----------------------------------------
+
+TEST(Allocator, SeparableInputFirstAndOutputFirstMatchTheirReferenceModels) {
+  for (bool input_first : {true, false})
+    for (Shape s : kShapes) {
+      const std::string name = input_first ? "separable_input_first" : "separable_output_first";
+      auto a = make_allocator(name, s.inputs, s.vcs, s.outputs);
+      ReferencePortSeparable ref(s, input_first);
+      int round = 0;
+      RunTraffic(*a, s, 61, 3000, [&](const HeadOfLineTraffic& t, const Grants& g) {
+        const Requests& req = t.requests();
+        ASSERT_TRUE(IsMatching(req, g, s.outputs)) << name << " " << Label(s);
+        if (AnyRequest(req)) {
+          ASSERT_GT(Size(g), 0) << name << " " << Label(s) << ": requests pending, nothing granted";
+        }
+        const Grants want = ref.allocate(req);
+        for (int i = 0; i < s.inputs; ++i)
+          ASSERT_TRUE(g[i].vc == want[i].vc && g[i].output == want[i].output)
+              << name << " " << Label(s) << " cycle " << round << " input " << i << ": got VC " << g[i].vc
+              << " -> output " << g[i].output << ", reference VC " << want[i].vc << " -> output "
+              << want[i].output;
+        ++round;
+      });
+    }
+}
+
+TEST(Allocator, SeparableOutputFirstIsSingleIterationIslip) {
+  // Output arbiters grant, input arbiters accept, pointers move on accepts:
+  // one iSLIP iteration is exactly that, grant for grant and VC for VC.
+  for (Shape s : kShapes) {
+    SeparableOutputFirstAllocator a(s.inputs, s.vcs, s.outputs);
+    IslipAllocator islip(s.inputs, s.vcs, s.outputs, 1);
+    RunTraffic(a, s, 67, 3000, [&](const HeadOfLineTraffic& t, const Grants& g) {
+      t.drive(islip);
+      islip.allocate();
+      const Grants want = read_grants(islip);
+      for (int i = 0; i < s.inputs; ++i)
+        ASSERT_TRUE(g[i].vc == want[i].vc && g[i].output == want[i].output)
+            << Label(s) << " input " << i << ": VC " << g[i].vc << " -> output " << g[i].output
+            << ", 1-iteration islip VC " << want[i].vc << " -> output " << want[i].output;
+    });
+  }
+}
+
+TEST(Allocator, SeparableInputFirstIsRoundRobinWhenEachPortHasOneVc) {
+  // With one VC per port, arbitrating over an input's VCs and over the
+  // outputs it requests is the same choice (there is one of each).
+  for (Shape s : kShapes) {
+    if (s.vcs != 1) continue;
+    SeparableInputFirstAllocator a(s.inputs, s.vcs, s.outputs);
+    RoundRobinAllocator rr(s.inputs, s.vcs, s.outputs);
+    RunTraffic(a, s, 71, 3000, [&](const HeadOfLineTraffic& t, const Grants& g) {
+      t.drive(rr);
+      rr.allocate();
+      for (int i = 0; i < s.inputs; ++i)
+        ASSERT_EQ(g[i].output, rr.grant_output(i)) << Label(s) << " input " << i;
+    });
+  }
+}
+
+TEST(Allocator, SeparableInputFirstArbitratesOverOutputsWhereRoundRobinArbitratesOverVcs) {
+  // Fresh pointers. Input 0: VC 0 -> output 1, VC 1 -> output 0; input 1:
+  // VC 0 -> output 1.
+  // round_robin: input 0's VC arbiter forwards VC 0 (output 1), input 1's
+  //   forwards VC 0 (output 1); output 1's arbiter takes input 0; output 0
+  //   idles and input 1 waits. One pair.
+  // separable_input_first: input 0's output arbiter forwards output 0 (the
+  //   first requested at or after pointer 0), input 1 forwards output 1; both
+  //   are granted, input 0 sending VC 1. Two pairs.
+  auto drive = [](Allocator& a) {
+    a.add_request(0, 0, 1, 0);
+    a.add_request(0, 1, 0, 0);
+    a.add_request(1, 0, 1, 0);
+    a.allocate();
+  };
+  RoundRobinAllocator rr(2, 2, 2);
+  drive(rr);
+  EXPECT_EQ(rr.grant_output(0), 1);
+  EXPECT_EQ(rr.grant_vc(0), 0);
+  EXPECT_EQ(rr.grant_output(1), -1);
+  SeparableInputFirstAllocator sif(2, 2, 2);
+  drive(sif);
+  EXPECT_EQ(sif.grant_output(0), 0);
+  EXPECT_EQ(sif.grant_vc(0), 1) << "input 0 sends the VC that requests its matched output";
+  EXPECT_EQ(sif.grant_output(1), 1);
+}
+
+TEST(Allocator, InputFirstAndOutputFirstLoseDifferentPairs) {
+  // Fresh pointers, one VC per requested output (VC v -> output v).
+  // Case A: input 0 wants outputs 0 and 1, input 1 only output 1.
+  //   Input-first: input 0 picks output 0 (first at pointer 0), input 1 picks
+  //   output 1; no collision: {0->0, 1->1}.
+  //   Output-first: output 0 grants input 0, output 1 grants input 0 too
+  //   (first at pointer 0); input 0 accepts output 0 and output 1 idles: {0->0}.
+  // Case B, the mirror: input 0 wants only output 0, input 1 outputs 0 and 1.
+  //   Input-first: both inputs pick output 0; output 0 takes input 0: {0->0}.
+  //   Output-first: output 0 grants input 0, output 1 grants input 1; both
+  //   accept: {0->0, 1->1}.
+  struct Case {
+    std::vector<std::pair<int, int>> reqs;  // (input, output), VC = output
+    std::vector<int> input_first, output_first;
+  };
+  const Case cases[] = {{{{0, 0}, {0, 1}, {1, 1}}, {0, 1}, {0, -1}},
+                        {{{0, 0}, {1, 0}, {1, 1}}, {0, -1}, {0, 1}}};
+  for (const Case& c : cases)
+    for (bool input_first : {true, false}) {
+      auto a = make_allocator(input_first ? "separable_input_first" : "separable_output_first", 2, 2, 2);
+      for (auto [i, o] : c.reqs) a->add_request(i, o, o, 0);
+      a->allocate();
+      const std::vector<int>& want = input_first ? c.input_first : c.output_first;
+      for (int i = 0; i < 2; ++i)
+        EXPECT_EQ(a->grant_output(i), want[i])
+            << (input_first ? "input-first" : "output-first") << " input " << i << " of the case beginning ("
+            << c.reqs[0].first << "," << c.reqs[0].second << "), (" << c.reqs[1].first << ","
+            << c.reqs[1].second << ")";
+    }
+}
+
+TEST(Allocator, PortLevelAllocatorsRotateAnInputsVcsOnOneOutput) {
+  // Input 0's VCs 1, 2 and 3 all want output 0 (VC 0 is idle); nobody else
+  // requests. The VC pointer starts at 0 and moves one past the VC sent:
+  // VC 1, 2, 3, then 1 again.
+  for (const char* name : {"separable_input_first", "separable_output_first", "wavefront"}) {
+    auto a = make_allocator(name, 2, 4, 2);
+    for (int want : {1, 2, 3, 1, 2}) {
+      a->clear();
+      for (int v = 1; v < 4; ++v) a->add_request(0, v, 0, 0);
+      a->allocate();
+      EXPECT_EQ(a->grant_vc(0), want) << name;
+    }
+  }
+}
+
+TEST(Allocator, SeparableInputFirstIsFairUnderPersistentContention) {
+  ExpectFairUnderPersistentContention("separable_input_first");
+}
+
+TEST(Allocator, SeparableOutputFirstIsFairUnderPersistentContention) {
+  ExpectFairUnderPersistentContention("separable_output_first");
+}
+
+// The wavefront's outcome, characterized without replaying it: cell (i, o) is
+// reached in wave step (i + o - pri) mod n, n = max(inputs, outputs). The
+// grants form a maximal matching in which every request that lost shares its
+// row or column with a granted cell of an earlier step. (Cells of one row or
+// one column are reached in different steps, so the greedy matching in step
+// order is the only one with this property.)
+TEST(Allocator, WavefrontGrantsTheGreedyMatchingInWaveOrder) {
+  for (Shape s : kShapes) {
+    WavefrontAllocator a(s.inputs, s.vcs, s.outputs);
+    const int n = std::max(s.inputs, s.outputs);
+    int pri = 0;
+    std::vector<int> vp(s.inputs, 0);
+    RunTraffic(a, s, 73, 3000, [&](const HeadOfLineTraffic& t, const Grants& g) {
+      const Requests& req = t.requests();
+      ASSERT_TRUE(IsMatching(req, g, s.outputs)) << Label(s);
+      ASSERT_TRUE(IsMaximal(req, g, s.outputs)) << Label(s);
+      auto step = [&](int i, int o) { return ((i + o - pri) % n + n) % n; };
+      std::vector<int> owner(s.outputs, -1);
+      std::vector<int> in_m(s.inputs, -1);
+      for (int i = 0; i < s.inputs; ++i)
+        if (g[i].output >= 0) owner[g[i].output] = i, in_m[i] = g[i].output;
+      for (int i = 0; i < s.inputs; ++i)
+        for (int o : req[i]) {
+          if (o < 0 || g[i].output == o) continue;
+          const bool row = g[i].output >= 0 && step(i, g[i].output) < step(i, o);
+          const bool col = owner[o] >= 0 && step(owner[o], o) < step(i, o);
+          ASSERT_TRUE(row || col) << Label(s) << ": input " << i << " -> output " << o << " (step "
+                                  << step(i, o) << ") lost to no earlier cell";
+        }
+      const Grants want = ReferencePortSeparable::choose_vcs(req, in_m, vp, s.vcs);
+      for (int i = 0; i < s.inputs; ++i) ASSERT_EQ(g[i].vc, want[i].vc) << Label(s) << " input " << i;
+      if (AnyRequest(req)) pri = (pri + 1) % n;
+      ASSERT_EQ(a.priority_diagonal(), pri) << Label(s);
+    });
+  }
+}
+
+TEST(Allocator, WavefrontRotatesItsPriorityDiagonalEachRound) {
+  // 3x3, one request per (input, output), VC = output. Input 0 wants outputs
+  // 0 and 1, input 1 output 0, input 2 output 1. Cell (i, o) is reached in
+  // step (i + o - pri) mod 3.
+  //   pri 0: step 0 holds (0,0), (2,1), (1,2): grants 0->0 and 2->1; (1,0)
+  //          in step 1 finds output 0 taken. {0->0, 2->1}.
+  //   pri 1: step 0 holds (1,0), (0,1), (2,2): grants 1->0 and 0->1; (2,1)
+  //          in step 2 finds output 1 taken. {0->1, 1->0}.
+  //   pri 2: step 0 holds (2,0), (1,1), (0,2): none requested; step 1 holds
+  //          (0,0), (2,1), (1,2): as for pri 0. {0->0, 2->1}.
+  // A round without requests leaves the diagonal where it is (BookSim).
+  WavefrontAllocator a(3, 3, 3);
+  const std::vector<std::vector<int>> want = {{0, -1, 1}, {1, 0, -1}, {0, -1, 1}};
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_EQ(a.priority_diagonal(), round);
+    a.clear();
+    a.allocate();  // an empty round first: no wave
+    EXPECT_EQ(a.priority_diagonal(), round) << "a round without requests moved the priority diagonal";
+    a.clear();
+    a.add_request(0, 0, 0, 0);
+    a.add_request(0, 1, 1, 0);
+    a.add_request(1, 0, 0, 0);
+    a.add_request(2, 1, 1, 0);
+    a.allocate();
+    for (int i = 0; i < 3; ++i)
+      EXPECT_EQ(a.grant_output(i), want[round][i]) << "pri " << round << " input " << i;
+  }
+  EXPECT_EQ(a.priority_diagonal(), 0);
+}
+
+TEST(Allocator, WavefrontSharesAnOutputEvenlyOnlyUnderFullContention) {
+  // Every input wants output 0 (all VCs): input i wins the round whose wave
+  // starts on its row, (pri - 0) mod n == i, so each wins once per n rounds.
+  for (int n : {2, 3, 5}) {
+    WavefrontAllocator a(n, 2, n);
+    std::vector<int> wins(n, 0);
+    for (int round = 0; round < 4 * n; ++round) {
+      a.clear();
+      for (int i = 0; i < n; ++i)
+        for (int v = 0; v < 2; ++v) a.add_request(i, v, 0, 0);
+      a.allocate();
+      for (int i = 0; i < n; ++i) wins[i] += a.grant_output(i) == 0;
+      EXPECT_EQ(a.grant_output(round % n), 0) << n << " inputs, round " << round;
+    }
+    for (int i = 0; i < n; ++i) EXPECT_EQ(wins[i], 4) << n << " inputs, input " << i;
+  }
+  // Inputs 1 and 2 of three want output 0; row 0 is idle. Waves start on rows
+  // 0, 1, 2 in turn, and the one starting on idle row 0 reaches input 1 first:
+  // input 1 wins 2 rounds of 3, input 2 one. Neither starves (each wins at
+  // least once every n rounds), but the share is not even.
+  WavefrontAllocator a(3, 1, 3);
+  std::vector<int> wins(3, 0);
+  for (int round = 0; round < 30; ++round) {
+    a.clear();
+    a.add_request(1, 0, 0, 0);
+    a.add_request(2, 0, 0, 0);
+    a.allocate();
+    for (int i = 0; i < 3; ++i) wins[i] += a.grant_output(i) == 0;
+  }
+  EXPECT_EQ(wins, (std::vector<int>{0, 20, 10}));
+}
+
+TEST(Allocator, IslipIterationsGivenToTheFactoryChangeTheMatching) {
+  // 3 inputs x 3 outputs, every input wants every output (VC v -> output v),
+  // fresh pointers. Iteration 1: all outputs grant input 0 (first at pointer
+  // 0), which accepts output 0. Iteration 2: outputs 1 and 2 grant input 1,
+  // which accepts output 1. Iteration 3: output 2 grants input 2.
+  // So 1, 2 and 3 iterations match 1, 2 and 3 pairs.
+  for (int iterations : {1, 2, 3}) {
+    auto a = make_allocator("islip", 3, 3, 3, false, iterations);
+    for (int i = 0; i < 3; ++i)
+      for (int v = 0; v < 3; ++v) a->add_request(i, v, v, 0);
+    a->allocate();
+    const std::vector<int> want = {0, iterations >= 2 ? 1 : -1, iterations >= 3 ? 2 : -1};
+    for (int i = 0; i < 3; ++i)
+      EXPECT_EQ(a->grant_output(i), want[i]) << iterations << " iterations, input " << i;
   }
 }
 

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "hw/router/allocator.h"
 #include "platforms/platform.h"
 #include "tests/net_harness.h"
 #include "tests/test_support.h"
@@ -99,6 +100,34 @@ TEST(Traffic, NoDeadlockAndNothingLostAboveSaturation) {
           << platform << " " << pattern << ": the load must be above saturation";
     }
   }
+}
+
+// Every switch allocator, past saturation on the mesh and on Tofu's 6-D
+// torus (14-port routers, dateline VC classes): nothing lost, duplicated or
+// stuck, and each accepts at least half of what round_robin does.
+TEST(Traffic, EveryAllocatorDeliversEverythingAboveSaturation) {
+  for (std::string platform : {"mesh-8x8", "tofu-small"}) {
+    double round_robin = 0;
+    for (const std::string& name : router::allocator_names()) {
+      auto j = run(platform, opts("uniform", 1.0, 500, 1500), {"router.allocator=" + name});
+      EXPECT_EQ(j["packets_created"], j["packets_delivered"]) << platform << " " << name;
+      EXPECT_EQ(j["packets_lost"], 0) << platform << " " << name;
+      EXPECT_EQ(j["packets_duplicated"], 0) << platform << " " << name;
+      const double accepted = j["accepted_flits_per_node_cycle"];
+      if (name == "round_robin") round_robin = accepted;
+      EXPECT_GT(accepted, 0.5 * round_robin) << platform << " " << name;
+    }
+  }
+}
+
+// router.islip_iterations reaches the routers' allocators: past saturation,
+// one iteration and four leave different matchings, so different traffic.
+TEST(Traffic, IslipIterationsReachTheRouters) {
+  auto one = run("mesh-8x8", opts("uniform", 1.0, 500, 1500),
+                 {"router.allocator=islip", "router.islip_iterations=1"});
+  auto four = run("mesh-8x8", opts("uniform", 1.0, 500, 1500),
+                  {"router.allocator=islip", "router.islip_iterations=4"});
+  EXPECT_NE(one["accepted_flits_per_node_cycle"], four["accepted_flits_per_node_cycle"]);
 }
 
 // tofu-small has 96 nodes: the bit patterns (a power of two) and taper64
