@@ -54,6 +54,9 @@ void combine_stats(const sim::MpiWorld& world, TrafficStats& s, router::NetworkA
                                    &act.flit_hops,
                                    &act.adaptive_hops,
                                    &act.escape_hops,
+                                   &act.vc_grants,
+                                   &act.speculative_hits,
+                                   &act.speculative_misses,
                                    &events};
   std::vector<std::uint64_t> sums;
   for (const std::uint64_t* c : counts) sums.push_back(*c);

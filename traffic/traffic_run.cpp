@@ -301,6 +301,14 @@ json summarize(const platforms::Platform& plat, const TrafficOptions& o, Traffic
     j["adaptive_hops"] = act.adaptive_hops;
     j["escape_hops"] = act.escape_hops;
   }
+  if (plat.router.vc_allocator != "none") {
+    // The VC allocation stage: output VCs granted; speculative switch grants used and lost.
+    j["vc_grants"] = act.vc_grants;
+    if (plat.router.speculative) {
+      j["speculative_hits"] = act.speculative_hits;
+      j["speculative_misses"] = act.speculative_misses;
+    }
+  }
   j["deadlock"] = wd.fired();
   if (wd.fired()) j["blocked"] = wd.blocked();
   // The run's own cost.

@@ -38,6 +38,14 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
   if (requests_.size() < in_vcs_.size()) requests_.resize(in_vcs_.size());
   allocator_ = make_allocator(cfg.allocator, np, cfg.vcs, np, /*shared_rounds=*/true, cfg.islip_iterations);
   if (!allocator_) throw std::invalid_argument("unknown allocator '" + cfg.allocator + "'");
+  if (!cfg.vc_allocator.empty()) {
+    const int nv = np * cfg.vcs;
+    va_ = make_allocator(cfg.vc_allocator, nv, cfg.vcs, nv, false, cfg.islip_iterations);
+    if (!va_) throw std::invalid_argument("unknown VC allocator '" + cfg.vc_allocator + "'");
+    if (cfg.speculative) spec_ = make_allocator(cfg.allocator, np, cfg.vcs, np, false, cfg.islip_iterations);
+    vc_held_.assign(std::size_t(np), 0);
+    if (va_heads_.size() < in_vcs_.size()) va_heads_.resize(in_vcs_.size());
+  }
 }
 
 void Router::PortBlock::init(int ports, int vcs) {
@@ -76,7 +84,7 @@ std::string Router::port_name(int port) const {
 void Router::on_event(std::uint32_t kind, std::uint32_t, void*) {
   // The router's only own event is an allocation round; a round superseded
   // by an earlier one (which recomputed the next wake) is skipped.
-  if (kind == kAllocate && cfg_.queue->now() == alloc_at_) allocate();
+  if (kind == kAllocate && cfg_.queue->now() == alloc_at_) va_ ? allocate_staged() : allocate();
 }
 
 // A head on its way in: it joins its VC's queue now (the sender's credits
@@ -118,7 +126,9 @@ void Router::accept(int port, int vc, hw::Packet* p) {
     }
   }
   // Cut-through: eligible once the head is in; store-and-forward: the tail.
-  p->ready_ps = (cfg_.store_and_forward ? cfg_.clock.ceil(p->tail_ps) : p->arrive_ps) + cfg_.pipeline_ps;
+  // With a VC allocation stage the head is first ready for VC allocation.
+  p->ready_ps = (cfg_.store_and_forward ? cfg_.clock.ceil(p->tail_ps) : p->arrive_ps) +
+                (va_ ? cfg_.va_ready_ps : cfg_.pipeline_ps);
 
   if (probe_) {
     const auto occ = probe_->occupancy[std::size_t(port) * std::size_t(cfg_.vcs) + std::size_t(vc)];
@@ -166,11 +176,11 @@ void Router::schedule_allocation(Time t) {
 
 // Downstream VC for a packet: among its class's VCs with credits for the whole
 // packet, the one with the most free credits (lowest index on a tie).
-int Router::choose_vc(const Port& out, int flits, VcClass cls) const {
+int Router::choose_vc(const Port& out, int flits, VcClass cls, std::uint32_t held) const {
   int best = -1, best_credits = flits - 1;
   const std::int32_t* credits = out.credits();
   for (int v = cfg_.class_first(cls), e = cfg_.class_last(cls); v < e; ++v) {
-    if (credits[v] > best_credits) {
+    if (credits[v] > best_credits && !(held >> v & 1)) {
       best = v;
       best_credits = credits[v];
     }
@@ -298,7 +308,7 @@ Time Router::next_wake(Time t) {
 // is free and has a VC of the adaptive class with credits for the whole
 // packet, the one with the most free credits (the first listed on a tie: the
 // routing order); the escape way only when no adaptive way can go.
-int Router::choose_option(int idx, Time t) {
+int Router::choose_option(int idx, Time t, bool staged) {
   hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
   RouteDecision opt[kMaxRouteOptions];
   const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class,
@@ -307,9 +317,9 @@ int Router::choose_option(int idx, Time t) {
   for (int i = 0; i < n; ++i) {
     if (i == n - 1 && best >= 0) break;  // the escape way: only if no adaptive way can go
     Port& out = ports_[opt[i].port];
-    if (!output_free(out, t)) continue;
+    if (!staged && !output_free(out, t)) continue;
     apply_credits(out, opt[i].port, t);
-    const int v = choose_vc(out, p.flits, opt[i].vc_class);
+    const int v = choose_vc(out, p.flits, opt[i].vc_class, staged ? vc_held_[std::size_t(opt[i].port)] : 0);
     if (v >= 0 && out.credits()[v] > best_credits) {
       best = i;
       best_vc = v;

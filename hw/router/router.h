@@ -150,6 +150,7 @@ class Router : public sc_core::sc_module,
     VcClass out_class;
     std::int8_t chosen_vc;  // downstream VC picked this round (-1: none)
     bool adaptive;          // out_port/out_class are chosen each round among the routing's options
+    std::int8_t held_vc;    // VC allocation stage: the output VC granted to it (-1: none yet)
   };
   // Everything about one input VC in one place (32 bytes: two per cache
   // line): its packet queue, its head's allocation data, and this round's
@@ -159,7 +160,7 @@ class Router : public sc_core::sc_module,
     Head head;
   };
   void set_head(int idx, const hw::Packet& p) {
-    in_vcs_[idx].head = Head{p.ready_ps, p.out_port, p.flits, p.out_class, -1, p.adaptive};
+    in_vcs_[idx].head = Head{p.ready_ps, p.out_port, p.flits, p.out_class, -1, p.adaptive, -1};
   }
   struct VcTime {
     sim::Time zero_since = sim::kNever;  // downstream VC without credits since
@@ -171,15 +172,22 @@ class Router : public sc_core::sc_module,
   }
   void apply_due_credits(Port& out, int port, sim::Time now);
   void allocate();
+  // VC allocation as its own stage (router.vc_allocator; router_va.cpp).
+  void allocate_staged();
+  sim::Time next_wake_staged(sim::Time t);
+  sim::Time va_wake(int port, int flits, VcClass cls, sim::Time t);
   void depart(int in_port, int in_vc, int out_vc, sim::Time t);
   sim::Time next_wake(sim::Time t);
   void schedule_allocation(sim::Time t);
-  int choose_vc(const Port& out, int flits, VcClass cls) const;
+  // held: output VCs that may not be chosen (held by a packet, VC allocation stage).
+  int choose_vc(const Port& out, int flits, VcClass cls, std::uint32_t held = 0) const;
   // Adaptive routing: the way (output and VC) the head of input VC `idx`
   // takes this round, written into its head and packet; -1 if none can take
   // it now. option_wake: the earliest time one could (kNever: waits for
   // credits not yet on their way; its outputs are marked credit waiters).
-  int choose_option(int idx, sim::Time t);
+  // With a VC allocation stage (staged) the output need not be free yet,
+  // and VCs held by other packets are skipped.
+  int choose_option(int idx, sim::Time t, bool staged = false);
   sim::Time option_wake(int idx, sim::Time t);
   bool output_free(const Port& out, sim::Time t) const {
     return out.out.free_at < t + cfg_.traversal_ps + cfg_.clock.period_ps;
@@ -226,7 +234,12 @@ class Router : public sc_core::sc_module,
   // the simulation runs on one thread), sized for the largest.
   static inline std::vector<Request> requests_;
   std::unique_ptr<Allocator> allocator_;
-  sim::Time alloc_at_ = sim::kNever;  // earliest pending allocation event
+  // VC allocation stage: its allocator (input VCs x output VCs), the switch
+  // allocator of the speculative requests, and each output port's held VCs.
+  std::unique_ptr<Allocator> va_, spec_;
+  std::vector<std::uint32_t> vc_held_;
+  static inline std::vector<int> va_heads_;  // this round's heads in VC allocation
+  sim::Time alloc_at_ = sim::kNever;         // earliest pending allocation event
   std::uint64_t buffered_ = 0;
   RouterProbe* probe_ = nullptr;
   void trace_stall(int out, sim::Time t, bool on);

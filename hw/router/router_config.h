@@ -34,6 +34,12 @@ struct RouterConfig {
   sim::Time traversal_ps = 0;     // switch traversal (overlaps the previous tail)
   sim::Time credit_delay_ps = 0;  // receiver-side credit return delay
   std::string allocator;
+  // VC allocation as its own stage (empty: the VC is chosen in the switch
+  // round). va_ready_ps: arrival to the VC allocation round; sa_after_va_ps:
+  // VC grant to the switch allocation round. pipeline_ps is their sum.
+  std::string vc_allocator;
+  bool speculative = false;
+  sim::Time va_ready_ps = 0, sa_after_va_ps = 0;
   int islip_iterations = kDefaultIslipIterations;  // used by the "islip" allocator
   // Switched fabrics: ports to other switches first, then `network_interfaces`
   // host ports; routes come from the table, not from coordinates; packets

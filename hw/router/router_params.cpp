@@ -2,6 +2,7 @@
 // quantities, and the one translation from parameters to RouterConfig.
 #include "hw/router/router_params.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 
@@ -92,6 +93,19 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
               "request-grant-accept iterations per round",
               "iterations of the islip allocator per allocation round (BookSim's alloc_iters, 1 there by "
               "default); other allocators ignore it");
+    std::vector<std::pair<std::string, std::string>> vc_allocators = {{"none", "none"}};
+    for (const std::string& n : allocator_names()) vc_allocators.emplace_back(n, n);
+    b.name("vc_allocator", &P::vc_allocator, vc_allocators, "",
+           "none (the output VC is chosen in the switch allocation round: the VC of the packet's class with "
+           "the most free credits) or an allocator (as router.allocator, C++ ones) running VC allocation as "
+           "its own stage: heads that passed routing and router.vc_alloc_cycles are matched to free output "
+           "VCs with credits for the whole packet; a VC is held by its packet until it leaves; switch "
+           "allocation follows router.sw_alloc_cycles later");
+    b.flag(
+        "speculative", &P::speculative, "switch allocation in parallel with VC allocation",
+        "with a router.vc_allocator: a head requests the switch in the same round as its VC (Peh & Dally); "
+        "the grant is used only if the VC was granted too, and requests of heads that already hold a VC "
+        "win over speculative ones. The zero-load pipeline is routing + max(VC, switch allocation) cycles");
     b.integer("network_interfaces", &P::network_interfaces, K::kCount, 1, 64,
               "injection/ejection port pairs per router",
               "injection/ejection port pairs per router, 1 to 64 (Tofu: 4 TNIs, TofuD: 6)");
@@ -126,6 +140,19 @@ void apply_router_params(const RouterParams& p, RouterSite site, RouterConfig& c
   cfg.traversal_ps = delay_is_whole_switch ? 0 : clock.cycles(p.switch_traversal_cycles);
   cfg.credit_delay_ps = clock.cycles(p.credit_delay_cycles);
   cfg.allocator = p.allocator;
+  cfg.vc_allocator = p.vc_allocator == "none" ? std::string() : p.vc_allocator;
+  cfg.speculative = p.speculative;
+  // With a VC allocation stage: VC allocation is decided routing + VA cycles
+  // after arrival (routing + max(VA, SA) when speculative), and switch
+  // allocation SA cycles after the VC grant (in the same round when
+  // speculative). The zero-load pipeline is then the same as without the
+  // stage, less min(VA, SA) when speculative.
+  if (p.switching_delay_ps == 0 && !cfg.vc_allocator.empty()) {
+    const int va = p.speculative ? std::max(p.vc_alloc_cycles, p.sw_alloc_cycles) : p.vc_alloc_cycles;
+    cfg.va_ready_ps = clock.cycles(p.routing_cycles + va);
+    cfg.sa_after_va_ps = p.speculative ? 0 : clock.cycles(p.sw_alloc_cycles);
+    cfg.pipeline_ps = cfg.va_ready_ps + cfg.sa_after_va_ps;
+  }
   cfg.islip_iterations = p.islip_iterations;
   cfg.store_and_forward = p.store_and_forward;
 }

@@ -48,6 +48,12 @@ struct RouterParams {
   // router.islip_iterations: request-grant-accept iterations of the "islip"
   // allocator (router.allocator).
   int islip_iterations = kDefaultIslipIterations;
+  // router.vc_allocator: "none" (the output VC is picked in the switch
+  // allocation round: the free VC of the packet's class with the most
+  // credits) or an allocator name: VC allocation as its own stage, with that
+  // allocator matching waiting heads to free output VCs (hw/router/router_va.cpp).
+  std::string vc_allocator = "none";
+  bool speculative = false;  // router.speculative: switch allocation alongside VC allocation (Peh & Dally)
 
   // Derived quantities.
   sim::Time clock_period_ps() const;    // rounded to the nearest ps

@@ -86,6 +86,13 @@ void Router::describe_blocked(std::vector<std::string>& out, std::size_t limit) 
         why += fmt::format(", packet needs {})", h.flits);
       } else
         why = "eligible";
+      if (va_) {
+        const Head& hd = in_vcs_[std::size_t(vc_index(port, vc))].head;
+        why += hd.held_vc >= 0
+                   ? fmt::format("; holds output VC {}", hd.held_vc)
+                   : std::string("; waits for VC allocation (VCs held on that output: ") +
+                         std::to_string(__builtin_popcount(vc_held_[std::size_t(hd.out_port)])) + ")";
+      }
       if (h.adaptive) {  // the output named is its escape way; it may take the others too
         RouteDecision opt[kMaxRouteOptions];
         const int n = cfg_.routing->options(coord_, h.dst_coord, h.in_dim, h.vc_class, 0, opt);

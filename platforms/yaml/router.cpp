@@ -110,6 +110,12 @@ void Reader::check_router(const std::vector<router::DimSpec>& dims, const Router
                       escape + 1, escape == 2 ? "VCs 0 and 1" : "VC 0",
                       ring ? "the topology has a ring: two dateline classes" : "no ring", p.vcs));
   }
+  if (p.speculative && p.vc_allocator == "none")
+    fail_at(
+        pick({"router.speculative", "router.vc_allocator"}), "router.speculative",
+        "expected false while router.vc_allocator is none: speculation overlaps switch allocation with a VC "
+        "allocation stage; name an allocator in router.vc_allocator (e.g. islip) or drop "
+        "router.speculative");
   if (p.vc_buffer_flits < p.max_packet_flits)
     fail_at(pick({"router.vc_buffer_flits", "router.max_packet_flits"}), "router.vc_buffer_flits",
             fmt::format(

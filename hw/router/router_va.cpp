@@ -1,0 +1,178 @@
+// VC allocation as its own stage (router.vc_allocator) and speculative switch
+// allocation (router.speculative), as in Peh & Dally's router pipeline.
+//
+// A head that has passed routing and the VC allocation cycles asks for an
+// output VC: every VC of its class on its output (for adaptive routing, the
+// way choose_option picks) that no other packet holds and that has credits
+// for the whole packet (virtual cut-through). The VC allocator, matching
+// input VCs to output VCs, grants each at most one; a granted VC is held by
+// its packet until the packet leaves. Switch allocation follows
+// router.sw_alloc_cycles after the grant, among the heads holding a VC whose
+// input and output are free.
+// Speculative: the heads asking for a VC this round ask for the switch in the
+// same round too. Their requests come after those of heads already holding a
+// VC (a second allocator, over the inputs and outputs those left); a
+// speculative grant whose VC allocation failed is lost (a miss), one whose
+// VC was granted sends the packet (a hit).
+#include "hw/router/router.h"
+
+namespace kairo::router {
+
+using sim::Time;
+
+void Router::allocate_staged() {
+  const Time t = cfg_.queue->now();
+  alloc_at_ = sim::kNever;
+  for (auto& w : credit_waiters_) w = 0;
+  const int nv = cfg_.vcs;
+  const bool by_age = allocator_->uses_age() || va_->uses_age();
+  NetworkActivity& act = *cfg_.activity;
+
+  // 1. VC allocation.
+  int nva = 0;
+  va_->clear();
+  for (int w = 0; w < occupied_words_; ++w) {
+    for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
+      const int idx = w * 64 + __builtin_ctzll(bits);
+      Head& h = in_vcs_[std::size_t(idx)].head;
+      h.chosen_vc = -1;
+      if (h.held_vc >= 0 || h.ready_ps > t) continue;
+      if (h.adaptive && choose_option(idx, t, /*staged=*/true) < 0) continue;
+      Port& out = ports_[h.out_port];
+      apply_credits(out, h.out_port, t);
+      const std::uint32_t held = vc_held_[std::size_t(h.out_port)];
+      const std::uint64_t age = by_age ? in_vcs_[std::size_t(idx)].fifo.head->created_ps : 0;
+      bool asked = false;
+      for (int v = cfg_.class_first(h.out_class), e = cfg_.class_last(h.out_class); v < e; ++v) {
+        if (held >> v & 1 || out.credits()[v] < h.flits) continue;
+        va_->add_request(idx, v, h.out_port * nv + v, age);
+        asked = true;
+      }
+      if (asked) va_heads_[std::size_t(nva++)] = idx;
+    }
+  }
+  if (nva > 0) va_->allocate();
+  for (int k = 0; k < nva; ++k) {
+    const int idx = va_heads_[std::size_t(k)];
+    Head& h = in_vcs_[std::size_t(idx)].head;
+    const int v = va_->grant_vc(idx);
+    if (v < 0) continue;
+    h.held_vc = std::int8_t(v);
+    vc_held_[std::size_t(h.out_port)] |= 1u << v;
+    h.ready_ps = t + cfg_.sa_after_va_ps;
+    ++act.vc_grants;
+  }
+
+  // 2. Switch allocation among the heads holding a VC whose switch
+  // allocation cycles have passed (with router.sw_alloc_cycles 0, those
+  // granted a VC just now too), then, when speculative, among the heads that
+  // asked for a VC in this round, over the inputs and outputs left.
+  auto sa_ready = [&](int idx, const Head& h) {
+    return h.ready_ps <= t && input_free(ports_[idx >> vshift_], t) && output_free(ports_[h.out_port], t);
+  };
+  std::uint64_t taken_in[(kMaxPorts + 63) / 64] = {}, taken_out[(kMaxPorts + 63) / 64] = {};
+  auto sa_round = [&](Allocator& a, bool speculative) {
+    int n = 0;
+    a.clear();
+    for (int w = 0; w < occupied_words_; ++w) {
+      for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
+        const int idx = w * 64 + __builtin_ctzll(bits), in = idx >> vshift_;
+        const Head& h = in_vcs_[std::size_t(idx)].head;
+        // Speculative round: the heads that asked for a VC in this round.
+        const bool asked_now = h.chosen_vc == 1;
+        if (speculative != asked_now || !sa_ready(idx, h)) continue;
+        if (!speculative && h.held_vc < 0) continue;
+        if (taken_in[in >> 6] >> (in & 63) & 1 || taken_out[h.out_port >> 6] >> (h.out_port & 63) & 1) continue;
+        a.add_request(in, idx & ((1 << vshift_) - 1), h.out_port,
+                      by_age ? in_vcs_[std::size_t(idx)].fifo.head->created_ps : 0);
+        ++n;
+      }
+    }
+    if (n == 0) return;
+    a.allocate();
+    for (int in = 0; in < ports_.size(); ++in) {
+      const int vc = a.grant_vc(in);
+      if (vc < 0) continue;
+      Head& h = in_vcs_[std::size_t(vc_index(in, vc))].head;
+      const int out = h.out_port, ov = h.held_vc;
+      taken_in[in >> 6] |= 1ULL << (in & 63);
+      taken_out[out >> 6] |= 1ULL << (out & 63);
+      if (speculative && ov < 0) {
+        ++act.speculative_misses;  // the switch was granted, the VC was not: the cycle is lost
+        continue;
+      }
+      if (speculative) ++act.speculative_hits;
+      vc_held_[std::size_t(out)] &= ~(1u << ov);
+      depart(in, vc, ov, t);
+    }
+  };
+  if (spec_) {
+    // Mark the heads that asked for a VC this round (chosen_vc is free here).
+    for (int k = 0; k < nva; ++k) in_vcs_[std::size_t(va_heads_[std::size_t(k)])].head.chosen_vc = 1;
+  }
+  sa_round(*allocator_, false);
+  if (spec_) sa_round(*spec_, true);
+  if (buffered_ > 0) {
+    const Time wake = next_wake_staged(t);
+    if (wake != sim::kNever) schedule_allocation(wake);
+  }
+}
+
+// When a head waiting for a VC on `port` (class cls) could get one: next
+// cycle if a free VC has credits (it lost VC allocation), at the next credit
+// on its way if not; never if every VC is held (the holder's departure, a
+// round of this router, looks again) or if no credit is on its way (the
+// output is marked so that the next credit schedules a round).
+Time Router::va_wake(int port, int flits, VcClass cls, Time t) {
+  Port& out = ports_[port];
+  apply_credits(out, port, t);
+  const std::uint32_t held = vc_held_[std::size_t(port)];
+  bool any_free = false;
+  for (int v = cfg_.class_first(cls), e = cfg_.class_last(cls); v < e; ++v) {
+    if (held >> v & 1) continue;
+    if (out.credits()[v] >= flits) return t + cfg_.clock.period_ps;
+    any_free = true;
+  }
+  if (!any_free) return sim::kNever;
+  if (!out.returning.empty()) return out.returning.front().at;
+  credit_waiters_[port >> 6] |= 1ULL << (port & 63);
+  return sim::kNever;
+}
+
+Time Router::next_wake_staged(Time t) {
+  const Time period = cfg_.clock.period_ps, st = cfg_.traversal_ps;
+  Time wake = sim::kNever;
+  for (int w = 0; w < occupied_words_; ++w) {
+    for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
+      const int idx = w * 64 + __builtin_ctzll(bits);
+      const Head& h = in_vcs_[std::size_t(idx)].head;
+      Time when;
+      if (h.ready_ps > t) {
+        when = h.ready_ps;
+      } else if (h.held_vc < 0) {
+        if (!h.adaptive) {
+          when = va_wake(h.out_port, h.flits, h.out_class, t);
+        } else {
+          const hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
+          RouteDecision opt[kMaxRouteOptions];
+          const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class, 0, opt);
+          when = sim::kNever;
+          for (int i = 0; i < n; ++i) when = std::min(when, va_wake(opt[i].port, p.flits, opt[i].vc_class, t));
+        }
+      } else {
+        const Port& in = ports_[idx >> vshift_];
+        const Port& out = ports_[h.out_port];
+        if (!input_free(in, t))
+          when = cfg_.clock.floor(in.in_busy_until - st);
+        else if (!output_free(out, t))
+          when = cfg_.clock.floor(out.out.free_at - st);
+        else
+          when = t + period;  // lost switch allocation
+      }
+      wake = std::min(wake, when);
+    }
+  }
+  return wake;
+}
+
+}  // namespace kairo::router
