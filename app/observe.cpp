@@ -15,7 +15,8 @@ void Observe::add_options(CLI::App* c) {
                 "trace these switches of a switched fabric, e.g. edge0,spine1");
   c->add_option("--trace-dims", sel_.dims, "trace router ports of these dimensions, e.g. X,Z,ni");
   c->add_option("--trace-tnis", sel_.tnis, "trace these TNIs of the traced nodes, e.g. 0,1");
-  c->add_option("--trace-signals", sel_.classes, "trace these signal classes: link, vc, tni (default all)");
+  c->add_option("--trace-signals", sel_.classes,
+                "trace these signal classes: link, vc, tni, ocs, rtl, alloc (default all)");
   c->add_option("--trace-from", from_, "record from this simulated time, e.g. 10us");
   c->add_option("--trace-to", to_, "record up to this simulated time");
   c->add_option(

@@ -63,6 +63,7 @@ std::vector<std::string> signal_classes() {
   for (const auto& s : nic::kTniSignals) add(s.signal_class);
   for (const auto& s : ocs::kPortSignals) add(s.signal_class);
   add(router::kAllocatorClass);
+  add(router::kAllocationClass);
   return v;
 }
 
@@ -177,7 +178,8 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
         if (!dims.count(key)) continue;
       }
       any |= router::add_port_signals(trace, name + "." + r.port_name(port) + ".", *probe, port, r.vcs(),
-                                      selected);
+                                      selected, r.routes_adaptively(), r.has_vc_allocation_stage(),
+                                      r.speculative());
     }
     if (!any) continue;
     r.set_probe(probe.get());

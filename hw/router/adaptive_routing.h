@@ -39,6 +39,7 @@ class MinimalAdaptiveRouting final : public Routing {
   // Escape VCs first (1, or 2 when the topology has a ring), the rest adaptive.
   void vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last) const override;
   bool random_ties() const override { return escape_.random_ties(); }
+  bool adaptive() const override { return true; }
   // VCs the escape network needs; a router needs at least one more.
   int escape_vcs() const { return escape_vcs_; }
 

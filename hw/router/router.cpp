@@ -414,6 +414,11 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
     if (o.busy != RouterProbe::kOff) tr.set(o.busy, start, 1), tr.set(o.busy, tail_leaves, 0);
     if (o.pkt != RouterProbe::kOff) tr.set(o.pkt, start, p->id + 1), tr.set(o.pkt, tail_leaves, 0);
     if (o.vc != RouterProbe::kOff) tr.set(o.vc, start, std::uint64_t(out_vc));
+    if (o.route != RouterProbe::kOff) {
+      const VcClass c = p->out_class;
+      tr.set(o.route, start, c == VcClass::kAdaptive ? 1 : is_escape(c) ? 2 : 3);
+      tr.set(o.route, tail_leaves, 0);
+    }
     trace_stall(p->out_port, t, false);
     const auto occ = probe_->occupancy[std::size_t(in_port) * std::size_t(cfg_.vcs) + std::size_t(in_vc)];
     if (occ != RouterProbe::kOff) tr.add_delta(occ, input_done, -std::int64_t(p->flits));

@@ -98,6 +98,9 @@ class Router : public sc_core::sc_module,
   void set_probe(RouterProbe* p) { probe_ = p; }
   int vcs() const { return cfg_.vcs; }
   Allocator& allocator() { return *allocator_; }
+  bool routes_adaptively() const { return cfg_.routing && cfg_.routing->adaptive(); }
+  bool has_vc_allocation_stage() const { return va_ != nullptr; }
+  bool speculative() const { return spec_ != nullptr; }
   const sim::EventQueue& queue() const { return *cfg_.queue; }
   int port_dim(int port) const;  // the dimension a link port runs along, -1 for a network interface
 
@@ -243,6 +246,8 @@ class Router : public sc_core::sc_module,
   std::uint64_t buffered_ = 0;
   RouterProbe* probe_ = nullptr;
   void trace_stall(int out, sim::Time t, bool on);
+  void trace_held(int port, sim::Time t);
+  void trace_spec(int port, sim::Time t, bool hit);
 };
 
 }  // namespace kairo::router

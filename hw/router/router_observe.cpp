@@ -53,8 +53,15 @@ std::unique_ptr<RouterProbe> new_probe(const Router& r, sim::Trace& trace) {
 }
 
 bool add_port_signals(sim::Trace& trace, const std::string& scope, RouterProbe& probe, int port, int vcs,
-                      const std::function<bool(const char*)>& selected) {
+                      const std::function<bool(const char*)>& selected, bool adaptive, bool staged,
+                      bool speculative) {
   bool any = observe::add_signals(trace, scope, kPortSignals, probe.out[std::size_t(port)], selected);
+  if (selected(kAllocationClass)) {
+    RouterProbe::Out& o = probe.out[std::size_t(port)];
+    if (adaptive) o.route = trace.add(scope + "route", 2), any = true;
+    if (staged) o.held = trace.add(scope + "vcs_held", 5), any = true;
+    if (speculative) o.spec = trace.add(scope + "spec", 2), any = true;
+  }
   if (selected(kOccupancyClass))
     for (int vc = 0; vc < vcs; ++vc) {
       probe.occupancy[std::size_t(port) * std::size_t(vcs) + std::size_t(vc)] =

@@ -39,13 +39,19 @@ inline constexpr const char* kOccupancyClass = "vc";
 // A router whose allocator is the Verilated RTL, class "rtl": its wires
 // (RtlSeparableAllocator::trace) under <router>.alloc.
 inline constexpr const char* kAllocatorClass = "rtl";
+// Class "alloc": route (adaptive routing), vcs_held and spec (VC allocation
+// stage), registered only on routers that route adaptively or have the stage.
+inline constexpr const char* kAllocationClass = "alloc";
 
 // A probe for `r` recording into `trace`, every signal off.
 std::unique_ptr<RouterProbe> new_probe(const Router& r, sim::Trace& trace);
 // Adds port `port`'s signals of the selected classes under `scope`
 // ("rtr_x0y0.xp.") and points `probe` at them (its out and occupancy sized
-// for the router); true if any was added. At elaboration only.
+// for the router); true if any was added. At elaboration only. The "alloc"
+// signals only where the router has the feature (adaptive routing, a VC
+// allocation stage, speculation).
 bool add_port_signals(sim::Trace& trace, const std::string& scope, RouterProbe& probe, int port, int vcs,
-                      const std::function<bool(const char*)>& selected);
+                      const std::function<bool(const char*)>& selected, bool adaptive = false,
+                      bool staged = false, bool speculative = false);
 
 }  // namespace kairo::router

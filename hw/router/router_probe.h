@@ -4,8 +4,13 @@
 // took) and `credit_stall` (a packet ready for this output waits because no
 // downstream VC of its class has credits for it). Per input VC:
 // `vcN_occupancy`, the flits its buffer holds (a packet counts from its head's
-// arrival to its tail's departure). Ports or classes not selected keep
-// kOff and record nothing.
+// arrival to its tail's departure). Class "alloc", on routers that have the
+// feature only: `route` (minimal adaptive routing: 1 the packet on the link
+// took an adaptive VC, 2 an escape VC, 3 any VC: ejection), `vcs_held` (VC
+// allocation stage: output VCs of this port held by packets) and `spec`
+// (speculative switch allocation: a one-cycle pulse, 1 a grant used, 2 a
+// grant lost for want of a VC). Ports or classes not selected keep kOff and
+// record nothing.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -18,6 +23,7 @@ struct RouterProbe {
   static constexpr sim::Trace::Signal kOff = ~sim::Trace::Signal(0);
   struct Out {
     sim::Trace::Signal busy = kOff, pkt = kOff, vc = kOff, stall = kOff;
+    sim::Trace::Signal route = kOff, held = kOff, spec = kOff;
   };
   sim::Trace* trace = nullptr;
   std::vector<Out> out;                       // [port]

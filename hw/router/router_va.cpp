@@ -61,6 +61,7 @@ void Router::allocate_staged() {
     vc_held_[std::size_t(h.out_port)] |= 1u << v;
     h.ready_ps = t + cfg_.sa_after_va_ps;
     ++act.vc_grants;
+    if (probe_) trace_held(h.out_port, t);
   }
 
   // 2. Switch allocation among the heads holding a VC whose switch
@@ -82,7 +83,8 @@ void Router::allocate_staged() {
         const bool asked_now = h.chosen_vc == 1;
         if (speculative != asked_now || !sa_ready(idx, h)) continue;
         if (!speculative && h.held_vc < 0) continue;
-        if (taken_in[in >> 6] >> (in & 63) & 1 || taken_out[h.out_port >> 6] >> (h.out_port & 63) & 1) continue;
+        if (taken_in[in >> 6] >> (in & 63) & 1 || taken_out[h.out_port >> 6] >> (h.out_port & 63) & 1)
+          continue;
         a.add_request(in, idx & ((1 << vshift_) - 1), h.out_port,
                       by_age ? in_vcs_[std::size_t(idx)].fifo.head->created_ps : 0);
         ++n;
@@ -97,12 +99,14 @@ void Router::allocate_staged() {
       const int out = h.out_port, ov = h.held_vc;
       taken_in[in >> 6] |= 1ULL << (in & 63);
       taken_out[out >> 6] |= 1ULL << (out & 63);
+      if (speculative && probe_) trace_spec(out, t, ov >= 0);
       if (speculative && ov < 0) {
         ++act.speculative_misses;  // the switch was granted, the VC was not: the cycle is lost
         continue;
       }
       if (speculative) ++act.speculative_hits;
       vc_held_[std::size_t(out)] &= ~(1u << ov);
+      if (probe_) trace_held(out, t);
       depart(in, vc, ov, t);
     }
   };
@@ -116,6 +120,19 @@ void Router::allocate_staged() {
     const Time wake = next_wake_staged(t);
     if (wake != sim::kNever) schedule_allocation(wake);
   }
+}
+
+void Router::trace_held(int port, Time t) {
+  const auto sig = probe_->out[std::size_t(port)].held;
+  if (sig != RouterProbe::kOff)
+    probe_->trace->set(sig, t, std::uint64_t(__builtin_popcount(vc_held_[std::size_t(port)])));
+}
+
+void Router::trace_spec(int port, Time t, bool hit) {
+  const auto sig = probe_->out[std::size_t(port)].spec;
+  if (sig == RouterProbe::kOff) return;
+  probe_->trace->set(sig, t, hit ? 1 : 2);
+  probe_->trace->set(sig, t + cfg_.clock.period_ps, 0);
 }
 
 // When a head waiting for a VC on `port` (class cls) could get one: next
@@ -157,7 +174,8 @@ Time Router::next_wake_staged(Time t) {
           RouteDecision opt[kMaxRouteOptions];
           const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class, 0, opt);
           when = sim::kNever;
-          for (int i = 0; i < n; ++i) when = std::min(when, va_wake(opt[i].port, p.flits, opt[i].vc_class, t));
+          for (int i = 0; i < n; ++i)
+            when = std::min(when, va_wake(opt[i].port, p.flits, opt[i].vc_class, t));
         }
       } else {
         const Port& in = ports_[idx >> vshift_];

@@ -69,6 +69,8 @@ class Routing {
   virtual void vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last) const;
   // Whether route() reads its `coin` (a packet's random bits).
   virtual bool random_ties() const = 0;
+  // Whether options() may offer more than one way.
+  virtual bool adaptive() const { return false; }
 };
 
 class DimensionOrderRouting final : public Routing {

@@ -1,14 +1,18 @@
 // VC allocation as its own stage (router.vc_allocator) and speculative switch
 // allocation (router.speculative): the zero-load pipeline from the stage
 // counts (unchanged without speculation, one cycle less per router with it),
-// one VC grant per packet per router, speculation that hits at low load and misses under contention, no deadlock
-// far past saturation, and the bad combination refused.
+// one VC grant per packet per router, speculation that hits at low load and misses under contention, no
+// deadlock far past saturation, and the bad combination refused.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "platforms/platform.h"
+#include "tests/fst_rows.h"
+#include "tests/test_support.h"
 #include "traffic/traffic_run.h"
 
 namespace kairo {
@@ -25,7 +29,8 @@ nlohmann::json run(const std::string& platform, const std::string& pattern, doub
   o.seed = 5;
   o.use_systemc = false;
   const auto r = traffic::run_traffic(platforms::load_platform(platform, sets), o);
-  EXPECT_FALSE(r.deadlock) << platform << " " << pattern << ": " << (r.blocked.empty() ? "" : r.blocked.front());
+  EXPECT_FALSE(r.deadlock) << platform << " " << pattern << ": "
+                           << (r.blocked.empty() ? "" : r.blocked.front());
   return r.json;
 }
 
@@ -47,16 +52,19 @@ TEST(VcAllocation, ZeroLoadPipelineFollowsTheStageCycles) {
   const auto none = run("mesh-8x8", "neighbor", 0.002, kBookSim, 20000);
   const auto stage = run("mesh-8x8", "neighbor", 0.002, with(kBookSim, kStage), 20000);
   const auto spec = run("mesh-8x8", "neighbor", 0.002, with(kBookSim, kSpec), 20000);
-  EXPECT_DOUBLE_EQ(stage["avg_packet_latency_cycles"].get<double>(), none["avg_packet_latency_cycles"].get<double>());
+  EXPECT_DOUBLE_EQ(stage["avg_packet_latency_cycles"].get<double>(),
+                   none["avg_packet_latency_cycles"].get<double>());
   const double routers = spec["avg_hops"].get<double>() + 1;
-  EXPECT_NEAR(none["avg_packet_latency_cycles"].get<double>() - spec["avg_packet_latency_cycles"].get<double>(),
-              routers, 0.02);
+  EXPECT_NEAR(
+      none["avg_packet_latency_cycles"].get<double>() - spec["avg_packet_latency_cycles"].get<double>(),
+      routers, 0.02);
   // Two VC-allocation cycles and one of switch allocation: speculation saves one.
   const auto slow = run("mesh-8x8", "neighbor", 0.002, with(kBookSim, {"router.vc_alloc_cycles=2"}), 20000);
   const auto slow_spec =
       run("mesh-8x8", "neighbor", 0.002, with(kBookSim, with(kSpec, {"router.vc_alloc_cycles=2"})), 20000);
-  EXPECT_NEAR(slow["avg_packet_latency_cycles"].get<double>() - slow_spec["avg_packet_latency_cycles"].get<double>(),
-              routers, 0.02);
+  EXPECT_NEAR(
+      slow["avg_packet_latency_cycles"].get<double>() - slow_spec["avg_packet_latency_cycles"].get<double>(),
+      routers, 0.02);
 }
 
 // Every packet is granted an output VC once in every router it leaves: once
@@ -91,6 +99,58 @@ TEST(VcAllocation, NoDeadlockFarPastSaturationWithEveryRouting) {
       EXPECT_EQ(j["packets_created"], j["packets_delivered"]) << platform << " " << routing;
     }
   }
+}
+
+// The waveform shows the stage: on a traced router, `vcs_held` counts the
+// output VCs held (never more than the port has), `spec` pulses 1 for a used
+// speculative grant and 2 for a lost one (as many as the run's totals
+// allow), and `route` says which VCs a packet on the link took. A router
+// without the features has none of these signals.
+TEST(VcAllocation, WaveformsShowHeldVcsSpeculationAndAdaptiveChoices) {
+  const std::string dir = test::temp_dir();
+  auto res = test::run_kairo({"traffic",
+                              "mesh-8x8",
+                              "--pattern",
+                              "uniform",
+                              "--rate",
+                              "0.6",
+                              "--packet-flits",
+                              "4",
+                              "--warmup-cycles",
+                              "300",
+                              "--measure-cycles",
+                              "1000",
+                              "--set",
+                              "router.vc_allocator=islip",
+                              "--set",
+                              "router.speculative=true",
+                              "--set",
+                              "router.routing=minimal_adaptive",
+                              "--trace-nodes",
+                              "27,28",
+                              "--trace-signals",
+                              "alloc",
+                              "--fst",
+                              dir + "/a.fst",
+                              "--json",
+                              dir + "/a.json",
+                              "--quiet"});
+  ASSERT_EQ(res.exit_code, 0) << res.err;
+  const auto rows = test::read_fst(dir + "/a.fst");
+  std::map<std::string, std::set<std::uint64_t>> values;
+  for (const auto& [t, signal, v] : rows) values[signal.substr(signal.rfind('.') + 1)].insert(v);
+  ASSERT_TRUE(values.count("vcs_held") && values.count("spec") && values.count("route"));
+  EXPECT_LE(*values["vcs_held"].rbegin(), 4u) << "4 VCs per port";
+  EXPECT_GT(*values["vcs_held"].rbegin(), 0u);
+  EXPECT_TRUE(values["spec"].count(1)) << "speculative grants used";
+  EXPECT_TRUE(values["route"].count(1)) << "adaptive hops";
+  EXPECT_TRUE(values["route"].count(3)) << "ejections";
+  for (std::uint64_t v : values["spec"]) EXPECT_LE(v, 2u);
+  // Without the features the class holds nothing to trace: refused as an empty selection.
+  auto plain = test::run_kairo({"traffic", "mesh-8x8", "--pattern", "uniform", "--rate", "0.1",
+                                "--warmup-cycles", "100", "--measure-cycles", "200", "--trace-nodes", "27",
+                                "--trace-signals", "alloc", "--fst", dir + "/b.fst", "--quiet"});
+  EXPECT_EQ(plain.exit_code, 2) << plain.err;
 }
 
 TEST(VcAllocation, SpeculationWithoutAVcAllocatorIsRefusedNamingTheKey) {
