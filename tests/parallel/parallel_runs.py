@@ -32,6 +32,12 @@ CASES = {
     "traffic-mesh8x8-metis-np3": (3, ["traffic", "mesh-8x8", "--rate", "0.3", "--partition", "metis"] + TRAFFIC),
     "traffic-mesh16x16-batch-np2": (2, ["traffic", "mesh-16x16", "--batch", "10", "--pattern", "bitcomp"]),
     "traffic-epstree-np4": (4, ["traffic", "eps-tree-128", "--rate", "0.3"] + TRAFFIC),
+    # router options of issue 19: adaptive choices and the VC allocation stage decided on each side of the cut
+    "traffic-torus8x8-adaptive-spec-np3": (3, ["traffic", "torus-8x8", "--rate", "0.6", "--set",
+                                               "router.routing=minimal_adaptive", "--set", "router.vc_allocator=islip",
+                                               "--set", "router.speculative=true"] + TRAFFIC),
+    "traffic-mesh8x8-adaptive-transpose-np2": (2, ["traffic", "mesh-8x8", "--rate", "0.3", "--pattern", "transpose",
+                                                   "--set", "router.routing=minimal_adaptive"] + TRAFFIC),
     # counter logs: the file {out}/NAME must be the same bytes too
     "counters-torus8x8-csv-np4": (4, ["traffic", "torus-8x8", "--rate", "0.4", "--counters", "{out}/c.csv",
                                       "--interval", "100ns"] + TRAFFIC),
