@@ -39,8 +39,10 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
   allocator_ = make_allocator(cfg.allocator, np, cfg.vcs, np, /*shared_rounds=*/true, cfg.islip_iterations);
   if (!allocator_) throw std::invalid_argument("unknown allocator '" + cfg.allocator + "'");
   if (!cfg.vc_allocator.empty()) {
-    const int nv = np * cfg.vcs;
-    va_ = make_allocator(cfg.vc_allocator, nv, cfg.vcs, nv, false, cfg.islip_iterations);
+    // Inputs: the input VCs by their index (port << vshift_ | vc, so room
+    // for a power of two per port); outputs: port * vcs + vc.
+    va_ = make_allocator(cfg.vc_allocator, int(in_vcs_.size()), cfg.vcs, np * cfg.vcs, false,
+                         cfg.islip_iterations);
     if (!va_) throw std::invalid_argument("unknown VC allocator '" + cfg.vc_allocator + "'");
     if (cfg.speculative) spec_ = make_allocator(cfg.allocator, np, cfg.vcs, np, false, cfg.islip_iterations);
     vc_held_.assign(std::size_t(np), 0);

@@ -98,6 +98,10 @@ TEST(VcAllocation, NoDeadlockFarPastSaturationWithEveryRouting) {
       EXPECT_EQ(j["deadlock"], false) << platform << " " << routing;
       EXPECT_EQ(j["packets_created"], j["packets_delivered"]) << platform << " " << routing;
     }
+    // A VC count that is not a power of two (input VCs are indexed with room for 4 per port).
+    const auto j =
+        run("torus-8x8", "uniform", 0.95, with(kSpec, {"router.routing=" + routing, "router.vcs=3"}), 3000);
+    EXPECT_EQ(j["packets_created"], j["packets_delivered"]) << routing << " with 3 VCs";
   }
 }
 
