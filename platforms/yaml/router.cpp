@@ -9,7 +9,8 @@ namespace {
 // Router keys that describe mesh/torus links and routing; a switched fabric
 // takes links.<class> and table routing instead.
 const std::vector<std::string> kTorusOnlyRouterKeys = {"link_bandwidth", "host_bandwidth", "cable_latency",
-                                                       "host_latency",   "routing_order",  "tie_break"};
+                                                       "host_latency",   "routing_order",  "tie_break",
+                                                       "routing"};
 }  // namespace
 
 void Reader::read_router(const YAML::Node& r, const Platform& pl, RouterParams& p) {

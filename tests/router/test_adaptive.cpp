@@ -126,6 +126,13 @@ TEST(AdaptiveRouting, TooFewVcsForTheEscapeNetworkAreRefusedNamingTheKey) {
     EXPECT_NE(std::string(e.what()).find(">= 3"), std::string::npos) << e.what();
   }
   EXPECT_NO_THROW(platforms::load_platform("mesh-8x8", {"router.routing=minimal_adaptive", "router.vcs=2"}));
+  // A switched fabric routes by destination tables: the key is refused there.
+  try {
+    platforms::load_platform("ib-qdr-16", {"router.routing=minimal_adaptive"});
+    ADD_FAILURE() << "router.routing on a fat tree must be refused";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("router.routing"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
