@@ -30,6 +30,8 @@ TorusNetlist::TorusNetlist(const Platform& platform, sim::EventQueue& queue)
   endpoints_.resize(n * std::size_t(cfg_.network_interfaces));
   endpoint_setup_ = hw::Endpoint::Setup{cfg_.queue, &activity_,           cfg_.clock,
                                         cfg_.vcs,   cfg_.vc_buffer_flits, cfg_.credit_delay_ps};
+  endpoint_setup_.wormhole = cfg_.wormhole;
+  endpoint_setup_.flit_pool = &flit_pool_;
   for (NodeId id = 0; id < n; ++id) {
     bind_links(id);
     bind_endpoints(id);

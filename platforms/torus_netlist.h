@@ -58,6 +58,7 @@ class TorusNetlist final : public Network {
   std::vector<std::unique_ptr<router::Router>> routers_;
   std::vector<hw::Endpoint> endpoints_;
   hw::Endpoint::Setup endpoint_setup_;  // every interface's (set before bind_endpoints)
+  hw::PacketPool flit_pool_;            // wormhole: the body flits in flight
   std::unique_ptr<router::Watchdog> watchdog_;
   bool keep_until_exit_ = false;
 };

@@ -47,6 +47,13 @@ void Endpoint::retry_at(Time t) {
 
 bool Endpoint::can_send(int flits) {
   const Time now = s_->queue->now();
+  if (s_->wormhole) {
+    if (worm_) {  // the channel is the worm's until its tail is out
+      waiting_ = true;
+      return false;
+    }
+    flits = 1;  // a head flit needs one credit
+  }
   // The channel may be claimed in the cycle it frees, so packets follow
   // back-to-back at the exact channel rate.
   if (out_.free_at >= now + s_->clock.period_ps) {
@@ -69,7 +76,7 @@ bool Endpoint::can_send(int flits) {
 // block reads between head and tail (the run's packet counts; the watchdog's,
 // whose progress time is taken as the head's, see on_event).
 void Endpoint::accept(int, int vc, Packet* p) {
-  if (consume_later_)
+  if (consume_later_ && !p->worm)
     s_->queue->at(s_->clock.ceil(p->tail_ps), sim::kPrioState, this, kTailIn, pack_port_vc(0, vc), p);
   else
     s_->queue->at(p->arrive_ps, sim::kPrioState, this, kHeadArrive, pack_port_vc(0, vc), p);
@@ -82,7 +89,8 @@ void Endpoint::consumed(Packet* p) {
   const Time from = now > s_->clock.ceil(p->tail_ps) ? now : p->tail_ps;
   // Credits reach the router in the order they were sent.
   last_credit_ps_ = std::max(last_credit_ps_, s_->clock.ceil(from + back_.latency_ps));
-  back_.src->return_credits(back_.src_port, p->eject_vc, p->flits, last_credit_ps_);
+  if (p->eject_vc >= 0)  // a wormhole packet's flits freed their slots as they landed
+    back_.src->return_credits(back_.src_port, p->eject_vc, p->flits, last_credit_ps_);
   --s_->activity->held;
   s_->activity->last_progress_ps = now;
 }
@@ -97,22 +105,99 @@ void Endpoint::return_credits(int, int vc, int flits, Time at) {
 
 Time Endpoint::send(Packet* p) {
   const Time now = s_->queue->now();
-  int vc = choose_vc(p->flits);
-  credits_[vc] -= p->flits;
-  const Time start = std::max(now, out_.free_at);
-  const Time tail_leaves = start + Time(p->flits) * out_.flit_ps;
-  out_.free_at = tail_leaves;
-  p->injected_ps = start;
-  p->tail_ps = tail_leaves + out_.latency_ps;
-  p->arrive_ps = s_->clock.ceil(start + out_.flit_ps + out_.latency_ps);
   p->in_dim = -1;
   p->vc_class = router::VcClass::kAny;
   p->src_ni = std::uint16_t(ni_);
   ++sent_;
   if (++s_->activity->in_network == 1 && s_->activity->watchdog) s_->activity->watchdog->arm();
   s_->activity->last_progress_ps = now;
+  if (s_->wormhole && p->flits > 1) {  // the head flit now, the body flits as credits allow
+    p->worm = kWormHead;
+    p->worm_flits = p->flits;
+    p->flits = 1;
+    worm_ = p;
+    worm_vc_ = choose_vc(1);
+    worm_sent_ = 1;
+    put_on_channel(p, worm_vc_);
+    retry_at(s_->clock.floor(out_.free_at));
+    return out_.free_at;
+  }
+  const int vc = choose_vc(p->flits);
+  put_on_channel(p, vc);
+  return out_.free_at;
+}
+
+// Serialize `p` onto the injection channel on VC `vc` (its credits taken).
+void Endpoint::put_on_channel(Packet* p, int vc) {
+  const Time now = s_->queue->now();
+  credits_[vc] -= p->flits;
+  const Time start = std::max(now, out_.free_at);
+  const Time tail_leaves = start + Time(p->flits) * out_.flit_ps;
+  out_.free_at = tail_leaves;
+  if (!(p->worm & kWormBody)) p->injected_ps = start;
+  p->tail_ps = tail_leaves + out_.latency_ps;
+  p->arrive_ps = s_->clock.ceil(start + out_.flit_ps + out_.latency_ps);
   out_.dst->accept(out_.dst_port, vc, p);
-  return tail_leaves;
+}
+
+bool Endpoint::continue_worm() {
+  const Time now = s_->queue->now();
+  if (out_.free_at >= now + s_->clock.period_ps) {
+    retry_at(s_->clock.floor(out_.free_at));
+    return false;
+  }
+  choose_vc(1);  // applies the credits due
+  if (credits_[worm_vc_] < 1) {
+    if (!returning_.empty())
+      retry_at(returning_.front().at);
+    else
+      credit_waiter_ = true;
+    return false;
+  }
+  const Packet& head = *worm_;
+  Packet* f = s_->flit_pool->get();
+  f->id = head.id;
+  f->created_ps = head.created_ps;
+  f->injected_ps = head.injected_ps;
+  f->src = head.src, f->dst = head.dst;
+  f->src_ni = head.src_ni, f->dst_ni = head.dst_ni;
+  f->measured = head.measured;
+  f->flits = 1;
+  f->worm_flits = head.worm_flits;
+  f->worm = std::uint8_t(kWormBody | (++worm_sent_ == head.worm_flits ? kWormTail : 0));
+  f->in_dim = -1;
+  f->vc_class = router::VcClass::kAny;
+  s_->activity->last_progress_ps = now;
+  put_on_channel(f, worm_vc_);
+  if (worm_sent_ < head.worm_flits) {
+    retry_at(s_->clock.floor(out_.free_at));
+    return false;
+  }
+  worm_ = nullptr;
+  return true;
+}
+
+// A wormhole flit landed in ejection VC `vc`: its slot frees now (the
+// credit goes back once it is in). The head flit waits for its packet's
+// tail flit; the tail flit hands the head back whole.
+bool Endpoint::receive_flit(int vc, Packet* p, Packet** whole) {
+  back_.src->return_credits(back_.src_port, vc, 1, s_->clock.ceil(p->tail_ps + back_.latency_ps));
+  s_->activity->last_progress_ps = s_->queue->now();
+  if (p->worm & kWormHead) {
+    worm_rx_[vc] = p;
+    return false;
+  }
+  Packet* head = worm_rx_[vc];
+  const bool tail = p->worm & kWormTail;
+  if (tail) {
+    head->flits = head->worm_flits;
+    head->tail_ps = p->tail_ps;
+    head->eject_vc = -1;  // its slots are free already
+    worm_rx_[vc] = nullptr;
+    *whole = head;
+  }
+  s_->flit_pool->put(p);
+  return tail;
 }
 
 void Endpoint::on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) {
@@ -121,9 +206,19 @@ void Endpoint::on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) {
     case kRetry:
       if (now != retry_at_) return;  // superseded by an earlier retry
       retry_at_ = sim::kNever;
+      if (worm_ && !continue_worm()) return;
       break;
     case kHeadArrive: {
       Packet* p = static_cast<Packet*>(ptr);
+      if (p->worm) {
+        Packet* whole = nullptr;
+        if (!receive_flit(arg_vc(arg), p, &whole)) return;
+        ++received_;
+        --s_->activity->in_network;
+        if (consume_later_) ++s_->activity->held;
+        client_->on_packet(ni_, whole);
+        return;
+      }
       ++received_;
       --s_->activity->in_network;
       s_->activity->last_progress_ps = now;

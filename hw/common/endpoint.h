@@ -45,6 +45,10 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
     int vcs = 1;
     int buffer_flits = 1;
     sim::Time credit_delay_ps = 0;
+    // Wormhole flow control: packets longer than one flit go as flits, the
+    // body flits taken from (and returned to) this pool.
+    bool wormhole = false;
+    PacketPool* flit_pool = nullptr;
   };
   // `s` is kept by reference (network interfaces of one network share one):
   // it must outlive the endpoint.
@@ -80,6 +84,12 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
   enum OwnEvent : std::uint32_t { kRetry = kFirstOwnEvent, kTailIn };
   int choose_vc(int flits);
   void retry_at(sim::Time t);
+  // Wormhole: send the next flit of the packet being injected when the
+  // channel and a credit of its VC allow (true when none is left); take a
+  // flit that landed (true when it completed a packet, now in *whole).
+  bool continue_worm();
+  bool receive_flit(int vc, Packet* p, Packet** whole);
+  void put_on_channel(Packet* p, int vc);
 
   const Setup* s_ = nullptr;
   EndpointClient* client_ = nullptr;
@@ -94,6 +104,10 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
   sim::Time last_credit_ps_ = 0;      // consumed(): the latest credit return so far
   sim::Time retry_at_ = sim::kNever;  // a kRetry event is scheduled for then
   std::uint64_t sent_ = 0, received_ = 0;
+  Packet* worm_ = nullptr;  // wormhole: the packet whose flits are being injected
+  int worm_vc_ = 0;
+  std::uint16_t worm_sent_ = 0;    // its flits sent so far
+  Packet* worm_rx_[kMaxVcs] = {};  // wormhole: per ejection VC, the head flit of the packet arriving
 };
 
 }  // namespace kairo::hw

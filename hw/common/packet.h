@@ -35,9 +35,17 @@ struct Packet {
   bool measured = false;      // created inside the measurement window
   std::int8_t eject_vc = -1;  // the ejection VC buffer it occupies (endpoints that consume later)
   bool adaptive = false;      // the current router may choose among several outputs (Routing::options)
-  Packet* next = nullptr;     // intrusive FIFO link (VC buffer, source queue, free list)
-  void* user = nullptr;       // owner's payload descriptor (NIC), untouched by the network
+  // Wormhole flow control (router.flow_control: wormhole): a packet crosses
+  // the network as flits, each a Packet of one flit: the head flit (the
+  // packet's own object, which the receiver gets back whole) routes, the
+  // body flits follow it; worm_flits is the packet's length in flits.
+  std::uint8_t worm = 0;  // 0: a whole packet; else kWormHead / kWormBody, | kWormTail on the last flit
+  std::uint16_t worm_flits = 0;
+  Packet* next = nullptr;  // intrusive FIFO link (VC buffer, source queue, free list)
+  void* user = nullptr;    // owner's payload descriptor (NIC), untouched by the network
 };
+
+inline constexpr std::uint8_t kWormHead = 1, kWormBody = 2, kWormTail = 4;
 
 // Intrusive FIFO of packets: a VC buffer or a source queue costs two pointers.
 struct PacketFifo {

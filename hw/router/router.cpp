@@ -8,18 +8,6 @@ namespace kairo::router {
 
 using sim::Time;
 
-namespace {
-// A packet's random bits for a random tie-break on even rings: a mix
-// (splitmix64's finalizer) of what identifies it, so a run is reproduced
-// exactly, whichever process of a partitioned run routes the packet.
-std::uint64_t coin(const hw::Packet& p) {
-  std::uint64_t z = p.id * 0x9e3779b97f4a7c15ULL ^ std::uint64_t(p.src) << 32 ^ std::uint64_t(p.created_ps);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-}  // namespace
-
 Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
     : sc_module(name), cfg_(cfg), id_(id), coord_(cfg.topo ? cfg.topo->coord_of(id) : Coord{}) {
   const int np = cfg.num_ports();
@@ -38,6 +26,10 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
   if (requests_.size() < in_vcs_.size()) requests_.resize(in_vcs_.size());
   allocator_ = make_allocator(cfg.allocator, np, cfg.vcs, np, /*shared_rounds=*/true, cfg.islip_iterations);
   if (!allocator_) throw std::invalid_argument("unknown allocator '" + cfg.allocator + "'");
+  if (cfg.wormhole) {
+    worms_.resize(in_vcs_.size());
+    vc_held_.assign(std::size_t(np), 0);
+  }
   if (!cfg.vc_allocator.empty()) {
     // Inputs: the input VCs by their index (port << vshift_ | vc, so room
     // for a power of two per port); outputs: port * vcs + vc.
@@ -99,11 +91,16 @@ void Router::on_event(std::uint32_t kind, std::uint32_t, void*) {
 void Router::accept(int port, int vc, hw::Packet* p) {
   const sim::EventQueue::Scope in_port_context(*cfg_.queue, ports_[port].context);
   LinkCounters& c = ports_[port].counters;
-  ++c.packets_received;
+  c.packets_received += !(p->worm & hw::kWormBody);
   c.flits_received += p->flits;
   c.bytes_received += p->bytes;
 
-  if (cfg_.table) {  // switched fabric: the destination's table entry
+  if (p->worm & hw::kWormBody) {
+    // A body flit follows its head: the output is known when it is first
+    // in its queue (set_head); it passes switch allocation only.
+    p->ready_ps = p->arrive_ps + cfg_.body_pipeline_ps;
+    p->adaptive = false;
+  } else if (cfg_.table) {  // switched fabric: the destination's table entry
     const int out = cfg_.table->port(id_, p->dst, p->dst_ni);
     p->out_port = std::int16_t(out);
     p->out_class = VcClass::kAny;
@@ -115,7 +112,7 @@ void Router::accept(int port, int vc, hw::Packet* p) {
     // in_dim -1), and carried from hop to hop.
     if (p->in_dim < 0) p->dst_coord = cfg_.topo->coord_of(p->dst);
     const RouteDecision d = cfg_.routing->route(coord_, p->dst_coord, p->in_dim, p->vc_class,
-                                                cfg_.routing->random_ties() ? coin(*p) : 0);
+                                                cfg_.routing->random_ties() ? packet_coin(*p) : 0);
     p->adaptive = d.adaptive;
     if (d.port < 0) {
       p->out_port = std::int16_t(cfg_.ni_port(p->dst_ni));
@@ -129,8 +126,9 @@ void Router::accept(int port, int vc, hw::Packet* p) {
   }
   // Cut-through: eligible once the head is in; store-and-forward: the tail.
   // With a VC allocation stage the head is first ready for VC allocation.
-  p->ready_ps = (cfg_.store_and_forward ? cfg_.clock.ceil(p->tail_ps) : p->arrive_ps) +
-                (va_ ? cfg_.va_ready_ps : cfg_.pipeline_ps);
+  if (!(p->worm & hw::kWormBody))
+    p->ready_ps = (cfg_.store_and_forward ? cfg_.clock.ceil(p->tail_ps) : p->arrive_ps) +
+                  (va_ ? cfg_.va_ready_ps : cfg_.pipeline_ps);
 
   if (probe_) {
     const auto occ = probe_->occupancy[std::size_t(port) * std::size_t(cfg_.vcs) + std::size_t(vc)];
@@ -223,7 +221,7 @@ void Router::allocate() {
         Port& out = ports_[h.out_port];
         if (!output_free(out, t)) continue;
         apply_credits(out, h.out_port, t);
-        ov = choose_vc(out, h.flits, h.out_class);
+        ov = head_vc(h, out);
         if (ov < 0) {
           if (probe_) trace_stall(h.out_port, t, true);
           continue;
@@ -291,7 +289,7 @@ Time Router::next_wake(Time t) {
         if ((when = option_wake(idx, t)) == sim::kNever) continue;
       } else if (!output_free(out, t))
         when = cfg_.clock.floor(out.out.free_at - st);
-      else if (apply_credits(out, h.out_port, t), choose_vc(out, h.flits, h.out_class) < 0) {
+      else if (apply_credits(out, h.out_port, t), head_vc(h, out) < 0) {
         if (!out.returning.empty())
           when = out.returning.front().at;
         else {
@@ -306,59 +304,18 @@ Time Router::next_wake(Time t) {
   return wake;
 }
 
-// Minimal adaptive routing's selection: among the adaptive ways whose output
-// is free and has a VC of the adaptive class with credits for the whole
-// packet, the one with the most free credits (the first listed on a tie: the
-// routing order); the escape way only when no adaptive way can go.
-int Router::choose_option(int idx, Time t, bool staged) {
-  hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
-  RouteDecision opt[kMaxRouteOptions];
-  const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class,
-                                      cfg_.routing->random_ties() ? coin(p) : 0, opt);
-  int best = -1, best_vc = -1, best_credits = -1;
-  for (int i = 0; i < n; ++i) {
-    if (i == n - 1 && best >= 0) break;  // the escape way: only if no adaptive way can go
-    Port& out = ports_[opt[i].port];
-    if (!staged && !output_free(out, t)) continue;
-    apply_credits(out, opt[i].port, t);
-    const int v = choose_vc(out, p.flits, opt[i].vc_class, staged ? vc_held_[std::size_t(opt[i].port)] : 0);
-    if (v >= 0 && out.credits()[v] > best_credits) {
-      best = i;
-      best_vc = v;
-      best_credits = out.credits()[v];
-    }
+// Wormhole: the head flit takes the downstream VC for its packet (the flits
+// behind it in this input VC follow it there), the tail flit lets it go.
+void Router::hold_for_worm(int in_port, int in_vc, const hw::Packet& p, int out_vc) {
+  Worm& w = worms_[std::size_t(vc_index(in_port, in_vc))];
+  std::uint32_t& held = vc_held_[std::size_t(p.out_port)];
+  if (p.worm & hw::kWormTail) {
+    held &= ~(1u << out_vc);
+    w = Worm{};
+  } else if (p.worm & hw::kWormHead) {
+    held |= 1u << out_vc;
+    w = Worm{p.out_port, std::int8_t(out_vc), p.out_dim, p.out_class};
   }
-  if (best < 0) return -1;
-  Head& h = in_vcs_[std::size_t(idx)].head;
-  h.out_port = p.out_port = std::int16_t(opt[best].port);
-  h.out_class = p.out_class = opt[best].vc_class;
-  p.out_dim = std::int8_t(opt[best].dim);
-  return best_vc;
-}
-
-Time Router::option_wake(int idx, Time t) {
-  const hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
-  RouteDecision opt[kMaxRouteOptions];
-  const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class,
-                                      cfg_.routing->random_ties() ? coin(p) : 0, opt);
-  Time wake = sim::kNever;
-  for (int i = 0; i < n; ++i) {
-    const int port = opt[i].port;
-    Port& out = ports_[port];
-    Time when;
-    if (!output_free(out, t))
-      when = cfg_.clock.floor(out.out.free_at - cfg_.traversal_ps);
-    else if (apply_credits(out, port, t), choose_vc(out, p.flits, opt[i].vc_class) >= 0)
-      when = t + cfg_.clock.period_ps;  // lost arbitration: retry next cycle
-    else if (!out.returning.empty())
-      when = out.returning.front().at;
-    else {
-      credit_waiters_[port >> 6] |= 1ULL << (port & 63);
-      continue;
-    }
-    wake = std::min(wake, when);
-  }
-  return wake;
 }
 
 void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
@@ -366,6 +323,7 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
   hw::PacketFifo& q = fifo(in_port, in_vc);
   hw::Packet* p = q.pop();
   --buffered_;
+  if (p->worm) hold_for_worm(in_port, in_vc, *p, out_vc);  // before the next flit becomes head
   if (q.empty())
     set_occupied(vc_index(in_port, in_vc), false);
   else
@@ -398,8 +356,7 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
   NetworkActivity& act = *cfg_.activity;
   act.last_progress_ps = t;
   if (p->out_dim >= 0) {
-    ++p->hops;
-    ++act.packet_hops;
+    if (!(p->worm & hw::kWormBody)) ++p->hops, ++act.packet_hops;
     act.flit_hops += p->flits;
     if (p->out_class == VcClass::kAdaptive)
       ++act.adaptive_hops;

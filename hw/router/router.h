@@ -106,6 +106,15 @@ class Router : public sc_core::sc_module,
 
  private:
   enum OwnEvent : std::uint32_t { kAllocate = hw::kFirstOwnEvent };
+  // A packet's random bits for a random tie-break on even rings: a mix
+  // (splitmix64's finalizer) of what identifies it, so a run is reproduced
+  // exactly, whichever process of a partitioned run routes the packet.
+  static std::uint64_t packet_coin(const hw::Packet& p) {
+    std::uint64_t z = p.id * 0x9e3779b97f4a7c15ULL ^ std::uint64_t(p.src) << 32 ^ std::uint64_t(p.created_ps);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
 
   // Hot per-port state, kept compact: an event touches a few cache lines of
   // one port. Per-VC zero-credit bookkeeping is cold and lives apart.
@@ -162,8 +171,35 @@ class Router : public sc_core::sc_module,
     hw::PacketFifo fifo;
     Head head;
   };
-  void set_head(int idx, const hw::Packet& p) {
-    in_vcs_[idx].head = Head{p.ready_ps, p.out_port, p.flits, p.out_class, -1, p.adaptive, -1};
+  void set_head(int idx, hw::Packet& p) {
+    if (p.worm & hw::kWormBody) follow_worm(idx, p);
+    in_vcs_[idx].head = Head{p.ready_ps,
+                             p.out_port,
+                             p.flits,
+                             p.out_class,
+                             -1,
+                             p.adaptive,
+                             std::int8_t(p.worm & hw::kWormBody ? worms_[std::size_t(idx)].vc : -1)};
+  }
+  // Wormhole: where the packet whose flits an input VC is passing goes (set
+  // when its head flit leaves, cleared when its tail flit does). A body flit
+  // that becomes its VC's head takes this output and VC.
+  struct Worm {
+    std::int16_t port = -1;
+    std::int8_t vc = -1, dim = -1;
+    VcClass cls = VcClass::kAny;
+  };
+  void follow_worm(int idx, hw::Packet& p) {
+    const Worm& w = worms_[std::size_t(idx)];
+    p.out_port = w.port;
+    p.out_dim = w.dim;
+    p.out_class = w.cls;
+  }
+  // The VC a head may take on `out`: its own (a body flit's, or one granted
+  // by VC allocation) if it has credits for it, else the best free one.
+  int head_vc(const Head& h, const Port& out) const {
+    if (h.held_vc >= 0) return out.credits()[h.held_vc] >= h.flits ? h.held_vc : -1;
+    return choose_vc(out, h.flits, h.out_class, vc_held_.empty() ? 0 : vc_held_[std::size_t(h.out_port)]);
   }
   struct VcTime {
     sim::Time zero_since = sim::kNever;  // downstream VC without credits since
@@ -241,12 +277,14 @@ class Router : public sc_core::sc_module,
   // allocator of the speculative requests, and each output port's held VCs.
   std::unique_ptr<Allocator> va_, spec_;
   std::vector<std::uint32_t> vc_held_;
+  std::vector<Worm> worms_;                  // wormhole: per input VC
   static inline std::vector<int> va_heads_;  // this round's heads in VC allocation
   sim::Time alloc_at_ = sim::kNever;         // earliest pending allocation event
   std::uint64_t buffered_ = 0;
   RouterProbe* probe_ = nullptr;
   void trace_stall(int out, sim::Time t, bool on);
   void trace_held(int port, sim::Time t);
+  void hold_for_worm(int in_port, int in_vc, const hw::Packet& p, int out_vc);
   void trace_spec(int port, sim::Time t, bool hit);
 };
 

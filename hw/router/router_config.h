@@ -40,6 +40,10 @@ struct RouterConfig {
   std::string vc_allocator;
   bool speculative = false;
   sim::Time va_ready_ps = 0, sa_after_va_ps = 0;
+  // Wormhole flow control: packets move as flits; a body flit is ready
+  // body_pipeline_ps (switch allocation) after it arrives.
+  bool wormhole = false;
+  sim::Time body_pipeline_ps = 0;
   int islip_iterations = kDefaultIslipIterations;  // used by the "islip" allocator
   // Switched fabrics: ports to other switches first, then `network_interfaces`
   // host ports; routes come from the table, not from coordinates; packets

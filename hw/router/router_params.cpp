@@ -106,6 +106,12 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
         "with a router.vc_allocator: a head requests the switch in the same round as its VC (Peh & Dally); "
         "the grant is used only if the VC was granted too, and requests of heads that already hold a VC "
         "win over speculative ones. The zero-load pipeline is routing + max(VC, switch allocation) cycles");
+    b.name(
+        "flow_control", &P::wormhole, {{"cut_through", false}, {"wormhole", true}}, "",
+        "mesh/torus: cut_through (virtual cut-through: a packet moves whole, a VC takes it only with credits "
+        "for all of it, so router.vc_buffer_flits >= router.max_packet_flits) or wormhole (a packet moves as "
+        "flits, may be longer than a VC buffer, holds each downstream VC from its head flit to its tail "
+        "flit, one credit per flit; body flits pass switch allocation only)");
     b.integer("network_interfaces", &P::network_interfaces, K::kCount, 1, 64,
               "injection/ejection port pairs per router",
               "injection/ejection port pairs per router, 1 to 64 (Tofu: 4 TNIs, TofuD: 6)");
@@ -142,6 +148,8 @@ void apply_router_params(const RouterParams& p, RouterSite site, RouterConfig& c
   cfg.allocator = p.allocator;
   cfg.vc_allocator = p.vc_allocator == "none" ? std::string() : p.vc_allocator;
   cfg.speculative = p.speculative;
+  cfg.wormhole = p.wormhole;
+  cfg.body_pipeline_ps = clock.cycles(p.sw_alloc_cycles);
   // With a VC allocation stage: VC allocation is decided routing + VA cycles
   // after arrival (routing + max(VA, SA) when speculative), and switch
   // allocation SA cycles after the VC grant (in the same round when

@@ -54,6 +54,7 @@ struct RouterParams {
   // allocator matching waiting heads to free output VCs (hw/router/router_va.cpp).
   std::string vc_allocator = "none";
   bool speculative = false;  // router.speculative: switch allocation alongside VC allocation (Peh & Dally)
+  bool wormhole = false;     // router.flow_control: cut_through | wormhole (mesh/torus)
 
   // Derived quantities.
   sim::Time clock_period_ps() const;    // rounded to the nearest ps

@@ -69,7 +69,12 @@ void Router::allocate_staged() {
   // granted a VC just now too), then, when speculative, among the heads that
   // asked for a VC in this round, over the inputs and outputs left.
   auto sa_ready = [&](int idx, const Head& h) {
-    return h.ready_ps <= t && input_free(ports_[idx >> vshift_], t) && output_free(ports_[h.out_port], t);
+    if (h.ready_ps > t || !input_free(ports_[idx >> vshift_], t)) return false;
+    Port& out = ports_[h.out_port];
+    if (!output_free(out, t)) return false;
+    if (h.held_vc < 0) return true;  // speculative: no VC yet
+    apply_credits(out, h.out_port, t);
+    return out.credits()[h.held_vc] >= h.flits;  // a body flit's VC may be out of credits
   };
   std::uint64_t taken_in[(kMaxPorts + 63) / 64] = {}, taken_out[(kMaxPorts + 63) / 64] = {};
   auto sa_round = [&](Allocator& a, bool speculative) {
@@ -105,7 +110,9 @@ void Router::allocate_staged() {
         continue;
       }
       if (speculative) ++act.speculative_hits;
-      vc_held_[std::size_t(out)] &= ~(1u << ov);
+      // A packet lets its VC go as it leaves; a wormhole packet's flits hold
+      // it from the head flit to the tail flit (hold_for_worm).
+      if (!in_vcs_[std::size_t(vc_index(in, vc))].fifo.head->worm) vc_held_[std::size_t(out)] &= ~(1u << ov);
       if (probe_) trace_held(out, t);
       depart(in, vc, ov, t);
     }
@@ -179,13 +186,20 @@ Time Router::next_wake_staged(Time t) {
         }
       } else {
         const Port& in = ports_[idx >> vshift_];
-        const Port& out = ports_[h.out_port];
+        Port& out = ports_[h.out_port];
+        apply_credits(out, h.out_port, t);
         if (!input_free(in, t))
           when = cfg_.clock.floor(in.in_busy_until - st);
         else if (!output_free(out, t))
           when = cfg_.clock.floor(out.out.free_at - st);
-        else
+        else if (out.credits()[h.held_vc] >= h.flits)
           when = t + period;  // lost switch allocation
+        else if (!out.returning.empty())
+          when = out.returning.front().at;  // a body flit waits for a credit
+        else {
+          credit_waiters_[h.out_port >> 6] |= 1ULL << (h.out_port & 63);
+          continue;
+        }
       }
       wake = std::min(wake, when);
     }

@@ -10,7 +10,7 @@ namespace {
 // takes links.<class> and table routing instead.
 const std::vector<std::string> kTorusOnlyRouterKeys = {"link_bandwidth", "host_bandwidth", "cable_latency",
                                                        "host_latency",   "routing_order",  "tie_break",
-                                                       "routing"};
+                                                       "routing",        "flow_control"};
 }  // namespace
 
 void Reader::read_router(const YAML::Node& r, const Platform& pl, RouterParams& p) {
@@ -117,7 +117,7 @@ void Reader::check_router(const std::vector<router::DimSpec>& dims, const Router
         "expected false while router.vc_allocator is none: speculation overlaps switch allocation with a VC "
         "allocation stage; name an allocator in router.vc_allocator (e.g. islip) or drop "
         "router.speculative");
-  if (p.vc_buffer_flits < p.max_packet_flits)
+  if (!p.wormhole && p.vc_buffer_flits < p.max_packet_flits)
     fail_at(pick({"router.vc_buffer_flits", "router.max_packet_flits"}), "router.vc_buffer_flits",
             fmt::format(
                 "expected at least router.max_packet_flits ({0}) flits, got {1}: under virtual cut-through a "

@@ -1,0 +1,73 @@
+// Minimal adaptive routing in the router: which of the routing strategy's
+// ways a waiting head takes this round (choose_option), and when it could
+// next take one (option_wake). The strategy lists the ways
+// (hw/router/adaptive_routing.h); the router picks by what it sees.
+#include "hw/router/router.h"
+
+namespace kairo::router {
+
+using sim::Time;
+
+// Minimal adaptive routing's selection: among the adaptive ways whose output
+// is free and has a VC of the adaptive class with credits for the whole
+// packet, the one with the most free credits (the first listed on a tie: the
+// routing order); the escape way only when no adaptive way can go.
+int Router::choose_option(int idx, Time t, bool staged) {
+  hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
+  RouteDecision opt[kMaxRouteOptions];
+  const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class,
+                                      cfg_.routing->random_ties() ? packet_coin(p) : 0, opt);
+  int best = -1, best_vc = -1, best_credits = -1;
+  for (int i = 0; i < n; ++i) {
+    if (i == n - 1 && best >= 0) break;  // the escape way: only if no adaptive way can go
+    Port& out = ports_[opt[i].port];
+    if (!staged && !output_free(out, t)) continue;
+    apply_credits(out, opt[i].port, t);
+    // VCs held by a packet (VC allocation stage, wormhole) are not free.
+    const int v =
+        choose_vc(out, p.flits, opt[i].vc_class, vc_held_.empty() ? 0 : vc_held_[std::size_t(opt[i].port)]);
+    if (v >= 0 && out.credits()[v] > best_credits) {
+      best = i;
+      best_vc = v;
+      best_credits = out.credits()[v];
+    }
+  }
+  if (best < 0) return -1;
+  Head& h = in_vcs_[std::size_t(idx)].head;
+  h.out_port = p.out_port = std::int16_t(opt[best].port);
+  h.out_class = p.out_class = opt[best].vc_class;
+  p.out_dim = std::int8_t(opt[best].dim);
+  return best_vc;
+}
+
+Time Router::option_wake(int idx, Time t) {
+  const hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
+  RouteDecision opt[kMaxRouteOptions];
+  const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class,
+                                      cfg_.routing->random_ties() ? packet_coin(p) : 0, opt);
+  Time wake = sim::kNever;
+  for (int i = 0; i < n; ++i) {
+    const int port = opt[i].port;
+    Port& out = ports_[port];
+    Time when;
+    const std::uint32_t held = vc_held_.empty() ? 0 : vc_held_[std::size_t(port)];
+    const VcClass cls = opt[i].vc_class;
+    if (!output_free(out, t))
+      when = cfg_.clock.floor(out.out.free_at - cfg_.traversal_ps);
+    else if (apply_credits(out, port, t), choose_vc(out, p.flits, cls, held) >= 0)
+      when = t + cfg_.clock.period_ps;  // lost arbitration: retry next cycle
+    else if (((~held >> cfg_.class_first(cls)) &
+              ((1u << (cfg_.class_last(cls) - cfg_.class_first(cls))) - 1)) == 0)
+      continue;  // every VC of its class is held by a packet passing here: its tail's round looks again
+    else if (!out.returning.empty())
+      when = out.returning.front().at;
+    else {
+      credit_waiters_[port >> 6] |= 1ULL << (port & 63);
+      continue;
+    }
+    wake = std::min(wake, when);
+  }
+  return wake;
+}
+
+}  // namespace kairo::router

@@ -1,0 +1,127 @@
+// Wormhole flow control (router.flow_control: wormhole): packets longer than
+// a VC buffer cross meshes and tori as flits and drain, also far past
+// saturation and under adaptive routing and the VC allocation stage; at zero
+// load the flits pipeline so a packet takes what it takes under cut-through
+// with room for it; a VC buffer never holds more flits than it has slots
+// (credits per flit); head-of-line blocking shows as lower saturation than
+// cut-through; RDMA runs deliver every byte; switched fabrics refuse the key.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "platforms/platform.h"
+#include "tests/fst_rows.h"
+#include "tests/test_support.h"
+#include "traffic/traffic_run.h"
+
+namespace kairo {
+namespace {
+
+nlohmann::json run(const std::string& platform, const std::string& pattern, double rate, int flits,
+                   std::vector<std::string> sets, std::uint64_t measure = 6000) {
+  traffic::TrafficOptions o;
+  o.pattern = pattern;
+  o.rate = rate;
+  o.packet_flits = flits;
+  o.warmup_cycles = 2000;
+  o.measure_cycles = measure;
+  o.seed = 9;
+  o.use_systemc = false;
+  const auto r = traffic::run_traffic(platforms::load_platform(platform, sets), o);
+  EXPECT_FALSE(r.deadlock) << platform << " " << pattern << ": " << (r.blocked.empty() ? "" : r.blocked.front());
+  return r.json;
+}
+
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// 16-flit packets, 8-flit VC buffers: a packet always spans two buffers.
+const std::vector<std::string> kWorm = {"router.flow_control=wormhole", "router.vc_buffer_flits=8",
+                                        "router.max_packet_flits=16"};
+const std::vector<std::string> kBookSim = {"router.cable_latency=0ns", "router.host_latency=0ns",
+                                           "router.allocator=islip", "router.islip_iterations=1"};
+
+TEST(Wormhole, PacketsLongerThanABufferRunAndDrainFarPastSaturation) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"mesh-8x8", {}},
+      {"torus-8x8", {}},
+      {"mesh-8x8", {"router.routing=minimal_adaptive"}},
+      {"torus-8x8", {"router.routing=minimal_adaptive", "router.vc_allocator=islip", "router.speculative=true"}},
+      {"tofu-small", {"router.max_packet_flits=64"}}};  // room for the NIC's 63-flit packets
+  for (const auto& [platform, extra] : cases) {
+    const auto j = run(platform, "uniform", 0.9, 16, with(kWorm, extra), 3000);
+    EXPECT_EQ(j["deadlock"], false) << platform;
+    EXPECT_EQ(j["packets_lost"], 0) << platform;
+    EXPECT_EQ(j["packets_created"], j["packets_delivered"]) << platform;
+    EXPECT_GT(j["measured_packets"].get<std::uint64_t>(), 0u) << platform;
+    // Hops count packets, not flits: the links a measured packet crossed.
+    EXPECT_LT(j["avg_hops"].get<double>(), 10.0) << platform;
+  }
+}
+
+// Alone in the network, a packet's flits follow its head one flit time apart
+// through every router, exactly as a cut-through packet's do when the
+// buffers hold it whole: the same latency.
+TEST(Wormhole, AtZeroLoadFlitsPipelineLikeCutThrough) {
+  const auto worm = run("mesh-8x8", "neighbor", 0.002, 16, with(kBookSim, kWorm), 20000);
+  const auto vct = run("mesh-8x8", "neighbor", 0.002, 16,
+                       with(kBookSim, {"router.vc_buffer_flits=16", "router.max_packet_flits=16"}), 20000);
+  EXPECT_NEAR(worm["avg_packet_latency_cycles"].get<double>(), vct["avg_packet_latency_cycles"].get<double>(), 0.05);
+  EXPECT_EQ(worm["avg_hops"], vct["avg_hops"]);
+}
+
+// Head-of-line blocking: a blocked head holds VCs in two routers, so the
+// network saturates lower than cut-through with room for whole packets.
+TEST(Wormhole, HeadOfLineBlockingLowersSaturationBelowCutThrough) {
+  const auto worm = run("mesh-8x8", "uniform", 0.6, 16, with(kBookSim, kWorm));
+  const auto vct = run("mesh-8x8", "uniform", 0.6, 16,
+                       with(kBookSim, {"router.vc_buffer_flits=16", "router.max_packet_flits=16"}));
+  EXPECT_LT(worm["accepted_flits_per_node_cycle"].get<double>(),
+            0.97 * vct["accepted_flits_per_node_cycle"].get<double>());
+}
+
+// Credits per flit: a traced router's input VCs never hold more flits than
+// their 8 slots, and under load they fill up to them.
+TEST(Wormhole, ABufferHoldsAtMostItsSlots) {
+  const std::string dir = test::temp_dir();
+  std::vector<std::string> args = {"traffic", "mesh-8x8", "--pattern", "uniform", "--rate", "0.6",
+                                   "--packet-flits", "16", "--warmup-cycles", "300", "--measure-cycles", "1500",
+                                   "--trace-nodes", "27,28,35,36", "--trace-signals", "vc", "--fst",
+                                   dir + "/w.fst", "--quiet"};
+  for (const std::string& s : kWorm) args.insert(args.end(), {"--set", s});
+  const auto res = test::run_kairo(args);
+  ASSERT_EQ(res.exit_code, 0) << res.err;
+  std::uint64_t most = 0;
+  for (const auto& [t, signal, v] : test::read_fst(dir + "/w.fst"))
+    if (signal.find("_occupancy") != std::string::npos) most = std::max(most, v);
+  EXPECT_EQ(most, 8u);
+}
+
+TEST(Wormhole, RdmaRunsDeliverEveryByte) {
+  const std::string dir = test::temp_dir();
+  const auto res = test::run_kairo({"run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2at", "--param",
+                                    "size=2KiB", "--set", "router.flow_control=wormhole", "--json", dir + "/a.json",
+                                    "--quiet"});
+  ASSERT_EQ(res.exit_code, 0) << res.err;
+  const auto j = nlohmann::json::parse(test::read_file(dir + "/a.json"));
+  EXPECT_EQ(j["verified"], true);
+}
+
+TEST(Wormhole, CutThroughStillRefusesPacketsLongerThanABufferAndFabricsRefuseTheKey) {
+  EXPECT_THROW(platforms::load_platform("mesh-8x8", {"router.vc_buffer_flits=8", "router.max_packet_flits=16"}),
+               std::exception);
+  EXPECT_NO_THROW(platforms::load_platform("mesh-8x8", kWorm));
+  try {
+    platforms::load_platform("ib-qdr-16", {"router.flow_control=wormhole"});
+    ADD_FAILURE() << "router.flow_control on a fat tree must be refused";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("router.flow_control"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace kairo
