@@ -245,6 +245,10 @@ def kairo_config(cfg, probe, overrides=()):
     flits = int(cfg["packet_size"])
     if flits > 8:
         sets.append(f"router.max_packet_flits={flits}")
+    if flits > int(cfg["vc_buf_size"]):
+        # BookSim's iq router is wormhole for every packet; kairo's default is virtual cut-through, the
+        # same timing while a packet fits in a VC buffer. A longer packet needs kairo's wormhole.
+        sets.append("router.flow_control=wormhole")
     if cfg.get("speculative", "0") != "0":
         sets.append("router.speculative=true")
     for extra in overrides:  # --set: an investigation's change of the mapping, named in the output
