@@ -19,10 +19,11 @@
 // returns, or an allocation it has waited for can be decided. Idle routers cost
 // nothing.
 //
-// Not modeled: flit-level interleaving of VCs on a link (virtual cut-through
-// sends a packet's flits back-to-back); per-flit credit return (a packet's
-// credits return together when its tail leaves the buffer, which is when the
-// last of its slots frees).
+// Under virtual cut-through (the default) a packet's flits go back to back
+// and its credits return together when its tail leaves the buffer (when the
+// last of its slots frees); under router.flow_control: wormhole every flit is
+// its own unit (hold_for_worm, Endpoint), so VCs interleave flit by flit on a
+// link and credits return per flit.
 #pragma once
 #include <array>
 #include <memory>

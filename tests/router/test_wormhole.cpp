@@ -30,7 +30,8 @@ nlohmann::json run(const std::string& platform, const std::string& pattern, doub
   o.seed = 9;
   o.use_systemc = false;
   const auto r = traffic::run_traffic(platforms::load_platform(platform, sets), o);
-  EXPECT_FALSE(r.deadlock) << platform << " " << pattern << ": " << (r.blocked.empty() ? "" : r.blocked.front());
+  EXPECT_FALSE(r.deadlock) << platform << " " << pattern << ": "
+                           << (r.blocked.empty() ? "" : r.blocked.front());
   return r.json;
 }
 
@@ -50,7 +51,8 @@ TEST(Wormhole, PacketsLongerThanABufferRunAndDrainFarPastSaturation) {
       {"mesh-8x8", {}},
       {"torus-8x8", {}},
       {"mesh-8x8", {"router.routing=minimal_adaptive"}},
-      {"torus-8x8", {"router.routing=minimal_adaptive", "router.vc_allocator=islip", "router.speculative=true"}},
+      {"torus-8x8",
+       {"router.routing=minimal_adaptive", "router.vc_allocator=islip", "router.speculative=true"}},
       {"tofu-small", {"router.max_packet_flits=64"}}};  // room for the NIC's 63-flit packets
   for (const auto& [platform, extra] : cases) {
     const auto j = run(platform, "uniform", 0.9, 16, with(kWorm, extra), 3000);
@@ -70,7 +72,8 @@ TEST(Wormhole, AtZeroLoadFlitsPipelineLikeCutThrough) {
   const auto worm = run("mesh-8x8", "neighbor", 0.002, 16, with(kBookSim, kWorm), 20000);
   const auto vct = run("mesh-8x8", "neighbor", 0.002, 16,
                        with(kBookSim, {"router.vc_buffer_flits=16", "router.max_packet_flits=16"}), 20000);
-  EXPECT_NEAR(worm["avg_packet_latency_cycles"].get<double>(), vct["avg_packet_latency_cycles"].get<double>(), 0.05);
+  EXPECT_NEAR(worm["avg_packet_latency_cycles"].get<double>(), vct["avg_packet_latency_cycles"].get<double>(),
+              0.05);
   EXPECT_EQ(worm["avg_hops"], vct["avg_hops"]);
 }
 
@@ -88,10 +91,11 @@ TEST(Wormhole, HeadOfLineBlockingLowersSaturationBelowCutThrough) {
 // their 8 slots, and under load they fill up to them.
 TEST(Wormhole, ABufferHoldsAtMostItsSlots) {
   const std::string dir = test::temp_dir();
-  std::vector<std::string> args = {"traffic", "mesh-8x8", "--pattern", "uniform", "--rate", "0.6",
-                                   "--packet-flits", "16", "--warmup-cycles", "300", "--measure-cycles", "1500",
-                                   "--trace-nodes", "27,28,35,36", "--trace-signals", "vc", "--fst",
-                                   dir + "/w.fst", "--quiet"};
+  std::vector<std::string> args = {"traffic",         "mesh-8x8",     "--pattern",        "uniform",
+                                   "--rate",          "0.6",          "--packet-flits",   "16",
+                                   "--warmup-cycles", "300",          "--measure-cycles", "1500",
+                                   "--trace-nodes",   "27,28,35,36",  "--trace-signals",  "vc",
+                                   "--fst",           dir + "/w.fst", "--quiet"};
   for (const std::string& s : kWorm) args.insert(args.end(), {"--set", s});
   const auto res = test::run_kairo(args);
   ASSERT_EQ(res.exit_code, 0) << res.err;
@@ -103,17 +107,18 @@ TEST(Wormhole, ABufferHoldsAtMostItsSlots) {
 
 TEST(Wormhole, RdmaRunsDeliverEveryByte) {
   const std::string dir = test::temp_dir();
-  const auto res = test::run_kairo({"run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2at", "--param",
-                                    "size=2KiB", "--set", "router.flow_control=wormhole", "--json", dir + "/a.json",
-                                    "--quiet"});
+  const auto res = test::run_kairo({"run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2at",
+                                    "--param", "size=2KiB", "--set", "router.flow_control=wormhole", "--json",
+                                    dir + "/a.json", "--quiet"});
   ASSERT_EQ(res.exit_code, 0) << res.err;
   const auto j = nlohmann::json::parse(test::read_file(dir + "/a.json"));
   EXPECT_EQ(j["verified"], true);
 }
 
 TEST(Wormhole, CutThroughStillRefusesPacketsLongerThanABufferAndFabricsRefuseTheKey) {
-  EXPECT_THROW(platforms::load_platform("mesh-8x8", {"router.vc_buffer_flits=8", "router.max_packet_flits=16"}),
-               std::exception);
+  EXPECT_THROW(
+      platforms::load_platform("mesh-8x8", {"router.vc_buffer_flits=8", "router.max_packet_flits=16"}),
+      std::exception);
   EXPECT_NO_THROW(platforms::load_platform("mesh-8x8", kWorm));
   try {
     platforms::load_platform("ib-qdr-16", {"router.flow_control=wormhole"});
