@@ -241,6 +241,10 @@ def kairo_config(cfg, probe, overrides=()):
             sets.append("router.tie_break=random")  # dim_order_torus: a coin per packet half-way round
     else:
         sets.append("router.routing=minimal_adaptive")
+    if wrap:
+        # dor_next_torus fixes a packet's dateline class as it enters a ring, by whether it will cross the
+        # wrap-around link (also for min_adapt_torus's escape VCs); kairo's default switches at the crossing.
+        sets.append("router.dateline=at_entry")
 
     flits = int(cfg["packet_size"])
     if flits > 8:

@@ -7,8 +7,9 @@
 
 namespace kairo::router {
 
-MinimalAdaptiveRouting::MinimalAdaptiveRouting(const Topology& topo, std::vector<int> order, TieBreak tie)
-    : topo_(topo), escape_(topo, std::move(order), tie) {
+MinimalAdaptiveRouting::MinimalAdaptiveRouting(const Topology& topo, std::vector<int> order, TieBreak tie,
+                                               DatelineRule dateline)
+    : topo_(topo), escape_(topo, std::move(order), tie, dateline) {
   for (int d = 0; d < topo.num_dims(); ++d)
     if (topo.is_ring(d)) escape_vcs_ = 2;
 }
@@ -20,8 +21,10 @@ RouteDecision MinimalAdaptiveRouting::route(const Coord& here, const Coord& dst,
   // coming off an adaptive VC starts low: if it crossed the ring's dateline
   // adaptively, its remaining minimal hops cannot cross it again, so its low
   // VC never meets the wrap link; if not, dimension order sees the crossing.
+  // A packet entering the escape network enters it as if injected here (so
+  // a dateline class fixed at entry is decided here too).
   const VcClass dor_class = in_class == VcClass::kEscHigh ? VcClass::kHigh : VcClass::kLow;
-  RouteDecision r = escape_.route(here, dst, in_dim, dor_class, coin);
+  RouteDecision r = escape_.route(here, dst, is_escape(in_class) ? in_dim : -1, dor_class, coin);
   if (r.port < 0) return r;
   r.vc_class = r.vc_class == VcClass::kHigh ? VcClass::kEscHigh : VcClass::kEscLow;
   r.adaptive = !is_escape(in_class);

@@ -26,7 +26,8 @@ namespace kairo::router {
 class MinimalAdaptiveRouting final : public Routing {
  public:
   // order, tie: the escape network's dimension order and half-way tie-break.
-  MinimalAdaptiveRouting(const Topology& topo, std::vector<int> order, TieBreak tie);
+  MinimalAdaptiveRouting(const Topology& topo, std::vector<int> order, TieBreak tie,
+                         DatelineRule dateline = DatelineRule::kOnCrossing);
 
   // The escape hop; marked `adaptive` unless the packet is in the escape
   // network already (or arrived).

@@ -76,6 +76,12 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
            "ring direction when both ways are equally short",
            "the way round an even ring when both are equally short: balanced (by the starting coordinate's "
            "parity: even +, odd -), random (a coin per packet, as BookSim), plus or minus (always that way)");
+    b.name("dateline", &P::dateline,
+           {{"on_crossing", DatelineRule::kOnCrossing}, {"at_entry", DatelineRule::kAtEntry}},
+           "when a packet takes a ring's high VC class",
+           "mesh/torus rings: on_crossing (the low class up to the wrap-around link, the high class from it "
+           "on) or at_entry (BookSim's dim_order_torus: the class is fixed as the packet enters the ring, by "
+           "whether its way there crosses the wrap-around link)");
     b.name("routing", &P::routing,
            {{"dimension_order", RoutingAlgorithm::kDimensionOrder},
             {"minimal_adaptive", RoutingAlgorithm::kMinimalAdaptive}},

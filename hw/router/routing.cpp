@@ -74,8 +74,9 @@ void dimension_order_vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last
   set(VcClass::kAdaptive, 0, 0);
 }
 
-DimensionOrderRouting::DimensionOrderRouting(const Topology& topo, std::vector<int> order, TieBreak tie)
-    : topo_(topo), order_(std::move(order)), tie_(tie) {
+DimensionOrderRouting::DimensionOrderRouting(const Topology& topo, std::vector<int> order, TieBreak tie,
+                                             DatelineRule dateline)
+    : topo_(topo), order_(std::move(order)), tie_(tie), dateline_(dateline) {
   check_order(topo_, order_);
 }
 
@@ -90,11 +91,23 @@ RouteDecision DimensionOrderRouting::route(const Coord& here, const Coord& dst, 
     r.dir = spec.size == 2 ? +1 : direction(spec, here[d], dst[d], tie_, coin);
     r.port = topo_.port_of(d, r.dir);
     if (topo_.is_ring(d)) {
-      // Dateline: the wrap link and every later hop in this ring use the high
-      // half of the VCs, which breaks the ring's cyclic channel dependency.
-      const bool after_dateline = in_dim == d && in_class == VcClass::kHigh;
-      const bool crossing = topo_.crosses_dateline(here, d, r.dir);
-      r.vc_class = after_dateline || crossing ? VcClass::kHigh : VcClass::kLow;
+      if (dateline_ == DatelineRule::kAtEntry) {
+        // Fixed as the packet enters the ring, by whether its way there
+        // crosses the wrap-around link: the classes split the ring's paths
+        // into two sets, each of which leaves a link of the ring unused.
+        if (in_dim == d) {
+          r.vc_class = in_class;
+        } else {
+          const bool will_cross = r.dir > 0 ? dst[d] < here[d] : dst[d] > here[d];
+          r.vc_class = will_cross == (r.dir > 0) ? VcClass::kHigh : VcClass::kLow;
+        }
+      } else {
+        // Dateline: the wrap link and every later hop in this ring use the
+        // high half of the VCs, which breaks the ring's cyclic dependency.
+        const bool after_dateline = in_dim == d && in_class == VcClass::kHigh;
+        const bool crossing = topo_.crosses_dateline(here, d, r.dir);
+        r.vc_class = after_dateline || crossing ? VcClass::kHigh : VcClass::kLow;
+      }
     }
     return r;
   }
@@ -102,10 +115,10 @@ RouteDecision DimensionOrderRouting::route(const Coord& here, const Coord& dst, 
 }
 
 std::unique_ptr<Routing> make_routing(RoutingAlgorithm a, const Topology& topo, std::vector<int> order,
-                                      TieBreak tie) {
+                                      TieBreak tie, DatelineRule dateline) {
   if (a == RoutingAlgorithm::kMinimalAdaptive)
-    return std::make_unique<MinimalAdaptiveRouting>(topo, std::move(order), tie);
-  return std::make_unique<DimensionOrderRouting>(topo, std::move(order), tie);
+    return std::make_unique<MinimalAdaptiveRouting>(topo, std::move(order), tie, dateline);
+  return std::make_unique<DimensionOrderRouting>(topo, std::move(order), tie, dateline);
 }
 
 }  // namespace kairo::router

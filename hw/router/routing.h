@@ -31,6 +31,16 @@ namespace kairo::router {
 //                  is reproduced exactly
 enum class TieBreak : std::uint8_t { kPlus, kMinus, kBalanced, kRandom };
 
+// When a packet takes the high dateline class on a ring (router.dateline):
+//   kOnCrossing  from the hop that crosses the wrap-around link on (kairo's
+//                default): the links before the dateline carry only the low class
+//   kAtEntry     for the whole ring when its path there will cross the wrap-
+//                around link, decided as it enters the dimension (BookSim's
+//                dim_order_torus): + direction crossing -> high, - direction
+//                crossing -> low (the labels swap per direction, as BookSim's);
+//                each class's paths on a ring still never close a cycle
+enum class DatelineRule : std::uint8_t { kOnCrossing, kAtEntry };
+
 struct RouteDecision {
   int port = -1;  // link port to leave through; -1 = arrived, eject
   int dim = -1;   // dimension of that hop, -1 when ejecting
@@ -77,7 +87,8 @@ class DimensionOrderRouting final : public Routing {
  public:
   // order: dimension indices in the order they are corrected; must be a
   // permutation of 0..num_dims-1 (throws std::invalid_argument otherwise).
-  DimensionOrderRouting(const Topology& topo, std::vector<int> order, TieBreak tie = TieBreak::kBalanced);
+  DimensionOrderRouting(const Topology& topo, std::vector<int> order, TieBreak tie = TieBreak::kBalanced,
+                        DatelineRule dateline = DatelineRule::kOnCrossing);
 
   // Route one hop. `in_dim`/`in_class` describe the link the packet arrived on
   // (-1 / kAny when it was just injected). Staying in the same ring dimension
@@ -95,6 +106,7 @@ class DimensionOrderRouting final : public Routing {
   const Topology& topo_;
   std::vector<int> order_;
   TieBreak tie_;
+  DatelineRule dateline_;
 };
 
 // router.routing: which strategy the routers of a mesh/torus are given.
@@ -106,6 +118,6 @@ enum class RoutingAlgorithm : std::uint8_t { kDimensionOrder, kMinimalAdaptive }
 // escape network's for an adaptive one). Throws std::invalid_argument as
 // DimensionOrderRouting does.
 std::unique_ptr<Routing> make_routing(RoutingAlgorithm a, const Topology& topo, std::vector<int> order,
-                                      TieBreak tie);
+                                      TieBreak tie, DatelineRule dateline = DatelineRule::kOnCrossing);
 
 }  // namespace kairo::router

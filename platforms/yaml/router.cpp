@@ -10,7 +10,7 @@ namespace {
 // takes links.<class> and table routing instead.
 const std::vector<std::string> kTorusOnlyRouterKeys = {"link_bandwidth", "host_bandwidth", "cable_latency",
                                                        "host_latency",   "routing_order",  "tie_break",
-                                                       "routing",        "flow_control"};
+                                                       "routing",        "flow_control",   "dateline"};
 }  // namespace
 
 void Reader::read_router(const YAML::Node& r, const Platform& pl, RouterParams& p) {

@@ -132,8 +132,9 @@ TEST(AdaptiveRouting, VcClassesGiveTheEscapeNetworkItsVcsAndTheRestToAdaptiveHop
 // enter it at any node with any destination, coming off an adaptive VC on
 // any dimension (or injected), and then follows escape hops only. Each pair
 // of consecutive escape hops is a dependency; the graph must be acyclic.
-bool escape_graph_acyclic(const Topology& t, TieBreak tie, bool ignore_dateline) {
-  const MinimalAdaptiveRouting ad(t, identity(t.num_dims()), tie);
+bool escape_graph_acyclic(const Topology& t, TieBreak tie, bool ignore_dateline,
+                          DatelineRule rule = DatelineRule::kOnCrossing) {
+  const MinimalAdaptiveRouting ad(t, identity(t.num_dims()), tie, rule);
   const int ports = t.num_link_ports();
   auto channel = [&](NodeId n, int port, VcClass c) {
     const int cls = ignore_dateline ? 0 : (c == VcClass::kEscHigh ? 1 : 0);
@@ -179,7 +180,8 @@ bool escape_graph_acyclic(const Topology& t, TieBreak tie, bool ignore_dateline)
 TEST(AdaptiveRouting, EscapeNetworkEnteredAnywhereHasAnAcyclicChannelDependencyGraph) {
   for (const Topology& t : shapes())
     for (TieBreak tie : {TieBreak::kBalanced, TieBreak::kPlus, TieBreak::kMinus})
-      EXPECT_TRUE(escape_graph_acyclic(t, tie, false));
+      for (DatelineRule rule : {DatelineRule::kOnCrossing, DatelineRule::kAtEntry})
+        EXPECT_TRUE(escape_graph_acyclic(t, tie, false, rule));
   // Control: without the escape network's dateline classes a ring's escape
   // channels form a cycle, so the check can fail.
   EXPECT_FALSE(escape_graph_acyclic(Topology({{"X", 5, true}, {"Y", 4, true}}), TieBreak::kBalanced, true));

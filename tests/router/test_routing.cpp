@@ -404,11 +404,42 @@ TEST(Routing, DatelineClassesMakeDimensionOrderRoutingDeadlockFree) {
     std::vector<int> order = identity_order(topo.num_dims());
     std::reverse(order.begin(), order.end());
     for (TieBreak tie : {TieBreak::kPlus, TieBreak::kMinus, TieBreak::kBalanced}) {
-      const DimensionOrderRouting routing(topo, order, tie);
-      EXPECT_TRUE(acyclic(dependency_graph(topo, routing, false), topo.num_nodes()))
-          << s.label << ": cyclic channel dependency despite the dateline";
+      for (DatelineRule rule : {DatelineRule::kOnCrossing, DatelineRule::kAtEntry}) {
+        const DimensionOrderRouting routing(topo, order, tie, rule);
+        EXPECT_TRUE(acyclic(dependency_graph(topo, routing, false), topo.num_nodes()))
+            << s.label << ": cyclic channel dependency despite the dateline"
+            << (rule == DatelineRule::kAtEntry ? " (classes fixed at entry)" : "");
+      }
     }
   }
+}
+
+// BookSim's rule (router.dateline: at_entry): on a ring of 8, a packet from 6
+// to 1 (+3, over the wrap-around link) rides the high class from its first
+// hop, one from 1 to 4 (+3, no wrap) the low class throughout; going the -
+// way the labels swap, as BookSim's: 5 -> 2 (no wrap) high, 1 -> 6 (over the
+// wrap) low.
+TEST(Routing, DatelineClassFixedAtEntryKeepsItsClassAlongTheRing) {
+  const Topology topo({{"X", 8, true}});
+  const DimensionOrderRouting routing(topo, {0}, TieBreak::kBalanced, DatelineRule::kAtEntry);
+  auto classes = [&](int from, int to) {
+    std::vector<VcClass> c;
+    Coord here{}, dst{};
+    here[0] = from, dst[0] = to;
+    int in_dim = -1;
+    VcClass in_class = VcClass::kAny;
+    for (RouteDecision r; (r = routing.route(here, dst, in_dim, in_class)).port >= 0;) {
+      c.push_back(r.vc_class);
+      here[0] = (here[0] + r.dir + 8) % 8;
+      in_dim = r.dim, in_class = r.vc_class;
+    }
+    return c;
+  };
+  EXPECT_EQ(classes(6, 1), std::vector<VcClass>(3, VcClass::kHigh));
+  EXPECT_EQ(classes(1, 4), std::vector<VcClass>(3, VcClass::kLow));
+  EXPECT_EQ(classes(5, 2), std::vector<VcClass>(3, VcClass::kHigh)) << "- way, no wrap: the swapped label";
+  EXPECT_EQ(classes(1, 6), std::vector<VcClass>(3, VcClass::kLow))
+      << "- way over the wrap: the swapped label";
 }
 
 TEST(Routing, RingWithoutDatelineClassesWouldDeadlock) {
