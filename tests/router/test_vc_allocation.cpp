@@ -13,31 +13,17 @@
 #include "platforms/platform.h"
 #include "tests/fst_rows.h"
 #include "tests/test_support.h"
-#include "traffic/traffic_run.h"
+#include "tests/traffic_harness.h"
 
 namespace kairo {
 namespace {
 
 nlohmann::json run(const std::string& platform, const std::string& pattern, double rate,
                    std::vector<std::string> sets, std::uint64_t measure = 6000) {
-  traffic::TrafficOptions o;
-  o.pattern = pattern;
-  o.rate = rate;
-  o.packet_flits = 4;
-  o.warmup_cycles = 2000;
-  o.measure_cycles = measure;
-  o.seed = 5;
-  o.use_systemc = false;
-  const auto r = traffic::run_traffic(platforms::load_platform(platform, sets), o);
-  EXPECT_FALSE(r.deadlock) << platform << " " << pattern << ": "
-                           << (r.blocked.empty() ? "" : r.blocked.front());
-  return r.json;
+  return test::traffic_json(platform, pattern, rate, sets, measure, 5);
 }
 
-std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
+using test::with;
 
 const std::vector<std::string> kBookSim = {"router.cable_latency=0ns", "router.host_latency=0ns",
                                            "router.allocator=islip"};
