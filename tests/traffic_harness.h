@@ -14,8 +14,8 @@ namespace kairo::test {
 // `platform` with `sets` (--set key=value), `pattern` at `rate` flits per
 // node-cycle in `flits`-flit packets: 2000 warm-up cycles, then `measure`.
 inline nlohmann::json traffic_json(const std::string& platform, const std::string& pattern, double rate,
-                                   const std::vector<std::string>& sets, std::uint64_t measure, std::uint64_t seed,
-                                   int flits = 4) {
+                                   const std::vector<std::string>& sets, std::uint64_t measure,
+                                   std::uint64_t seed, int flits = 4) {
   traffic::TrafficOptions o;
   o.pattern = pattern;
   o.rate = rate;
@@ -25,7 +25,8 @@ inline nlohmann::json traffic_json(const std::string& platform, const std::strin
   o.seed = seed;
   o.use_systemc = false;
   const auto r = traffic::run_traffic(platforms::load_platform(platform, sets), o);
-  EXPECT_FALSE(r.deadlock) << platform << " " << pattern << ": " << (r.blocked.empty() ? "" : r.blocked.front());
+  EXPECT_FALSE(r.deadlock) << platform << " " << pattern << ": "
+                           << (r.blocked.empty() ? "" : r.blocked.front());
   return r.json;
 }
 
