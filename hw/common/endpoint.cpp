@@ -27,12 +27,16 @@ void Endpoint::connect_from_router(CreditSink* router, int port, Time credit_lat
   back_ = CreditReturn{router, std::uint16_t(port), credit_latency_ps};
 }
 
-int Endpoint::choose_vc(int flits) {
+void Endpoint::apply_returned_credits() {
   const Time now = s_->queue->now();
   while (!returning_.empty() && returning_.front().at <= now) {
     credits_[returning_.front().vc] += returning_.front().flits;
     returning_.pop();
   }
+}
+
+int Endpoint::choose_vc(int flits) {
+  apply_returned_credits();
   int best = -1, best_credits = flits - 1;
   for (int v = 0; v < s_->vcs; ++v)
     if (credits_[v] > best_credits) best = v, best_credits = credits_[v];
@@ -146,7 +150,7 @@ bool Endpoint::continue_worm() {
     retry_at(s_->clock.floor(out_.free_at));
     return false;
   }
-  choose_vc(1);  // applies the credits due
+  apply_returned_credits();
   if (credits_[worm_vc_] < 1) {
     if (!returning_.empty())
       retry_at(returning_.front().at);

@@ -82,6 +82,7 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
 
  private:
   enum OwnEvent : std::uint32_t { kRetry = kFirstOwnEvent, kTailIn };
+  void apply_returned_credits();  // the credits whose return time has come
   int choose_vc(int flits);
   void retry_at(sim::Time t);
   // Wormhole: send the next flit of the packet being injected when the

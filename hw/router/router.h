@@ -200,7 +200,7 @@ class Router : public sc_core::sc_module,
   // by VC allocation) if it has credits for it, else the best free one.
   int head_vc(const Head& h, const Port& out) const {
     if (h.held_vc >= 0) return out.credits()[h.held_vc] >= h.flits ? h.held_vc : -1;
-    return choose_vc(out, h.flits, h.out_class, vc_held_.empty() ? 0 : vc_held_[std::size_t(h.out_port)]);
+    return choose_vc(out, h.flits, h.out_class, held_mask(h.out_port));
   }
   struct VcTime {
     sim::Time zero_since = sim::kNever;  // downstream VC without credits since
@@ -215,10 +215,14 @@ class Router : public sc_core::sc_module,
   // VC allocation as its own stage (router.vc_allocator; router_va.cpp).
   void allocate_staged();
   sim::Time next_wake_staged(sim::Time t);
-  sim::Time va_wake(int port, int flits, VcClass cls, sim::Time t);
+  // When a head that needs a VC of class cls on `port` could get one (the
+  // output aside): router_va.cpp.
+  sim::Time vc_wake(int port, int flits, VcClass cls, sim::Time t);
   void depart(int in_port, int in_vc, int out_vc, sim::Time t);
   sim::Time next_wake(sim::Time t);
   void schedule_allocation(sim::Time t);
+  // Output VCs of `port` held by a packet (VC allocation stage, wormhole): not free.
+  std::uint32_t held_mask(int port) const { return vc_held_.empty() ? 0 : vc_held_[std::size_t(port)]; }
   // held: output VCs that may not be chosen (held by a packet, VC allocation stage).
   int choose_vc(const Port& out, int flits, VcClass cls, std::uint32_t held = 0) const;
   // Adaptive routing: the way (output and VC) the head of input VC `idx`

@@ -24,8 +24,7 @@ int Router::choose_option(int idx, Time t, bool staged) {
     if (!staged && !output_free(out, t)) continue;
     apply_credits(out, opt[i].port, t);
     // VCs held by a packet (VC allocation stage, wormhole) are not free.
-    const int v =
-        choose_vc(out, p.flits, opt[i].vc_class, vc_held_.empty() ? 0 : vc_held_[std::size_t(opt[i].port)]);
+    const int v = choose_vc(out, p.flits, opt[i].vc_class, held_mask(opt[i].port));
     if (v >= 0 && out.credits()[v] > best_credits) {
       best = i;
       best_vc = v;
@@ -50,21 +49,10 @@ Time Router::option_wake(int idx, Time t) {
     const int port = opt[i].port;
     Port& out = ports_[port];
     Time when;
-    const std::uint32_t held = vc_held_.empty() ? 0 : vc_held_[std::size_t(port)];
-    const VcClass cls = opt[i].vc_class;
     if (!output_free(out, t))
       when = cfg_.clock.floor(out.out.free_at - cfg_.traversal_ps);
-    else if (apply_credits(out, port, t), choose_vc(out, p.flits, cls, held) >= 0)
-      when = t + cfg_.clock.period_ps;  // lost arbitration: retry next cycle
-    else if (((~held >> cfg_.class_first(cls)) &
-              ((1u << (cfg_.class_last(cls) - cfg_.class_first(cls))) - 1)) == 0)
-      continue;  // every VC of its class is held by a packet passing here: its tail's round looks again
-    else if (!out.returning.empty())
-      when = out.returning.front().at;
-    else {
-      credit_waiters_[port >> 6] |= 1ULL << (port & 63);
-      continue;
-    }
+    else if ((when = vc_wake(port, p.flits, opt[i].vc_class, t)) == sim::kNever)
+      continue;  // all its VCs held (their holder's round looks again) or no credit on its way yet
     wake = std::min(wake, when);
   }
   return wake;

@@ -143,14 +143,14 @@ void Router::trace_spec(int port, Time t, bool hit) {
 }
 
 // When a head waiting for a VC on `port` (class cls) could get one: next
-// cycle if a free VC has credits (it lost VC allocation), at the next credit
+// cycle if a free VC has credits (it lost allocation), at the next credit
 // on its way if not; never if every VC is held (the holder's departure, a
 // round of this router, looks again) or if no credit is on its way (the
 // output is marked so that the next credit schedules a round).
-Time Router::va_wake(int port, int flits, VcClass cls, Time t) {
+Time Router::vc_wake(int port, int flits, VcClass cls, Time t) {
   Port& out = ports_[port];
   apply_credits(out, port, t);
-  const std::uint32_t held = vc_held_[std::size_t(port)];
+  const std::uint32_t held = held_mask(port);
   bool any_free = false;
   for (int v = cfg_.class_first(cls), e = cfg_.class_last(cls); v < e; ++v) {
     if (held >> v & 1) continue;
@@ -175,14 +175,14 @@ Time Router::next_wake_staged(Time t) {
         when = h.ready_ps;
       } else if (h.held_vc < 0) {
         if (!h.adaptive) {
-          when = va_wake(h.out_port, h.flits, h.out_class, t);
+          when = vc_wake(h.out_port, h.flits, h.out_class, t);
         } else {
           const hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
           RouteDecision opt[kMaxRouteOptions];
           const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class, 0, opt);
           when = sim::kNever;
           for (int i = 0; i < n; ++i)
-            when = std::min(when, va_wake(opt[i].port, p.flits, opt[i].vc_class, t));
+            when = std::min(when, vc_wake(opt[i].port, p.flits, opt[i].vc_class, t));
         }
       } else {
         const Port& in = ports_[idx >> vshift_];
