@@ -30,6 +30,13 @@ std::string shape_of(const platforms::Platform& p) {
         p.ocs.present ? fmt::format(" + OCS ({} optical NICs)", p.ocs.optical_nodes.size()) : "");
   if (p.kind == platforms::FabricKind::kClusters)
     return fmt::format("{} clusters x {} hosts, joined by wide-area links", f.edges, f.hosts_per_edge);
+  if (p.kind == platforms::FabricKind::kDragonfly)
+    return fmt::format("dragonfly: {} groups x {} routers x {} hosts (p={}, a={}, h={}), routing {}",
+                       f.groups, f.group_routers, f.hosts_per_edge, f.hosts_per_edge, f.group_routers,
+                       f.global_ports,
+                       p.router.routing == router::RoutingAlgorithm::kUgal      ? "ugal"
+                       : p.router.routing == router::RoutingAlgorithm::kValiant ? "valiant"
+                                                                                : "minimal");
   std::string s;
   for (const auto& d : p.dims) s += fmt::format("{}{}{}", s.empty() ? "" : "x", d.size, "");
   std::string wraps;
@@ -51,6 +58,19 @@ void check_switched(const platforms::Platform& p, bool ports) {
   if (f.edges == 1) {
     bisection = double(f.hosts_per_edge / 2) * p.router.network_interfaces * f.host.bytes_per_s;
     cut = "half the hosts of the only switch";
+  } else if (p.kind == platforms::FabricKind::kDragonfly) {
+    // One global link joins every two groups; one group: its local links.
+    const std::uint64_t g = std::uint64_t(f.groups), a = std::uint64_t(f.group_routers);
+    const double hosts_side =
+        double(half) * f.hosts_per_edge * p.router.network_interfaces * f.host.bytes_per_s;
+    if (g > 1) {
+      const std::uint64_t gh = g / 2;
+      bisection = std::min(double(gh * (g - gh)) * f.global.bytes_per_s, hosts_side);
+      cut = fmt::format("{} of {} groups against the rest, over one global link per pair of groups", gh, g);
+    } else {
+      bisection = std::min(double((a / 2) * (a - a / 2)) * f.local.bytes_per_s, hosts_side);
+      cut = fmt::format("{} of {} routers against the rest, over the local links", a / 2, a);
+    }
   } else if (tree) {
     bisection = std::min(
         double(half * std::uint64_t(f.hosts_per_edge * p.router.network_interfaces)) * f.host.bytes_per_s,
@@ -64,15 +84,31 @@ void check_switched(const platforms::Platform& p, bool ports) {
   std::cout << fmt::format("platform {} ({})\n", p.name, p.source);
   std::cout << fmt::format("  shape      {}\n", shape_of(p));
   std::cout << fmt::format("  nodes      {}\n", net.num_nodes());
-  std::cout << fmt::format("  switches   {} ({} {}, {} {}), {}, {}ns switching\n", net.num_switches(),
-                           f.edges, tree ? "edge" : "cluster", net.num_switches() - std::size_t(f.edges),
-                           tree ? "spine" : "gateway",
-                           p.router.store_and_forward ? "store-and-forward" : "cut-through",
-                           double(p.router.switching_delay_ps) / 1000.0);
-  std::cout << fmt::format("  links      {} host ({}), {} up ({}), {} wide-area ({})\n", links.host,
-                           units::format_bandwidth(f.host.bytes_per_s), links.up,
-                           units::format_bandwidth(f.up.bytes_per_s), links.wan,
-                           units::format_bandwidth(f.wan.bytes_per_s));
+  if (p.kind == platforms::FabricKind::kDragonfly) {
+    std::cout << fmt::format(
+        "  switches   {} routers in {} groups, {}, {}\n", net.num_switches(), f.groups,
+        p.router.store_and_forward ? "store-and-forward" : "cut-through",
+        p.router.switching_delay_ps > 0
+            ? fmt::format("{}ns switching", double(p.router.switching_delay_ps) / 1000.0)
+            : fmt::format("{}-cycle pipeline",
+                          p.router.routing_cycles + p.router.vc_alloc_cycles + p.router.sw_alloc_cycles));
+    std::cout << fmt::format("  links      {} host ({}), {} local ({}, {}), {} global ({}, {})\n", links.host,
+                             units::format_bandwidth(f.host.bytes_per_s), links.local,
+                             units::format_bandwidth(f.local.bytes_per_s),
+                             units::format_duration(f.local.latency_ps), links.global,
+                             units::format_bandwidth(f.global.bytes_per_s),
+                             units::format_duration(f.global.latency_ps));
+  } else {
+    std::cout << fmt::format("  switches   {} ({} {}, {} {}), {}, {}ns switching\n", net.num_switches(),
+                             f.edges, tree ? "edge" : "cluster", net.num_switches() - std::size_t(f.edges),
+                             tree ? "spine" : "gateway",
+                             p.router.store_and_forward ? "store-and-forward" : "cut-through",
+                             double(p.router.switching_delay_ps) / 1000.0);
+    std::cout << fmt::format("  links      {} host ({}), {} up ({}), {} wide-area ({})\n", links.host,
+                             units::format_bandwidth(f.host.bytes_per_s), links.up,
+                             units::format_bandwidth(f.up.bytes_per_s), links.wan,
+                             units::format_bandwidth(f.wan.bytes_per_s));
+  }
   if (net.wan_loss())
     std::cout << fmt::format(
         "  wide-area  TCP-like streams (links.wan.flow_control loss): {} drop-tail queue, rto {}, initial "

@@ -125,7 +125,7 @@ def fnum(s):
 # BookSim traffic name -> kairo pattern (docs/traffic.md, "Against BookSim 2's definitions").
 PATTERNS = {"uniform": "uniform_self", "transpose": "transpose", "bitcomp": "bitcomp", "bitrev": "bitrev",
             "shuffle": "shuffle", "tornado": "tornado", "neighbor": "neighbor", "randperm": "randperm",
-            "diagonal": "diagonal", "asymmetric": "asymmetric", "taper64": "taper64"}
+            "diagonal": "diagonal", "asymmetric": "asymmetric", "taper64": "taper64", "bad_dragon": "bad_dragon"}
 ALLOCATORS = {"islip", "separable_input_first", "separable_output_first", "wavefront"}
 # Keys whose value must be the one given: kairo has the same behaviour and no setting to change it.
 REQUIRED = {"router": "iq", "buffer_policy": "private", "wait_for_tail_credit": "0", "hold_switch_for_packet": "0",
@@ -173,13 +173,13 @@ def kairo_config(cfg, probe, overrides=()):
     topology = cfg.get("topology", "")
     routing = cfg.get("routing_function", "")
     traffic = cfg.get("traffic", "")
-    if topology == "dragonflynew":
-        missing.append("the dragonfly topology (BookSim's dragonflynew, with 10- and 100-cycle channels)")
-    elif topology not in ("mesh", "torus"):
+    dragonfly = topology == "dragonflynew"
+    if not dragonfly and topology not in ("mesh", "torus"):
         missing.append(f"the {topology} topology")
-    if routing not in ("dim_order", "min_adapt"):
-        what = {"min": "its minimal routing (min_dragonflynew)", "ugal": "UGAL routing (ugal_dragonflynew)"}
-        missing.append(what.get(routing, f"the {routing}_{topology} routing function"))
+    if routing not in (("min", "ugal") if dragonfly else ("dim_order", "min_adapt")):
+        missing.append(f"the {routing}_{topology} routing function")
+    if dragonfly and cfg.get("n") != "1":
+        missing.append(f"a dragonflynew with n = {cfg.get('n')} (BookSim's asserts n = 1)")
     if traffic not in PATTERNS:
         missing.append(f"the {traffic} traffic pattern")
     for key, want in REQUIRED.items():
@@ -196,17 +196,30 @@ def kairo_config(cfg, probe, overrides=()):
     notes = []
     k = int(cfg["k"])
     wrap = topology == "torus"
-    platform = f"{topology}-8x8"
-    # One flit per 1 ns cycle on every channel, as BookSim's one flit per cycle.
-    sets = ["router.clock=1GHz", "router.flit_size=32B", "router.link_bandwidth=32GB/s",
-            "router.host_bandwidth=32GB/s"]
-    if k != 8:
-        sets += [f"topology.dims.X.size={k}", f"topology.dims.Y.size={k}"]
-    # Links. kairo's flit time on these platforms is one 1 ns cycle (32 B flits at 32 GB/s, 1 GHz); a
-    # BookSim channel of L cycles is that flit time plus a cable of L - 1 ns. BookSim: mesh channels 1
-    # cycle, torus channels 2 (kncube.cpp, with use_noc_latency=1), injection and ejection channels 1.
-    link_cycles = 2 if (wrap and cfg.get("use_noc_latency", "1") == "1") else 1
-    sets += [f"router.cable_latency={link_cycles - 1}ns", "router.host_latency=0ns"]
+    if dragonfly:
+        # dragonflynew with n = 1: p = k hosts and h = k global links per router, a = 2k routers a group,
+        # a*h + 1 groups (dragonfly-342 for k = 3). One flit per 1 ns cycle on every channel; a BookSim
+        # channel of L cycles is that flit time plus a cable of L - 1 ns: its compiled-in DRAGON_LATENCY
+        # gives 10 cycles within a group and 100 between groups, 1 to and from a host.
+        platform = "dragonfly-342"
+        sets = ["router.clock=1GHz", "router.flit_size=32B", "links.host.bandwidth=32GB/s",
+                "links.local.bandwidth=32GB/s", "links.global.bandwidth=32GB/s", "links.host.latency=0ns",
+                "links.local.latency=9ns", "links.global.latency=99ns"]
+        if k != 3:
+            sets += [f"topology.dragonfly.p={k}", f"topology.dragonfly.a={2 * k}", f"topology.dragonfly.h={k}"]
+        link_cycles = 10  # the per-hop figure below: a local hop (a global one is 90 cycles more)
+    else:
+        platform = f"{topology}-8x8"
+        # One flit per 1 ns cycle on every channel, as BookSim's one flit per cycle.
+        sets = ["router.clock=1GHz", "router.flit_size=32B", "router.link_bandwidth=32GB/s",
+                "router.host_bandwidth=32GB/s"]
+        if k != 8:
+            sets += [f"topology.dims.X.size={k}", f"topology.dims.Y.size={k}"]
+        # Links. kairo's flit time on these platforms is one 1 ns cycle (32 B flits at 32 GB/s, 1 GHz); a
+        # BookSim channel of L cycles is that flit time plus a cable of L - 1 ns. BookSim: mesh channels 1
+        # cycle, torus channels 2 (kncube.cpp, with use_noc_latency=1), injection and ejection channels 1.
+        link_cycles = 2 if (wrap and cfg.get("use_noc_latency", "1") == "1") else 1
+        sets += [f"router.cable_latency={link_cycles - 1}ns", "router.host_latency=0ns"]
     # Router pipeline: BookSim's routing, VC allocation, switch allocation and switch traversal delays.
     routing_c, vc_c, sw_c = int(cfg["routing_delay"]), int(cfg["vc_alloc_delay"]), int(cfg["sw_alloc_delay"])
     st_c = int(cfg["st_final_delay"])
@@ -235,7 +248,11 @@ def kairo_config(cfg, probe, overrides=()):
     sets += [f"router.allocator={alloc}", f"router.vc_allocator={va}"]
     if "islip" in (alloc, va):
         sets.append(f"router.islip_iterations={int(cfg.get('alloc_iters', '1'))}")
-    if routing == "dim_order":
+    if dragonfly:
+        # min_dragonflynew: VC 0 up to the global channel, VC 1 from it on; ugal_dragonflynew: VC = phase.
+        # kairo's minimal and ugal take the same classes (hw/router/dragonfly_routing.h).
+        sets.append(f"router.routing={'minimal' if routing == 'min' else 'ugal'}")
+    elif routing == "dim_order":
         sets.append("router.routing=dimension_order")
         if wrap:
             sets.append("router.tie_break=random")  # dim_order_torus: a coin per packet half-way round

@@ -39,6 +39,16 @@ std::vector<ParamInfo> topology_keys() {
       own("topology.clusters", "map", "-",
           "{count, hosts}: clusters of one switch each, joined by wide-area links between their gateways "
           "(instead of dims)"),
+      own("topology.dragonfly", "map", "-",
+          "{p, a, h, groups}: a dragonfly (instead of dims): groups of a routers joined all to all by local "
+          "links, each router with p hosts and h global links; BookSim's dragonflynew wiring "
+          "(hw/router/dragonfly_routing.h)"),
+      own("topology.dragonfly.p", "count", "(required)", "hosts per router"),
+      own("topology.dragonfly.a", "count", "(required)", "routers per group"),
+      own("topology.dragonfly.h", "count", "(required)", "global links per router"),
+      own("topology.dragonfly.groups", "count", "a x h + 1",
+          "groups, at most a x h + 1 (then one global link joins every two groups); with fewer, the last "
+          "routers of a group have fewer global ports"),
   };
 }
 
@@ -55,6 +65,15 @@ std::vector<ParamInfo> fabric_keys() {
       own("links.up.multiplier", "count", "1",
           "Takizawa et al. 2008's U: the class's bandwidth is multiplied by it (0.25, 5, ...); also "
           "links.host/wan.multiplier"),
+      own("links.local.bandwidth", "GB/s", "(required for a > 1)",
+          "dragonfly: router <-> router of one group, per direction"),
+      own("links.local.latency", "ns", "0ns", "propagation delay of a local link"),
+      own("links.local.buffer", "B", "= router.vc_buffer_flits", "receiver's buffer per VC on a local link"),
+      own("links.global.bandwidth", "GB/s", "(required for groups > 1)",
+          "dragonfly: group <-> group, per direction"),
+      own("links.global.latency", "ns", "0ns", "propagation delay of a global link"),
+      own("links.global.buffer", "B", "= router.vc_buffer_flits",
+          "receiver's buffer per VC on a global link"),
       own("links.ports", "list", "-",
           "cables with their own values: [{switch, port, bandwidth, latency, buffer}], names as kairo check "
           "--ports lists them"),

@@ -133,8 +133,8 @@ Blocks switch_blocks(const Platform& p, int n) {
   if (p.kind == FabricKind::kFatTree && f.levels > 0) {
     for (int l = 0; l < f.levels; ++l)  // a column of the tree: the switches of one word
       for (int w = 0; w < E; ++w) b.owner.push_back(group(w, E));
-  } else if (p.kind == FabricKind::kFatTree) {
-    for (int e = 0; e < E; ++e) b.owner.push_back(group(e, E));
+  } else if (p.kind == FabricKind::kFatTree || p.kind == FabricKind::kDragonfly) {
+    for (int e = 0; e < E; ++e) b.owner.push_back(group(e, E));  // a dragonfly's routers, group by group
     for (int s = 0; s < f.spines; ++s) b.owner.push_back(group(s, f.spines));
   } else {
     for (int i = 0; i < 2; ++i)  // clusters, then their gateways

@@ -34,7 +34,9 @@ RouterGraph switch_graph(const Platform& p) {
   const SwitchedFabric& f = p.fabric;
   const SwitchPlan plan = plan_switches(p, p.router.network_interfaces);
   RouterGraph g;
-  g.classes = {"links.up", "links.wan"};
+  const bool dragonfly = p.kind == FabricKind::kDragonfly;
+  g.classes = dragonfly ? std::vector<std::string>{"links.local", "links.global"}
+                        : std::vector<std::string>{"links.up", "links.wan"};
   g.hosts_per_router = std::uint64_t(f.hosts_per_edge);
   g.weight.assign(plan.switch_names.size(), 0);
   g.hosts.assign(plan.switch_names.size(), 0);
@@ -47,7 +49,8 @@ RouterGraph switch_graph(const Platform& p) {
       if (o.latency && ((o.sw == plan.switch_names[l.a] && o.port == pa) ||
                         (o.sw == plan.switch_names[l.b] && o.port == pb)))
         latency = o.values.latency_ps;
-    g.edges.push_back({std::uint32_t(l.a), std::uint32_t(l.b), l.cls == &f.wan ? 1 : 0, latency});
+    g.edges.push_back(
+        {std::uint32_t(l.a), std::uint32_t(l.b), l.cls == &f.wan || l.cls == &f.global ? 1 : 0, latency});
     ++g.weight[l.a];
     ++g.weight[l.b];
   }

@@ -61,8 +61,14 @@ double estimated_host_bytes(const Platform& p, bool machine) {
   } else {
     const SwitchedFabric& f = p.fabric;
     routers = double(f.edges) + double(f.spines);
-    ports = hosts * double(p.router.network_interfaces) + 2.0 * double(f.edges) * double(f.uplinks_per_edge) +
-            (f.levels > 0 ? routers * double(f.radix) : 0.0) + double(f.edges);
+    if (p.kind == FabricKind::kDragonfly) {
+      ports = hosts * double(p.router.network_interfaces) +
+              double(f.edges) * double(f.group_routers - 1 + f.global_ports);
+    } else {
+      ports = hosts * double(p.router.network_interfaces) +
+              2.0 * double(f.edges) * double(f.uplinks_per_edge) +
+              (f.levels > 0 ? routers * double(f.radix) : 0.0) + double(f.edges);
+    }
   }
   double bytes = 16.0 * (1 << 20) + routers * 1536.0 + ports * (256.0 + 64.0 * double(p.router.vcs));
   if (machine)

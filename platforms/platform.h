@@ -33,7 +33,7 @@ using ocs::OcsParams;
 using router::RouterParams;
 
 // What kind of machine the topology describes.
-enum class FabricKind { kTorus, kFatTree, kClusters };
+enum class FabricKind { kTorus, kFatTree, kClusters, kDragonfly };
 
 // One class of switched-fabric links (links.host, links.up, links.wan).
 struct LinkClass {
@@ -55,7 +55,13 @@ struct SwitchedFabric {
   int levels = 0;            // topology.fat_tree.levels: n of a k-ary n-tree; 0 = the two-level form
   int radix = 0;             // topology.fat_tree.radix: 2k, the switches' ports (k down, k up)
   int k() const { return radix / 2; }
+  // Dragonfly (topology.dragonfly {p, a, h, groups}): its routers are the
+  // edges (a x groups of them, group by group), each with p hosts.
+  int group_routers = 0;  // a
+  int global_ports = 0;   // h
+  int groups = 0;         // g, 1 .. a*h + 1
   LinkClass host, up, wan;
+  LinkClass local, global;  // dragonfly: router <-> router in a group, group <-> group
   // links.wan.flow_control and the loss model's values (hw/router/wan_path.h).
   struct WanFlow {
     bool loss = false;                      // flow_control: loss (TCP-like streams) or credit (lossless)
@@ -81,7 +87,7 @@ struct Platform {
   std::string description;
   FabricKind kind = FabricKind::kTorus;
   std::vector<router::DimSpec> dims;  // mesh/torus
-  SwitchedFabric fabric;              // fat tree, clusters
+  SwitchedFabric fabric;              // fat tree, clusters, dragonfly
   RouterParams router;                // the routers, or every switch of a switched fabric
   NicParams nic;                      // defaults when the file has no `nic:` section
   OcsParams ocs;                      // fat tree + OCS (hybrid); absent on other platforms

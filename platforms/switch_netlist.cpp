@@ -31,7 +31,18 @@ SwitchNetlist::SwitchNetlist(const Platform& platform, sim::EventQueue& queue) :
   clock_ = sim::Clock(platform_.router.clock_period_ps());
   plan();
   apply_port_overrides();
-  route();
+  if (platform_.kind == FabricKind::kDragonfly) {
+    const SwitchedFabric& f = platform_.fabric;
+    const RouterParams& rp = platform_.router;
+    const auto mode = rp.routing == router::RoutingAlgorithm::kUgal      ? router::DragonflyMode::kUgal
+                      : rp.routing == router::RoutingAlgorithm::kValiant ? router::DragonflyMode::kValiant
+                                                                         : router::DragonflyMode::kMinimal;
+    dragonfly_ = std::make_unique<router::DragonflyRouting>(
+        router::DragonflyShape{f.hosts_per_edge, f.group_routers, f.global_ports, f.groups, nis_}, mode,
+        rp.ugal_threshold);
+  } else {
+    route();
+  }
   build(queue);
 }
 
@@ -156,7 +167,9 @@ void SwitchNetlist::build(sim::EventQueue& queue) {
     router::apply_router_params(rp, router::RouterSite::kSwitchedFabric, cfg);
     cfg.link_ports = link_ports_[s];
     cfg.network_interfaces = s < std::size_t(f.edges) ? f.hosts_per_edge * nis_ : 0;
-    cfg.table = &table_;
+    cfg.table = dragonfly_ ? nullptr : &table_;
+    cfg.dragonfly = dragonfly_.get();
+    if (dragonfly_) dragonfly_->vc_classes(cfg.vcs, cfg.vc_first.data(), cfg.vc_last.data());
     cfg.port_names = &names_[s];
     configs_.push_back(cfg);
     switches_.push_back(
@@ -247,7 +260,9 @@ std::vector<std::string> SwitchNetlist::describe_ports() const {
 SwitchNetlist::LinkTally SwitchNetlist::links() const {
   LinkTally t;
   t.host = hosts_ * std::uint64_t(nis_);
-  for (const Link& l : links_) (l.cls == &platform_.fabric.wan ? t.wan : t.up) += 1;
+  const SwitchedFabric& f = platform_.fabric;
+  for (const Link& l : links_)
+    (l.cls == &f.wan ? t.wan : l.cls == &f.local ? t.local : l.cls == &f.global ? t.global : t.up) += 1;
   return t;
 }
 

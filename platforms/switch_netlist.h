@@ -1,6 +1,7 @@
 // The netlist of a switched fabric: a two-level fat tree (edge switches with
-// their hosts, spine switches above, d-mod-k up/down routing) or clusters of
-// one switch each joined by wide-area links between per-cluster gateways.
+// their hosts, spine switches above, d-mod-k up/down routing), clusters of
+// one switch each joined by wide-area links between per-cluster gateways, or
+// a dragonfly (routed by hw/router/dragonfly_routing.h, not by a table).
 // Switches are the same router module as a mesh/torus uses, with table
 // routing, per-link-class rates, latencies and buffers, and cut-through or
 // store-and-forward; hosts attach through the same endpoints. The builder
@@ -51,6 +52,7 @@ class SwitchNetlist final : public Network {
     return std::size_t(n) / std::size_t(platform_.fabric.hosts_per_edge);
   }
   const router::ForwardingTable& table() const { return table_; }
+  const router::DragonflyRouting* dragonfly() const { return dragonfly_.get(); }
   // links.wan.flow_control: loss: one path per direction of every wide-area
   // cable, in cable order (a to b, then b to a); none with credit.
   std::size_t num_wan_paths() const { return wan_paths_.size(); }
@@ -59,6 +61,7 @@ class SwitchNetlist final : public Network {
   // Switch-to-switch links (each counted once, both directions) by class.
   struct LinkTally {
     std::uint64_t host = 0, up = 0, wan = 0;
+    std::uint64_t local = 0, global = 0;  // dragonfly
   };
   LinkTally links() const;
   // One line per switch: its name, then every port with its bandwidth and latency.
@@ -83,8 +86,9 @@ class SwitchNetlist final : public Network {
   std::vector<const LinkClass*> host_class_;  // per host network interface
   std::deque<LinkClass> custom_;  // links.ports values, one per cable they change                   // k-ary
                                   // n-trees: k^level per switch (d-mod-k)
-  std::deque<router::RouterConfig> configs_;  // one per switch (port counts differ)
-  router::ForwardingTable table_;
+  std::deque<router::RouterConfig> configs_;             // one per switch (port counts differ)
+  router::ForwardingTable table_;                        // fat trees, clusters
+  std::unique_ptr<router::DragonflyRouting> dragonfly_;  // a dragonfly routes by arithmetic instead
   router::NetworkActivity activity_;
   std::vector<std::unique_ptr<router::Router>> switches_;
   std::deque<router::WanPath> wan_paths_;

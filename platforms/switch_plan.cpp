@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "hw/router/dragonfly_routing.h"
+
 namespace kairo::platforms {
 
 SwitchPlan plan_switches(const Platform& platform, int nis) {
@@ -12,7 +14,37 @@ SwitchPlan plan_switches(const Platform& platform, int nis) {
     sp.link_ports.push_back(link_ports);
     sp.names.emplace_back();
   };
-  if (platform.kind == FabricKind::kFatTree && f.levels > 0) {
+  if (platform.kind == FabricKind::kDragonfly) {
+    // BookSim's dragonflynew wiring (hw/router/dragonfly_routing.h): router
+    // i of group G has local ports to the group's other routers, then global
+    // ports j = i*h .. i*h + h-1 (those below g-1), link j toward group
+    // link_group(G, j); each cable is added once, from its lower router.
+    const int a = f.group_routers, h = f.global_ports, g = f.groups;
+    const router::DragonflyShape shape{f.hosts_per_edge, a, h, g, nis};
+    for (int G = 0; G < g; ++G)
+      for (int i = 0; i < a; ++i) {
+        add_switch(shape.link_ports(i));
+        auto& names = sp.names.back();
+        for (int k = 0; k + 1 < a; ++k) names.push_back(fmt::format("local{}", shape.local_neighbor(i, k)));
+        for (int s = 0; s < shape.global_ports(i); ++s)
+          names.push_back(fmt::format("global{}", shape.link_group(G, i * h + s)));
+      }
+    for (int G = 0; G < g; ++G)
+      for (int i = 0; i < a; ++i) {
+        const std::size_t r = std::size_t(G * a + i);
+        for (int j = i + 1; j < a; ++j)
+          sp.links.push_back(SwitchPlan::Link{r, std::size_t(G * a + j),
+                                              router::DragonflyShape::local_port(i, j),
+                                              router::DragonflyShape::local_port(j, i), &f.local});
+        for (int s = 0; s < shape.global_ports(i); ++s) {
+          const int D = shape.link_group(G, i * h + s);
+          if (D < G) continue;
+          const int back = router::DragonflyShape::global_link(D, G);
+          sp.links.push_back(
+              SwitchPlan::Link{r, std::size_t(D * a + back / h), a - 1 + s, a - 1 + back % h, &f.global});
+        }
+      }
+  } else if (platform.kind == FabricKind::kFatTree && f.levels > 0) {
     // k-ary n-tree: switch (level l, word w) is l * W + w; w's base-k digit
     // l picks, among the k switches above that differ from w only in that
     // digit, the one its up port j reaches (digit l = j), whose down port is
@@ -76,7 +108,10 @@ SwitchPlan plan_switches(const Platform& platform, int nis) {
   }
   for (std::size_t s = 0; s < sp.link_ports.size(); ++s) {
     const std::size_t E = std::size_t(f.edges);
-    if (platform.kind == FabricKind::kClusters)
+    if (platform.kind == FabricKind::kDragonfly)
+      sp.switch_names.push_back(
+          fmt::format("g{}r{}", s / std::size_t(f.group_routers), s % std::size_t(f.group_routers)));
+    else if (platform.kind == FabricKind::kClusters)
       sp.switch_names.push_back(s < E ? fmt::format("cluster{}", s) : fmt::format("gateway{}", s - E));
     else if (f.levels > 0)
       sp.switch_names.push_back(fmt::format("l{}s{}", s / E, s % E));

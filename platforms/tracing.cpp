@@ -126,11 +126,12 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
     std::transform(lower.begin(), lower.end(), lower.begin(),
                    [](unsigned char ch) { return char(std::tolower(ch)); });
     const bool known = lower == "ni" || (topo ? topo->dim_index(d) >= 0
-                                              : (lower == "up" || lower == "down" || lower == "wan"));
+                                              : (lower == "up" || lower == "down" || lower == "wan" ||
+                                                 lower == "local" || lower == "global"));
     if (!known)
       throw std::invalid_argument("--trace-dims: '" + d + "' is not " +
                                   (topo ? std::string("a dimension of the platform or ni")
-                                        : std::string("ni (host ports), up, down or wan")));
+                                        : std::string("ni (host ports), up, down, wan, local or global")));
     dims.insert(lower);
   }
   std::set<std::string> switch_names;

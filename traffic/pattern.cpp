@@ -12,7 +12,7 @@ using router::NodeId;
 const std::vector<std::string>& pattern_names() {
   static const std::vector<std::string> names = {
       "uniform", "transpose", "bitcomp",  "tornado",    "neighbor",     "hotspot", "randperm",
-      "bitrev",  "shuffle",   "diagonal", "asymmetric", "uniform_self", "taper64"};
+      "bitrev",  "shuffle",   "diagonal", "asymmetric", "uniform_self", "taper64", "bad_dragon"};
   return names;
 }
 
@@ -44,13 +44,22 @@ std::string node_count_need(Pattern p, std::uint64_t nodes) {
 
 DestinationPicker::DestinationPicker(NodeId nodes, const router::Topology* torus, Pattern p,
                                      std::uint64_t seed, std::vector<NodeId> hotspots,
-                                     double hotspot_fraction)
-    : nodes_(nodes), pattern_(p), hotspots_(std::move(hotspots)), hotspot_fraction_(hotspot_fraction) {
+                                     double hotspot_fraction, NodeId group_nodes)
+    : nodes_(nodes),
+      pattern_(p),
+      hotspots_(std::move(hotspots)),
+      hotspot_fraction_(hotspot_fraction),
+      group_nodes_(group_nodes) {
   const NodeId n = nodes_;
   if (const std::string need = node_count_need(p, n); !need.empty())
     throw std::invalid_argument(pattern_names()[std::size_t(p)] + " traffic needs " + need + "; got " +
                                 std::to_string(n) + (n == 1 ? " node" : " nodes"));
   switch (p) {
+    case Pattern::kBadDragon:
+      if (group_nodes_ == 0 || n % group_nodes_ != 0)
+        throw std::invalid_argument(
+            "bad_dragon traffic needs a dragonfly (its groups: the next group's nodes are the destinations)");
+      return;
     case Pattern::kHotspot:
       if (hotspots_.empty()) throw std::invalid_argument("hotspot traffic needs at least one hotspot node");
       for (NodeId h : hotspots_)
@@ -185,6 +194,9 @@ NodeId DestinationPicker::pick(NodeId src, sim::Rng& rng) const {
         return NodeId((64 + int(src) + 8 * dy + dx) % 64);
       }
       return NodeId(rng.below(64));
+    case Pattern::kBadDragon:
+      return NodeId((std::uint64_t(src / group_nodes_ + 1) * group_nodes_ + rng.below(group_nodes_)) %
+                    nodes_);
     default:
       return uniform_other(src, rng);
   }

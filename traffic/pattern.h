@@ -27,16 +27,17 @@
 //   taper64      with probability 1/2 node i + 8 dy + dx mod 64, dy and dx
 //                each -1, 0 or +1 equally likely; otherwise uniform_self
 //                                                        (exactly 64 nodes)
+//   bad_dragon   with g hosts per dragonfly group (hosts numbered group by
+//                group), node i sends to (i / g + 1) g + r mod N, r uniform
+//                in [0, g): a random node of the next group   (dragonfly)
 // Permutations may map a node to itself, and diagonal, uniform_self and
 // taper64 address the source on purpose; such packets go through the local
 // router (or edge switch) only.
 //
 // Extending: a pattern that needs more of the fabric than its node count and
-// mesh/torus shape takes that from the network next to `torus`, states its
-// need in node_count_need() or the constructor, and draws in pick(). BookSim's
-// bad_dragon is one: with g hosts per dragonfly group (hosts numbered group
-// by group), node i sends to (i / g + 1) g + r mod N, r uniform in [0, g), a
-// random node of the next group.
+// mesh/torus shape takes that from the platform, as bad_dragon takes the
+// dragonfly's group size, states its need in the constructor, and draws in
+// pick().
 #pragma once
 #include <optional>
 #include <string>
@@ -61,7 +62,8 @@ enum class Pattern {
   kDiagonal,
   kAsymmetric,
   kUniformSelf,
-  kTaper64
+  kTaper64,
+  kBadDragon
 };
 
 std::optional<Pattern> parse_pattern(const std::string& name);
@@ -75,9 +77,11 @@ std::string node_count_need(Pattern p, std::uint64_t nodes);
 class DestinationPicker {
  public:
   // `nodes` hosts; `torus` the mesh/torus shape, or null on a switched
-  // fabric. Throws std::invalid_argument when the pattern does not fit.
+  // fabric; `group_nodes` the hosts of a dragonfly group (0: not a
+  // dragonfly). Throws std::invalid_argument when the pattern does not fit.
   DestinationPicker(router::NodeId nodes, const router::Topology* torus, Pattern p, std::uint64_t seed,
-                    std::vector<router::NodeId> hotspots = {0}, double hotspot_fraction = 0.2);
+                    std::vector<router::NodeId> hotspots = {0}, double hotspot_fraction = 0.2,
+                    router::NodeId group_nodes = 0);
   // Draws from `rng` (the source's own stream) for the random patterns only.
   router::NodeId pick(router::NodeId src, sim::Rng& rng) const;
   // Fixed destination of a permutation pattern (not uniform/hotspot).
@@ -94,6 +98,7 @@ class DestinationPicker {
   std::vector<router::NodeId> perm_;  // fixed-destination patterns, precomputed
   std::vector<router::NodeId> hotspots_;
   double hotspot_fraction_;
+  router::NodeId group_nodes_;
 };
 
 }  // namespace kairo::traffic

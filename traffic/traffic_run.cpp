@@ -38,6 +38,7 @@ namespace {
 const char* fabric_description(const platforms::Platform& p) {
   if (p.kind == platforms::FabricKind::kTorus) return "mesh/torus";
   if (p.ocs.present) return "hybrid network (packet switches and optical circuits)";
+  if (p.kind == platforms::FabricKind::kDragonfly) return "dragonfly";
   return p.kind == platforms::FabricKind::kFatTree ? "fat tree" : "set of clusters";
 }
 
@@ -67,6 +68,11 @@ void validate(const TrafficOptions& o, const platforms::Platform& p) {
         "coordinates: {} (docs/traffic.md)",
         o.pattern, p.name, fabric_description(p), others));
   }
+  if (pattern == Pattern::kBadDragon && p.kind != platforms::FabricKind::kDragonfly)
+    throw std::invalid_argument(
+        fmt::format("--pattern bad_dragon: needs a dragonfly (it sends each node's packets to the next "
+                    "group); {} is a {}",
+                    p.name, fabric_description(p)));
   if (const std::string need = node_count_need(pattern, p.nodes()); !need.empty())
     throw std::invalid_argument(
         fmt::format("--pattern {}: needs {}; {} has {} nodes", o.pattern, need, p.name, p.nodes()));
@@ -330,8 +336,12 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   sim::EventQueue queue(plat.router.clock_period_ps());
   const std::unique_ptr<platforms::Network> network = platforms::build_network(plat, queue);
   platforms::Network& net = *network;
+  const router::NodeId group_nodes =
+      plat.kind == platforms::FabricKind::kDragonfly
+          ? router::NodeId(plat.fabric.group_routers) * router::NodeId(plat.fabric.hosts_per_edge)
+          : 0;
   DestinationPicker picker(router::NodeId(net.num_nodes()), net.torus(), *parse_pattern(o.pattern), o.seed,
-                           o.hotspots, o.hotspot_fraction);
+                           o.hotspots, o.hotspot_fraction, group_nodes);
 
   TrafficContext ctx;
   ctx.queue = &queue;

@@ -41,6 +41,9 @@ struct Packet {
   // body flits follow it; worm_flits is the packet's length in flits.
   std::uint8_t worm = 0;  // 0: a whole packet; else kWormHead / kWormBody, | kWormTail on the last flit
   std::uint16_t worm_flits = 0;
+  // Dragonfly, Valiant and UGAL routing: the intermediate group the packet
+  // goes through (-1: none); set where it enters the network.
+  std::int32_t via = -1;
   Packet* next = nullptr;  // intrusive FIFO link (VC buffer, source queue, free list)
   void* user = nullptr;    // owner's payload descriptor (NIC), untouched by the network
 };

@@ -6,6 +6,8 @@
 // Minimal adaptive routing (Duato): the escape network is dimension-order
 // routing on its own VCs (kEscLow: VC 0; kEscHigh: VC 1, after the dateline,
 // when the topology has a ring), and the other VCs are adaptive (kAdaptive).
+// Dragonfly (hw/router/dragonfly_routing.h): one class per phase of a
+// packet's way, kPhase0 .. kPhase2, in the order a packet takes them.
 // Which VCs a class means on a router is RouterConfig's table (vc_first /
 // vc_last), filled once from the routing strategy.
 #pragma once
@@ -13,8 +15,18 @@
 
 namespace kairo::router {
 
-enum class VcClass : std::uint8_t { kLow = 0, kHigh = 1, kAny = 2, kEscLow = 3, kEscHigh = 4, kAdaptive = 5 };
-inline constexpr int kNumVcClasses = 6;
+enum class VcClass : std::uint8_t {
+  kLow = 0,
+  kHigh = 1,
+  kAny = 2,
+  kEscLow = 3,
+  kEscHigh = 4,
+  kAdaptive = 5,
+  kPhase0 = 6,
+  kPhase1 = 7,
+  kPhase2 = 8
+};
+inline constexpr int kNumVcClasses = 9;
 
 inline bool is_escape(VcClass c) { return c == VcClass::kEscLow || c == VcClass::kEscHigh; }
 

@@ -63,6 +63,20 @@ void Router::connect_output(int port, hw::PacketSink* dst, int dst_port, Time la
   p.out.latency_ps = latency_ps;
   p.out.flit_ps = flit_ps;
   for (int v = 0; v < cfg_.vcs; ++v) p.credits()[v] = dst_credits_per_vc;
+  if (cfg_.dragonfly) {
+    if (capacity_.empty()) capacity_.assign(std::size_t(cfg_.num_ports()), 0);
+    capacity_[std::size_t(port)] = dst_credits_per_vc;
+  }
+}
+
+// Flits the downstream buffers of an output hold or will hold, all VCs
+// together (BookSim's GetUsedCredit): what UGAL compares.
+int Router::used_credits(int port) {
+  Port& out = ports_[port];
+  apply_credits(out, port, cfg_.queue->now());
+  long used = 0;
+  for (int v = 0; v < cfg_.vcs; ++v) used += capacity_[std::size_t(port)] - out.credits()[v];
+  return int(used);
 }
 
 void Router::connect_input(int port, hw::CreditSink* src, int src_port, Time credit_latency_ps) {
@@ -100,6 +114,12 @@ void Router::accept(int port, int vc, hw::Packet* p) {
     // in its queue (set_head); it passes switch allocation only.
     p->ready_ps = p->arrive_ps + cfg_.body_pipeline_ps;
     p->adaptive = false;
+  } else if (cfg_.dragonfly) {
+    const auto hop =
+        cfg_.dragonfly->route(int(id_), *p, packet_coin(*p), [&](int out) { return used_credits(out); });
+    p->out_port = std::int16_t(hop.port);
+    p->out_class = hop.cls;
+    p->out_dim = std::int8_t(hop.link);
   } else if (cfg_.table) {  // switched fabric: the destination's table entry
     const int out = cfg_.table->port(id_, p->dst, p->dst_ni);
     p->out_port = std::int16_t(out);

@@ -282,7 +282,9 @@ class Router : public sc_core::sc_module,
   // allocator of the speculative requests, and each output port's held VCs.
   std::unique_ptr<Allocator> va_, spec_;
   std::vector<std::uint32_t> vc_held_;
-  std::vector<Worm> worms_;                  // wormhole: per input VC
+  std::vector<Worm> worms_;             // wormhole: per input VC
+  std::vector<std::int32_t> capacity_;  // dragonfly: credits per VC of each output's receiver
+  int used_credits(int port);
   static inline std::vector<int> va_heads_;  // this round's heads in VC allocation
   sim::Time alloc_at_ = sim::kNever;         // earliest pending allocation event
   std::uint64_t buffered_ = 0;

@@ -11,6 +11,7 @@
 #include "hw/common/network_activity.h"
 #include "hw/common/topology.h"
 #include "hw/router/allocator.h"
+#include "hw/router/dragonfly_routing.h"
 #include "hw/router/forwarding_table.h"
 #include "hw/router/routing.h"
 #include "sim/event_queue.h"
@@ -51,6 +52,9 @@ struct RouterConfig {
   // (the topology's), table null.
   int link_ports = -1;
   const ForwardingTable* table = nullptr;
+  // A dragonfly's switches route by arithmetic instead of a table (and
+  // choose Valiant or minimal ways: hw/router/dragonfly_routing.h).
+  const DragonflyRouting* dragonfly = nullptr;
   bool store_and_forward = false;
   const std::vector<std::string>* port_names = nullptr;  // switched fabrics
 

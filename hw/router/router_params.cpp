@@ -84,11 +84,22 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
            "whether its way there crosses the wrap-around link)");
     b.name("routing", &P::routing,
            {{"dimension_order", RoutingAlgorithm::kDimensionOrder},
-            {"minimal_adaptive", RoutingAlgorithm::kMinimalAdaptive}},
-           "mesh/torus routing strategy",
+            {"minimal_adaptive", RoutingAlgorithm::kMinimalAdaptive},
+            {"minimal", RoutingAlgorithm::kMinimal},
+            {"valiant", RoutingAlgorithm::kValiant},
+            {"ugal", RoutingAlgorithm::kUgal}},
+           "routing strategy",
            "mesh/torus: dimension_order, or minimal_adaptive (any productive hop on the adaptive VCs, with "
            "dimension order on the escape VCs: VC 0, and VC 1 after the dateline when there is a ring; needs "
-           "router.vcs above those)");
+           "router.vcs above those). Dragonfly: minimal (local, global, local; dimension_order means the "
+           "same), valiant (through a random intermediate group) or ugal (minimal or Valiant, chosen at the "
+           "source router by the two outputs' used credits); minimal needs router.vcs >= 2, the others >= 3 "
+           "(one VC class per phase)");
+    b.integer(
+        "ugal_threshold", &P::ugal_threshold, K::kFlits, -1000000, 1000000,
+        "flits of bias toward the minimal way",
+        "dragonfly ugal: the packet goes minimally when the minimal output's used credits are at most "
+        "twice the Valiant output's plus this (BookSim's adaptive_threshold, 30); other routings ignore it");
     std::vector<std::pair<std::string, std::string>> allocators;
     for (const std::string& n : allocator_choices()) allocators.emplace_back(n, n);
     b.name("allocator", &P::allocator, allocators, "",

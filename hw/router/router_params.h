@@ -36,6 +36,7 @@ struct RouterParams {
   std::vector<int> routing_order;   // router.routing_order: [X, Y, Z, A, C, B]; default = declared order
   TieBreak tie_break = TieBreak::kBalanced;  // router.tie_break: balanced | random | plus | minus
   RoutingAlgorithm routing = RoutingAlgorithm::kDimensionOrder;  // router.routing
+  int ugal_threshold = 30;                                       // router.ugal_threshold (flits)
   DatelineRule dateline = DatelineRule::kOnCrossing;             // router.dateline
   std::string allocator = "round_robin";    // router.allocator: allocator_names() (hw/router/allocator.h)
   int network_interfaces = 1;               // router.network_interfaces: injection/ejection port pairs

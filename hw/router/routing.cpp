@@ -72,6 +72,7 @@ void dimension_order_vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last
   set(VcClass::kEscLow, 0, 0);
   set(VcClass::kEscHigh, 0, 0);
   set(VcClass::kAdaptive, 0, 0);
+  for (VcClass c : {VcClass::kPhase0, VcClass::kPhase1, VcClass::kPhase2}) set(c, 0, 0);
 }
 
 DimensionOrderRouting::DimensionOrderRouting(const Topology& topo, std::vector<int> order, TieBreak tie,

@@ -109,10 +109,14 @@ class DimensionOrderRouting final : public Routing {
   DatelineRule dateline_;
 };
 
-// router.routing: which strategy the routers of a mesh/torus are given.
-//   kDimensionOrder   DimensionOrderRouting (the default)
-//   kMinimalAdaptive  MinimalAdaptiveRouting (hw/router/adaptive_routing.h)
-enum class RoutingAlgorithm : std::uint8_t { kDimensionOrder, kMinimalAdaptive };
+// router.routing: which strategy the routers are given.
+//   kDimensionOrder   mesh/torus: DimensionOrderRouting (the default); on a
+//                     dragonfly the same as kMinimal (local, global, local is
+//                     its dimension order)
+//   kMinimalAdaptive  mesh/torus: MinimalAdaptiveRouting (hw/router/adaptive_routing.h)
+//   kMinimal, kValiant, kUgal  dragonfly: DragonflyRouting's modes
+//                     (hw/router/dragonfly_routing.h)
+enum class RoutingAlgorithm : std::uint8_t { kDimensionOrder, kMinimalAdaptive, kMinimal, kValiant, kUgal };
 
 // The strategy for `topo`; order and tie as DimensionOrderRouting's (the
 // escape network's for an adaptive one). Throws std::invalid_argument as

@@ -9,12 +9,15 @@ void Reader::read_links(const YAML::Node& root, Platform& pl) {
   if (pl.kind == FabricKind::kTorus) {
     if (links)
       fail("links",
-           "only for fat_tree and clusters topologies; a mesh/torus takes router.link_bandwidth and "
-           "router.cable_latency");
+           "only for fat_tree, clusters and dragonfly topologies; a mesh/torus takes router.link_bandwidth "
+           "and router.cable_latency");
     return;
   }
   const bool wan = pl.kind == FabricKind::kClusters;
-  const std::vector<std::string> classes = wan ? kLinkClasses : std::vector<std::string>{"host", "up"};
+  const bool dragonfly = pl.kind == FabricKind::kDragonfly;
+  const std::vector<std::string> classes = wan         ? std::vector<std::string>{"host", "up", "wan"}
+                                           : dragonfly ? std::vector<std::string>{"host", "local", "global"}
+                                                       : std::vector<std::string>{"host", "up"};
   if (!links)
     fail("links", fmt::format("required key missing; expected links: {{{}}}, each {{bandwidth, latency}}",
                               join(classes)));
@@ -96,6 +99,11 @@ void Reader::read_links(const YAML::Node& root, Platform& pl) {
   };
   const SwitchedFabric& f = pl.fabric;
   read_class("host", pl.fabric.host, true);
+  if (dragonfly) {
+    read_class("local", pl.fabric.local, f.group_routers > 1);
+    read_class("global", pl.fabric.global, f.groups > 1);
+    return;
+  }
   read_class("up", pl.fabric.up, wan ? f.edges > 1 : f.edges > 1 || f.uplinks_per_edge > 0);
   if (wan) read_class("wan", pl.fabric.wan, f.edges > 1);
 }

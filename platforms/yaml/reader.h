@@ -29,7 +29,9 @@ namespace kairo::platforms::yaml {
 inline const std::vector<std::string> kFatTreeKeys = {"edges",  "hosts_per_edge", "uplinks_per_edge",
                                                       "spines", "levels",         "radix"};
 inline const std::vector<std::string> kClusterKeys = {"count", "hosts"};
-inline const std::vector<std::string> kLinkClasses = {"host", "up", "wan"};
+inline const std::vector<std::string> kDragonflyKeys = {"p", "a", "h", "groups"};
+// Every link class some fabric has (each fabric takes some: read_links).
+inline const std::vector<std::string> kLinkClasses = {"host", "up", "wan", "local", "global"};
 inline const std::vector<std::string> kLinkKeys = {"bandwidth", "latency", "buffer", "multiplier"};
 // links.wan only: its flow control and the loss model's values.
 inline const std::vector<std::string> kWanKeys = {"flow_control", "queue", "rto", "initial_window"};
@@ -94,6 +96,7 @@ class Reader {
 
   void read_topology(const YAML::Node& root, Platform& pl);
   void read_switched(const YAML::Node& n, const std::string& path, Platform& pl);
+  void read_dragonfly(const YAML::Node& n, Platform& pl);
   router::DimSpec read_dim(const YAML::Node& e, std::size_t i, const std::vector<router::DimSpec>& before);
   void check_switched(const Platform& pl);
   void read_links(const YAML::Node& root, Platform& pl);

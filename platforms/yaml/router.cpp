@@ -17,13 +17,27 @@ void Reader::read_router(const YAML::Node& r, const Platform& pl, RouterParams& 
   const std::vector<router::DimSpec>& dims = pl.dims;
   if (r.IsMap()) check_keys(r, "router", section_keys("router"));
   auto get = [&](const char* key) { return child(r, key); };
+  const bool dragonfly = pl.kind == FabricKind::kDragonfly;
   if (pl.kind != FabricKind::kTorus)
     for (const std::string& k : kTorusOnlyRouterKeys)
-      if (get(k.c_str()))
+      if (get(k.c_str()) && !(dragonfly && k == "routing"))
         fail("router." + k,
-             "only for mesh/torus topologies; a switched fabric takes links.host, links.up and "
-             "links.wan, and routes by destination tables");
+             dragonfly ? "only for mesh/torus topologies; a dragonfly takes links.host, links.local and "
+                         "links.global, and router.routing: minimal, valiant or ugal"
+                       : "only for mesh/torus and dragonfly topologies; a fat tree or clusters take "
+                         "links.host, links.up and links.wan, and route by destination tables");
   read_declared(r, router::router_param_decls(), p);
+  using router::RoutingAlgorithm;
+  const bool dfly_routing = p.routing == RoutingAlgorithm::kMinimal ||
+                            p.routing == RoutingAlgorithm::kValiant || p.routing == RoutingAlgorithm::kUgal;
+  if (dragonfly && p.routing == RoutingAlgorithm::kMinimalAdaptive)
+    fail("router.routing",
+         "expected minimal, valiant or ugal on a dragonfly (or dimension_order, the same as minimal), got "
+         "minimal_adaptive (meshes and tori only)");
+  if (!dragonfly && dfly_routing)
+    fail("router.routing",
+         "expected dimension_order or minimal_adaptive on a mesh/torus; minimal, valiant and "
+         "ugal route dragonflies");
   std::vector<std::string> names;
   for (const auto& d : dims) names.push_back(d.name);
   read_cables(get("cable_latency"), names, p);

@@ -147,7 +147,9 @@ void Reader::apply_set(YAML::Node& root, const std::string& set) {
              ((parts[1] == "fat_tree" &&
                std::find(kFatTreeKeys.begin(), kFatTreeKeys.end(), parts[2]) != kFatTreeKeys.end()) ||
               (parts[1] == "clusters" &&
-               std::find(kClusterKeys.begin(), kClusterKeys.end(), parts[2]) != kClusterKeys.end()))) {
+               std::find(kClusterKeys.begin(), kClusterKeys.end(), parts[2]) != kClusterKeys.end()) ||
+              (parts[1] == "dragonfly" &&
+               std::find(kDragonflyKeys.begin(), kDragonflyKeys.end(), parts[2]) != kDragonflyKeys.end()))) {
     YAML::Node v = parsed();
     auto topo = child(root, "topology");
     auto t = topo ? child(*topo, parts[1]) : std::nullopt;
@@ -182,11 +184,13 @@ void Reader::apply_set(YAML::Node& root, const std::string& set) {
         "{}: --set {}: unknown key '{}'; expected one of: name, description, router.<key> "
         "(<key>: {}), router.cable_latency.<DIM>, nic.<key> (<key>: {}), topology.dims.<DIM>.size, "
         "topology.dims.<DIM>.wrap, topology.fat_tree.<key> ({}), topology.clusters.<key> ({}), "
-        "links.<host|up|wan>.<bandwidth|latency|buffer|multiplier>, "
+        "topology.dragonfly.<key> ({}), "
+        "links.<host|up|wan|local|global>.<bandwidth|latency|buffer|multiplier>, "
         "links.wan.<flow_control|queue|rto|initial_window>, "
         "links.ports, ranks.map, ranks.seed, "
         "ocs.<key> ({})",
-        source_, set, key, join(rkeys), join(nkeys), join(kFatTreeKeys), join(kClusterKeys), join(okeys)));
+        source_, set, key, join(rkeys), join(nkeys), join(kFatTreeKeys), join(kClusterKeys),
+        join(kDragonflyKeys), join(okeys)));
   }
 }
 

@@ -16,16 +16,21 @@ constexpr int kMaxSwitchPorts = 76;
 }  // namespace
 
 void Reader::read_topology(const YAML::Node& root, Platform& pl) {
-  const char* kExpect = "topology: {dims: [...]} (mesh/torus), {fat_tree: {...}} or {clusters: {...}}";
+  const char* kExpect =
+      "topology: {dims: [...]} (mesh/torus), {fat_tree: {...}}, {clusters: {...}} or {dragonfly: {...}}";
   auto topo = child(root, "topology");
   if (!topo) fail("topology", fmt::format("required key missing; expected {}", kExpect));
   note("topology", *topo);
   if (!topo->IsMap())
     fail("topology", fmt::format("expected a mapping: {}, got {}", kExpect, describe(*topo)));
-  check_keys(*topo, "topology", {"dims", "fat_tree", "clusters"});
+  check_keys(*topo, "topology", {"dims", "fat_tree", "clusters", "dragonfly"});
   if (topo->size() != 1)
-    fail("topology",
-         fmt::format("expected exactly one of dims, fat_tree or clusters, got {} keys", topo->size()));
+    fail("topology", fmt::format("expected exactly one of dims, fat_tree, clusters or dragonfly, got {} keys",
+                                 topo->size()));
+  if (auto t = child(*topo, "dragonfly")) {
+    pl.kind = FabricKind::kDragonfly;
+    return read_dragonfly(*t, pl);
+  }
   if (auto t = child(*topo, "fat_tree")) {
     pl.kind = FabricKind::kFatTree;
     return read_switched(*t, "topology.fat_tree", pl);
@@ -106,6 +111,43 @@ void Reader::read_switched(const YAML::Node& n, const std::string& path, Platfor
   }
 }
 
+// topology.dragonfly {p, a, h, groups}: hosts per router, routers per
+// group, global ports per router, and groups (a*h + 1 unless given: one
+// global link between every two groups).
+void Reader::read_dragonfly(const YAML::Node& n, Platform& pl) {
+  const std::string path = "topology.dragonfly";
+  note(path, n);
+  if (!n.IsMap())
+    fail(path, fmt::format("expected a mapping {{{}}}, got {}", join(kDragonflyKeys), describe(n)));
+  check_keys(n, path, kDragonflyKeys);
+  SwitchedFabric& f = pl.fabric;
+  auto count = [&](const char* key, long long min, const char* what, int& out, bool required) {
+    auto v = child(n, key);
+    if (!v) {
+      if (required)
+        fail_at(path, path + "." + key,
+                fmt::format("required key missing; expected an integer >= {} ({})", min, what));
+      return;
+    }
+    out = int(read_int(*v, path + "." + key, min, what, 1 << 16));
+  };
+  count("p", 1, "hosts per router", f.hosts_per_edge, true);
+  count("a", 1, "routers per group", f.group_routers, true);
+  count("h", 0, "global ports per router", f.global_ports, true);
+  const long long most = (long long)f.group_routers * f.global_ports + 1;
+  f.groups = int(std::min<long long>(most, 1 << 20));
+  count("groups", 1, "groups, at most a x h + 1", f.groups, false);
+  if (f.groups > most)
+    fail(path + ".groups",
+         fmt::format("expected at most a x h + 1 = {} groups (each pair of groups needs a global link and a "
+                     "group has a x h = {} of them), got {}",
+                     most, most - 1, f.groups));
+  if ((long long)f.group_routers * f.groups * f.hosts_per_edge > (1 << 24))
+    fail(path, fmt::format("expected at most 2^24 hosts, got a x groups x p = {} x {} x {}", f.group_routers,
+                           f.groups, f.hosts_per_edge));
+  f.edges = f.group_routers * f.groups;
+}
+
 router::DimSpec Reader::read_dim(const YAML::Node& e, std::size_t i,
                                  const std::vector<router::DimSpec>& before) {
   const std::string at = fmt::format("topology.dims[{}]", i);
@@ -182,6 +224,25 @@ void Reader::check_switched(const Platform& pl) {
       ports(pick({"topology.fat_tree.edges"}, t), t + ".edges",
             (long long)f.edges * (f.uplinks_per_edge / f.spines),
             fmt::format("a spine with {} edges x {} links each", f.edges, f.uplinks_per_edge / f.spines));
+  } else if (pl.kind == FabricKind::kDragonfly) {
+    const std::string t = "topology.dragonfly";
+    ports(pick({"topology.dragonfly.p", "topology.dragonfly.a", "topology.dragonfly.h",
+                "router.network_interfaces"},
+               t),
+          t + ".p", (long long)f.hosts_per_edge * nis + f.group_routers - 1 + f.global_ports,
+          fmt::format("a router with {} hosts x {} network interfaces + {} local + {} global ports",
+                      f.hosts_per_edge, nis, f.group_routers - 1, f.global_ports));
+    const int phases =
+        r.routing == router::RoutingAlgorithm::kValiant || r.routing == router::RoutingAlgorithm::kUgal ? 3
+                                                                                                        : 2;
+    if (r.vcs < phases)
+      fail_at(pick({"router.vcs", "router.routing"}, "router"), "router.vcs",
+              fmt::format("expected an integer >= {} on a dragonfly: routing {} takes one VC class per phase "
+                          "of a packet's way ({}), got {}",
+                          phases, phases == 3 ? "valiant or ugal" : "minimal",
+                          phases == 3 ? "to the intermediate group, to the last global link, after it"
+                                      : "before the global link, from it on",
+                          r.vcs));
   } else {
     const std::string t = "topology.clusters";
     ports(pick({"topology.clusters.hosts", "router.network_interfaces"}, t), t + ".hosts",
@@ -193,8 +254,11 @@ void Reader::check_switched(const Platform& pl) {
   }
   // Virtual cut-through: every receive buffer holds the largest packet.
   const std::uint64_t packet = std::uint64_t(r.max_packet_flits) * std::uint64_t(r.flit_bytes);
-  for (const auto& [name, c] :
-       {std::pair<const char*, const LinkClass&>{"host", f.host}, {"up", f.up}, {"wan", f.wan}})
+  for (const auto& [name, c] : {std::pair<const char*, const LinkClass&>{"host", f.host},
+                                {"up", f.up},
+                                {"wan", f.wan},
+                                {"local", f.local},
+                                {"global", f.global}})
     if (c.buffer_bytes > 0 && c.buffer_bytes < packet)
       fail(std::string("links.") + name + ".buffer",
            fmt::format(
@@ -205,8 +269,11 @@ void Reader::check_switched(const Platform& pl) {
     double ps = r.flit_bytes * 1e12 / bw;
     return ps >= 0.5 && ps < 1e18;
   };
-  for (const auto& [name, c] :
-       {std::pair<const char*, const LinkClass&>{"host", f.host}, {"up", f.up}, {"wan", f.wan}})
+  for (const auto& [name, c] : {std::pair<const char*, const LinkClass&>{"host", f.host},
+                                {"up", f.up},
+                                {"wan", f.wan},
+                                {"local", f.local},
+                                {"global", f.global}})
     if (c.bytes_per_s > 0 && !representable(c.bytes_per_s))
       fail(std::string("links.") + name + ".bandwidth",
            fmt::format("expected a bandwidth at which one {}B flit takes between 1ps and 1e18ps, got {}",

@@ -46,6 +46,16 @@ TEST(Fabrics, CheckCountsNodesAndLinksAsTheShapeGives) {
       EXPECT_EQ(number_after(r.out, R"(nodes +(\d+))"), nodes);
       EXPECT_EQ(number_after(r.out, R"(links +(\d+) unidirectional)"), links);
       EXPECT_EQ(number_after(r.out, R"((\d+) NI channel pairs)"), nodes * std::uint64_t(nis));
+    } else if (p.kind == platforms::FabricKind::kDragonfly) {
+      // a routers a group, all to all; one global link between every two groups.
+      const auto& f = p.fabric;
+      const std::uint64_t g = std::uint64_t(f.groups), a = std::uint64_t(f.group_routers);
+      const std::uint64_t nodes = g * a * std::uint64_t(f.hosts_per_edge);
+      EXPECT_EQ(number_after(r.out, R"(nodes +(\d+))"), nodes);
+      EXPECT_EQ(number_after(r.out, R"(switches +(\d+))"), g * a);
+      EXPECT_EQ(number_after(r.out, R"(links +(\d+) host)"), nodes * std::uint64_t(nis));
+      EXPECT_EQ(number_after(r.out, R"((\d+) local \()"), g * a * (a - 1) / 2);
+      EXPECT_EQ(number_after(r.out, R"((\d+) global \()"), g * (g - 1) / 2);
     } else {
       const auto& f = p.fabric;
       const bool tree = p.kind == platforms::FabricKind::kFatTree;

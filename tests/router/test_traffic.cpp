@@ -130,13 +130,17 @@ TEST(Traffic, IslipIterationsReachTheRouters) {
   EXPECT_NE(one["accepted_flits_per_node_cycle"], four["accepted_flits_per_node_cycle"]);
 }
 
-// tofu-small has 96 nodes: the bit patterns (a power of two) and taper64
-// (exactly 64) are refused there before anything runs.
+// tofu-small has 96 nodes and dragonfly-342 342: the bit patterns (a power
+// of two) and taper64 (exactly 64) are refused there before anything runs;
+// bad_dragon needs a dragonfly's groups and transpose a mesh/torus shape.
 TEST(Traffic, EveryPatternDeliversEverythingOnEveryTopologyKind) {
-  for (std::string platform : {"mesh-8x8", "torus-8x8", "tofu-small"}) {
+  for (std::string platform : {"mesh-8x8", "torus-8x8", "tofu-small", "dragonfly-342"}) {
+    const bool dragonfly = platform == "dragonfly-342";
     for (const auto& pattern : traffic::pattern_names()) {
       if (pattern == "transpose" && platform == "tofu-small") continue;  // needs a symmetric shape
-      if (platform == "tofu-small" && (pattern == "bitrev" || pattern == "shuffle" || pattern == "taper64")) {
+      const bool not_64 = platform == "tofu-small" || dragonfly;
+      if ((not_64 && (pattern == "bitrev" || pattern == "shuffle" || pattern == "taper64")) ||
+          (dragonfly && pattern == "transpose") || (!dragonfly && pattern == "bad_dragon")) {
         EXPECT_THROW(run(platform, opts(pattern, 0.3, 300, 1000)), std::invalid_argument) << pattern;
         continue;
       }
