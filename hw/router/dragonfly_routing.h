@@ -83,9 +83,9 @@ class DragonflyRouting {
   void vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last) const;
 
   struct Hop {
-    int port;      // output port (a host port: eject)
-    VcClass cls;   // kAny when ejecting
-    int link;      // 0 local, 1 global, -1 ejecting
+    int port;     // output port (a host port: eject)
+    VcClass cls;  // kAny when ejecting
+    int link;     // 0 local, 1 global, -1 ejecting
   };
   // Route packet `pk` one hop at router `r`. `coin`: the packet's random bits
   // (the intermediate group). `used(port)`: the used credits of an output
@@ -108,7 +108,7 @@ class DragonflyRouting {
 
 template <class UsedCredits>
 DragonflyRouting::Hop DragonflyRouting::route(int r, hw::Packet& pk, std::uint64_t coin,
-                                               UsedCredits&& used) const {
+                                              UsedCredits&& used) const {
   const int dst_router = int(pk.dst / NodeId(s_.p));
   const int G = r / s_.a, D = dst_router / s_.a;
   const bool injected = pk.in_dim < 0;
@@ -133,8 +133,8 @@ DragonflyRouting::Hop DragonflyRouting::route(int r, hw::Packet& pk, std::uint64
     }
   }
   if (dst_router == r) return Hop{s_.host_port(r % s_.a, pk.dst, pk.dst_ni), VcClass::kAny, -1};
-  const int port = phase == 0 && mode_ != DragonflyMode::kMinimal ? toward_group(r, pk.via)
-                                                                   : toward_router(r, dst_router);
+  const int port =
+      phase == 0 && mode_ != DragonflyMode::kMinimal ? toward_group(r, pk.via) : toward_router(r, dst_router);
   const bool global = is_global(r, port);
   if (global && phase == phases() - 2) phase += 1;  // the minimal leg's global link
   return Hop{port, VcClass(int(VcClass::kPhase0) + phase), global ? 1 : 0};

@@ -38,6 +38,7 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
     if (!va_) throw std::invalid_argument("unknown VC allocator '" + cfg.vc_allocator + "'");
     if (cfg.speculative) spec_ = make_allocator(cfg.allocator, np, cfg.vcs, np, false, cfg.islip_iterations);
     vc_held_.assign(std::size_t(np), 0);
+    release_at_.assign(std::size_t(np) * std::size_t(cfg.vcs), sim::kNever);
     if (va_heads_.size() < in_vcs_.size()) va_heads_.resize(in_vcs_.size());
   }
 }

@@ -282,6 +282,13 @@ class Router : public sc_core::sc_module,
   // allocator of the speculative requests, and each output port's held VCs.
   std::unique_ptr<Allocator> va_, spec_;
   std::vector<std::uint32_t> vc_held_;
+  // VC allocation stage under virtual cut-through: a packet's output VC
+  // stays held until its tail has crossed the switch (release_at_, per port
+  // and VC; kNever: no release pending); releasing_: a bit per port with a
+  // release pending. release_due frees those due by t (router_va.cpp).
+  std::vector<sim::Time> release_at_;
+  std::array<std::uint64_t, (kMaxPorts + 63) / 64> releasing_{};
+  void release_due(sim::Time t);
   std::vector<Worm> worms_;             // wormhole: per input VC
   std::vector<std::int32_t> capacity_;  // dragonfly: credits per VC of each output's receiver
   int used_credits(int port);

@@ -6,7 +6,11 @@
 // way choose_option picks) that no other packet holds and that has credits
 // for the whole packet (virtual cut-through). The VC allocator, matching
 // input VCs to output VCs, grants each at most one; a granted VC is held by
-// its packet until the packet leaves. Switch allocation follows
+// its packet until the packet's tail has crossed the switch (its last flit
+// is on the output link: the output is free for the next packet), so a
+// packet that takes the VC after it follows one VC allocation and one switch
+// allocation round later, as in a flit-level router (BookSim's iq router
+// frees the VC with its tail flit). Switch allocation follows
 // router.sw_alloc_cycles after the grant, among the heads holding a VC whose
 // input and output are free.
 // Speculative: the heads asking for a VC this round ask for the switch in the
@@ -27,6 +31,7 @@ void Router::allocate_staged() {
   const int nv = cfg_.vcs;
   const bool by_age = allocator_->uses_age() || va_->uses_age();
   NetworkActivity& act = *cfg_.activity;
+  release_due(t);
 
   // 1. VC allocation.
   int nva = 0;
@@ -58,7 +63,7 @@ void Router::allocate_staged() {
     const int v = va_->grant_vc(idx);
     if (v < 0) continue;
     h.held_vc = std::int8_t(v);
-    vc_held_[std::size_t(h.out_port)] |= 1u << v;
+    vc_held_[std::size_t(h.out_port)] |= 1u << v;  // free: release_due cleared it
     h.ready_ps = t + cfg_.sa_after_va_ps;
     ++act.vc_grants;
     if (probe_) trace_held(h.out_port, t);
@@ -110,11 +115,16 @@ void Router::allocate_staged() {
         continue;
       }
       if (speculative) ++act.speculative_hits;
-      // A packet lets its VC go as it leaves; a wormhole packet's flits hold
-      // it from the head flit to the tail flit (hold_for_worm).
-      if (!in_vcs_[std::size_t(vc_index(in, vc))].fifo.head->worm) vc_held_[std::size_t(out)] &= ~(1u << ov);
-      if (probe_) trace_held(out, t);
+      // A packet lets its VC go once its tail has crossed the switch; a
+      // wormhole packet's flits hold it from the head flit to the tail flit
+      // (hold_for_worm).
+      const bool worm = in_vcs_[std::size_t(vc_index(in, vc))].fifo.head->worm != 0;
       depart(in, vc, ov, t);
+      if (!worm) {
+        release_at_[std::size_t(out) * std::size_t(nv) + std::size_t(ov)] =
+            cfg_.clock.ceil(ports_[out].out.free_at);
+        releasing_[out >> 6] |= 1ULL << (out & 63);
+      }
     }
   };
   if (spec_) {
@@ -126,6 +136,31 @@ void Router::allocate_staged() {
   if (buffered_ > 0) {
     const Time wake = next_wake_staged(t);
     if (wake != sim::kNever) schedule_allocation(wake);
+  }
+}
+
+// Output VCs whose packet's tail has crossed the switch by t become free,
+// each at its own time (the waveform shows each at that time: nothing on
+// this port was traced since, as every round first calls this).
+void Router::release_due(Time t) {
+  const int nv = cfg_.vcs;
+  for (std::size_t w = 0; w < releasing_.size(); ++w) {
+    for (std::uint64_t bits = releasing_[w]; bits; bits &= bits - 1) {
+      const int port = int(w * 64) + __builtin_ctzll(bits);
+      Time* at = &release_at_[std::size_t(port) * std::size_t(nv)];
+      bool pending = false;
+      for (;;) {  // in time order, for the waveform
+        int first = -1;
+        for (int v = 0; v < nv; ++v)
+          if (at[v] <= t && (first < 0 || at[v] < at[first])) first = v;
+        if (first < 0) break;
+        vc_held_[std::size_t(port)] &= ~(1u << first);
+        if (probe_) trace_held(port, at[first]);
+        at[first] = sim::kNever;
+      }
+      for (int v = 0; v < nv; ++v) pending = pending || at[v] != sim::kNever;
+      if (!pending) releasing_[w] &= ~(1ULL << (port & 63));
+    }
   }
 }
 
@@ -144,23 +179,30 @@ void Router::trace_spec(int port, Time t, bool hit) {
 
 // When a head waiting for a VC on `port` (class cls) could get one: next
 // cycle if a free VC has credits (it lost allocation), at the next credit
-// on its way if not; never if every VC is held (the holder's departure, a
-// round of this router, looks again) or if no credit is on its way (the
-// output is marked so that the next credit schedules a round).
+// on its way if not, or when a held VC's packet has left (release_at_);
+// never if every VC is held by a packet still here (its departure, a round
+// of this router, looks again) or if no credit is on its way (the output is
+// marked so that the next credit schedules a round).
 Time Router::vc_wake(int port, int flits, VcClass cls, Time t) {
   Port& out = ports_[port];
   apply_credits(out, port, t);
   const std::uint32_t held = held_mask(port);
   bool any_free = false;
+  Time released = sim::kNever;  // the first held VC whose packet has left
   for (int v = cfg_.class_first(cls), e = cfg_.class_last(cls); v < e; ++v) {
-    if (held >> v & 1) continue;
+    if (held >> v & 1) {
+      if (!release_at_.empty())
+        released =
+            std::min(released, release_at_[std::size_t(port) * std::size_t(cfg_.vcs) + std::size_t(v)]);
+      continue;
+    }
     if (out.credits()[v] >= flits) return t + cfg_.clock.period_ps;
     any_free = true;
   }
-  if (!any_free) return sim::kNever;
-  if (!out.returning.empty()) return out.returning.front().at;
+  if (!any_free) return released;
+  if (!out.returning.empty()) return std::min(released, out.returning.front().at);
   credit_waiters_[port >> 6] |= 1ULL << (port & 63);
-  return sim::kNever;
+  return released;
 }
 
 Time Router::next_wake_staged(Time t) {
