@@ -110,6 +110,48 @@ TEST(Cli, PatternsNeedingANodeCountNameItAndTheCount) {
                    {"--pattern taper64", "exactly 64", "256"});
 }
 
+// Dragonfly settings that cannot work, refused before anything runs with the
+// key and what it expects: Valiant and UGAL take three VC classes (one per
+// phase of a packet's way) and minimal two; the dragonfly routings are not a
+// mesh's, minimal_adaptive not a dragonfly's; a dragonfly has at most
+// a*h + 1 groups (one global link between every two); bad_dragon needs a
+// dragonfly's groups. The limits themselves are accepted.
+TEST(Cli, DragonflySettingsThatCannotWorkAreRefusedNamingTheKey) {
+  auto dir = test::temp_dir();
+  auto dragonfly = [&](const std::string& name, const std::string& shape, const std::string& router) {
+    return test::write_file(dir, name,
+                            "name: dfly\ntopology:\n  dragonfly: " + shape +
+                                "\nrouter:\n  clock: 1GHz\n  flit_size: 32B\n  vc_buffer_flits: 8\n"
+                                "  max_packet_flits: 8\n" +
+                                router +
+                                "links:\n  host: {bandwidth: 32GB/s}\n  local: {bandwidth: 32GB/s}\n"
+                                "  global: {bandwidth: 32GB/s}\n");
+  };
+  const auto ugal2 = dragonfly("ugal2.yaml", "{p: 2, a: 4, h: 2}", "  routing: ugal\n  vcs: 2\n");
+  expect_bad_input({"traffic", ugal2, "--rate", "0.1"}, {ugal2, "router.vcs", ">= 3", "got 2"});
+  expect_bad_input(
+      {"traffic", "dragonfly-342", "--rate", "0.1", "--set", "router.routing=ugal", "--set", "router.vcs=2"},
+      {"router.vcs: expected an integer >= 3"});
+  expect_bad_input({"check", "dragonfly-342", "--set", "router.routing=valiant", "--set", "router.vcs=2"},
+                   {"router.vcs: expected an integer >= 3"});
+  expect_bad_input({"check", "dragonfly-342", "--set", "router.routing=minimal", "--set", "router.vcs=1"},
+                   {"router.vcs: expected an integer >= 2"});
+  EXPECT_EQ(run_kairo({"check", "dragonfly-342", "--set", "router.routing=minimal", "--set", "router.vcs=2"})
+                .exit_code,
+            0);
+  expect_bad_input({"traffic", "mesh-8x8", "--rate", "0.1", "--set", "router.routing=valiant"},
+                   {"router.routing: expected dimension_order or minimal_adaptive"});
+  expect_bad_input({"traffic", "dragonfly-342", "--rate", "0.1", "--set", "router.routing=minimal_adaptive"},
+                   {"router.routing: expected minimal, valiant or ugal"});
+  expect_bad_input({"traffic", "dragonfly-342", "--rate", "0.1", "--set", "topology.dragonfly.groups=20"},
+                   {"topology.dragonfly.groups: expected at most", "19", "got 20"});
+  const auto ten = dragonfly("ten.yaml", "{p: 2, a: 4, h: 2, groups: 10}", "");
+  expect_bad_input({"traffic", ten, "--rate", "0.1"}, {ten, "topology.dragonfly.groups", "9", "got 10"});
+  EXPECT_EQ(run_kairo({"check", dragonfly("nine.yaml", "{p: 2, a: 4, h: 2, groups: 9}", "")}).exit_code, 0);
+  expect_bad_input({"traffic", "mesh-8x8", "--rate", "0.1", "--pattern", "bad_dragon"},
+                   {"--pattern bad_dragon", "needs a dragonfly", "mesh-8x8"});
+}
+
 // A watchdog of one cycle fires whenever no packet moves for a cycle (for
 // instance while heads are in a router's pipeline): the run must stop with
 // exit code 1 and name the ports and VCs holding packets.

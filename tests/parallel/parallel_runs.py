@@ -38,6 +38,10 @@ CASES = {
                                                "--set", "router.speculative=true"] + TRAFFIC),
     "traffic-mesh8x8-adaptive-transpose-np2": (2, ["traffic", "mesh-8x8", "--rate", "0.3", "--pattern", "transpose",
                                                    "--set", "router.routing=minimal_adaptive"] + TRAFFIC),
+    # a dragonfly under UGAL (its shipped routing) on bad_dragon: source routers choose minimal or Valiant
+    # ways by their outputs' used credits, which must not depend on where the cut puts the credits' senders
+    "traffic-dragonfly-ugal-baddragon-np3": (3, ["traffic", "dragonfly-342", "--rate", "0.12", "--pattern",
+                                                 "bad_dragon"] + TRAFFIC),
     # counter logs: the file {out}/NAME must be the same bytes too
     "counters-torus8x8-csv-np4": (4, ["traffic", "torus-8x8", "--rate", "0.4", "--counters", "{out}/c.csv",
                                       "--interval", "100ns"] + TRAFFIC),

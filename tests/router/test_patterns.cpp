@@ -16,6 +16,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "hw/common/topology.h"
 #include "tests/test_support.h"
@@ -263,6 +264,52 @@ TEST(Patterns, RandpermIsAPermutationFixedByTheSeedAndHotspotAtOneIsBookSims) {
   EXPECT_NE(a, perm(8));
   DestinationPicker hot(64, nullptr, pattern("hotspot"), 1, {37}, 1.0);
   for (NodeId i = 0; i < 64; ++i) EXPECT_EQ(hot.pick(i, rng), 37u);
+}
+
+// bad_dragon with g hosts per group: every destination lies in the next
+// group, (i / g + 1) mod groups, the last group sending to group 0, and each
+// of its g nodes is drawn with probability 1/g. Each source draws K times, so
+// a destination node's count is binomial (g K draws of probability 1/g: mean
+// K, sd sqrt(K (1 - 1/g))); five sd bound every node's count (all 342 + 72
+// inside but for about one seed in 4,000), and Pearson's statistic over the
+// N nodes (N - groups degrees of freedom: each group's total is fixed at
+// g K) stays under its 1e-4 quantile (Wilson-Hilferty: 426.2 for 323, 113.7
+// for 63). A pattern that drew one node of the group twice as often as the
+// others fails both (that node's count near 1.9 K). Without the group size (not a dragonfly), or with one
+// that does not divide the nodes, the picker refuses.
+TEST(Patterns, BadDragonSendsToAUniformNodeOfTheNextGroup) {
+  const int K = 2000;
+  for (const auto& [n, g, quantile] :
+       {std::tuple{NodeId(342), NodeId(18), 426.2}, {NodeId(72), NodeId(8), 113.7}}) {
+    DestinationPicker p(n, nullptr, pattern("bad_dragon"), 1, {0}, 0.2, g);
+    EXPECT_FALSE(p.is_permutation());
+    const NodeId groups = n / g;
+    std::vector<double> count(n, 0.0);
+    for (NodeId i = 0; i < n; ++i) {
+      sim::Rng rng(7, i);
+      const NodeId next = (i / g + 1) % groups;
+      for (int k = 0; k < K; ++k) {
+        const NodeId d = p.pick(i, rng);
+        ASSERT_LT(d, n);
+        ASSERT_EQ(d / g, next) << "node " << i << " of group " << i / g << " sent to " << d;
+        count[d] += 1;
+      }
+    }
+    // The last group's nodes send to group 0.
+    sim::Rng rng(3, 0);
+    EXPECT_LT(p.pick(n - 1, rng), g);
+    const double sd = std::sqrt(K * (1 - 1.0 / double(g)));
+    for (NodeId d = 0; d < n; ++d) EXPECT_NEAR(count[d], K, 5 * sd) << n << " nodes: node " << d;
+    EXPECT_LT(chi2(count, std::vector<double>(n, double(K))), quantile) << n << " nodes";
+  }
+  for (NodeId g : {NodeId(0), NodeId(20)}) {
+    try {
+      DestinationPicker p(342, nullptr, pattern("bad_dragon"), 1, {0}, 0.2, g);
+      FAIL() << "bad_dragon accepted a group of " << g << " of 342 nodes";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("dragonfly"), std::string::npos) << e.what();
+    }
+  }
 }
 
 // The random patterns draw from the source's stream only: the same stream
