@@ -29,4 +29,26 @@ std::string temp_dir();
 std::string write_file(const std::string& dir, const std::string& name, const std::string& text);
 std::string read_file(const std::string& path);
 
+// Kahn's algorithm on a directed graph given as successor lists: true iff
+// every vertex can be removed, i.e. the graph has no cycle (a channel
+// dependency graph: the routing is deadlock-free, Dally & Seitz).
+// `out`: one container of successor indices per vertex.
+template <class Graph>
+bool acyclic(const Graph& out) {
+  std::vector<int> indeg(out.size(), 0), ready;
+  for (const auto& s : out)
+    for (int v : s) ++indeg[std::size_t(v)];
+  for (std::size_t c = 0; c < out.size(); ++c)
+    if (indeg[c] == 0) ready.push_back(int(c));
+  std::size_t removed = 0;
+  while (!ready.empty()) {
+    const int c = ready.back();
+    ready.pop_back();
+    ++removed;
+    for (int v : out[std::size_t(c)])
+      if (--indeg[std::size_t(v)] == 0) ready.push_back(v);
+  }
+  return removed == out.size();
+}
+
 }  // namespace kairo::test

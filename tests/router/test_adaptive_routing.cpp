@@ -12,6 +12,7 @@
 
 #include "hw/router/adaptive_routing.h"
 #include "sim/random.h"
+#include "tests/test_support.h"
 
 namespace kairo::router {
 namespace {
@@ -161,20 +162,7 @@ bool escape_graph_acyclic(const Topology& t, TieBreak tie, bool ignore_dateline,
       }
     }
   }
-  std::vector<int> indeg(channels, 0), ready;
-  for (const auto& s : out)
-    for (int v : s) ++indeg[std::size_t(v)];
-  for (std::size_t c = 0; c < channels; ++c)
-    if (indeg[c] == 0) ready.push_back(int(c));
-  std::size_t removed = 0;
-  while (!ready.empty()) {
-    const int c = ready.back();
-    ready.pop_back();
-    ++removed;
-    for (int v : out[std::size_t(c)])
-      if (--indeg[std::size_t(v)] == 0) ready.push_back(v);
-  }
-  return removed == channels;
+  return test::acyclic(out);
 }
 
 TEST(AdaptiveRouting, EscapeNetworkEnteredAnywhereHasAnAcyclicChannelDependencyGraph) {

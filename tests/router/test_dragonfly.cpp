@@ -29,19 +29,7 @@ using test::with;
 nlohmann::json run(const std::string& platform, const std::string& pattern, double rate,
                    const std::vector<std::string>& sets, std::uint64_t warmup, std::uint64_t measure,
                    std::uint64_t seed = 5, int flits = 4) {
-  traffic::TrafficOptions o;
-  o.pattern = pattern;
-  o.rate = rate;
-  o.packet_flits = flits;
-  o.warmup_cycles = warmup;
-  o.measure_cycles = measure;
-  o.seed = seed;
-  o.use_systemc = false;
-  const auto r = traffic::run_traffic(platforms::load_platform(platform, sets), o);
-  EXPECT_FALSE(r.deadlock) << platform << " " << pattern << ": "
-                           << (r.blocked.empty() ? "" : r.blocked.front());
-  EXPECT_FALSE(r.lost_or_duplicated) << platform << " " << pattern;
-  return r.json;
+  return test::traffic_json_after(platform, pattern, rate, sets, warmup, measure, seed, flits);
 }
 
 void expect_all_delivered(const nlohmann::json& j, const std::string& what) {

@@ -24,6 +24,7 @@
 #include "hw/router/dragonfly_routing.h"
 #include "platforms/platform.h"
 #include "platforms/switch_plan.h"
+#include "tests/test_support.h"
 
 namespace kairo::router {
 namespace {
@@ -354,22 +355,7 @@ class DependencyGraph {
     add(way);
   }
   // Kahn's topological sort removes every channel iff there is no cycle.
-  bool acyclic() const {
-    std::vector<int> indeg(out_.size(), 0), ready;
-    for (const auto& s : out_)
-      for (int v : s) ++indeg[std::size_t(v)];
-    for (std::size_t c = 0; c < out_.size(); ++c)
-      if (indeg[c] == 0) ready.push_back(int(c));
-    std::size_t removed = 0;
-    while (!ready.empty()) {
-      const int c = ready.back();
-      ready.pop_back();
-      ++removed;
-      for (int v : out_[std::size_t(c)])
-        if (--indeg[std::size_t(v)] == 0) ready.push_back(v);
-    }
-    return removed == out_.size();
-  }
+  bool acyclic() const { return test::acyclic(out_); }
   std::size_t edges() const {
     std::size_t e = 0;
     for (const auto& s : out_) e += s.size();
