@@ -48,6 +48,7 @@ struct TniInfo {
 // hw/nic/tni_observe.h).
 inline constexpr int kLinkFixedFields = 8;  // then one zero-credit time per VC
 inline constexpr int kTniFields = 8;
+inline constexpr int kAllocFields = 7;  // table "alloc" (router_observe.h alloc_counters), when present
 
 class CounterLog : public sim::EventTarget {
  public:
@@ -57,8 +58,9 @@ class CounterLog : public sim::EventTarget {
   // as one process would.
   CounterLog(Network& net, RdmaMachine* machine, sim::EventQueue& q, sim::Time interval_ps,
              const std::string& path, const sim::MpiWorld* world = nullptr);
-  // Over any registry with a "link" table of kLinkFixedFields + VCs columns
-  // and a "tni" table. `watchdog` (may be null): an armed one does not keep
+  // Over any registry with a "link" table of kLinkFixedFields + VCs columns,
+  // a "tni" table, and optionally an "alloc" table of kAllocFields columns
+  // (in that order). `watchdog` (may be null): an armed one does not keep
   // the log sampling.
   CounterLog(observe::Registry blocks, sim::EventQueue& q, sim::Time interval_ps, sim::Time clock_period_ps,
              const std::string& path, const router::Watchdog* watchdog, const sim::MpiWorld* world = nullptr);
@@ -114,9 +116,13 @@ struct CounterLogData {
   int vcs = 1;
   std::vector<LinkInfo> links;
   std::vector<TniInfo> tnis;
+  // Table "alloc" (a run whose routers make allocation choices; empty
+  // otherwise): its router ports, named as links are, and its columns.
+  std::vector<LinkInfo> alloc_ports;
+  std::vector<std::string> alloc_fields;
   struct Interval {
     sim::Time start = 0, end = 0;
-    std::vector<std::pair<std::uint32_t, std::vector<std::uint64_t>>> links, tnis;  // (index, fields)
+    std::vector<std::pair<std::uint32_t, std::vector<std::uint64_t>>> links, tnis, allocs;  // (index, fields)
   };
   std::vector<Interval> intervals;
 };

@@ -81,6 +81,15 @@ CounterLogData read_counter_log(const std::string& path) {
         if (!l.is_array() || l.size() != 7) throw bad("a link of the header is not a list of 7 names");
         d.links.push_back(LinkInfo{l[0], l[1], l[2], l[3], l[4], l[5], l[6]});
       }
+      if (h.contains("allocs")) {
+        for (const auto& f : h.at("alloc_fields")) d.alloc_fields.push_back(f.get<std::string>());
+        if (d.alloc_fields.size() != std::size_t(kAllocFields))
+          throw bad("bad header: expected " + std::to_string(kAllocFields) + " alloc_fields");
+        for (const auto& l : h.at("allocs")) {
+          if (!l.is_array() || l.size() != 7) throw bad("a port of the alloc table is not a list of 7 names");
+          d.alloc_ports.push_back(LinkInfo{l[0], l[1], l[2], l[3], l[4], l[5], l[6]});
+        }
+      }
       for (const auto& t : h.at("tnis")) {
         if (!t.is_array() || t.size() != 3) throw bad("an engine of the header is not a list of 3 fields");
         const std::uint64_t tni = whole(t[2], "an engine's index");
@@ -99,9 +108,12 @@ CounterLogData read_counter_log(const std::string& path) {
       CounterLogData::Interval iv;
       iv.start = varint();
       iv.end = varint();
-      for (int table = 0; table < 2; ++table) {
-        const std::size_t fields = table == 0 ? lf : std::size_t(kTniFields);
-        const std::size_t limit = table == 0 ? d.links.size() : d.tnis.size();
+      const int tables = d.alloc_fields.empty() ? 2 : 3;  // link, tni, then alloc
+      for (int table = 0; table < tables; ++table) {
+        const std::size_t fields = table == 0 ? lf : table == 1 ? std::size_t(kTniFields) : kAllocFields;
+        const std::size_t limit = table == 0   ? d.links.size()
+                                  : table == 1 ? d.tnis.size()
+                                               : d.alloc_ports.size();
         std::uint64_t index = 0;
         const std::uint64_t n = varint();
         if (n > data.size() - at) throw bad("truncated: more rows than bytes");  // a row takes bytes
@@ -110,7 +122,10 @@ CounterLogData read_counter_log(const std::string& path) {
           if (index >= limit) throw bad("a row names an unknown link or engine");
           std::vector<std::uint64_t> f(fields);
           for (auto& x : f) x = varint();
-          (table == 0 ? iv.links : iv.tnis).emplace_back(std::uint32_t(index), std::move(f));
+          (table == 0   ? iv.links
+           : table == 1 ? iv.tnis
+                        : iv.allocs)
+              .emplace_back(std::uint32_t(index), std::move(f));
         }
       }
       d.intervals.push_back(std::move(iv));
@@ -129,13 +144,20 @@ CounterLogData read_counter_log(const std::string& path) {
     throw bad("bad first line");
   check_vcs(vcs);
   d.interval_ps = interval, d.clock_period_ps = period, d.vcs = vcs;
-  std::getline(ss, line);  // column names
+  std::getline(ss, line);  // column names: the labels, link's, tni's, then alloc's if any
   const std::size_t lf = std::size_t(kLinkFixedFields + vcs);
-  std::map<std::string, std::uint32_t> link_index, tni_index;
+  const auto names = split_csv(line);
+  const std::size_t width = 10 + lf + kTniFields;
+  if (names.size() == width + kAllocFields)
+    d.alloc_fields.assign(names.begin() + std::ptrdiff_t(width), names.end());
+  else if (names.size() != width)
+    throw bad("the column names line has " + std::to_string(names.size()) + " columns, expected " +
+              std::to_string(width) + " or " + std::to_string(width + kAllocFields));
+  std::map<std::string, std::uint32_t> link_index, tni_index, alloc_index;
   while (std::getline(ss, line)) {
     if (line.empty()) continue;
     const auto c = split_csv(line);
-    if (c.size() != 10 + lf + kTniFields) throw bad("a row has " + std::to_string(c.size()) + " columns");
+    if (c.size() != names.size()) throw bad("a row has " + std::to_string(c.size()) + " columns");
     const sim::Time start = number(c[1]), end = number(c[2]);
     if (d.intervals.empty() || d.intervals.back().end != end) {
       d.intervals.push_back({});
@@ -158,6 +180,13 @@ CounterLogData read_counter_log(const std::string& path) {
       std::vector<std::uint64_t> f(kTniFields);
       for (int k = 0; k < kTniFields; ++k) f[std::size_t(k)] = number(c[10 + lf + std::size_t(k)]);
       iv.tnis.emplace_back(it->second, std::move(f));
+    } else if (c[0] == "alloc" && !d.alloc_fields.empty()) {
+      const std::string key = c[3] + "." + c[4];
+      auto [it, fresh] = alloc_index.emplace(key, std::uint32_t(d.alloc_ports.size()));
+      if (fresh) d.alloc_ports.push_back(LinkInfo{c[3], c[4], c[5], c[6], c[7], c[8], c[9]});
+      std::vector<std::uint64_t> f(kAllocFields);
+      for (int k = 0; k < kAllocFields; ++k) f[std::size_t(k)] = number(c[width + std::size_t(k)]);
+      iv.allocs.emplace_back(it->second, std::move(f));
     } else {
       throw bad("unknown row kind '" + c[0] + "'");
     }

@@ -59,31 +59,56 @@ struct Links {
   std::vector<router::Router*> routers;
 };
 
-observe::CounterSet router_ports(Network& net, int vcs) {
+// The connected ports of the routers `which` accepts, as rows.
+template <class Which>
+std::shared_ptr<Links> port_rows(Network& net, Which which) {
   auto shared = std::make_shared<Links>();
-  std::vector<LinkRef>* links = &shared->refs;
   for (std::size_t i = 0; i < net.num_routers(); ++i) shared->routers.push_back(&net.router_at(i));
   std::unordered_map<const hw::PacketSink*, std::uint32_t> router_of;
   for (std::size_t i = 0; i < net.num_routers(); ++i) router_of[&net.router_at(i)] = std::uint32_t(i);
   for (std::size_t i = 0; i < net.num_routers(); ++i) {
     router::Router& r = net.router_at(i);
+    if (!which(r)) continue;
     for (int port = 0; port < r.num_ports(); ++port) {
       if (!r.port_connected(port)) continue;
       LinkRef l{std::uint32_t(i), std::uint16_t(port), kNoPeer, 0};
       const hw::LinkOut& out = r.link_out(port);
       if (auto it = router_of.find(out.dst); it != router_of.end())
         l.peer = it->second, l.peer_port = out.dst_port;
-      links->push_back(l);
+      shared->refs.push_back(l);
     }
   }
+  return shared;
+}
+
+observe::CounterSet router_ports(Network& net, int vcs) {
+  auto shared = port_rows(net, [](const router::Router&) { return true; });
   observe::CounterSet s;
   s.table = "link";
   s.scope = "rtr";
   s.counters = router::port_counters(vcs);
-  s.blocks = links->size();
+  s.blocks = shared->refs.size();
   s.read = [shared, vcs](std::size_t i, sim::Time now, std::uint64_t* out) {
     const LinkRef& l = shared->refs[i];
     router::read_port(*shared->routers[l.router], l.port, now, vcs, out);
+  };
+  s.place = [&net, shared](std::size_t i) { return link_place(net, shared->refs[i]); };
+  return s;
+}
+
+// Table "alloc": the ports of the routers that count their allocation's
+// choices (router::Router::counts_allocation); none on most platforms, and
+// then no table, so their logs keep their bytes.
+observe::CounterSet router_alloc_ports(Network& net) {
+  auto shared = port_rows(net, [](const router::Router& r) { return r.counts_allocation(); });
+  observe::CounterSet s;
+  s.table = "alloc";
+  s.scope = "rtr";
+  s.counters = router::alloc_counters();
+  s.blocks = shared->refs.size();
+  s.read = [shared](std::size_t i, sim::Time, std::uint64_t* out) {
+    const LinkRef& l = shared->refs[i];
+    router::read_alloc(*shared->routers[l.router], l.port, out);
   };
   s.place = [&net, shared](std::size_t i) { return link_place(net, shared->refs[i]); };
   return s;
@@ -144,6 +169,7 @@ observe::Registry observe_blocks(Network& net, RdmaMachine* machine) {
   reg.add(router_ports(net, vcs));
   if (auto* h = net.optical()) reg.add(optical_ports(net, h->ocs(), vcs));
   reg.add(tni_blocks(machine));
+  if (observe::CounterSet a = router_alloc_ports(net); a.blocks > 0) reg.add(std::move(a));
   return reg;
 }
 

@@ -15,7 +15,8 @@ namespace kairo::platforms {
 
 // Table "link": every connected router port, then the optical ports of a
 // hybrid network; table "tni": every RDMA engine (an empty set without a
-// machine, so the tables keep their columns).
+// machine, so the tables keep their columns); table "alloc", only where a
+// router counts its allocation's choices: those routers' ports.
 observe::Registry observe_blocks(Network& net, RdmaMachine* machine);
 // The RDMA engines alone.
 observe::CounterSet tni_blocks(RdmaMachine* machine);

@@ -179,8 +179,8 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
         if (!dims.count(key)) continue;
       }
       any |= router::add_port_signals(trace, name + "." + r.port_name(port) + ".", *probe, port, r.vcs(),
-                                      selected, r.routes_adaptively(), r.has_vc_allocation_stage(),
-                                      r.speculative());
+                                      selected, r.routes_adaptively() || r.routes_nonminimally(),
+                                      r.has_vc_allocation_stage(), r.speculative());
     }
     if (!any) continue;
     r.set_probe(probe.get());

@@ -50,6 +50,8 @@ for fmt in kcl csv; do
   seed "mesh-2x1-alltoall.$fmt" mesh-8x8 --set topology.dims.X.size=2 --set topology.dims.Y.size=1 \
     --workload alltoall --param size=1KiB --interval 200ns
   seed "ib-qdr-16.$fmt" ib-qdr-16 --workload pingpong --interval 1us
+  seed "mesh-2x2-alloc.$fmt" mesh-8x8 --set topology.dims.X.size=2 --set topology.dims.Y.size=2 \
+    --set router.vc_allocator=islip --set router.speculative=true --workload pingpong --interval 100ns  # table alloc
 done
 
 # A dictionary for the YAML fuzzer: every key and unit the shipped platforms use.

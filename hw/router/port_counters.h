@@ -23,4 +23,18 @@ struct PortCounters : LinkCounters {
   std::array<sim::Time, hw::kMaxVcs> zero_credit_ps{};  // per downstream VC
 };
 
+// Per output port of a router whose allocation makes choices (adaptive
+// routing, a dragonfly's Valiant or UGAL routing, a VC allocation stage),
+// what it chose: the counter log's "alloc" table. Packets are counted once
+// each (a wormhole packet by its head flit).
+struct AllocCounters {
+  std::uint64_t adaptive_packets = 0;    // minimal adaptive: packets that left on an adaptive VC
+  std::uint64_t escape_packets = 0;      // and on an escape VC
+  std::uint64_t nonminimal_packets = 0;  // dragonfly: packets on a Valiant way (UGAL chose it, or valiant)
+  std::uint64_t vc_requests = 0;         // VC allocation rounds in which a head asked for this output's VCs
+  std::uint64_t vc_grants = 0;           // of those, the rounds that granted it one
+  std::uint64_t spec_hits = 0;           // speculative switch grants used (the VC was granted too)
+  std::uint64_t spec_misses = 0;         // speculative switch grants lost (no VC)
+};
+
 }  // namespace kairo::router

@@ -41,6 +41,7 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
     release_at_.assign(std::size_t(np) * std::size_t(cfg.vcs), sim::kNever);
     if (va_heads_.size() < in_vcs_.size()) va_heads_.resize(in_vcs_.size());
   }
+  if (va_ || routes_adaptively() || routes_nonminimally()) alloc_.resize(std::size_t(np));
 }
 
 void Router::PortBlock::init(int ports, int vcs) {
@@ -386,6 +387,14 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
     p->in_dim = p->out_dim;
     p->vc_class = p->out_class;
   }
+  if (!alloc_.empty() && !(p->worm & hw::kWormBody)) {  // ejection too: its class is kAny
+    AllocCounters& a = alloc_[std::size_t(p->out_port)];
+    if (p->out_class == VcClass::kAdaptive)
+      ++a.adaptive_packets;
+    else if (is_escape(p->out_class))
+      ++a.escape_packets;
+    if (p->via >= 0) ++a.nonminimal_packets;
+  }
   p->tail_ps = tail_leaves + out.out.latency_ps;
   p->arrive_ps = cfg_.clock.ceil(start + out.out.flit_ps + out.out.latency_ps);
   if (probe_) {
@@ -396,7 +405,7 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
     if (o.vc != RouterProbe::kOff) tr.set(o.vc, start, std::uint64_t(out_vc));
     if (o.route != RouterProbe::kOff) {
       const VcClass c = p->out_class;
-      tr.set(o.route, start, c == VcClass::kAdaptive ? 1 : is_escape(c) ? 2 : 3);
+      tr.set(o.route, start, p->via >= 0 ? 4 : c == VcClass::kAdaptive ? 1 : is_escape(c) ? 2 : 3);
       tr.set(o.route, tail_leaves, 0);
     }
     trace_stall(p->out_port, t, false);

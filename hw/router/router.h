@@ -100,8 +100,19 @@ class Router : public sc_core::sc_module,
   int vcs() const { return cfg_.vcs; }
   Allocator& allocator() { return *allocator_; }
   bool routes_adaptively() const { return cfg_.routing && cfg_.routing->adaptive(); }
+  // A dragonfly routed by Valiant or UGAL: some packets take a non-minimal way.
+  bool routes_nonminimally() const {
+    return cfg_.dragonfly && cfg_.dragonfly->mode() != DragonflyMode::kMinimal;
+  }
   bool has_vc_allocation_stage() const { return va_ != nullptr; }
   bool speculative() const { return spec_ != nullptr; }
+  // Whether the router counts its allocation's choices (AllocCounters): it
+  // routes adaptively, routes a dragonfly by Valiant or UGAL, or has a VC
+  // allocation stage. Port `port`'s running totals (zeros if it does not).
+  bool counts_allocation() const { return !alloc_.empty(); }
+  AllocCounters alloc_counters(int port) const {
+    return alloc_.empty() ? AllocCounters{} : alloc_[std::size_t(port)];
+  }
   const sim::EventQueue& queue() const { return *cfg_.queue; }
   int port_dim(int port) const;  // the dimension a link port runs along, -1 for a network interface
 
@@ -290,6 +301,7 @@ class Router : public sc_core::sc_module,
   std::array<std::uint64_t, (kMaxPorts + 63) / 64> releasing_{};
   void release_due(sim::Time t);
   std::vector<Worm> worms_;             // wormhole: per input VC
+  std::vector<AllocCounters> alloc_;    // per output port; empty unless counts_allocation()
   std::vector<std::int32_t> capacity_;  // dragonfly: credits per VC of each output's receiver
   int used_credits(int port);
   static inline std::vector<int> va_heads_;  // this round's heads in VC allocation

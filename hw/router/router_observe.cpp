@@ -35,6 +35,31 @@ void read_port(Router& r, int port, sim::Time now, int vcs, std::uint64_t* out) 
   for (int v = 0; v < vcs; ++v) out[8 + v] = v < r.vcs() ? c.zero_credit_ps[std::size_t(v)] : 0;
 }
 
+std::vector<observe::Counter> alloc_counters() {
+  using observe::Kind;
+  return {
+      {"adaptive_packets", "packets", "minimal adaptive routing: packets that left on an adaptive VC",
+       Kind::kTotal, observe::kInLog, ""},
+      {"escape_packets", "packets", "minimal adaptive routing: packets that left on an escape VC",
+       Kind::kTotal, observe::kInLog, ""},
+      {"nonminimal_packets", "packets", "dragonfly: packets that left on a Valiant (non-minimal) way",
+       Kind::kTotal, observe::kInLog, ""},
+      {"vc_requests", "rounds", "VC allocation rounds in which a head asked for a VC of this output",
+       Kind::kTotal, observe::kInLog, ""},
+      {"vc_grants", "rounds", "of those, the rounds that granted one", Kind::kTotal, observe::kInLog, ""},
+      {"spec_hits", "grants", "speculative switch grants used (the VC was granted in the same round)",
+       Kind::kTotal, observe::kInLog, ""},
+      {"spec_misses", "grants", "speculative switch grants lost (no VC was granted)", Kind::kTotal,
+       observe::kInLog, ""},
+  };
+}
+
+void read_alloc(const Router& r, int port, std::uint64_t* out) {
+  const AllocCounters a = r.alloc_counters(port);
+  out[0] = a.adaptive_packets, out[1] = a.escape_packets, out[2] = a.nonminimal_packets;
+  out[3] = a.vc_requests, out[4] = a.vc_grants, out[5] = a.spec_hits, out[6] = a.spec_misses;
+}
+
 std::string port_dim_name(const Router& r, int port, const Topology* topo) {
   const int d = r.port_dim(port);
   if (d < 0) return "ni";
@@ -58,7 +83,7 @@ bool add_port_signals(sim::Trace& trace, const std::string& scope, RouterProbe& 
   bool any = observe::add_signals(trace, scope, kPortSignals, probe.out[std::size_t(port)], selected);
   if (selected(kAllocationClass)) {
     RouterProbe::Out& o = probe.out[std::size_t(port)];
-    if (adaptive) o.route = trace.add(scope + "route", 2), any = true;
+    if (adaptive) o.route = trace.add(scope + "route", 3), any = true;
     if (staged) o.held = trace.add(scope + "vcs_held", 5), any = true;
     if (speculative) o.spec = trace.add(scope + "spec", 2), any = true;
   }

@@ -19,6 +19,10 @@ std::vector<observe::Counter> port_counters(int vcs);
 // Port `port`'s running totals at `now` into out (port_counters(vcs) order);
 // VCs the router does not have read 0.
 void read_port(Router& r, int port, sim::Time now, int vcs, std::uint64_t* out);
+// The "alloc" table's counters (AllocCounters), and port `port`'s running
+// totals in that order.
+std::vector<observe::Counter> alloc_counters();
+void read_alloc(const Router& r, int port, std::uint64_t* out);
 // The dimension a port runs along: "ni" for a network interface, the
 // topology's name on a mesh/torus ("X"), the port name's prefix on a switch
 // ("up", "down", "wan").
@@ -39,8 +43,9 @@ inline constexpr const char* kOccupancyClass = "vc";
 // A router whose allocator is the Verilated RTL, class "rtl": its wires
 // (RtlSeparableAllocator::trace) under <router>.alloc.
 inline constexpr const char* kAllocatorClass = "rtl";
-// Class "alloc": route (adaptive routing), vcs_held and spec (VC allocation
-// stage), registered only on routers that route adaptively or have the stage.
+// Class "alloc": route (adaptive routing, a dragonfly's Valiant or UGAL),
+// vcs_held and spec (VC allocation stage), registered only on routers that
+// have the feature.
 inline constexpr const char* kAllocationClass = "alloc";
 
 // A probe for `r` recording into `trace`, every signal off.
@@ -48,8 +53,8 @@ std::unique_ptr<RouterProbe> new_probe(const Router& r, sim::Trace& trace);
 // Adds port `port`'s signals of the selected classes under `scope`
 // ("rtr_x0y0.xp.") and points `probe` at them (its out and occupancy sized
 // for the router); true if any was added. At elaboration only. The "alloc"
-// signals only where the router has the feature (adaptive routing, a VC
-// allocation stage, speculation).
+// signals only where the router has the feature (`adaptive`: adaptive or
+// non-minimal routing; a VC allocation stage; speculation).
 bool add_port_signals(sim::Trace& trace, const std::string& scope, RouterProbe& probe, int port, int vcs,
                       const std::function<bool(const char*)>& selected, bool adaptive = false,
                       bool staged = false, bool speculative = false);

@@ -29,6 +29,7 @@ void Router::reset_counters(Time now) {
     apply_credits(ports_[i], i, now);
     ports_[i].counters = LinkCounters{};
   }
+  for (auto& a : alloc_) a = AllocCounters{};
   for (auto& z : vc_time_) {
     z.zero_ps = 0;
     if (z.zero_since != sim::kNever) z.zero_since = now;

@@ -61,7 +61,10 @@ void Router::allocate_staged() {
     const int idx = va_heads_[std::size_t(k)];
     Head& h = in_vcs_[std::size_t(idx)].head;
     const int v = va_->grant_vc(idx);
+    AllocCounters& a = alloc_[std::size_t(h.out_port)];
+    ++a.vc_requests;
     if (v < 0) continue;
+    ++a.vc_grants;
     h.held_vc = std::int8_t(v);
     vc_held_[std::size_t(h.out_port)] |= 1u << v;  // free: release_due cleared it
     h.ready_ps = t + cfg_.sa_after_va_ps;
@@ -112,9 +115,10 @@ void Router::allocate_staged() {
       if (speculative && probe_) trace_spec(out, t, ov >= 0);
       if (speculative && ov < 0) {
         ++act.speculative_misses;  // the switch was granted, the VC was not: the cycle is lost
+        ++alloc_[std::size_t(out)].spec_misses;
         continue;
       }
-      if (speculative) ++act.speculative_hits;
+      if (speculative) ++act.speculative_hits, ++alloc_[std::size_t(out)].spec_hits;
       // A packet lets its VC go once its tail has crossed the switch; a
       // wormhole packet's flits hold it from the head flit to the tail flit
       // (hold_for_worm).

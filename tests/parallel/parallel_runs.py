@@ -45,6 +45,11 @@ CASES = {
     # counter logs: the file {out}/NAME must be the same bytes too
     "counters-torus8x8-csv-np4": (4, ["traffic", "torus-8x8", "--rate", "0.4", "--counters", "{out}/c.csv",
                                       "--interval", "100ns"] + TRAFFIC),
+    # the alloc table (adaptive routing, a VC allocation stage, speculation): its rows come from every process
+    "counters-torus8x8-alloc-kcl-np3": (3, ["traffic", "torus-8x8", "--rate", "0.5", "--set",
+                                            "router.routing=minimal_adaptive", "--set", "router.vc_allocator=islip",
+                                            "--set", "router.speculative=true", "--counters", "{out}/c.kcl",
+                                            "--interval", "200ns"] + TRAFFIC),
     "counters-tofusmall-kcl-np2": (2, ["traffic", "tofu-small", "--rate", "0.6", "--counters", "{out}/c.kcl",
                                        "--interval", "200ns"] + TRAFFIC),
     "counters-hybrid-traffic-np3": (3, ["traffic", "hybrid-eps-ocs-128", "--rate", "0.2", "--counters",
