@@ -183,6 +183,7 @@ int run_traffic_command(TrafficArgs& a) {
     platforms::Platform plat = platforms::load_platform(a.platform, a.sets);
     a.opt.hotspots.assign(a.hotspots.begin(), a.hotspots.end());
     if (!a.quiet) a.opt.progress = [](const std::string& line) { std::cerr << line << "\n"; };
+    a.opt.warn = [](const std::string& line) { std::cerr << line << "\n"; };
     traffic::validate(a.opt, plat);
     platforms::parse_partition_method(a.partition);  // checked in one process too: it matters under mpirun
     sim::check_host_memory(fmt::format("platform {} ({} nodes)", plat.name, plat.nodes()),

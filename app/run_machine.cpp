@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "app/cli_common.h"
+#include "app/run_progress.h"
 #include "sim/units.h"
 
 namespace kairo::app {
@@ -21,12 +22,12 @@ RunCost simulate(sim::Kernel& kernel, RunMachine& m, bool quiet,
                  std::chrono::steady_clock::time_point started) {
   fw::Runtime& rt = *m.rt;
   sim::EventQueue& queue = m.queue;
-  if (!quiet)
-    kernel.set_progress([&rt, &queue](double wall) {
-      std::cerr << fmt::format("kairo run: {} simulated, {}/{} ranks done, {:.2f} M events/s\n",
-                               units::format_duration(queue.now()), rt.finished(), rt.size(),
-                               double(queue.events_processed()) / wall / 1e6);
-    });
+  RunProgress progress(quiet);  // lines unless quiet; a long run's warning always
+  kernel.set_progress([&rt, &queue, &progress, &m](double wall) {
+    const fw::Runtime::Work& w = rt.work();
+    progress.report(wall, {queue.now(), std::uint64_t(rt.finished()), std::uint64_t(rt.size()),
+                           queue.events_processed(), w.planned_ranks, w.total, dma_bytes_read(m.machine), 1});
+  });
   const auto t1 = std::chrono::steady_clock::now();
   kernel.run();
   const auto t2 = std::chrono::steady_clock::now();

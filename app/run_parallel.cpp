@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "app/cli_common.h"
+#include "app/run_progress.h"
 #include "sim/units.h"
 #include "sw/workloads/results.h"
 
@@ -55,22 +56,23 @@ void SplitRun::install_boundary() {
 }
 
 void SplitRun::run(bool quiet) {
-  sim::WindowProgress progress;  // one process's line (app/run_machine.cpp), from every process's sums
+  sim::WindowProgress progress;  // one process's line (app/run_progress.h), from every process's sums
   fw::Runtime& rt = *m_.rt;
   sim::EventQueue& queue = m_.queue;
-  progress.figures = [&rt, &queue] {
-    return std::vector<std::uint64_t>{std::uint64_t(rt.finished()), queue.events_processed()};
+  progress.figures = [&rt, &queue, this] {
+    const fw::Runtime::Work& w = rt.work();
+    return std::vector<std::uint64_t>{std::uint64_t(rt.finished()), queue.events_processed(), w.planned_ranks,
+                                      w.total, dma_bytes_read(m_.machine)};
   };
-  progress.print = [&rt, n = world_.size()](sim::Time now, const std::vector<std::uint64_t>& sums,
-                                            double wall) {
-    std::cerr << fmt::format(
-        "kairo run: {} simulated, {}/{} ranks done, {:.2f} M events/s over {} processes\n",
-        units::format_duration(now), sums[0], rt.size(), double(sums[1]) / wall / 1e6, n);
+  RunProgress lines(quiet);
+  progress.print = [&rt, &lines, n = world_.size()](sim::Time now, const std::vector<std::uint64_t>& sums,
+                                                    double wall) {
+    lines.report(wall, {now, sums[0], std::uint64_t(rt.size()), sums[1], sums[2], sums[3], sums[4], n});
   };
   const std::vector<int> peers = platforms::neighbour_processes(plan_.plat, part_, world_.rank());
   sim::WindowOptions opt;
   opt.watch = &watch_;
-  opt.progress = quiet ? nullptr : &progress;
+  opt.progress = &progress;
   opt.peers = &peers;
   windows_ = sim::run_windows(m_.queue, world_, *both_, part_.lookahead_ps, opt);
 }

@@ -158,6 +158,11 @@ router::Coord Rank::coord() const { return rt_->torus() ? rt_->torus()->coord_of
 sim::Time Rank::now() const { return rt_->queue().now(); }
 std::uint64_t Rank::events_processed() const { return rt_->queue().events_processed(); }
 
+void Rank::plan_work(std::uint64_t bytes) {
+  ++rt_->work_.planned_ranks;
+  rt_->work_.total += bytes;
+}
+
 std::string Rank::request_pathway(int peer) { return pathway(peer, true); }
 std::string Rank::release_pathway(int peer) { return pathway(peer, false); }
 

@@ -44,6 +44,11 @@ class Rank final : public nic::TniListener {
   // for workloads that report what an operation costs to simulate.
   std::uint64_t events_processed() const;
 
+  // Progress, for the run's progress lines: a rank announces once the bytes
+  // its puts will send (the collectives' executor does; the lines compare
+  // the sum with what the engines' DMA has read). Only counts.
+  void plan_work(std::uint64_t bytes);
+
   // Memory: `bytes` of this node's memory, aligned to `align` (a power of
   // two), from a per-rank bump allocator starting at address 0; throws
   // std::runtime_error naming the rank when the node memory is exhausted.
@@ -189,6 +194,14 @@ class Runtime {
   std::pair<int, std::string> first_failure() const;
   // When the last launched program finished (0 if none did).
   sim::Time finished_at() const { return finished_at_; }
+  // Put bytes announced (Rank::plan_work) by this process's ranks, and how
+  // many ranks announced theirs.
+  struct Work {
+    std::uint64_t planned_ranks = 0, total = 0;
+  };
+  const Work& work() const { return work_; }
+  // How many programs this process launched.
+  int launched() const { return int(launched_.size()); }
   // How many launched programs have finished; the first `limit` launched ranks that have not.
   int finished() const { return finished_; }
   std::vector<int> unfinished(std::size_t limit) const;
@@ -216,6 +229,7 @@ class Runtime {
   std::uint64_t memory_bytes_ = std::uint64_t(1) << 40;
   CircuitControl circuits_;
   int finished_ = 0;
+  Work work_;
 
   Task finish(Task program);  // runs the program, then notes the time
   friend class Rank;

@@ -20,6 +20,7 @@
 #include "sim/window_runner.h"
 #include "traffic/traffic_node.h"
 #include "traffic/traffic_parallel.h"
+#include "traffic/traffic_progress.h"
 
 namespace kairo::traffic {
 
@@ -406,36 +407,34 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   if (o.use_systemc && !part) kernel = std::make_unique<sim::Kernel>("kernel", queue);
   auto t1 = std::chrono::steady_clock::now();
   sim::WindowStats windows;
+  TrafficProgress reporter(o, net.num_nodes());
+  const bool reporting = o.progress || o.warn;
+  auto phase_name = [&ctx, &o] {
+    return o.batch_packets > 0 ? "batch" : ctx.measuring ? "measure" : ctx.measure_done ? "drain" : "warm-up";
+  };
   if (part) {
-    sim::WindowProgress progress;  // the line below, from every process's sums
+    sim::WindowProgress progress;  // the line, from every process's sums
     progress.figures = [&ctx, &queue] {
       return std::vector<std::uint64_t>{ctx.stats.measured_delivered, ctx.stats.measured_created,
-                                        queue.events_processed()};
+                                        queue.events_processed(), ctx.stats.delivered};
     };
-    progress.print = [&ctx, &o, n = world.size()](sim::Time now, const std::vector<std::uint64_t>& sums,
-                                                  double wall) {
-      const char* phase = ctx.measuring ? "measure" : ctx.measure_done ? "drain" : "warm-up";
-      o.progress(fmt::format(
-          "kairo traffic: {} phase, {:.0f} cycles simulated, measured packets {}/{} delivered, {:.2f} M "
-          "events/s over {} processes",
-          phase, ctx.clock.to_cycles(now), sums[0], sums[1], double(sums[2]) / wall / 1e6, n));
+    progress.print = [&](sim::Time now, const std::vector<std::uint64_t>& sums, double wall) {
+      reporter.report(wall, {phase_name(), ctx.clock.to_cycles(now), sums[3], sums[0], sums[1],
+                             double(sums[2]) / wall, world.size()});
     };
     const std::vector<int> peers = platforms::neighbour_processes(plat, *part, world.rank());
     sim::WindowOptions opt;
     opt.watch = &watch;
-    opt.progress = o.progress ? &progress : nullptr;
+    opt.progress = reporting ? &progress : nullptr;
     opt.peers = &peers;
     windows = sim::run_windows(queue, world, both ? static_cast<sim::Boundary&>(*both) : *boundary,
                                part->lookahead_ps, opt);
   } else if (kernel) {
-    if (o.progress) {
+    if (reporting) {
       kernel->set_progress([&](double wall) {
-        const char* phase = ctx.measuring ? "measure" : ctx.measure_done ? "drain" : "warm-up";
-        o.progress(
-            fmt::format("kairo traffic: {} phase, {:.0f} cycles simulated, measured packets {}/{} "
-                        "delivered, {:.2f} M events/s",
-                        phase, ctx.clock.to_cycles(queue.now()), ctx.stats.measured_delivered,
-                        ctx.stats.measured_created, double(queue.events_processed()) / wall / 1e6));
+        reporter.report(wall, {phase_name(), ctx.clock.to_cycles(queue.now()), ctx.stats.delivered,
+                               ctx.stats.measured_delivered, ctx.stats.measured_created,
+                               double(queue.events_processed()) / wall, 1});
       });
     }
     kernel->run();

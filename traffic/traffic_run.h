@@ -41,6 +41,9 @@ struct TrafficOptions {
   bool use_systemc = true;     // drive through the SystemC kernel (once per process) or directly
   bool exiting_after = false;  // the process exits after this run: skip tearing the network down
   std::function<void(const std::string&)> progress;  // progress lines, or empty
+  // Warnings a person should see even under --quiet (a run that will take
+  // more than an hour, said in its first minute: traffic/traffic_progress.h), or empty.
+  std::function<void(const std::string&)> warn;
   // Called once the network is built (attach waveform probes, counter logs),
   // and after the run.
   std::function<void(platforms::Network&, sim::EventQueue&)> on_built;

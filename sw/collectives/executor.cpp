@@ -216,8 +216,17 @@ void PhaseLog::merge(const PhaseLog& other) {
                    [](const Entry& a, const Entry& b) { return a.first < b.first; });
 }
 
-fw::Task run_schedule(fw::Rank& r, const Schedule& s, const Buffers& b, bool* ok, PhaseLog* phases) {
+std::uint64_t work_units(const Schedule& s) {
+  std::uint64_t n = 0;
+  for (const Step& step : s)
+    for (const Put& p : step.puts) n += p.bytes;
+  return n;
+}
+
+fw::Task run_schedule(fw::Rank& r, const Schedule& s, const Buffers& b, bool* ok, PhaseLog* phases,
+                      bool plans_work) {
   Run run(r, b, ok);
+  if (plans_work) r.plan_work(work_units(s));
   for (const Step& step : s) {
     co_await run.start(step);
     if (std::any_of(step.puts.begin(), step.puts.end(), [](const Put& p) { return p.after >= 0; }))

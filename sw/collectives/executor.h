@@ -43,7 +43,14 @@ class PhaseLog {
   std::vector<Entry> entries_;
 };
 
+// Runs `s`. `plans_work`: first announce the schedule's work (work_units)
+// to the run's progress lines (fw::Rank::plan_work); a program running
+// several schedules passes false and announces their sum itself, once.
 fw::Task run_schedule(fw::Rank& r, const Schedule& s, const Buffers& b, bool* ok = nullptr,
-                      PhaseLog* phases = nullptr);
+                      PhaseLog* phases = nullptr, bool plans_work = true);
+// A schedule's work for the progress lines: the bytes of its puts, which the
+// rank's engines' DMA reads as they send them (the lines compare the
+// engines' dma_bytes_read against the sum).
+std::uint64_t work_units(const Schedule& s);
 
 }  // namespace kairo::coll

@@ -126,8 +126,11 @@ class Alltoall final : public Workload {
     const coll::Buffers b = collective_buffers(r, region_, region_);
     co_await r.compute(staggered_start(r.rank(), p_, skew_));
     std::vector<coll::Schedule> runs = phase_runs(schedule(r.rank()));
+    std::uint64_t work = 0;
+    for (const coll::Schedule& s : runs) work += coll::work_units(s);
+    r.plan_work(work);
     for (std::size_t j = 0; j < runs.size(); ++j) {
-      co_await coll::run_schedule(r, runs[j], b, &ok_, j < logs_.size() ? &logs_[j] : nullptr);
+      co_await coll::run_schedule(r, runs[j], b, &ok_, j < logs_.size() ? &logs_[j] : nullptr, false);
       coll::Schedule().swap(runs[j]);  // its puts are done: free them
     }
     end_[std::size_t(r.rank())] = r.now();

@@ -44,8 +44,9 @@ class Barrier final : public Workload {
     for (int it = 0; it < iterations_; ++it) {
       const coll::Schedule s = coll::barrier(algo_, r.rank(), p_, std::uint32_t(it) * 1000000u + 1u);
       const std::size_t i = std::size_t(it);
+      if (it == 0) r.plan_work(std::uint64_t(iterations_) * coll::work_units(s));  // each the same size
       last_in_[i] = std::max(last_in_[i], r.now());
-      co_await coll::run_schedule(r, s, b, &ok_);
+      co_await coll::run_schedule(r, s, b, &ok_, nullptr, false);
       first_out_[i] = std::min(first_out_[i], r.now());
       last_out_[i] = std::max(last_out_[i], r.now());
     }
