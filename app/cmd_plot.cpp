@@ -19,6 +19,7 @@ namespace {
 struct PlotArgs {
   std::vector<std::string> files, labels;
   std::string out, kind = "auto";
+  double y_max = 0;
 };
 
 std::string read_input(const std::string& path) {
@@ -36,13 +37,15 @@ int plot_files(const PlotArgs& a) {
     if (!a.labels.empty() && a.labels.size() != a.files.size())
       throw std::invalid_argument(fmt::format("--label: expected one per input file ({} files), got {}",
                                               a.files.size(), a.labels.size()));
+    if (!(a.y_max >= 0))
+      throw std::invalid_argument(fmt::format("--y-max: expected a value above 0, got {}", a.y_max));
     sim::check_output_path("--out", a.out);
     std::vector<plot::Input> inputs;
     for (std::size_t i = 0; i < a.files.size(); ++i) {
       const std::string& f = a.files[i];
       inputs.push_back({f, plot::parse_input(f, read_input(f)), a.labels.empty() ? "" : a.labels[i]});
     }
-    sim::write_output_file("--out", a.out, plot::render_svg(plot::make_chart(inputs, kind)));
+    sim::write_output_file("--out", a.out, plot::render_svg(plot::make_chart(inputs, kind, a.y_max)));
     return kExitOk;
   } catch (const std::invalid_argument& e) {
     return bad_input(e.what());
@@ -65,6 +68,9 @@ void add_plot_command(CLI::App& app, int& exit_code) {
                 "auto|latency|throughput|time-size: latency or accepted throughput against offered load, "
                 "time against message size (default: from the input)")
       ->capture_default_str();
+  c->add_option(
+      "--y-max", a->y_max,
+      "end the y axis here and cut off what lies above (latency past saturation), in the axis's unit");
   c->add_option("--label", a->labels, "legend entry per input file, in order (repeatable)");
   c->callback([a, &exit_code] { exit_code = plot_files(*a); });
 }

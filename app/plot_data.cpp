@@ -49,7 +49,8 @@ Curve traffic_curve(const Input& in, std::size_t index) {
   c.input = index;
   if (j.contains("platform")) c.fields.emplace_back("platform", text_of(j["platform"]));
   if (j.contains("pattern")) c.fields.emplace_back("pattern", text_of(j["pattern"]) + " traffic");
-  if (j.contains("packet_flits")) c.fields.emplace_back("packet_flits", text_of(j["packet_flits"]) + "-flit packets");
+  if (j.contains("packet_flits"))
+    c.fields.emplace_back("packet_flits", text_of(j["packet_flits"]) + "-flit packets");
   add_sets(c, j);
   const json& pts = j["sweep"];
   std::vector<std::size_t> order(pts.size());
@@ -61,7 +62,8 @@ Curve traffic_curve(const Input& in, std::size_t index) {
     rate.push_back(p.contains("rate") ? number(in, p, "rate", where)
                                       : number(in, p, "offered_flits_per_node_cycle", where));
   }
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rate[a] < rate[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return rate[a] < rate[b]; });
   for (std::size_t i : order) {
     const std::string where = fmt::format("sweep point {}", i + 1);
     c.rate.push_back(rate[i]);
@@ -90,7 +92,8 @@ Curve run_curve(const Input& in, std::size_t index, const json& runs, const json
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const std::string where = fmt::format("run {}", i + 1);
     const json& r = runs[i];
-    if (!r.is_object() || !r.contains("params") || !r["params"].contains("size") || !r["params"]["size"].is_number())
+    if (!r.is_object() || !r.contains("params") || !r["params"].contains("size") ||
+        !r["params"]["size"].is_number())
       bad(in, where + " has no message size (params.size): expected a workload with a size");
     const double size = r["params"]["size"].get<double>(), t = number(in, r, "latency_ns", where);
     if (!(size > 0) || !(t > 0)) bad(in, where + ": a log-log plot needs a size and a latency above 0");
@@ -153,11 +156,11 @@ Kind resolve_kind(const std::vector<Input>& inputs, const std::vector<Curve>& cu
   if (kind == Kind::kAuto) {
     for (const Curve& c : curves)
       if (c.source != curves[0].source)
-        throw std::invalid_argument(
-            fmt::format("{} holds {} but {} holds {}: they make different plots; plot them apart (or force one "
-                        "with --kind)",
-                        inputs[c.input].name, source_name(c.source), inputs[curves[0].input].name,
-                        source_name(curves[0].source)));
+        throw std::invalid_argument(fmt::format(
+            "{} holds {} but {} holds {}: they make different plots; plot them apart (or force one "
+            "with --kind)",
+            inputs[c.input].name, source_name(c.source), inputs[curves[0].input].name,
+            source_name(curves[0].source)));
     return curves[0].source == Source::kTraffic ? Kind::kLatency : Kind::kTimeSize;
   }
   const Source want = kind == Kind::kTimeSize ? Source::kSizes : Source::kTraffic;
@@ -255,7 +258,8 @@ json parse_input(const std::string& name, const std::string& text) {
   std::istringstream in(text);
   std::string line;
   std::getline(in, line);
-  const std::string head = "rate,offered_flits_per_node_cycle,accepted_flits_per_node_cycle,avg_packet_latency_cycles";
+  const std::string head =
+      "rate,offered_flits_per_node_cycle,accepted_flits_per_node_cycle,avg_packet_latency_cycles";
   if (line.rfind(head, 0) != 0)
     throw std::invalid_argument(name + ": " + kExpected + "; the first line is not the sweep table's header");
   json pts = json::array();
@@ -266,8 +270,10 @@ json parse_input(const std::string& name, const std::string& text) {
     double v[4];
     for (double& x : v) {
       char* end = nullptr;
-      if (!std::getline(cells, cell, ',') || (x = std::strtod(cell.c_str(), &end), cell.empty() || *end != '\0'))
-        throw std::invalid_argument(fmt::format("{}: line {}: expected four numbers first, got '{}'", name, row, line));
+      if (!std::getline(cells, cell, ',') ||
+          (x = std::strtod(cell.c_str(), &end), cell.empty() || *end != '\0'))
+        throw std::invalid_argument(
+            fmt::format("{}: line {}: expected four numbers first, got '{}'", name, row, line));
     }
     pts.push_back({{"rate", v[0]},
                    {"offered_flits_per_node_cycle", v[1]},
@@ -277,7 +283,7 @@ json parse_input(const std::string& name, const std::string& text) {
   return {{"sweep", pts}};
 }
 
-Chart make_chart(const std::vector<Input>& inputs, Kind kind) {
+Chart make_chart(const std::vector<Input>& inputs, Kind kind, double y_max) {
   if (inputs.empty()) throw std::invalid_argument("expected at least one input file");
   std::vector<Curve> curves;
   for (std::size_t i = 0; i < inputs.size(); ++i)
@@ -302,6 +308,7 @@ Chart make_chart(const std::vector<Input>& inputs, Kind kind) {
                            : kind == Kind::kThroughput ? "accepted against offered throughput"
                                                        : "time against message size";
   ch.title = title.empty() ? what : title + ": " + what;
+  ch.y_max = y_max;
   return ch;
 }
 

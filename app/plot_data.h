@@ -18,7 +18,7 @@ enum class Kind { kAuto, kLatency, kThroughput, kTimeSize };
 Kind parse_kind(const std::string& name);
 
 struct Input {
-  std::string name;   // the file, in messages and as a last-resort legend entry
+  std::string name;  // the file, in messages and as a last-resort legend entry
   nlohmann::json data;
   std::string label;  // --label, or empty
 };
@@ -29,7 +29,7 @@ nlohmann::json parse_input(const std::string& name, const std::string& text);
 
 // The chart of these inputs; throws std::invalid_argument naming the input
 // (or --kind) when an input holds no sweep or the inputs make different kinds.
-Chart make_chart(const std::vector<Input>& inputs, Kind kind = Kind::kAuto);
+Chart make_chart(const std::vector<Input>& inputs, Kind kind = Kind::kAuto, double y_max = 0);
 
 // The saturation rule of docs/traffic.md, applied to one sweep's points in
 // rate order: the index of the first point whose accepted throughput is below

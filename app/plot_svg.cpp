@@ -26,11 +26,20 @@ std::string escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -48,8 +57,9 @@ struct Mapping {
   Scale scale;
   double from, to;  // user units at t.lo and t.hi
   double operator()(double v) const {
-    const double f = scale == Scale::kLog ? (std::log10(v) - std::log10(t.lo)) / (std::log10(t.hi) - std::log10(t.lo))
-                                          : (v - t.lo) / (t.hi - t.lo);
+    const double f = scale == Scale::kLog
+                         ? (std::log10(v) - std::log10(t.lo)) / (std::log10(t.hi) - std::log10(t.lo))
+                         : (v - t.lo) / (t.hi - t.lo);
     return from + f * (to - from);
   }
 };
@@ -63,6 +73,10 @@ Ticks ticks_for(const Chart& c, const Axis& a, bool x_axis) {
       hi = std::max(hi, v);
     }
   if (lo > hi) lo = hi = a.scale == Scale::kLog ? 1 : 0;
+  if (!x_axis && c.y_max > 0) {
+    hi = c.y_max;
+    lo = std::min(lo, hi / 10);
+  }
   if (a.scale == Scale::kLog) return log_ticks(lo, hi);
   if (a.from_zero) lo = std::min(lo, 0.0);
   return linear_ticks(lo, hi);
@@ -73,19 +87,29 @@ std::string marker(int shape, double x, double y, const char* colour) {
   const std::string at = fmt::format("transform=\"translate({},{})\"", num(x), num(y));
   const std::string paint = fmt::format("fill=\"{}\" stroke=\"{}\"", colour, colour);
   switch (shape % kShapes) {
-    case 0: return fmt::format("<circle {} r=\"3.6\" {}/>", at, paint);
-    case 1: return fmt::format("<rect {} x=\"-3.4\" y=\"-3.4\" width=\"6.8\" height=\"6.8\" {}/>", at, paint);
-    case 2: return fmt::format("<path {} d=\"M0,-4.4 L4,3 L-4,3 Z\" {}/>", at, paint);
-    case 3: return fmt::format("<path {} d=\"M0,-4.6 L4,0 L0,4.6 L-4,0 Z\" {}/>", at, paint);
-    case 4: return fmt::format("<path {} d=\"M0,4.4 L4,-3 L-4,-3 Z\" {}/>", at, paint);
-    case 5: return fmt::format("<circle {} r=\"3.4\" fill=\"white\" stroke=\"{}\" stroke-width=\"1.6\"/>", at, colour);
-    case 6: return fmt::format("<rect {} x=\"-3.2\" y=\"-3.2\" width=\"6.4\" height=\"6.4\" fill=\"white\" stroke=\"{}\" "
-                               "stroke-width=\"1.6\"/>",
-                               at, colour);
+    case 0:
+      return fmt::format("<circle {} r=\"3.6\" {}/>", at, paint);
+    case 1:
+      return fmt::format("<rect {} x=\"-3.4\" y=\"-3.4\" width=\"6.8\" height=\"6.8\" {}/>", at, paint);
+    case 2:
+      return fmt::format("<path {} d=\"M0,-4.4 L4,3 L-4,3 Z\" {}/>", at, paint);
+    case 3:
+      return fmt::format("<path {} d=\"M0,-4.6 L4,0 L0,4.6 L-4,0 Z\" {}/>", at, paint);
+    case 4:
+      return fmt::format("<path {} d=\"M0,4.4 L4,-3 L-4,-3 Z\" {}/>", at, paint);
+    case 5:
+      return fmt::format("<circle {} r=\"3.4\" fill=\"white\" stroke=\"{}\" stroke-width=\"1.6\"/>", at,
+                         colour);
+    case 6:
+      return fmt::format(
+          "<rect {} x=\"-3.2\" y=\"-3.2\" width=\"6.4\" height=\"6.4\" fill=\"white\" stroke=\"{}\" "
+          "stroke-width=\"1.6\"/>",
+          at, colour);
     default:
-      return fmt::format("<path {} d=\"M-3.6,-3.6 L3.6,3.6 M-3.6,3.6 L3.6,-3.6\" fill=\"none\" stroke=\"{}\" "
-                         "stroke-width=\"1.8\"/>",
-                         at, colour);
+      return fmt::format(
+          "<path {} d=\"M-3.6,-3.6 L3.6,3.6 M-3.6,3.6 L3.6,-3.6\" fill=\"none\" stroke=\"{}\" "
+          "stroke-width=\"1.8\"/>",
+          at, colour);
   }
 }
 
@@ -99,23 +123,25 @@ std::string axis_svg(const Mapping& m, const Axis& a, bool x_axis) {
   const double step = m.t.at.size() > 1 ? m.t.at[1] - m.t.at[0] : 0;
   for (double v : m.t.minor) {
     const double p = m(v);
-    out += x_axis ? fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#000\"/>\n", num(p),
-                                num(kBottom), num(kBottom + 3))
-                  : fmt::format("<line x1=\"{1}\" y1=\"{0}\" x2=\"{2}\" y2=\"{0}\" stroke=\"#000\"/>\n", num(p),
-                                num(kLeft - 3), num(kLeft));
+    out += x_axis ? fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#000\"/>\n",
+                                num(p), num(kBottom), num(kBottom + 3))
+                  : fmt::format("<line x1=\"{1}\" y1=\"{0}\" x2=\"{2}\" y2=\"{0}\" stroke=\"#000\"/>\n",
+                                num(p), num(kLeft - 3), num(kLeft));
   }
   for (double v : m.t.at) {
     const double p = m(v);
     const std::string label = tick_label(v, a.scale, step);
     if (x_axis) {
       out += fmt::format(
-          "<g class=\"tick\" data-value=\"{0}\"><line x1=\"{1}\" y1=\"{2}\" x2=\"{1}\" y2=\"{3}\" stroke=\"#ddd\"/>"
+          "<g class=\"tick\" data-value=\"{0}\"><line x1=\"{1}\" y1=\"{2}\" x2=\"{1}\" y2=\"{3}\" "
+          "stroke=\"#ddd\"/>"
           "<line x1=\"{1}\" y1=\"{3}\" x2=\"{1}\" y2=\"{4}\" stroke=\"#000\"/>",
           v, num(p), num(kTop), num(kBottom), num(kBottom + 5));
       out += text(p, kBottom + 17, label, "text-anchor=\"middle\"");
     } else {
       out += fmt::format(
-          "<g class=\"tick\" data-value=\"{0}\"><line x1=\"{2}\" y1=\"{1}\" x2=\"{3}\" y2=\"{1}\" stroke=\"#ddd\"/>"
+          "<g class=\"tick\" data-value=\"{0}\"><line x1=\"{2}\" y1=\"{1}\" x2=\"{3}\" y2=\"{1}\" "
+          "stroke=\"#ddd\"/>"
           "<line x1=\"{4}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#000\"/>",
           v, num(p), num(kLeft), num(kRight), num(kLeft - 5));
       out += text(kLeft - 8, p + 4, label, "text-anchor=\"end\"");
@@ -123,11 +149,13 @@ std::string axis_svg(const Mapping& m, const Axis& a, bool x_axis) {
     out.insert(out.size() - 1, "</g>");
   }
   if (x_axis)
-    out += text((kLeft + kRight) / 2, kBottom + 37, a.title, "class=\"title\" text-anchor=\"middle\" font-size=\"13\"");
+    out += text((kLeft + kRight) / 2, kBottom + 37, a.title,
+                "class=\"title\" text-anchor=\"middle\" font-size=\"13\"");
   else
-    out += fmt::format("<text class=\"title\" transform=\"translate(18,{}) rotate(-90)\" text-anchor=\"middle\" "
-                       "font-size=\"13\">{}</text>\n",
-                       num((kTop + kBottom) / 2), escape(a.title));
+    out += fmt::format(
+        "<text class=\"title\" transform=\"translate(18,{}) rotate(-90)\" text-anchor=\"middle\" "
+        "font-size=\"13\">{}</text>\n",
+        num((kTop + kBottom) / 2), escape(a.title));
   return out + "</g>\n";
 }
 
@@ -137,13 +165,14 @@ std::string series_svg(const Series& s, int i, const Mapping& mx, const Mapping&
   std::string pts;
   for (const Point& p : s.points) pts += (pts.empty() ? "" : " ") + num(mx(p.x)) + "," + num(my(p.y));
   std::string out = fmt::format("<g class=\"series\" data-label=\"{}\">\n", escape(s.label));
-  out += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.6\"{}/>\n", pts, colour,
-                     dash.empty() ? "" : " stroke-dasharray=\"" + dash + "\"");
+  out += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.6\"{}/>\n", pts,
+                     colour, dash.empty() ? "" : " stroke-dasharray=\"" + dash + "\"");
   for (const Point& p : s.points) out += marker(i, mx(p.x), my(p.y), colour) + "\n";
   if (s.marked && *s.marked < s.points.size()) {
     const Point& p = s.points[*s.marked];
     out += fmt::format(
-        "<circle class=\"mark\" data-x=\"{}\" data-y=\"{}\" cx=\"{}\" cy=\"{}\" r=\"8\" fill=\"none\" stroke=\"{}\" "
+        "<circle class=\"mark\" data-x=\"{}\" data-y=\"{}\" cx=\"{}\" cy=\"{}\" r=\"8\" fill=\"none\" "
+        "stroke=\"{}\" "
         "stroke-width=\"1.4\"/>\n",
         p.x, p.y, num(mx(p.x)), num(my(p.y)), colour);
   }
@@ -167,8 +196,9 @@ std::string legend_svg(const Chart& c) {
              marker(k, 12, 0, kColours[k % kStyles])});
   }
   if (c.diagonal)
-    entries.push_back({"accepted = offered",
-                       "<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"#888\" stroke-dasharray=\"3 3\"/>"});
+    entries.push_back(
+        {"accepted = offered",
+         "<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"#888\" stroke-dasharray=\"3 3\"/>"});
   const bool marks = std::any_of(c.series.begin(), c.series.end(), [](const Series& s) { return s.marked; });
   if (marks && !c.mark_legend.empty())
     entries.push_back({c.mark_legend, "<circle cx=\"12\" cy=\"0\" r=\"7\" fill=\"none\" stroke=\"#000\"/>"});
@@ -179,7 +209,8 @@ std::string legend_svg(const Chart& c) {
   const double y0 = c.legend_bottom_right ? kBottom - 8 - h : kTop + 8;
   std::string out = fmt::format("<g class=\"legend\" transform=\"translate({},{})\">\n", num(x0), num(y0));
   out += fmt::format(
-      "<rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"white\" fill-opacity=\"0.9\" stroke=\"#999\"/>\n",
+      "<rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"white\" fill-opacity=\"0.9\" "
+      "stroke=\"#999\"/>\n",
       num(w), num(h));
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const double y = 12 + 16 * double(i);
@@ -227,9 +258,12 @@ Ticks linear_ticks(double lo, double hi, int target) {
 }
 
 Ticks log_ticks(double lo, double hi) {
-  const int first = int(std::floor(std::log10(lo) + 1e-9));
+  // A point within a tenth of a decade of a whole decade would sit on the
+  // frame: the range then takes in one decade more.
+  int first = int(std::floor(std::log10(lo) + 1e-9));
+  if (std::log10(lo) - first < 0.1) --first;
   int last = int(std::ceil(std::log10(hi) - 1e-9));
-  if (last <= first) last = first + 1;
+  if (last - std::log10(hi) < 0.1) ++last;
   Ticks t;
   t.lo = std::pow(10.0, first);
   t.hi = std::pow(10.0, last);
@@ -277,7 +311,13 @@ std::string render_svg(const Chart& c) {
           "stroke-dasharray=\"3 3\"/>\n",
           num(mx(lo)), num(my(lo)), num(mx(hi)), num(my(hi)));
   }
+  if (c.y_max > 0)
+    out += fmt::format(
+        "<clipPath id=\"plot-area\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath>\n<g "
+        "clip-path=\"url(#plot-area)\">\n",
+        num(kLeft), num(kTop), num(kRight - kLeft), num(kBottom - kTop));
   for (std::size_t i = 0; i < c.series.size(); ++i) out += series_svg(c.series[i], int(i), mx, my);
+  if (c.y_max > 0) out += "</g>\n";
   out += legend_svg(c);
   if (!c.caption.empty()) {
     const std::vector<std::string> lines = wrap(c.caption);

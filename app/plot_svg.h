@@ -33,9 +33,12 @@ struct Chart {
   std::string caption;  // the line below it: how to read a mark, or empty
   Axis x, y;
   std::vector<Series> series;
-  bool diagonal = false;    // the y = x line (accepted against offered)
-  std::string mark_legend;  // legend entry of the ring marks, when any series has one
+  bool diagonal = false;             // the y = x line (accepted against offered)
+  std::string mark_legend;           // legend entry of the ring marks, when any series has one
   bool legend_bottom_right = false;  // else top left, where rising curves leave room
+  // The y axis ends here (0: at the data's largest y); what lies above is
+  // cut off at the frame, as curves past saturation in a latency plot.
+  double y_max = 0;
 };
 
 // An axis's range and where its labelled ticks are.
@@ -47,7 +50,8 @@ struct Ticks {
 
 // Linear: about `target` ticks at 1, 2 or 5 x 10^k apart, the range widened
 // to whole steps. Log: one tick per decade, the range widened to whole
-// decades (at least one); lo and hi must be > 0.
+// decades, by one more where lo or hi is within a tenth of a decade of the
+// edge (so no point sits on the frame); lo and hi must be > 0.
 Ticks linear_ticks(double lo, double hi, int target = 6);
 Ticks log_ticks(double lo, double hi);
 

@@ -35,7 +35,8 @@ struct AxisTicks {
   }
   double user_units_per_value(bool log) const {
     return std::abs(ticks.back().second - ticks.front().second) /
-           (log ? std::log10(ticks.back().first / ticks.front().first) : ticks.back().first - ticks.front().first);
+           (log ? std::log10(ticks.back().first / ticks.front().first)
+                : ticks.back().first - ticks.front().first);
   }
 };
 
@@ -94,8 +95,10 @@ std::vector<std::string> legend(const std::string& svg) {
 int saturation(const json& sweep) {
   const double zero_load = sweep[0]["avg_packet_latency_cycles"];
   for (std::size_t i = 0; i < sweep.size(); ++i) {
-    const double off = sweep[i]["offered_flits_per_node_cycle"], acc = sweep[i]["accepted_flits_per_node_cycle"];
-    if (acc < 0.95 * off || sweep[i]["avg_packet_latency_cycles"].get<double>() > 3 * zero_load) return int(i);
+    const double off = sweep[i]["offered_flits_per_node_cycle"],
+                 acc = sweep[i]["accepted_flits_per_node_cycle"];
+    if (acc < 0.95 * off || sweep[i]["avg_packet_latency_cycles"].get<double>() > 3 * zero_load)
+      return int(i);
   }
   return -1;
 }
@@ -110,9 +113,21 @@ class PlotSweeps : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = test::temp_dir();
     for (const auto& alloc : kAllocators) {
-      std::vector<std::string> args = {"traffic", "mesh-8x8", "--sweep", "0.05,0.2,0.4,0.5", "--warmup-cycles", "300",
-                                       "--measure-cycles", "1000", "--set", "router.allocator=" + alloc, "--quiet",
-                                       "--json", dir_ + "/" + alloc + ".json", "--csv", dir_ + "/" + alloc + ".csv"};
+      std::vector<std::string> args = {"traffic",
+                                       "mesh-8x8",
+                                       "--sweep",
+                                       "0.05,0.2,0.4,0.5",
+                                       "--warmup-cycles",
+                                       "300",
+                                       "--measure-cycles",
+                                       "1000",
+                                       "--set",
+                                       "router.allocator=" + alloc,
+                                       "--quiet",
+                                       "--json",
+                                       dir_ + "/" + alloc + ".json",
+                                       "--csv",
+                                       dir_ + "/" + alloc + ".csv"};
       if (alloc == kAllocators[0]) {
         args.push_back("--plot");
         args.push_back(dir_ + "/run.svg");
@@ -154,8 +169,10 @@ TEST_F(PlotSweeps, LatencyCurvesReadBackToTheSweepLatencies) {
     const json sw = sweep_of(kAllocators[c]);
     ASSERT_EQ(s[c].points.size(), kRates.size()) << "a point per swept rate, " << kAllocators[c];
     for (std::size_t i = 0; i < kRates.size(); ++i) {
-      EXPECT_NEAR(xa.value_at(s[c].points[i].x, false), sw[i]["offered_flits_per_node_cycle"].get<double>(), tol_x);
-      EXPECT_NEAR(ya.value_at(s[c].points[i].y, false), sw[i]["avg_packet_latency_cycles"].get<double>(), tol_y)
+      EXPECT_NEAR(xa.value_at(s[c].points[i].x, false), sw[i]["offered_flits_per_node_cycle"].get<double>(),
+                  tol_x);
+      EXPECT_NEAR(ya.value_at(s[c].points[i].y, false), sw[i]["avg_packet_latency_cycles"].get<double>(),
+                  tol_y)
           << kAllocators[c] << " at rate " << kRates[i];
     }
   }
@@ -166,7 +183,8 @@ TEST_F(PlotSweeps, LatencyCurvesReadBackToTheSweepLatencies) {
   EXPECT_EQ(entries, expected) << "the legend names what differs between the runs";
   EXPECT_NE(svg.find(">offered load (flits/node/cycle)</text>"), std::string::npos);
   EXPECT_NE(svg.find(">average packet latency (cycles)</text>"), std::string::npos);
-  EXPECT_NE(svg.find("mesh-8x8, uniform traffic"), std::string::npos) << "the title names platform and pattern";
+  EXPECT_NE(svg.find("mesh-8x8, uniform traffic"), std::string::npos)
+      << "the title names platform and pattern";
   EXPECT_NE(svg.find("viewBox=\"0 0 640 420\""), std::string::npos);
   EXPECT_EQ(svg.find("<script"), std::string::npos);
   EXPECT_EQ(svg.find("@import"), std::string::npos);
@@ -185,7 +203,8 @@ TEST_F(PlotSweeps, SaturationRingSitsWhereTheDocumentedRulePutsIt) {
   for (std::size_t c = 0; c < kAllocators.size(); ++c) {
     const json sw = sweep_of(kAllocators[c]);
     for (std::size_t i = 0; i < kRates.size(); ++i)
-      EXPECT_NEAR(ya.value_at(s[c].points[i].y, false), sw[i]["accepted_flits_per_node_cycle"].get<double>(), tol_y);
+      EXPECT_NEAR(ya.value_at(s[c].points[i].y, false), sw[i]["accepted_flits_per_node_cycle"].get<double>(),
+                  tol_y);
     const int sat = saturation(sw);
     if (sat < 0) {
       EXPECT_TRUE(s[c].marks.empty()) << kAllocators[c] << " does not saturate within the sweep";
@@ -193,8 +212,10 @@ TEST_F(PlotSweeps, SaturationRingSitsWhereTheDocumentedRulePutsIt) {
     }
     ++saturated;
     ASSERT_EQ(s[c].marks.size(), 1u) << kAllocators[c];
-    EXPECT_NEAR(xa.value_at(s[c].marks[0].x, false), sw[sat]["offered_flits_per_node_cycle"].get<double>(), tol_x);
-    EXPECT_NEAR(ya.value_at(s[c].marks[0].y, false), sw[sat]["accepted_flits_per_node_cycle"].get<double>(), tol_y);
+    EXPECT_NEAR(xa.value_at(s[c].marks[0].x, false), sw[sat]["offered_flits_per_node_cycle"].get<double>(),
+                tol_x);
+    EXPECT_NEAR(ya.value_at(s[c].marks[0].y, false), sw[sat]["accepted_flits_per_node_cycle"].get<double>(),
+                tol_y);
   }
   // 0.5 flits/node/cycle is above the 8x8 mesh's bisection bound (0.49).
   EXPECT_EQ(saturated, int(kAllocators.size()));
@@ -222,9 +243,26 @@ TEST_F(PlotSweeps, CsvTableGivesTheSameCurveAsTheJson) {
   }
 }
 
+TEST_F(PlotSweeps, YMaxEndsTheAxisAndCutsOffWhatLiesAbove) {
+  std::vector<std::string> args = inputs();
+  args.insert(args.end(), {"--y-max", "100"});
+  const std::string svg = plot(args, "ymax.svg");
+  const AxisTicks ya = axis(svg, 'y');
+  ASSERT_GE(ya.ticks.size(), 2u);
+  EXPECT_EQ(ya.ticks.back().first, 100);
+  EXPECT_NE(svg.find("<g clip-path=\"url(#plot-area)\">"), std::string::npos);
+  // The points below 100 cycles still read back.
+  const auto s = series(svg);
+  ASSERT_EQ(s.size(), kAllocators.size());
+  const json sw = sweep_of(kAllocators[0]);
+  EXPECT_NEAR(ya.value_at(s[0].points[0].y, false), sw[0]["avg_packet_latency_cycles"].get<double>(),
+              0.01 / ya.user_units_per_value(false));
+}
+
 TEST_F(PlotSweeps, LabelsReplaceTheLegendEntries) {
   const std::string svg =
-      plot({dir_ + "/islip.json", dir_ + "/oldest_first.json", "--label", "iSLIP", "--label", "age-based"}, "l.svg");
+      plot({dir_ + "/islip.json", dir_ + "/oldest_first.json", "--label", "iSLIP", "--label", "age-based"},
+           "l.svg");
   const auto s = series(svg);
   ASSERT_EQ(s.size(), 2u);
   EXPECT_EQ(s[0].label, "iSLIP");
@@ -253,8 +291,8 @@ TEST(Plot, TimeAgainstSizeHasDecadeTicks) {
       if (i > 0) {
         EXPECT_NEAR(k - std::log10(a->ticks[i - 1].first), 1, 1e-12) << "one decade apart";
         if (i > 1) {  // evenly spaced
-          EXPECT_NEAR(a->ticks[i].second - a->ticks[i - 1].second, a->ticks[i - 1].second - a->ticks[i - 2].second,
-                      0.02);
+          EXPECT_NEAR(a->ticks[i].second - a->ticks[i - 1].second,
+                      a->ticks[i - 1].second - a->ticks[i - 2].second, 0.02);
         }
       }
     }
@@ -275,15 +313,43 @@ TEST(Plot, TimeAgainstSizeHasDecadeTicks) {
   EXPECT_NE(svg.find(">1k</text>"), std::string::npos) << "decades labelled with SI prefixes";
 }
 
+// --compare with sizes: a curve per compared value, named by it.
+TEST(Plot, CompareAtSeveralSizesDrawsACurvePerValue) {
+  const std::string dir = test::temp_dir();
+  const auto r =
+      run_kairo({"run", "tofu-small", "--workload", "alltoall", "--compare", "algo=a2a,pairwise", "--param",
+                 "sizes=64B,4KiB", "--quiet", "--json", dir + "/c.json", "--plot", dir + "/run.svg"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto p = run_kairo({"plot", dir + "/c.json", "--out", dir + "/c.svg"});
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  const std::string svg = test::read_file(dir + "/c.svg");
+  EXPECT_EQ(test::read_file(dir + "/run.svg"), svg);
+  const json j = json::parse(test::read_file(dir + "/c.json"));
+  const auto s = series(svg);
+  ASSERT_EQ(s.size(), 2u);
+  const AxisTicks ya = axis(svg, 'y');
+  for (std::size_t v = 0; v < 2; ++v) {
+    const std::string value = j["values"][v];
+    EXPECT_EQ(s[v].label, "algo=" + value);
+    ASSERT_EQ(s[v].points.size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i)
+      EXPECT_NEAR(ya.value_at(s[v].points[i].y, true) / j["runs"][value][i]["latency_ns"].get<double>(), 1,
+                  1e-3);
+  }
+  EXPECT_NE(svg.find("tofu-small, alltoall"), std::string::npos) << "what the curves share is in the title";
+}
+
 void expect_refused(const test::CommandResult& r, const std::vector<std::string>& mention) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  for (const auto& m : mention) EXPECT_NE(r.err.find(m), std::string::npos) << "missing '" << m << "' in: " << r.err;
+  for (const auto& m : mention)
+    EXPECT_NE(r.err.find(m), std::string::npos) << "missing '" << m << "' in: " << r.err;
 }
 
 TEST_F(PlotSweeps, BadInputExitsTwoNamingTheFileOrOption) {
   const std::string out = dir_ + "/bad.svg";
   expect_refused(run_kairo({"plot", dir_ + "/none.json", "--out", out}), {"none.json", "cannot read"});
-  const std::string single = test::write_file(dir_, "single.json", R"({"platform": "mesh-8x8", "rate": 0.1})");
+  const std::string single =
+      test::write_file(dir_, "single.json", R"({"platform": "mesh-8x8", "rate": 0.1})");
   expect_refused(run_kairo({"plot", single, "--out", out}), {"single.json", "no sweep points"});
   const std::string empty = test::write_file(dir_, "empty.json", R"({"sweep": []})");
   expect_refused(run_kairo({"plot", empty, "--out", out}), {"empty.json", "no points"});
@@ -292,14 +358,17 @@ TEST_F(PlotSweeps, BadInputExitsTwoNamingTheFileOrOption) {
   const std::string sizes = test::write_file(
       dir_, "sizes.json", R"({"sweep": [{"platform": "p", "params": {"size": 64}, "latency_ns": 100.0}]})");
   expect_refused(run_kairo({"plot", dir_ + "/islip.json", sizes, "--out", out}), {"sizes.json", "--kind"});
-  expect_refused(run_kairo({"plot", sizes, "--kind", "latency", "--out", out}), {"sizes.json", "--kind latency"});
+  expect_refused(run_kairo({"plot", sizes, "--kind", "latency", "--out", out}),
+                 {"sizes.json", "--kind latency"});
   expect_refused(run_kairo({"plot", sizes, "--kind", "scatter", "--out", out}), {"--kind", "scatter"});
   expect_refused(run_kairo({"plot", sizes, "--label", "a", "--label", "b", "--out", out}), {"--label"});
   expect_refused(run_kairo({"plot", sizes, "--out", dir_ + "/no/such/dir/p.svg"}), {"--out", "no/such/dir"});
   EXPECT_FALSE(std::filesystem::exists(out)) << "nothing written on bad input";
-  expect_refused(run_kairo({"traffic", "mesh-8x8", "--rate", "0.1", "--plot", out, "--quiet"}), {"--plot", "--sweep"});
-  expect_refused(run_kairo({"traffic", "mesh-8x8", "--sweep", "0.1", "--plot", dir_ + "/no/p.svg", "--quiet"}),
-                 {"--plot", "no/p.svg"});
+  expect_refused(run_kairo({"traffic", "mesh-8x8", "--rate", "0.1", "--plot", out, "--quiet"}),
+                 {"--plot", "--sweep"});
+  expect_refused(
+      run_kairo({"traffic", "mesh-8x8", "--sweep", "0.1", "--plot", dir_ + "/no/p.svg", "--quiet"}),
+      {"--plot", "no/p.svg"});
   expect_refused(run_kairo({"run", "tofu-small", "--workload", "alltoall", "--plot", out, "--quiet"}),
                  {"--plot", "--compare"});
   EXPECT_FALSE(std::filesystem::exists(out));
