@@ -136,7 +136,10 @@ int run_workload(RunArgs& a) {
     // Variants share their runs out over the processes (app/run_variants.cpp);
     // a single run is split over them.
     a.split = !variants;
-    if (variants && !world.root()) a.json_path.clear();  // process 0 writes the table's JSON
+    if (variants && !world.root()) {  // process 0 writes the table's JSON and figure
+      a.json_path.clear();
+      a.plot_path.clear();
+    }
   }
   if (!a.compare.empty()) return run_compare(a);
   for (const auto& kv : a.params)
@@ -154,6 +157,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
   c->add_option("--mode", a->mode, "data (real bytes, verified) or size-only (identical timing)")
       ->capture_default_str();
   c->add_option("--json", a->json_path, "write the result summary (JSON) here");
+  c->add_option(
+      "--plot", a->plot_path,
+      "with --compare or --param sizes=: draw time against message size (SVG) here (docs/plots.md)");
   c->add_option("--tni-counters", a->tni_csv, "write every active TNI's counters (CSV) here");
   c->add_option("--seed", a->seed, "seed of the workload's random choices (random-ring's ring)")
       ->capture_default_str()

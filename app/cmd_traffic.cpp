@@ -8,6 +8,7 @@
 #include "app/child_runner.h"
 #include "app/cli_common.h"
 #include "app/observe.h"
+#include "app/plot_data.h"
 #include "platforms/partition.h"
 #include "sim/host_memory.h"
 #include "sim/mpi_world.h"
@@ -22,7 +23,7 @@ struct TrafficArgs {
   std::string platform;
   std::vector<std::string> sets;
   traffic::TrafficOptions opt;
-  std::string json_path, csv_path, sweep;
+  std::string json_path, csv_path, plot_path, sweep;
   std::string partition = "auto";
   std::vector<std::uint32_t> hotspots;
   bool quiet = false;
@@ -134,6 +135,7 @@ nlohmann::json sweep(const platforms::Platform& plat, TrafficArgs& a, int& code,
       {"platform", plat.name},
       {"pattern", a.opt.pattern},
       {"packet_flits", a.opt.packet_flits},
+      {"sets", plot::sets_json(a.sets)},
       {"sweep", points},
       {"saturation_rate", saturation},
       {"last_stable_rate", last_stable},
@@ -175,6 +177,13 @@ int sweep_and_report(const platforms::Platform& plat, TrafficArgs& a) {
   if (!a.json_path.empty() && write_summary("--json", a.json_path, result.dump(2) + "\n") != kExitOk &&
       code == kExitOk)
     code = kExitBadInput;
+  if (!a.plot_path.empty()) {
+    try {
+      sim::write_output_file("--plot", a.plot_path, plot::svg_of_run(result, "--plot"));
+    } catch (const std::exception& e) {
+      code = bad_input(e.what());
+    }
+  }
   return code;
 }
 
@@ -190,6 +199,8 @@ int run_traffic_command(TrafficArgs& a) {
                            platforms::estimated_host_bytes(plat, false));
     if (!a.csv_path.empty() && a.sweep.empty())
       throw std::invalid_argument("--csv: writes the --sweep table; give --sweep RATES");
+    if (!a.plot_path.empty() && a.sweep.empty())
+      throw std::invalid_argument("--plot: draws the --sweep points; give --sweep RATES");
     // Every output path is checked before anything runs (under mpirun by
     // process 0 alone, which writes them: two processes trying one new file
     // at once would see each other's).
@@ -197,6 +208,7 @@ int run_traffic_command(TrafficArgs& a) {
     if (int code = on_process_zero(world, [&] {
           if (!a.json_path.empty()) sim::check_output_path("--json", a.json_path);
           if (!a.csv_path.empty()) sim::check_output_path("--csv", a.csv_path);
+          if (!a.plot_path.empty()) sim::check_output_path("--plot", a.plot_path);
           a.observe.check_outputs();
         }))
       return code;
@@ -305,6 +317,8 @@ void add_traffic_command(CLI::App& app, int& exit_code) {
   c->add_option("--sweep", a->sweep, "comma-separated rates: latency/throughput table and saturation point");
   c->add_option("--csv", a->csv_path, "with --sweep: write the table here (default: stdout)");
   c->add_option("--json", a->json_path, "write the result summary (JSON) here");
+  c->add_option("--plot", a->plot_path,
+                "with --sweep: draw latency against offered load (SVG) here (docs/plots.md)");
   c->add_option("--set", a->sets, "override a platform parameter, key=value (repeatable)");
   c->add_option(
        "--partition", a->partition,

@@ -124,6 +124,7 @@ int run_main(int argc, char** argv) {
   add_platform_commands(app, exit_code);
   add_run_command(app, exit_code);
   add_view_command(app, exit_code);
+  add_plot_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -49,7 +49,10 @@ void check_run_options(const RunArgs& a) {
   for (const auto& kv : a.params) several |= kv.rfind("sizes=", 0) == 0;
   if (several && a.observe->any())
     throw std::invalid_argument("--vcd/--fst/--counters record one run: not with --compare or --param sizes");
+  if (!a.plot_path.empty() && !several)
+    throw std::invalid_argument("--plot: draws the runs of --compare or --param sizes=; give one of them");
   if (!a.json_path.empty()) sim::check_output_path("--json", a.json_path);
+  if (!a.plot_path.empty()) sim::check_output_path("--plot", a.plot_path);
   if (!a.tni_csv.empty()) sim::check_output_path("--tni-counters", a.tni_csv);
   a.observe->check_outputs();
 }

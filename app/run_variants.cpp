@@ -11,8 +11,10 @@
 
 #include "app/child_runner.h"
 #include "app/cli_common.h"
+#include "app/plot_data.h"
 #include "app/run_report.h"
 #include "sim/mpi_world.h"
+#include "sim/output_file.h"
 #include "sim/units.h"
 
 namespace kairo::app {
@@ -37,6 +39,7 @@ int run_each(const RunArgs& a, const std::string& key, const std::vector<std::st
       if (kv.rfind(drop + "=", 0) != 0 && kv.rfind(key + "=", 0) != 0) b.params.push_back(kv);
     b.params.push_back(key + "=" + values[i]);
     b.json_path.clear();
+    b.plot_path.clear();
     b.tni_csv.clear();
     b.quiet = true;
     // A pipe or fork that fails throws (std::runtime_error, reported by main).
@@ -80,6 +83,22 @@ std::vector<std::string> split_list(const std::string& list) {
   std::stringstream ss(list);
   for (std::string item; std::getline(ss, item, ',');) v.push_back(item);
   return v;
+}
+
+// The variants' JSON to --json (or nothing) and their figure to --plot
+// (or nothing); kExitBadInput when either could not be written, else kExitOk.
+int write_variants(const RunArgs& a, const nlohmann::json& j) {
+  int code = kExitOk;
+  if (!a.json_path.empty() && write_summary("--json", a.json_path, j.dump(2) + "\n") != kExitOk)
+    code = kExitBadInput;
+  if (!a.plot_path.empty()) {
+    try {
+      sim::write_output_file("--plot", a.plot_path, plot::svg_of_run(j, "--plot"));
+    } catch (const std::exception& e) {
+      code = bad_input(e.what());
+    }
+  }
+  return code;
 }
 
 // One run of `key`=`value` at `bytes`; its latency, or a negative exit code.
@@ -154,16 +173,12 @@ int compare_sizes(const RunArgs& a, const std::string& key, const std::vector<st
         {{"from", values[x]}, {"to", values[y]}, {"above_bytes", lo}, {"at_most_bytes", hi}});
   }
   std::cout << size_compare_table(key, values, sizes, latency, fastest, crossovers);
-  if (!a.json_path.empty())
-    return write_summary("--json", a.json_path,
-                         nlohmann::json{{"compare", key},
-                                        {"values", values},
-                                        {"sizes", sizes},
-                                        {"runs", all},
-                                        {"crossovers", crossovers_json}}
-                                 .dump(2) +
-                             "\n");
-  return kExitOk;
+  return write_variants(a, {{"compare", key},
+                            {"values", values},
+                            {"sizes", sizes},
+                            {"sets", plot::sets_json(a.sets)},
+                            {"runs", all},
+                            {"crossovers", crossovers_json}});
 }
 
 }  // namespace
@@ -183,8 +198,7 @@ int run_sizes(const RunArgs& a, const std::string& list) {
   const int code = run_each(a, "size", sizes, "sizes", runs);
   if (code == kExitBadInput) return code;
   std::cout << sizes_table(sizes, runs);
-  if (!a.json_path.empty() &&
-      write_summary("--json", a.json_path, nlohmann::json{{"sweep", runs}}.dump(2) + "\n"))
+  if (write_variants(a, {{"sets", plot::sets_json(a.sets)}, {"sweep", runs}}) != kExitOk)
     return kExitBadInput;
   return code;
 }
@@ -207,8 +221,7 @@ int run_compare(const RunArgs& a) {
     return runs[x]["latency_ns"].get<double>() < runs[y]["latency_ns"].get<double>();
   });
   std::cout << compare_table(key, values, runs, order);
-  if (!a.json_path.empty() &&
-      write_summary("--json", a.json_path, nlohmann::json{{"compare", runs}}.dump(2) + "\n"))
+  if (write_variants(a, {{"sets", plot::sets_json(a.sets)}, {"compare", runs}}) != kExitOk)
     return kExitBadInput;
   return code;
 }
