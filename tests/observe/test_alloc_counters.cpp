@@ -11,8 +11,8 @@
 
 #include <cmath>
 #include <map>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <tuple>
 
 #include "platforms/counter_log.h"
@@ -32,11 +32,10 @@ struct Logged {
 Logged traffic_logged(const std::string& platform, const std::string& pattern, double rate,
                       const std::string& file, const std::vector<std::string>& sets) {
   const std::string dir = test::temp_dir();
-  std::vector<std::string> args = {"traffic",         platform,         "--pattern",  pattern,
-                                   "--rate",          std::to_string(rate), "--warmup-cycles", "0",
-                                   "--measure-cycles", "3000",          "--counters", dir + "/" + file,
-                                   "--interval",      "500ns",          "--json",     dir + "/t.json",
-                                   "--quiet"};
+  std::vector<std::string> args = {
+      "traffic",         platform, "--pattern",        pattern,         "--rate",     std::to_string(rate),
+      "--warmup-cycles", "0",      "--measure-cycles", "3000",          "--counters", dir + "/" + file,
+      "--interval",      "500ns",  "--json",           dir + "/t.json", "--quiet"};
   for (const std::string& s : sets) args.insert(args.end(), {"--set", s});
   auto r = test::run_kairo(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -47,8 +46,8 @@ Logged traffic_logged(const std::string& platform, const std::string& pattern, d
   return l;
 }
 
-const std::vector<std::string> kAdaptiveStaged = {"router.routing=minimal_adaptive", "router.vc_allocator=islip",
-                                                  "router.speculative=true"};
+const std::vector<std::string> kAdaptiveStaged = {"router.routing=minimal_adaptive",
+                                                  "router.vc_allocator=islip", "router.speculative=true"};
 
 int field(const CounterLogData& d, const std::string& name) {
   for (std::size_t k = 0; k < d.alloc_fields.size(); ++k)
@@ -86,7 +85,8 @@ TEST(AllocCounters, EveryPacketOnALinkTookAnAdaptiveOrAnEscapeVc) {
   std::map<std::pair<sim::Time, std::string>, std::uint64_t> sent;  // (interval end, router.port)
   for (const auto& iv : l.log.intervals)
     for (const auto& [i, f] : iv.links)
-      if (l.log.links[i].dim != "ni") sent[{iv.end, l.log.links[i].router + "." + l.log.links[i].port}] = f[0];
+      if (l.log.links[i].dim != "ni")
+        sent[{iv.end, l.log.links[i].router + "." + l.log.links[i].port}] = f[0];
   const int adaptive = field(l.log, "adaptive_packets"), escape = field(l.log, "escape_packets");
   std::size_t checked = 0;
   for (const auto& iv : l.log.intervals)
@@ -114,7 +114,8 @@ TEST(AllocCounters, ValiantSendsTheFormulasShareOfPacketsNonMinimally) {
   std::map<std::pair<sim::Time, std::string>, std::uint64_t> ejected;
   for (const auto& iv : l.log.intervals)
     for (const auto& [i, f] : iv.links)
-      if (l.log.links[i].dim == "ni") ejected[{iv.end, l.log.links[i].router + "." + l.log.links[i].port}] = f[0];
+      if (l.log.links[i].dim == "ni")
+        ejected[{iv.end, l.log.links[i].router + "." + l.log.links[i].port}] = f[0];
   std::uint64_t delivered = 0, by_valiant = 0;
   for (const auto& [k, n] : ejected) delivered += n;
   for (const auto& iv : l.log.intervals)
@@ -145,7 +146,8 @@ TEST(AllocCounters, DragonflyWaveformsShowTheValiantWaysTheLogCounts) {
   std::set<std::uint64_t> values;
   for (const auto& iv : log.intervals)
     for (const auto& [i, f] : iv.allocs)
-      if (f[std::size_t(nonmin)] > 0) counted.insert(log.alloc_ports[i].router + "." + log.alloc_ports[i].port);
+      if (f[std::size_t(nonmin)] > 0)
+        counted.insert(log.alloc_ports[i].router + "." + log.alloc_ports[i].port);
   for (const auto& [t, signal, v] : test::read_fst(dir + "/d.fst")) {
     const std::size_t end = signal.rfind(".route");
     if (end == std::string::npos || end + 6 != signal.size()) continue;
