@@ -154,13 +154,15 @@ void write_gtkw(const sim::Trace& trace, const std::string& path, const std::str
       Group& g = groups[index[block_of(trace.name(e.s))]];
       g.first = std::min(g.first, e.t);
     }
-  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.first < b.first; });
+  std::stable_sort(groups.begin(), groups.end(),
+                   [](const Group& a, const Group& b) { return a.first < b.first; });
 
   std::string out;
   out += "[*] kairo: a GTKWave save file for " + fs::path(dump).filename().string() + "\n";
   if (st.head != sim::kNever)
-    out += fmt::format("[*] packet {} (operation id + 1): head at {} ps (marker A), tail at {} ps (marker B)\n",
-                       st.packet, st.head, st.tail);
+    out +=
+        fmt::format("[*] packet {} (operation id + 1): head at {} ps (marker A), tail at {} ps (marker B)\n",
+                    st.packet, st.head, st.tail);
   out += "[dumpfile] \"" + relative_to(dump, dir) + "\"\n";
   // A bare name: GTKWave then finds the dump and the filters beside the save file.
   out += "[savefile] \"" + fs::path(path).filename().string() + "\"\n";
@@ -168,9 +170,14 @@ void write_gtkw(const sim::Trace& trace, const std::string& path, const std::str
   const bool marked = st.head != sim::kNever;
   out += fmt::format("*{:.6f} {}", st.zoom, marked ? std::int64_t(st.head) : -1);
   for (int m = 0; m < 26; ++m)
-    out += fmt::format(" {}", !marked ? -1 : m == 0 ? std::int64_t(st.head) : m == 1 ? std::int64_t(st.tail) : -1);
+    out += fmt::format(" {}", !marked  ? -1
+                              : m == 0 ? std::int64_t(st.head)
+                              : m == 1 ? std::int64_t(st.tail)
+                                       : -1);
   out += "\n";
-  if (marked) out += fmt::format("[markername] Ahead of packet {}\n[markername] Btail of packet {}\n", st.packet, st.packet);
+  if (marked)
+    out += fmt::format("[markername] Ahead of packet {}\n[markername] Btail of packet {}\n", st.packet,
+                       st.packet);
   out += fmt::format("[sst_width] {}\n[signals_width] {}\n[sst_expanded] 1\n[sst_vpaned_height] 240\n",
                      kGtkwSstWidth, kGtkwSignalsWidth);
 
@@ -198,9 +205,10 @@ void write_gtkw(const sim::Trace& trace, const std::string& path, const std::str
   out += "[pattern_trace] 1\n[pattern_trace] 0\n";
 
   for (const sim::Trace::States* t : tables) {
-    std::string text = fmt::format("# kairo: the values of a {} signal, by name (a GTKWave translate filter)\n",
-                                   t->table);
-    for (std::size_t k = 0; k < t->count; ++k) text += fmt::format("{} {}\n", t->states[k].value, t->states[k].name);
+    std::string text =
+        fmt::format("# kairo: the values of a {} signal, by name (a GTKWave translate filter)\n", t->table);
+    for (std::size_t k = 0; k < t->count; ++k)
+      text += fmt::format("{} {}\n", t->states[k].value, t->states[k].name);
     sim::write_output_file("--gtkw", (dir / fmt::format("states_{}.txt", t->table)).string(), text);
   }
   sim::write_output_file("--gtkw", path, out);

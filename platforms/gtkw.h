@@ -37,10 +37,10 @@ inline constexpr int kGtkwWidth = 1600, kGtkwSstWidth = 260, kGtkwSignalsWidth =
 inline constexpr int kGtkwWavePixels = kGtkwWidth - kGtkwSstWidth - kGtkwSignalsWidth - 40;
 
 struct GtkwStory {
-  sim::Time from = 0, to = 0;           // the interval the save file opens on (margin included)
+  sim::Time from = 0, to = 0;                        // the interval the save file opens on (margin included)
   sim::Time head = sim::kNever, tail = sim::kNever;  // the traced packet's, kNever: none
-  std::uint64_t packet = 0;             // the value its packet signals show (operation id + 1)
-  double zoom = 0;                      // GTKWave's zoom that shows [from, to]
+  std::uint64_t packet = 0;                          // the value its packet signals show (operation id + 1)
+  double zoom = 0;                                   // GTKWave's zoom that shows [from, to]
 };
 
 // The story of `trace` (see above) from its emitted changes.
