@@ -29,7 +29,7 @@ bool packet_signal(const std::string& s) { return ends_with(s, ".pkt") || ends_w
 struct SaveFile {
   std::uint64_t timestart = 0, marker_a = 0, marker_b = 0;
   double zoom = 0;
-  std::vector<std::string> rows;                  // signal paths, as the waveform names them
+  std::vector<std::string> rows;                 // signal paths, as the waveform names them
   std::map<std::string, std::string> filter_of;  // path -> filter file
 };
 
@@ -120,10 +120,10 @@ TEST(Gtkw, APutOpensOnItsStoryWithThePacketsHeadAndTailInside) {
 TEST(Gtkw, CreditCountsStayWithinTheVcBufferAndAllReturnWhenTheNetworkDrains) {
   const std::string dir = test::temp_dir();
   const int buffer = 12;  // router.vc_buffer_flits, set below
-  const auto res = test::run_kairo({"traffic", "torus-8x8", "--pattern", "uniform", "--rate", "0.4",
-                                    "--packet-flits", "4", "--seed", "3", "--set",
-                                    "router.vc_buffer_flits=" + std::to_string(buffer), "--trace-nodes",
-                                    "0-3", "--trace-signals", "credit,link", "--fst", dir + "/c.fst"});
+  const auto res =
+      test::run_kairo({"traffic", "torus-8x8", "--pattern", "uniform", "--rate", "0.4", "--packet-flits", "4",
+                       "--seed", "3", "--set", "router.vc_buffer_flits=" + std::to_string(buffer),
+                       "--trace-nodes", "0-3", "--trace-signals", "credit,link", "--fst", dir + "/c.fst"});
   ASSERT_EQ(res.exit_code, 0) << res.err;
   const std::vector<Row> rows = test::read_fst(dir + "/c.fst");
   std::map<std::string, std::uint64_t> last, lowest;
