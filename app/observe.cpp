@@ -1,5 +1,6 @@
 #include "app/observe.h"
 
+#include "platforms/gtkw.h"
 #include "sim/mpi_world.h"
 #include "sim/output_file.h"
 #include "sim/units.h"
@@ -9,14 +10,18 @@ namespace kairo::app {
 void Observe::add_options(CLI::App* c) {
   c->add_option("--vcd", vcd_, "write a waveform (VCD) of the selected routers and NICs here");
   c->add_option("--fst", fst_, "write a waveform (FST, GTKWave's compressed format) here");
+  c->add_option(
+      "--gtkw", gtkw_,
+      "write a GTKWave save file for the --vcd/--fst waveform here (and its state filters beside it)");
   c->add_option("--trace-nodes", sel_.nodes, "trace these nodes: ids or ranges, e.g. 0,5,17 or 0-15");
   c->add_option("--trace-box", sel_.box, "trace a coordinate box of a mesh/torus, e.g. X=0:3,Y=1");
   c->add_option("--trace-switches", sel_.switches,
                 "trace these switches of a switched fabric, e.g. edge0,spine1");
   c->add_option("--trace-dims", sel_.dims, "trace router ports of these dimensions, e.g. X,Z,ni");
   c->add_option("--trace-tnis", sel_.tnis, "trace these TNIs of the traced nodes, e.g. 0,1");
-  c->add_option("--trace-signals", sel_.classes,
-                "trace these signal classes: link, vc, tni, ocs, rtl, alloc (default all)");
+  c->add_option(
+      "--trace-signals", sel_.classes,
+      "trace these signal classes: link, vc, tni, ocs, rtl, alloc, credit (default all but credit)");
   c->add_option("--trace-from", from_, "record from this simulated time, e.g. 10us");
   c->add_option("--trace-to", to_, "record up to this simulated time");
   c->add_option(
@@ -60,6 +65,9 @@ void Observe::attach(platforms::Network& net, platforms::RdmaMachine* machine, s
 void Observe::check_outputs() const {
   if (!vcd_.empty()) sim::check_output_path("--vcd", vcd_);
   if (!fst_.empty()) sim::check_output_path("--fst", fst_);
+  if (!gtkw_.empty() && !tracing())
+    throw std::invalid_argument("--gtkw: a save file needs a waveform: add --vcd FILE or --fst FILE");
+  if (!gtkw_.empty()) sim::check_output_path("--gtkw", gtkw_);
   if (!counters_.empty()) sim::check_output_path("--counters", counters_);
 }
 
@@ -110,6 +118,8 @@ void Observe::finish() {
   if (log_) attempt([&] { log_->finish(); });
   if (!vcd_.empty() && write_trace) attempt([&] { trace_.write_vcd(vcd_); });
   if (!fst_.empty() && write_trace) attempt([&] { trace_.write_fst(fst_); });
+  if (!gtkw_.empty() && write_trace)  // the compressed waveform when there are both
+    attempt([&] { platforms::write_gtkw(trace_, gtkw_, fst_.empty() ? vcd_ : fst_); });
   if (!failed.empty()) throw sim::OutputError(failed);
 }
 

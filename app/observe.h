@@ -1,6 +1,6 @@
 // What a run records besides its result: waveforms (--vcd/--fst with the
-// --trace-* selection) and counter logs (--counters/--interval). Shared by
-// `kairo run` and `kairo traffic`; nothing is attached when none is asked.
+// --trace-* selection, and --gtkw, a GTKWave save file for them) and counter logs (--counters/--interval).
+// Shared by `kairo run` and `kairo traffic`; nothing is attached when none is asked.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <memory>
@@ -38,7 +38,7 @@ class Observe {
  private:
   void gather_trace(const sim::MpiWorld& world);
 
-  std::string vcd_, fst_, from_, to_, counters_, interval_ = "10us";
+  std::string vcd_, fst_, gtkw_, from_, to_, counters_, interval_ = "10us";
   platforms::TraceSelection sel_;
   sim::Trace trace_;
   std::size_t run_changes_from_ = 0;

@@ -90,7 +90,8 @@ nlohmann::json summary(const CounterSet& s);
 // A waveform signal a block offers: its name under the block's scope, its
 // width, whether its changes are increments (sim::Trace::add), the signal
 // class that selects it (--trace-signals) and the slot of the block's probe
-// it is recorded through.
+// it is recorded through; an enumerated signal also names its values
+// (`states`, shown by name in a GTKWave save file: sim/gtkw.h).
 // A slot holding one signal per port (Slot = std::vector<sim::Trace::Signal>)
 // is filled at the port's index by add_signals_at.
 template <class Probe, class Slot = sim::Trace::Signal>
@@ -100,6 +101,7 @@ struct Signal {
   bool delta;
   const char* signal_class;
   Slot Probe::*slot;
+  sim::Trace::States states = {};
 };
 
 // Adds `signals` whose class is selected under `scope` ("nic_x0y0.tni1.")
@@ -111,6 +113,7 @@ bool add_signals(sim::Trace& trace, const std::string& scope, const Signal<Probe
   for (const Signal<Probe>& s : signals)
     if (selected(s.signal_class)) {
       probe.*(s.slot) = trace.add(scope + s.name, s.width, s.delta);
+      if (s.states.count) trace.set_states(probe.*(s.slot), s.states);
       any = true;
     }
   return any;
@@ -122,6 +125,7 @@ bool add_signals_at(sim::Trace& trace, const std::string& scope, const Signal<Pr
   for (const Signal<Probe, Slot>& s : signals)
     if (selected(s.signal_class)) {
       (probe.*(s.slot))[index] = trace.add(scope + s.name, s.width, s.delta);
+      if (s.states.count) trace.set_states((probe.*(s.slot))[index], s.states);
       any = true;
     }
   return any;

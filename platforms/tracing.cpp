@@ -64,6 +64,7 @@ std::vector<std::string> signal_classes() {
   for (const auto& s : ocs::kPortSignals) add(s.signal_class);
   add(router::kAllocatorClass);
   add(router::kAllocationClass);
+  add(router::kCreditClass);
   return v;
 }
 
@@ -107,6 +108,7 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
   }
   const std::vector<std::string> known = signal_classes();
   std::set<std::string> classes(known.begin(), known.end());
+  classes.erase(router::kCreditClass);  // only when named: the default selection keeps its signals
   if (!sel.classes.empty()) {
     classes.clear();
     for (const std::string& c : split(sel.classes, ',')) {
@@ -181,6 +183,10 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
       any |= router::add_port_signals(trace, name + "." + r.port_name(port) + ".", *probe, port, r.vcs(),
                                       selected, r.routes_adaptively() || r.routes_nonminimally(),
                                       r.has_vc_allocation_stage(), r.speculative());
+      if (selected(router::kCreditClass)) {
+        router::add_credit_signals(trace, name + "." + r.port_name(port) + ".", *probe, r, port);
+        any = true;
+      }
     }
     if (!any) continue;
     r.set_probe(probe.get());

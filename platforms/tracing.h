@@ -12,7 +12,8 @@
 //   dims ...... router ports by dimension ("X,Z", "ni" for the network
 //               interface ports; switch ports "ni" (hosts), "up", "down", "wan")
 //   tnis ...... TNI indices of the selected nodes
-//   classes ... signal classes: link (busy, pkt, vc, credit_stall), vc
+//   classes ... signal classes (default all but credit): link (busy, pkt,
+//               vc, credit_stall), credit (vcN_credits per output VC), vc
 //               (input VC occupancy), tni (queue depth, DMA, counts), ocs
 //               (hybrid platforms: each selected node's optical port, its
 //               circuit `state` 0 dark / 1 setting up / 2 up / 3 tearing

@@ -18,7 +18,7 @@ namespace kairo::sim {
 
 Trace::Signal Trace::add(const std::string& path, int width, bool delta) {
   if (width < 1 || width > 64) throw std::invalid_argument("trace signal " + path + ": width must be 1..64");
-  signals_.push_back(Info{path, width, delta});
+  signals_.push_back(Info{path, width, delta, {}});
   return Signal(signals_.size() - 1);
 }
 

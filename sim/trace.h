@@ -29,6 +29,21 @@ class Trace {
 
   // A signal of `width` bits (1: a wire). `delta`: changes are increments.
   Signal add(const std::string& path, int width, bool delta = false);
+  // A value of an enumerated signal and its name ("1 read"), for readers
+  // that show states by name (sim/gtkw.h). Tables are static declarations
+  // beside the block that records the signal; the trace keeps a pointer.
+  struct State {
+    std::uint64_t value;
+    const char* name;
+  };
+  struct States {
+    const char* table = nullptr;  // the table's name: "dma", "route"
+    const State* states = nullptr;
+    std::size_t count = 0;
+  };
+  void set_states(Signal s, States st) { signals_[s].states = st; }
+  const States& states(Signal s) const { return signals_[s].states; }
+  int width(Signal s) const { return signals_[s].width; }
   // Record from `from` to `to` only (both inclusive); values before `from`
   // set the signals' values at `from`.
   void set_window(Time from, Time to) {
@@ -80,6 +95,7 @@ class Trace {
     std::string path;
     int width;
     bool delta;
+    States states;
   };
   std::vector<Info> signals_;
   std::vector<Change> changes_;

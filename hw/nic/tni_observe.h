@@ -20,10 +20,12 @@ void read_counters(const Tni& t, sim::Time now, std::uint64_t* out);
 // being injected, 0 between packets), and the running counts doorbells,
 // notices and completions. All of class "tni".
 inline constexpr const char* kTniClass = "tni";
+inline constexpr sim::Trace::State kDmaStateNames[] = {{0, "idle"}, {1, "read"}, {2, "write"}};
+inline constexpr sim::Trace::States kDmaStates = {"dma", kDmaStateNames, 3};
 inline constexpr observe::Signal<TniProbe> kTniSignals[] = {
     {"cmdq_depth", 16, true, kTniClass, &TniProbe::cmdq},
-    {"tx_dma", 2, false, kTniClass, &TniProbe::tx_dma},
-    {"rx_dma", 2, false, kTniClass, &TniProbe::rx_dma},
+    {"tx_dma", 2, false, kTniClass, &TniProbe::tx_dma, kDmaStates},
+    {"rx_dma", 2, false, kTniClass, &TniProbe::rx_dma, kDmaStates},
     {"tx_pkt", 32, false, kTniClass, &TniProbe::tx_pkt},
     {"doorbells", 32, true, kTniClass, &TniProbe::doorbells},
     {"notices", 32, true, kTniClass, &TniProbe::notices},

@@ -23,9 +23,12 @@ void read_port(const OcsFabric& f, int port, sim::Time now, int vcs, std::uint64
 // A probe for `f` recording into `trace`, every signal off.
 std::unique_ptr<OcsProbe> new_probe(const OcsFabric& f, sim::Trace& trace);
 inline constexpr const char* kOcsClass = "ocs";
+inline constexpr sim::Trace::State kCircuitStateNames[] = {
+    {0, "dark"}, {1, "setting up"}, {2, "up"}, {3, "tearing down"}};
+inline constexpr sim::Trace::States kCircuitStates = {"circuit", kCircuitStateNames, 4};
 using PortSignal = observe::Signal<OcsProbe, std::vector<sim::Trace::Signal>>;
 inline constexpr PortSignal kPortSignals[] = {
-    {"state", 2, false, kOcsClass, &OcsProbe::state},
+    {"state", 2, false, kOcsClass, &OcsProbe::state, kCircuitStates},
     {"peer", 16, false, kOcsClass, &OcsProbe::peer},
 };
 

@@ -169,6 +169,7 @@ void Router::accept(int port, int vc, hw::Packet* p) {
 void Router::return_credits(int port, int vc, int flits, Time at) {
   const sim::EventQueue::Scope in_port_context(*cfg_.queue, ports_[port].context);
   ports_[port].returning.push(hw::PendingCredit{at, std::uint16_t(vc), std::uint16_t(flits)});
+  if (probe_) trace_credits(port, vc, at, flits);  // usable from `at` on
   if (credit_waiters_[port >> 6] >> (port & 63) & 1) schedule_allocation(at);
 }
 
@@ -409,6 +410,7 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
       tr.set(o.route, tail_leaves, 0);
     }
     trace_stall(p->out_port, t, false);
+    trace_credits(p->out_port, out_vc, t, -p->flits);
     const auto occ = probe_->occupancy[std::size_t(in_port) * std::size_t(cfg_.vcs) + std::size_t(in_vc)];
     if (occ != RouterProbe::kOff) tr.add_delta(occ, input_done, -std::int64_t(p->flits));
   }
@@ -425,6 +427,11 @@ void Router::trace_stall(int out, Time t, bool on) {
   s = on;
   const auto sig = probe_->out[std::size_t(out)].stall;
   if (sig != RouterProbe::kOff) probe_->trace->set(sig, t, on);
+}
+
+void Router::trace_credits(int port, int vc, Time t, int delta) {
+  const auto sig = probe_->credits[std::size_t(port) * std::size_t(cfg_.vcs) + std::size_t(vc)];
+  if (sig != RouterProbe::kOff) probe_->trace->add_delta(sig, t, delta);
 }
 
 int Router::port_dim(int port) const {

@@ -98,6 +98,9 @@ class Router : public sc_core::sc_module,
   // Waveform recording (null: not traced, the default). Set before the run.
   void set_probe(RouterProbe* p) { probe_ = p; }
   int vcs() const { return cfg_.vcs; }
+  // Free credits for downstream VC `vc` of output `port` (returns not yet
+  // due excluded): before the run, the receiver's buffer per VC.
+  int free_credits(int port, int vc) const { return ports_[port].credits()[vc]; }
   Allocator& allocator() { return *allocator_; }
   bool routes_adaptively() const { return cfg_.routing && cfg_.routing->adaptive(); }
   // A dragonfly routed by Valiant or UGAL: some packets take a non-minimal way.
@@ -309,6 +312,7 @@ class Router : public sc_core::sc_module,
   std::uint64_t buffered_ = 0;
   RouterProbe* probe_ = nullptr;
   void trace_stall(int out, sim::Time t, bool on);
+  void trace_credits(int port, int vc, sim::Time t, int delta);
   void trace_held(int port, sim::Time t);
   void hold_for_worm(int in_port, int in_vc, const hw::Packet& p, int out_vc);
   void trace_spec(int port, sim::Time t, bool hit);

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace kairo::router {
 
 std::vector<observe::Counter> port_counters(int vcs) {
@@ -74,6 +76,7 @@ std::unique_ptr<RouterProbe> new_probe(const Router& r, sim::Trace& trace) {
   probe->out.resize(std::size_t(r.num_ports()));
   probe->occupancy.assign(std::size_t(r.num_ports()) * std::size_t(r.vcs()), RouterProbe::kOff);
   probe->stalled.assign(std::size_t(r.num_ports()), 0);
+  probe->credits.assign(std::size_t(r.num_ports()) * std::size_t(r.vcs()), RouterProbe::kOff);
   return probe;
 }
 
@@ -83,9 +86,10 @@ bool add_port_signals(sim::Trace& trace, const std::string& scope, RouterProbe& 
   bool any = observe::add_signals(trace, scope, kPortSignals, probe.out[std::size_t(port)], selected);
   if (selected(kAllocationClass)) {
     RouterProbe::Out& o = probe.out[std::size_t(port)];
-    if (adaptive) o.route = trace.add(scope + "route", 3), any = true;
+    if (adaptive)
+      o.route = trace.add(scope + "route", 3), trace.set_states(o.route, kRouteStates), any = true;
     if (staged) o.held = trace.add(scope + "vcs_held", 5), any = true;
-    if (speculative) o.spec = trace.add(scope + "spec", 2), any = true;
+    if (speculative) o.spec = trace.add(scope + "spec", 2), trace.set_states(o.spec, kSpecStates), any = true;
   }
   if (selected(kOccupancyClass))
     for (int vc = 0; vc < vcs; ++vc) {
@@ -94,6 +98,18 @@ bool add_port_signals(sim::Trace& trace, const std::string& scope, RouterProbe& 
       any = true;
     }
   return any;
+}
+
+void add_credit_signals(sim::Trace& trace, const std::string& scope, RouterProbe& probe, const Router& r,
+                        int port) {
+  for (int vc = 0; vc < r.vcs(); ++vc) {
+    const auto full = std::uint64_t(std::max(r.free_credits(port, vc), 0));
+    int width = 1;
+    while (width < 32 && full >> width) ++width;
+    const auto sig = trace.add(scope + fmt::format("vc{}_credits", vc), width, /*delta=*/true);
+    probe.credits[std::size_t(port) * std::size_t(r.vcs()) + std::size_t(vc)] = sig;
+    trace.add_delta(sig, 0, std::int64_t(full));
+  }
 }
 
 }  // namespace kairo::router

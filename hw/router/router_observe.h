@@ -47,6 +47,18 @@ inline constexpr const char* kAllocatorClass = "rtl";
 // vcs_held and spec (VC allocation stage), registered only on routers that
 // have the feature.
 inline constexpr const char* kAllocationClass = "alloc";
+// The values of `route` and `spec`, by name.
+inline constexpr sim::Trace::State kRouteStateNames[] = {
+    {0, "none"}, {1, "adaptive"}, {2, "escape"}, {3, "minimal"}, {4, "valiant"}};
+inline constexpr sim::Trace::States kRouteStates = {"route", kRouteStateNames, 5};
+inline constexpr sim::Trace::State kSpecStateNames[] = {{0, "none"}, {1, "used"}, {2, "lost"}};
+inline constexpr sim::Trace::States kSpecStates = {"spec", kSpecStateNames, 3};
+// Class "credit", traced only when --trace-signals names it (so a default
+// selection's waveform keeps its bytes): per output port and downstream VC,
+// vcN_credits, the free credits (flits) the sender holds for that VC: down
+// by a packet's flits when it is granted the VC, up when the credits come
+// back from downstream.
+inline constexpr const char* kCreditClass = "credit";
 
 // A probe for `r` recording into `trace`, every signal off.
 std::unique_ptr<RouterProbe> new_probe(const Router& r, sim::Trace& trace);
@@ -58,5 +70,11 @@ std::unique_ptr<RouterProbe> new_probe(const Router& r, sim::Trace& trace);
 bool add_port_signals(sim::Trace& trace, const std::string& scope, RouterProbe& probe, int port, int vcs,
                       const std::function<bool(const char*)>& selected, bool adaptive = false,
                       bool staged = false, bool speculative = false);
+
+// Class "credit": port `port`'s vcN_credits under `scope`, each starting at
+// the router's free credits now (the receiver's buffer per VC, before the
+// run) and as wide as that count needs. At elaboration only.
+void add_credit_signals(sim::Trace& trace, const std::string& scope, RouterProbe& probe, const Router& r,
+                        int port);
 
 }  // namespace kairo::router

@@ -9,7 +9,9 @@
 // took an adaptive VC, 2 an escape VC, 3 any VC: ejection), `vcs_held` (VC
 // allocation stage: output VCs of this port held by packets) and `spec`
 // (speculative switch allocation: a one-cycle pulse, 1 a grant used, 2 a
-// grant lost for want of a VC). Ports or classes not selected keep kOff and
+// grant lost for want of a VC). Class "credit", only when asked for:
+// `vcN_credits` per output port and downstream VC, the free credits the
+// sender holds (down at a VC grant, up when credits return). Ports or classes not selected keep kOff and
 // record nothing.
 #pragma once
 #include <cstdint>
@@ -29,6 +31,7 @@ struct RouterProbe {
   std::vector<Out> out;                       // [port]
   std::vector<sim::Trace::Signal> occupancy;  // [port * vcs + vc]
   std::vector<std::uint8_t> stalled;          // [port]: credit_stall's current value
+  std::vector<sim::Trace::Signal> credits;    // [port * vcs + vc]: class "credit"
 };
 
 }  // namespace kairo::router
