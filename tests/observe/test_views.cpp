@@ -69,7 +69,7 @@ TEST(Views, TheTopologicalPicturesShowTheIntervalAsked) {
   const std::string dir = test::temp_dir();
   const std::string log = logged_run(dir, "c.kcl");  // 2 us intervals from 0
   ASSERT_EQ(test::run_kairo({"view", log, "--out", dir + "/v", "--at", "7us"}).exit_code, 0);
-  EXPECT_NE(test::read_file(dir + "/v/topology_util.svg").find("in interval 3<"), std::string::npos)
+  EXPECT_NE(test::read_file(dir + "/v/topology_util.svg").find("in interval 3,"), std::string::npos)
       << "7 us lies in [6 us, 8 us), the fourth interval";
   EXPECT_EQ(test::run_kairo({"view", log, "--out", dir + "/v", "--at", "1s"}).exit_code, 2);
 }
