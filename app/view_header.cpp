@@ -24,7 +24,8 @@ std::string text(const nlohmann::json& v) {
   return v.dump();
 }
 
-void add(Fields& f, const nlohmann::json& j, const char* key, const std::string& label, const std::string& unit = "") {
+void add(Fields& f, const nlohmann::json& j, const char* key, const std::string& label,
+         const std::string& unit = "") {
   if (j.contains(key) && !j[key].is_null()) f.emplace_back(label, text(j[key]) + unit);
 }
 
@@ -60,8 +61,7 @@ Fields summary_fields(const nlohmann::json& j) {
     add(f, j, "workload", "workload");
     std::string params;
     const nlohmann::json p = j.value("params", nlohmann::json::object());
-    for (const auto& [k, v] : p.items())
-      params += (params.empty() ? "" : " ") + k + "=" + text(v);
+    for (const auto& [k, v] : p.items()) params += (params.empty() ? "" : " ") + k + "=" + text(v);
     if (!params.empty()) f.emplace_back("params", params);
     add(f, j, "mode", "mode");
     add(f, j, "nodes", "nodes");
@@ -72,7 +72,8 @@ Fields summary_fields(const nlohmann::json& j) {
     if (j.contains("details") && j["details"].contains("ratio_to_bound"))
       f.emplace_back("ratio to bound", text(j["details"]["ratio_to_bound"]));
     add(f, j, "verified", "verified");
-    if (j.contains("network")) add(f, j["network"], "packets", "packets"), add(f, j["network"], "packet_hops", "packet hops");
+    if (j.contains("network"))
+      add(f, j["network"], "packets", "packets"), add(f, j["network"], "packet_hops", "packet hops");
   } else {  // kairo traffic
     add(f, j, "pattern", "pattern");
     add(f, j, "mode", "injection");

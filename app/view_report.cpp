@@ -26,8 +26,9 @@ std::string esc(const std::string& s) {
 
 // A path as a shell word (quoted when it holds anything but plain characters).
 std::string shell(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/+=") ==
-                        std::string::npos)
+  if (!s.empty() &&
+      s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/+=") ==
+          std::string::npos)
     return s;
   std::string o = "'";
   for (char c : s) o += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -61,7 +62,8 @@ RunFiles scan(const fs::path& dir, const fs::path& out) {
       if (name.rfind("view-", 0) == 0 || name[0] == '.' || it.depth() >= 2) it.disable_recursion_pending();
       continue;
     }
-    if (it->is_regular_file() && !(fs::equivalent(p.parent_path(), out) && name == "index.html")) all.push_back(p);
+    if (it->is_regular_file() && !(fs::equivalent(p.parent_path(), out) && name == "index.html"))
+      all.push_back(p);
   }
   std::sort(all.begin(), all.end());
   for (const fs::path& p : all) {
@@ -120,25 +122,27 @@ int render_report(const std::string& run_dir, const std::string& out_s, const st
                      "waveform .vcd/.fst, plot .svg)");
   auto rel = [&](const fs::path& p) { return fs::proximate(p, out).generic_string(); };
   auto link = [&](const fs::path& p, const std::string& kind) {
-    return fmt::format("<a class=\"file\" data-kind=\"{}\" href=\"{}\">{}</a>", kind, esc(rel(p)), esc(rel(p)));
+    return fmt::format("<a class=\"file\" data-kind=\"{}\" href=\"{}\">{}</a>", kind, esc(rel(p)),
+                       esc(rel(p)));
   };
   const fs::path shown = fs::proximate(run_dir);
   std::string body;
   std::string title = "kairo run report: " + shown.generic_string();
   for (const fs::path& p : f.summaries) {
     const nlohmann::json j = view::read_summary(p.string());
-    if (p == f.summaries.front()) title = fmt::format("kairo run report: {}", view::summary_fields(j).front().second);
+    if (p == f.summaries.front())
+      title = fmt::format("kairo run report: {}", view::summary_fields(j).front().second);
     body += "<section class=\"summary\"><h2>Summary " + link(p, "summary") + "</h2><dl>";
     for (const auto& [k, v] : view::summary_fields(j))
-      body += fmt::format("<div><dt>{}</dt><dd{}>{}</dd></div>", esc(k), k == "platform" ? " class=\"platform\"" : "",
-                          esc(v));
+      body += fmt::format("<div><dt>{}</dt><dd{}>{}</dd></div>", esc(k),
+                          k == "platform" ? " class=\"platform\"" : "", esc(v));
     body += "</dl></section>\n";
   }
   if (!f.plots.empty()) {
     body += "<section><h2>Plots</h2>\n";
     for (const fs::path& p : f.plots)
-      body += fmt::format("<figure><img src=\"{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>\n", esc(rel(p)),
-                          esc(p.filename().string()), link(p, "plot"));
+      body += fmt::format("<figure><img src=\"{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>\n",
+                          esc(rel(p)), esc(p.filename().string()), link(p, "plot"));
     body += "</section>\n";
   }
   if (!f.logs.empty()) {
@@ -176,7 +180,8 @@ int render_report(const std::string& run_dir, const std::string& out_s, const st
     body += "</ul></section>\n";
   }
   const std::string page = fmt::format(
-      "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>{0}</title>\n<style>body{{font-family:sans-"
+      "<!doctype html>\n<html><head><meta "
+      "charset=\"utf-8\"><title>{0}</title>\n<style>body{{font-family:sans-"
       "serif;margin:14px;max-width:1560px}} h1{{font-size:20px}} h2{{font-size:16px;margin:14px 0 4px}} "
       "dl{{display:flex;flex-wrap:wrap;gap:2px 18px;margin:0}} dt{{display:inline;color:#555}} "
       "dt::after{{content:\": \"}} dd{{display:inline;margin:0;font-weight:600}} img{{max-width:100%}} "
@@ -188,9 +193,9 @@ int render_report(const std::string& run_dir, const std::string& out_s, const st
   } catch (const std::exception& e) {
     return bad_input(std::string("--out ") + out_s + ": " + e.what());
   }
-  std::cout << fmt::format("kairo view: report of {} ({} summaries, {} counter logs, {} waveforms, {} plots) in {}\n",
-                           run_dir, f.summaries.size(), f.logs.size(), f.waves.size(), f.plots.size(),
-                           (out / "index.html").string());
+  std::cout << fmt::format(
+      "kairo view: report of {} ({} summaries, {} counter logs, {} waveforms, {} plots) in {}\n", run_dir,
+      f.summaries.size(), f.logs.size(), f.waves.size(), f.plots.size(), (out / "index.html").string());
   return kExitOk;
 }
 
