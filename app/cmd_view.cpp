@@ -36,6 +36,17 @@ namespace kairo::app {
 using platforms::CounterLogData;
 using namespace view;
 
+namespace {
+
+// A dimension's name as the pictures write it ("X"); empty past the last.
+std::string dim_name(const Model& m, std::size_t d) {
+  std::string s = d < m.dims.size() ? m.dims[d] : "";
+  for (char& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
 int render_views(const std::string& in, const std::string& dir, const std::string& from_s,
                  const std::string& to_s, const std::string& at_s, const std::string& summary_s) {
   CounterLogData d;
@@ -121,13 +132,12 @@ int render_views(const std::string& in, const std::string& dir, const std::strin
       std::vector<int> g = load.empty() ? std::vector<int>{0, 0, 0} : load.begin()->first;
       for (const auto& [k, v] : load)
         if (v > load[g]) g = k;
-      write_text_file(
-          dir + "/group_util.svg",
-          topo_svg(picture(m, true, g), m.util[initial],
-                   fmt::format("The {}{}{} group at {}={} {}={} {}={}, utilization in {}", m.dims[3],
-                               m.dims.size() > 4 ? m.dims[4] : "", m.dims.size() > 5 ? m.dims[5] : "",
-                               m.dims[0], g[0], m.dims[1], g[1], m.dims[2], g[2], when),
-                   util_metric(), ""));
+      write_text_file(dir + "/group_util.svg",
+                      topo_svg(picture(m, true, g), m.util[initial],
+                               fmt::format("The {}{}{} group at {}={} {}={} {}={}, utilization in {}",
+                                           dim_name(m, 3), dim_name(m, 4), dim_name(m, 5), dim_name(m, 0),
+                                           g[0], dim_name(m, 1), g[1], dim_name(m, 2), g[2], when),
+                               util_metric(), ""));
     }
     write_text_file(dir + "/index.html", html_page(m, us, ss, pic, initial, header));
   } catch (const std::exception& e) {

@@ -177,7 +177,7 @@ Picture picture(const Model& m, bool unfold_group, const std::vector<int>& group
   if (lay.d2 < D)
     for (int p = 0; p < lay.n2; ++p) {
       auto [x, y] = lay.origin(p);
-      pic.labels.push_back({x - Layout::kPad * lay.cell, y - Layout::kPad * lay.cell - 4,
+      pic.labels.push_back({std::max(2.0, x - Layout::kPad * lay.cell), y - Layout::kPad * lay.cell - 4,
                             fmt::format("{}={}", upper(m.dims[std::size_t(lay.d2)]), p)});
     }
   std::map<std::pair<std::vector<int>, std::string>, Segment> seg;
@@ -255,7 +255,8 @@ std::vector<double> ticks(double lo, double hi, int target) {
       step = f * p;
       break;
     }
-  for (double x = std::ceil(lo / step - 1e-9) * step; x <= hi + step * 1e-9; x += step) t.push_back(x);
+  for (double k = std::ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; k += 1)
+    t.push_back(k * step + 0.0);
   return t;
 }
 
