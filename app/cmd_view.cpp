@@ -23,27 +23,46 @@
 #include <map>
 
 #include "app/cli_common.h"
+#include "app/view_header.h"
 #include "app/view_model.h"
 #include "app/view_page.h"
+#include "app/view_report.h"
 #include "app/view_svg.h"
 #include "platforms/counter_log.h"
 #include "sim/units.h"
 
 namespace kairo::app {
 
-namespace {
-
 using platforms::CounterLogData;
 using namespace view;
 
+namespace {
+
+// A dimension's name as the pictures write it ("X"); empty past the last.
+std::string dim_name(const Model& m, std::size_t d) {
+  std::string s = d < m.dims.size() ? m.dims[d] : "";
+  for (char& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
 int render_views(const std::string& in, const std::string& dir, const std::string& from_s,
-                 const std::string& to_s, const std::string& at_s) {
+                 const std::string& to_s, const std::string& at_s, const std::string& summary_s) {
   CounterLogData d;
   try {
     d = platforms::read_counter_log(in);
   } catch (const std::exception& e) {
     return bad_input(e.what());
   }
+  // The run's summary for the header: --summary, else one next to the log.
+  const std::string summary_path = summary_s.empty() ? summary_beside(in) : summary_s;
+  nlohmann::json summary;
+  if (!summary_path.empty()) try {
+      summary = read_summary(summary_path);
+    } catch (const std::exception& e) {
+      if (!summary_s.empty()) return bad_input(std::string("--summary: ") + e.what());
+    }
   try {  // the part of the run to show
     const sim::Time from = from_s.empty() ? 0 : units::parse_duration(from_s);
     const sim::Time to = to_s.empty() ? sim::kNever : units::parse_duration(to_s);
@@ -57,6 +76,8 @@ int render_views(const std::string& in, const std::string& dir, const std::strin
   if (d.intervals.empty())
     return bad_input("counter log " + in + ": no intervals (in the --from/--to window)");
   const Model m = build(d);
+  const nlohmann::json header =
+      header_json(summary.is_null() ? nullptr : &summary, summary_path, m, in, d.links.size());
   const auto us = series(m, m.util), ss = series(m, m.stall);
   // The interval shown: the one holding --at, or the one with the most busy time.
   std::size_t initial = 0;
@@ -83,21 +104,25 @@ int render_views(const std::string& in, const std::string& dir, const std::strin
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   try {
-    write_text_file(dir + "/timeseries_util.svg", timeseries_svg(m, us, "Link utilization"));
-    write_text_file(dir + "/timeseries_stall.svg", timeseries_svg(m, ss, "Stall (zero-credit time per VC)"));
-    const auto segs = segments(m, false, {});
+    write_text_file(dir + "/timeseries_util.svg", timeseries_svg(m, us, util_metric()));
+    write_text_file(dir + "/timeseries_stall.svg", timeseries_svg(m, ss, stall_metric()));
+    const Picture pic = picture(m, false, {});
+    const auto [unit, scale] = time_unit(m.start_s.back() + m.seconds.back());
+    const std::string when = fmt::format("interval {}, {:g} to {:g} {}", initial, m.start_s[initial] / scale,
+                                         (m.start_s[initial] + m.seconds[initial]) / scale, unit);
+    const std::string run = header["title"].get<std::string>() + ": ";
     write_text_file(dir + "/topology_util.svg",
-                    topo_svg(segs, m.util[initial], fmt::format("Utilization in interval {}", initial), ""));
+                    topo_svg(pic, m.util[initial], run + "utilization in " + when, util_metric(), ""));
     write_text_file(dir + "/topology_stall.svg",
-                    topo_svg(segs, m.stall[initial], fmt::format("Stall in interval {}", initial), ""));
+                    topo_svg(pic, m.stall[initial], run + "stall in " + when, stall_metric(), ""));
     for (const auto& g : m.group_names) {
       if (g == "ni") continue;
       const std::string dim(1, g[0]);
       const std::string file = dir + "/topology_util_" + dim + ".svg";
       if (!std::filesystem::exists(file))
-        write_text_file(
-            file, topo_svg(segs, m.util[initial],
-                           fmt::format("Utilization of the {} links in interval {}", dim, initial), dim));
+        write_text_file(file, topo_svg(pic, m.util[initial],
+                                       fmt::format("{}utilization of the {} links in {}", run, dim, when),
+                                       util_metric(), dim));
     }
     if (m.dims.size() > 3) {  // one folded group unfolded: the busiest
       std::map<std::vector<int>, double> load;
@@ -107,15 +132,14 @@ int render_views(const std::string& in, const std::string& dir, const std::strin
       std::vector<int> g = load.empty() ? std::vector<int>{0, 0, 0} : load.begin()->first;
       for (const auto& [k, v] : load)
         if (v > load[g]) g = k;
-      write_text_file(
-          dir + "/group_util.svg",
-          topo_svg(segments(m, true, g), m.util[initial],
-                   fmt::format("The {}{}{} group at {}={} {}={} {}={}, utilization in interval {}", m.dims[3],
-                               m.dims.size() > 4 ? m.dims[4] : "", m.dims.size() > 5 ? m.dims[5] : "",
-                               m.dims[0], g[0], m.dims[1], g[1], m.dims[2], g[2], initial),
-                   ""));
+      write_text_file(dir + "/group_util.svg",
+                      topo_svg(picture(m, true, g), m.util[initial],
+                               fmt::format("The {}{}{} group at {}={} {}={} {}={}, utilization in {}",
+                                           dim_name(m, 3), dim_name(m, 4), dim_name(m, 5), dim_name(m, 0),
+                                           g[0], dim_name(m, 1), g[1], dim_name(m, 2), g[2], when),
+                               util_metric(), ""));
     }
-    write_text_file(dir + "/index.html", html_page(m, us, ss, segs, initial));
+    write_text_file(dir + "/index.html", html_page(m, us, ss, pic, initial, header));
   } catch (const std::exception& e) {
     return bad_input(std::string("--out ") + dir + ": " + e.what());
   }
@@ -124,21 +148,46 @@ int render_views(const std::string& in, const std::string& dir, const std::strin
   return kExitOk;
 }
 
-}  // namespace
-
 void add_view_command(CLI::App& app, int& exit_code) {
   auto in = std::make_shared<std::string>();
-  auto out = std::make_shared<std::string>();
+  auto out = std::make_shared<std::string>(), summary = std::make_shared<std::string>();
   auto from = std::make_shared<std::string>(), to = std::make_shared<std::string>(),
        at = std::make_shared<std::string>();
-  CLI::App* c = app.add_subcommand("view", "render the time-series and topological views of a counter log");
-  c->add_option("counters", *in, "a counter log from kairo run --counters (.kcl or .csv)")->required();
-  c->add_option("--out", *out, "directory for index.html and the SVG pictures")->required();
+  CLI::App* c = app.add_subcommand(
+      "view", "render the time-series and topological views of a counter log, or a run directory's report");
+  c->add_option("counters", *in,
+                "a counter log from kairo run --counters (.kcl or .csv), or a run's output directory (its "
+                "report: index.html linking the summary, plots, counter views and waveforms)")
+      ->required();
+  c->add_option("--out", *out,
+                "directory for index.html and the SVG pictures (required for a counter log; for a run "
+                "directory, default: that directory)");
+  c->add_option(
+      "--summary", *summary,
+      "the run's --json output, shown in the header (default: LOG.json or run.json next to the log)");
   c->add_option("--from", *from, "show the run from this simulated time on, e.g. 10us");
   c->add_option("--to", *to, "show the run up to this simulated time, e.g. 60us");
   c->add_option("--at", *at,
                 "the time the topological pictures show (default: the busiest interval), e.g. 25us");
-  c->callback([in, out, from, to, at, &exit_code] { exit_code = render_views(*in, *out, *from, *to, *at); });
+  c->callback([in, out, from, to, at, summary, &exit_code] {
+    std::error_code ec;
+    if (std::filesystem::is_directory(*in, ec)) {
+      if (!from->empty() || !to->empty() || !at->empty())
+        exit_code = bad_input("--from/--to/--at apply to a counter log, not to the run directory " + *in);
+      else
+        exit_code = render_report(*in, out->empty() ? *in : *out, *summary);
+      return;
+    }
+    if (!std::filesystem::exists(*in, ec)) {
+      exit_code = bad_input("counters " + *in + ": no such file or directory");
+      return;
+    }
+    if (out->empty()) {
+      exit_code = bad_input("counters " + *in + ": --out DIR is required for a counter log");
+      return;
+    }
+    exit_code = render_views(*in, *out, *from, *to, *at, *summary);
+  });
 }
 
 }  // namespace kairo::app

@@ -1,6 +1,8 @@
 // kairo view's model of a counter log (app/view_model.h).
 #include "app/view_model.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -26,17 +28,79 @@ std::vector<std::pair<std::string, int>> parse_coord(const std::string& s) {
   return c;
 }
 
-// Layout of the first three dimensions (X across, Y down, Z slices side by side).
+// Layout of three dimensions (d0 across, d1 down, one panel per d2 value),
+// the panels in a grid and the cell size chosen so that the whole fits a
+// width x height box: an 8x8x8 or 10x10x10 machine and Tofu's XYZ torus fit
+// a screen without scrolling.
 struct Layout {
-  int d0 = 0, d1 = 1, d2 = 2;  // which coordinates are laid out
-  double cell = 28, gap = 40;
-  std::pair<double, double> at(const Model& m, const std::vector<int>& c) const {
-    const int n0 = m.sizes[std::size_t(d0)], n2 = d2 < int(m.sizes.size()) ? c[std::size_t(d2)] : 0;
-    const double x = 30 + (n2 * (n0 * cell + gap)) + c[std::size_t(d0)] * cell;
-    const double y = 50 + (d1 < int(m.sizes.size()) ? c[std::size_t(d1)] : 0) * cell;
+  int d0 = 0, d1 = 1, d2 = 2;
+  int n0 = 1, n1 = 1, n2 = 1, cols = 1;
+  double cell = 28;
+  static constexpr double kTop = 8, kLabel = 16, kPad = 0.8;  // px, px, cells
+  Layout(const Model& m, int first, double width, double height) : d0(first), d1(first + 1), d2(first + 2) {
+    n0 = size(m, d0), n1 = size(m, d1), n2 = size(m, d2);
+    double best = 0;
+    for (int c = 1; c <= n2; ++c) {
+      const int rows = (n2 + c - 1) / c;
+      const double w = width / (c * (n0 - 1 + 2 * kPad));
+      const double h = (height - kTop - rows * kLabel) / (rows * (n1 - 1 + 2 * kPad));
+      if (std::min(w, h) > best) best = std::min(w, h), cols = c;
+    }
+    cell = std::min(best, 44.0);
+  }
+  static int size(const Model& m, int d) { return d < int(m.sizes.size()) ? m.sizes[std::size_t(d)] : 1; }
+  static int at_dim(const std::vector<int>& c, int d) { return d < int(c.size()) ? c[std::size_t(d)] : 0; }
+  // The top left corner of panel p's first router.
+  std::pair<double, double> origin(int p) const {
+    const double x = (p % cols) * (n0 - 1 + 2 * kPad) * cell + kPad * cell;
+    const double y = kTop + (p / cols) * ((n1 - 1 + 2 * kPad) * cell + kLabel) + kLabel + kPad * cell;
     return {x, y};
   }
+  std::pair<double, double> at(const std::vector<int>& c) const {
+    auto [x, y] = origin(at_dim(c, d2));
+    return {x + at_dim(c, d0) * cell, y + at_dim(c, d1) * cell};
+  }
+  double width() const { return cols * (n0 - 1 + 2 * kPad) * cell; }
+  double height() const {
+    const int rows = (n2 + cols - 1) / cols;
+    return kTop + rows * ((n1 - 1 + 2 * kPad) * cell + kLabel);
+  }
 };
+
+std::string upper(std::string s) {
+  for (char& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// How to read the picture, in words.
+std::string caption(const Model& m, const Layout& lay, bool unfold) {
+  const int D = int(m.dims.size());
+  auto name = [&](int d) { return d < D ? upper(m.dims[std::size_t(d)]) : std::string(); };
+  std::string c = name(lay.d0) + " across";
+  if (lay.d1 < D) c += ", " + name(lay.d1) + " down";
+  if (lay.d2 < D) c += ", one panel per " + name(lay.d2);
+  c += "; a link's two directions side by side (+ below or right of -); wrap-around links as short ticks "
+       "leaving the edge";
+  if (lay.d2 < D)
+    c += "; " + name(lay.d2) + " links as diagonal ticks at the sending router (" + name(lay.d2) +
+         "+ down-right, " + name(lay.d2) + "- up-left)";
+  c += ". Colour: the value in the interval shown.";
+  if (D > 3 && !unfold) {
+    std::string folded, shape;
+    int n = 1;
+    for (int d = 3; d < D; ++d)
+      folded += name(d), shape += (d > 3 ? "x" : "") + std::to_string(m.sizes[std::size_t(d)]),
+          n *= m.sizes[std::size_t(d)];
+    c = fmt::format(
+            "{}D {} drawn as the papers on Tofu do: the {}{}{} torus laid out, each {} group ({} routers, {} "
+            "in all) folded into one point. A segment stands for the {} links of one dimension and direction "
+            "between two neighbouring groups and shows the most loaded of them; the {} links inside a group "
+            "are not drawn (group_util.svg unfolds the busiest group). ",
+            D, D == 6 ? "Tofu" : "torus", name(0), name(1), name(2), folded, shape, n, n, folded) +
+        c;
+  }
+  return c;
+}
 
 }  // namespace
 
@@ -66,9 +130,12 @@ Model build(const platforms::CounterLogData& d) {
       m.sizes[k] = std::max({m.sizes[k], a[k].second + 1, b[k].second + 1});
     }
   }
+  m.interval_s = double(d.interval_ps) * 1e-12;
+  m.vcs = d.vcs;
   const double vc_norm = double(std::max(1, d.vcs));
   for (const auto& iv : d.intervals) {
     const double len = double(std::max<sim::Time>(1, iv.end - iv.start));
+    m.start_s.push_back(double(iv.start) * 1e-12);
     m.seconds.push_back(len * 1e-12);
     std::vector<float> u(L, 0.f), s(L, 0.f);
     for (const auto& [i, f] : iv.links) {
@@ -98,11 +165,23 @@ std::map<std::string, Series> series(const Model& m, const std::vector<std::vect
   return out;
 }
 
-std::vector<Segment> segments(const Model& m, bool unfold_group, const std::vector<int>& group) {
-  std::map<std::tuple<int, int, int, int, std::string>, Segment> seg;
+Picture picture(const Model& m, bool unfold_group, const std::vector<int>& group, double width,
+                double height) {
   const int D = int(m.dims.size());
-  Layout lay;
-  if (unfold_group) lay.d0 = 3, lay.d1 = 4, lay.d2 = 5;
+  const Layout lay(m, unfold_group ? 3 : 0, width, height);
+  Picture pic;
+  pic.width = std::max(200.0, lay.width());
+  pic.height = lay.height();
+  pic.stroke = std::clamp(lay.cell * 0.1, 1.0, 3.5);
+  pic.caption = caption(m, lay, unfold_group);
+  if (lay.d2 < D)
+    for (int p = 0; p < lay.n2; ++p) {
+      auto [x, y] = lay.origin(p);
+      pic.labels.push_back({std::max(2.0, x - Layout::kPad * lay.cell), y - Layout::kPad * lay.cell - 4,
+                            fmt::format("{}={}", upper(m.dims[std::size_t(lay.d2)]), p)});
+    }
+  std::map<std::pair<std::vector<int>, std::string>, Segment> seg;
+  const double off = lay.cell * 0.1, tick = lay.cell * 0.42;
   for (std::size_t i = 0; i < m.from.size(); ++i) {
     const auto& a = m.from[i];
     const auto& b = m.to[i];
@@ -117,32 +196,68 @@ std::vector<Segment> segments(const Model& m, bool unfold_group, const std::vect
     } else if (inside) {
       continue;  // a link inside a folded group
     }
-    auto [x1, y1] = lay.at(m, a);
-    auto [x2, y2] = lay.at(m, b);
-    // Wrap-around links are drawn as short ticks leaving the edge; both
-    // directions of a link side by side.
-    const double dx = x2 - x1, dy = y2 - y1, len = std::hypot(dx, dy);
-    if (len > lay.cell * 1.5) {
-      x2 = x1 + (dx > 0 ? -1 : dx < 0 ? 1 : 0) * lay.cell * 0.45;
-      y2 = y1 + (dy > 0 ? -1 : dy < 0 ? 1 : 0) * lay.cell * 0.45;
-    }
+    int k = -1;  // the laid-out dimension the link runs along
+    for (int d : {lay.d0, lay.d1, lay.d2})
+      if (Layout::at_dim(a, d) != Layout::at_dim(b, d)) k = d;
+    if (k < 0) continue;
     const std::string& g = m.group[i];
-    const double off = g.size() > 1 && g.back() == '-' ? -3 : g.size() > 1 && g.back() == '+' ? 3 : 0;
-    const double ox = dy != 0 ? off : 0, oy = dx != 0 ? off : 0;
-    const auto key = std::make_tuple(int(x1), int(y1), int(x2), int(y2), g);
-    auto it = seg.find(key);
-    if (it == seg.end()) it = seg.emplace(key, Segment{x1 + ox, y1 + oy, x2 + ox, y2 + oy, g, {}}).first;
+    const int step = Layout::at_dim(b, k) - Layout::at_dim(a, k);
+    const double sign = g.size() > 1 && g.back() == '-'   ? -1
+                        : g.size() > 1 && g.back() == '+' ? 1
+                        : step > 0                        ? 1
+                                                          : -1;
+    auto [x1, y1] = lay.at(a);
+    auto [x2, y2] = lay.at(b);
+    if (k == lay.d2) {  // across panels: a diagonal tick at the sending router
+      x2 = x1 + sign * tick * 0.75, y2 = y1 + sign * tick * 0.75;
+    } else {
+      if (std::abs(step) > 1) {  // wrap-around: a short tick leaving the edge
+        x2 = x1 + (x2 > x1 ? -tick : x2 < x1 ? tick : 0);
+        y2 = y1 + (y2 > y1 ? -tick : y2 < y1 ? tick : 0);
+      }
+      const double ox = k == lay.d1 ? sign * off : 0, oy = k == lay.d0 ? sign * off : 0;
+      x1 += ox, x2 += ox, y1 += oy, y2 += oy;
+    }
+    std::vector<int> key;
+    for (int d : {lay.d0, lay.d1, lay.d2})
+      key.push_back(Layout::at_dim(a, d)), key.push_back(Layout::at_dim(b, d));
+    auto it = seg.find({key, g});
+    if (it == seg.end()) it = seg.emplace(std::make_pair(key, g), Segment{x1, y1, x2, y2, g, {}}).first;
     it->second.links.push_back(i);
   }
-  std::vector<Segment> out;
-  for (auto& [k, s] : seg) out.push_back(std::move(s));
-  return out;
+  for (auto& [k, s] : seg) pic.segs.push_back(std::move(s));
+  return pic;
 }
 
 double seg_value(const Segment& s, const std::vector<float>& v) {
   double x = 0;
   for (std::size_t i : s.links) x = std::max(x, double(v[i]));
   return x;
+}
+
+}  // namespace kairo::app::view
+
+namespace kairo::app::view {
+
+std::pair<std::string, double> time_unit(double end_s) {
+  if (end_s < 2e-6) return {"ns", 1e-9};
+  if (end_s < 2e-3) return {"\u00b5s", 1e-6};
+  return {"ms", 1e-3};
+}
+
+std::vector<double> ticks(double lo, double hi, int target) {
+  std::vector<double> t;
+  if (!(hi > lo)) return {lo};
+  const double raw = (hi - lo) / target, p = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = p;
+  for (double f : {1.0, 2.0, 5.0, 10.0})
+    if (f * p >= raw) {
+      step = f * p;
+      break;
+    }
+  for (double k = std::ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; k += 1)
+    t.push_back(k * step + 0.0);
+  return t;
 }
 
 }  // namespace kairo::app::view

@@ -1,6 +1,6 @@
 // kairo view's model of a counter log (platforms/counter_log.h): every
 // link's ends and group (dimension and direction), its utilization and
-// stall per interval, the series per group, and the segments of the
+// stall per interval, the series per group, and the picture of the
 // topological view (docs/views.md).
 #pragma once
 #include <cstddef>
@@ -20,9 +20,11 @@ struct Model {
       to;                          // per link: coordinates of its two ends (empty: not a mesh/torus link)
   std::vector<std::string> group;  // per link: "X+", "X-", "X", "ni", "up", ...
   std::vector<std::string> group_names;  // in order of first appearance
-  std::vector<double> seconds;           // per interval: length in s
+  std::vector<double> start_s, seconds;  // per interval: simulated start and length in s
   // per interval, per link: utilization and stall in [0, 1]
   std::vector<std::vector<float>> util, stall;
+  double interval_s = 0;  // the log's interval
+  int vcs = 1;
 };
 
 Model build(const platforms::CounterLogData& d);
@@ -41,11 +43,32 @@ struct Segment {
   std::vector<std::size_t> links;  // the links it stands for (their maximum is shown)
 };
 
-// Segments of the folded view (dims beyond the first three folded), or of
-// one group unfolded (its links along the other dimensions, laid out by them).
-std::vector<Segment> segments(const Model& m, bool unfold_group, const std::vector<int>& group);
+// The topological view: its segments scaled to fit a width x height box,
+// the panels' labels ("Z=3") and a caption saying how to read it.
+struct Picture {
+  struct Label {
+    double x, y;
+    std::string text;
+  };
+  std::vector<Segment> segs;
+  std::vector<Label> labels;
+  double width = 0, height = 0, stroke = 3;
+  std::string caption;
+};
+
+// The folded view (dims beyond the first three folded), or one group
+// unfolded (its links along the other dimensions, laid out by them).
+Picture picture(const Model& m, bool unfold_group, const std::vector<int>& group, double width = 820,
+                double height = 600);
 
 // The value a segment shows: the most loaded of its links.
 double seg_value(const Segment& s, const std::vector<float>& v);
+
+// The unit of the time axes for a run that ends at `end_s`: "ns", "µs" or "ms",
+// and its length in s.
+std::pair<std::string, double> time_unit(double end_s);
+
+// About six round tick positions (1, 2 or 5 times a power of ten) in [lo, hi].
+std::vector<double> ticks(double lo, double hi, int target = 6);
 
 }  // namespace kairo::app::view

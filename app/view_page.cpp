@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "app/view_svg.h"
+
 namespace kairo::app {
 namespace embedded {
 extern const char* const kViewPage;  // app/view/page.html
@@ -13,17 +15,26 @@ extern const char* const kViewPage;  // app/view/page.html
 namespace view {
 
 std::string html_page(const Model& m, const std::map<std::string, Series>& us,
-                      const std::map<std::string, Series>& ss, const std::vector<Segment>& segs,
-                      std::size_t initial) {
+                      const std::map<std::string, Series>& ss, const Picture& pic, std::size_t initial,
+                      const nlohmann::json& header) {
   nlohmann::json data;
+  data["header"] = header;
+  data["start"] = m.start_s;
   data["seconds"] = m.seconds;
+  const auto [unit, scale] = time_unit(m.start_s.back() + m.seconds.back());
+  data["time"] = {{"unit", unit}, {"scale", scale}};
+  data["metrics"] = {{"util", {util_metric().name, util_metric().ratio}},
+                     {"stall", {stall_metric().name, stall_metric().ratio}}};
+  data["picture"] = {
+      {"width", pic.width}, {"height", pic.height}, {"stroke", pic.stroke}, {"caption", pic.caption}};
+  for (const auto& l : pic.labels) data["picture"]["labels"].push_back({l.x, l.y, l.text});
   data["groups"] = m.group_names;
   for (const auto& g : m.group_names) {
     data["util"][g] = {{"max", us.at(g).max}, {"avg", us.at(g).avg}};
     data["stall"][g] = {{"max", ss.at(g).max}, {"avg", ss.at(g).avg}};
   }
   nlohmann::json sj = nlohmann::json::array();
-  for (const auto& s : segs) {
+  for (const auto& s : pic.segs) {
     std::vector<double> u, st;
     for (std::size_t t = 0; t < m.util.size(); ++t)
       u.push_back(seg_value(s, m.util[t])), st.push_back(seg_value(s, m.stall[t]));

@@ -1,12 +1,18 @@
 // `kairo view COUNTERS --out DIR`: the pictures of both views and the linked
 // HTML page, which headless Chromium (Debian's chromium) loads without
-// errors and in which a click on the time axis changes the topological view.
+// errors, in which a click on the time axis changes the topological view,
+// and which a reader can read without the manual (axes with units, legend,
+// the run's header) in a 1,600 x 1,000 window. `kairo view RUN_DIR`: the
+// run report linking what a run wrote.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 
+#include "platforms/counter_log.h"
 #include "tests/test_support.h"
 
 namespace kairo {
@@ -44,32 +50,120 @@ TEST(Views, EveryPictureIsWrittenFromEitherLogFormat) {
   }
 }
 
-TEST(Views, ThePageLoadsInHeadlessChromiumAndAClickOnTheTimeAxisChangesTheTopologicalView) {
-  const std::string dir = test::temp_dir();
-  const std::string log = logged_run(dir, "c.kcl");
-  ASSERT_EQ(test::run_kairo({"view", log, "--out", dir + "/view"}).exit_code, 0);
+// Loads a page in headless Chromium in a 1,600 x 1,000 window with #selftest
+// and returns what its self-test wrote into the DOM.
+nlohmann::json selftest(const std::string& page, const std::string& dir) {
   const std::string out = dir + "/dom.html";
-  const std::string cmd = "timeout 120 chromium --headless --no-sandbox --disable-gpu --dump-dom 'file://" +
-                          dir + "/view/index.html#selftest' > " + out + " 2> " + dir + "/chromium.log";
-  ASSERT_EQ(std::system(cmd.c_str()), 0)
+  const std::string cmd =
+      "timeout 120 chromium --headless --no-sandbox --disable-gpu --window-size=1600,1000 "
+      "--dump-dom 'file://" +
+      page + "#selftest' > " + out + " 2> " + dir + "/chromium.log";
+  EXPECT_EQ(std::system(cmd.c_str()), 0)
       << "headless chromium failed (tools/setup.sh installs Debian's chromium): "
       << test::read_file(dir + "/chromium.log");
   const std::string dom = test::read_file(out);
   const auto at = dom.find("data-selftest=\"");
-  ASSERT_NE(at, std::string::npos) << "the page's script did not run its self-test";
+  if (at == std::string::npos) {
+    ADD_FAILURE() << "the page's script did not run its self-test";
+    return nlohmann::json::object();
+  }
   std::string attr = dom.substr(at + 15, dom.find('"', at + 15) - at - 15);
   for (std::size_t p; (p = attr.find("&quot;")) != std::string::npos;) attr.replace(p, 6, "\"");
-  const auto j = nlohmann::json::parse(attr);
+  for (std::size_t p; (p = attr.find("&amp;")) != std::string::npos;) attr.replace(p, 5, "&");
+  return nlohmann::json::parse(attr);
+}
+
+// The unit a reader expects on a time axis for a run of this length.
+std::string time_unit_for(double end_ps) { return end_ps < 2e6 ? "ns" : end_ps < 2e9 ? "\u00b5s" : "ms"; }
+
+nlohmann::json read_json(const std::string& path) { return nlohmann::json::parse(test::read_file(path)); }
+
+TEST(Views, ThePageLoadsInHeadlessChromiumAndAClickOnTheTimeAxisChangesTheTopologicalView) {
+  const std::string dir = test::temp_dir();
+  const std::string log = logged_run(dir, "c.kcl");
+  ASSERT_EQ(test::run_kairo({"view", log, "--out", dir + "/view"}).exit_code, 0);
+  const auto j = selftest(dir + "/view/index.html", dir);
   EXPECT_TRUE(j["errors"].empty()) << j.dump();
   EXPECT_NE(j["from"], j["to"]) << "the click picked another interval";
   EXPECT_EQ(j["changed"], true) << "the topological view's colours changed";
+}
+
+// What a reader needs on every page: time axis with its unit, y axis 0..1
+// with 1.0 below the panel's top, the legend, the colour scale, and a page
+// no wider than the window.
+void expect_readable(const nlohmann::json& j, const std::string& log) {
+  EXPECT_TRUE(j["errors"].empty()) << j.dump();
+  const auto d = platforms::read_counter_log(log);
+  const std::string unit = time_unit_for(double(d.intervals.back().end));
+  EXPECT_EQ(j["xTitle"], "simulated time (" + unit + ")");
+  EXPECT_GE(j["xLabels"].size(), 3u) << j["xLabels"].dump();
+  EXPECT_EQ(j["yLabels"], nlohmann::json({"0", "0.5", "1"}));
+  EXPECT_NE(j["yTitle"].get<std::string>().find("busy time / interval"), std::string::npos) << j["yTitle"];
+  EXPECT_GT(j["headroomPx"].get<double>(), 2.0) << "a maximum of 1.0 lies on the panel's top edge";
+  const std::string legend = j["legend"];
+  EXPECT_NE(legend.find("maximum"), std::string::npos) << legend;
+  EXPECT_NE(legend.find("average"), std::string::npos) << legend;
+  EXPECT_EQ(j["scaleLabels"], nlohmann::json({"0", "0.5", "1"}));
+  EXPECT_NE(j["scaleTitle"].get<std::string>().find("utilization"), std::string::npos) << j["scaleTitle"];
+  EXPECT_LE(j["scrollWidth"].get<int>(), 1600) << "the page scrolls sideways in a 1600-pixel window";
+  EXPECT_LE(j["topoRight"].get<double>(), j["innerWidth"].get<double>()) << "the topology leaves the window";
+  EXPECT_LE(j["scrollHeight"].get<int>(), 1000) << "the page is taller than a 1000-pixel window";
+}
+
+TEST(Views, AnAllToAllOnTofuSmallShowsAxesWithUnitsALegendTheFoldingAndTheRunsHeader) {
+  const std::string dir = test::temp_dir();
+  auto r =
+      test::run_kairo({"run", "tofu-small", "--workload", "alltoall", "--param", "size=32KiB", "--counters",
+                       dir + "/a2a.kcl", "--interval", "5us", "--json", dir + "/summary.json", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(
+      test::run_kairo({"view", dir + "/a2a.kcl", "--out", dir + "/v", "--summary", dir + "/summary.json"})
+          .exit_code,
+      0);
+  const auto j = selftest(dir + "/v/index.html", dir);
+  const auto run = read_json(dir + "/summary.json");
+  EXPECT_EQ(j["platform"], run["platform"]) << "the header names the run's platform";
+  EXPECT_NE(j["title"].get<std::string>().find(run["workload"].get<std::string>()), std::string::npos)
+      << j["title"];
+  expect_readable(j, dir + "/a2a.kcl");
+  // Tofu's six dimensions: the caption says the ABC groups are folded and what a segment shows.
+  const std::string caption = j["caption"];
+  EXPECT_NE(caption.find("ABC group"), std::string::npos) << caption;
+  EXPECT_NE(caption.find("most loaded"), std::string::npos) << caption;
+}
+
+TEST(Views, TrafficOnThe10x10x10TorusFitsTheWindowWithTheSummaryFoundNextToTheLog) {
+  const std::string dir = test::temp_dir();
+  auto r =
+      test::run_kairo({"traffic", "torus-10x10x10", "--pattern", "uniform", "--rate", "0.1", "--counters",
+                       dir + "/t.kcl", "--interval", "200ns", "--json", dir + "/run.json", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(test::run_kairo({"view", dir + "/t.kcl", "--out", dir + "/v"}).exit_code, 0);
+  const auto j = selftest(dir + "/v/index.html", dir);
+  EXPECT_EQ(j["platform"], read_json(dir + "/run.json")["platform"]) << "run.json next to the log is read";
+  expect_readable(j, dir + "/t.kcl");
+}
+
+TEST(Views, WithoutASummaryTheHeaderSaysSo) {
+  const std::string dir = test::temp_dir();
+  const std::string log = logged_run(dir, "c.kcl");
+  std::filesystem::remove(dir + "/run.json");
+  ASSERT_EQ(test::run_kairo({"view", log, "--out", dir + "/v"}).exit_code, 0);
+  const auto j = selftest(dir + "/v/index.html", dir);
+  EXPECT_TRUE(j["platform"].is_null());
+  EXPECT_NE(j["source"].get<std::string>().find("no run summary"), std::string::npos) << j["source"];
+  expect_readable(j, log);
+  test::write_file(dir, "junk.json", "{\"not\": \"a summary\"}");
+  auto r = test::run_kairo({"view", log, "--out", dir + "/v", "--summary", dir + "/junk.json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--summary"), std::string::npos) << r.err;
 }
 
 TEST(Views, TheTopologicalPicturesShowTheIntervalAsked) {
   const std::string dir = test::temp_dir();
   const std::string log = logged_run(dir, "c.kcl");  // 2 us intervals from 0
   ASSERT_EQ(test::run_kairo({"view", log, "--out", dir + "/v", "--at", "7us"}).exit_code, 0);
-  EXPECT_NE(test::read_file(dir + "/v/topology_util.svg").find("in interval 3<"), std::string::npos)
+  EXPECT_NE(test::read_file(dir + "/v/topology_util.svg").find("in interval 3,"), std::string::npos)
       << "7 us lies in [6 us, 8 us), the fourth interval";
   EXPECT_EQ(test::run_kairo({"view", log, "--out", dir + "/v", "--at", "1s"}).exit_code, 2);
 }
@@ -81,6 +175,132 @@ TEST(Views, BadInputIsRefused) {
   auto r = test::run_kairo({"view", dir + "/junk.csv", "--out", dir + "/v"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("junk.csv"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace kairo
+
+namespace kairo {
+namespace {
+
+// The values of attribute `attr` in every element of `html` that has `marker`.
+std::vector<std::string> attrs(const std::string& html, const std::string& marker, const std::string& attr) {
+  std::vector<std::string> out;
+  for (std::size_t p = 0; (p = html.find(marker, p)) != std::string::npos; ++p) {
+    const std::size_t a = html.find(attr + "=\"", p);
+    if (a == std::string::npos) break;
+    const std::size_t s = a + attr.size() + 2;
+    out.push_back(html.substr(s, html.find('"', s) - s));
+  }
+  return out;
+}
+
+// The text of every <code class="cmd">.
+std::vector<std::string> commands(const std::string& html) {
+  std::vector<std::string> out;
+  const std::string open = "<code class=\"cmd\">";
+  for (std::size_t p = 0; (p = html.find(open, p)) != std::string::npos; ++p) {
+    const std::size_t s = p + open.size();
+    out.push_back(html.substr(s, html.find("</code>", s) - s));
+  }
+  return out;
+}
+
+void expect_report_links(const std::string& run_dir, const std::string& out) {
+  namespace fs = std::filesystem;
+  const std::string html = test::read_file(out + "/index.html");
+  ASSERT_FALSE(html.empty());
+  const auto hrefs = attrs(html, "class=\"file\"", "href");
+  std::set<std::string> linked;
+  for (const auto& h : hrefs) {
+    EXPECT_TRUE(fs::exists(fs::path(out) / h)) << "the report links " << h << ", which does not exist";
+    linked.insert(fs::canonical(fs::path(out) / h).string());
+  }
+  for (const char* f : {"run.json", "c.kcl", "w.vcd", "look.vcd", "look.gtkw", "lat.svg"})
+    EXPECT_TRUE(linked.count(fs::canonical(fs::path(run_dir) / f).string())) << f << " is not linked";
+  EXPECT_TRUE(linked.count(fs::canonical(fs::path(out) / "view-c/index.html").string()))
+      << "the counter log's views are not linked";
+  EXPECT_NE(html.find("<img src=\"" + fs::proximate(fs::path(run_dir) / "lat.svg", out).generic_string()),
+            std::string::npos)
+      << "the plot is not embedded";
+  // The platform shown is the one in the run's JSON.
+  const auto run = nlohmann::json::parse(test::read_file(run_dir + "/run.json"));
+  EXPECT_NE(html.find("<dd class=\"platform\">" + run["platform"].get<std::string>() + "<"),
+            std::string::npos);
+  // Each waveform's command names files that exist, the save file with its waveform.
+  const auto cmds = commands(html);
+  ASSERT_EQ(cmds.size(), 2u) << html;
+  std::set<std::string> opened;
+  for (const auto& c : cmds) {
+    std::istringstream words(c);
+    std::string w;
+    words >> w;
+    EXPECT_EQ(w, "gtkwave") << c;
+    std::vector<std::string> files;
+    while (words >> w) {
+      EXPECT_TRUE(fs::exists(fs::path(out) / w)) << c << ": " << w << " does not exist";
+      files.push_back(fs::path(w).filename().string());
+    }
+    opened.insert(files.empty() ? "" : files[0]);
+    if (!files.empty() && files[0] == "look.vcd")
+      EXPECT_EQ(files, (std::vector<std::string>{"look.vcd", "look.gtkw"}));
+  }
+  EXPECT_EQ(opened, (std::set<std::string>{"w.vcd", "look.vcd"}));
+}
+
+TEST(Views, ARunDirectoryGetsAReportLinkingEachFileItHoldsAndTheCommandsThatOpenThem) {
+  const std::string dir = test::temp_dir(), run_dir = dir + "/run";
+  std::filesystem::create_directories(run_dir);
+  auto r = test::run_kairo({"run",
+                            "mesh-10x10x10",
+                            "--set",
+                            "topology.dims.X.size=4",
+                            "--set",
+                            "topology.dims.Y.size=4",
+                            "--set",
+                            "topology.dims.Z.size=2",
+                            "--workload",
+                            "alltoall",
+                            "--param",
+                            "size=2KiB",
+                            "--counters",
+                            run_dir + "/c.kcl",
+                            "--interval",
+                            "2us",
+                            "--quiet",
+                            "--json",
+                            run_dir + "/run.json",
+                            "--vcd",
+                            run_dir + "/w.vcd",
+                            "--trace-nodes",
+                            "0,1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::filesystem::copy_file(run_dir + "/w.vcd", run_dir + "/look.vcd");
+  test::write_file(run_dir, "look.gtkw", "[dumpfile] \"look.vcd\"\n");
+  test::write_file(run_dir, "lat.svg",
+                   "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'></svg>\n");
+  ASSERT_EQ(test::run_kairo({"view", run_dir}).exit_code, 0);
+  expect_report_links(run_dir, run_dir);
+  EXPECT_FALSE(test::read_file(run_dir + "/view-c/index.html").empty());
+  ASSERT_EQ(test::run_kairo({"view", run_dir, "--out", dir + "/elsewhere"}).exit_code, 0);  // links lead back
+  expect_report_links(run_dir, dir + "/elsewhere");
+  // The counter log's own contract is unchanged: a file with --out gets its views.
+  ASSERT_EQ(test::run_kairo({"view", run_dir + "/c.kcl", "--out", dir + "/v"}).exit_code, 0);
+  EXPECT_FALSE(test::read_file(dir + "/v/topology_util.svg").empty());
+}
+
+TEST(Views, ARunDirectoryWithNothingToShowOrAMissingPathIsRefusedByName) {
+  const std::string dir = test::temp_dir();
+  std::filesystem::create_directories(dir + "/empty");
+  for (const std::string& arg : {dir + "/empty", dir + "/missing"}) {
+    auto r = test::run_kairo({"view", arg});
+    EXPECT_EQ(r.exit_code, 2) << arg;
+    EXPECT_NE(r.err.find(arg), std::string::npos) << r.err;
+  }
+  test::write_file(dir, "c.kcl", "x");
+  auto r = test::run_kairo({"view", dir + "/c.kcl"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;
 }
 
 }  // namespace
