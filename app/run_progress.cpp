@@ -36,7 +36,8 @@ void RunProgress::report(double wall_s, const RunFigures& f) {
     std::cerr << fmt::format(
         "kairo run: warning: at its present speed this run needs about {} more wall time ({:.1f}% of "
         "its put bytes sent in {}); a smaller --param size or platform runs faster\n",
-        sim::format_wall(*left), 100.0 * double(f.work_done) / double(f.work_total), sim::format_wall(wall_s));
+        sim::format_wall(*left), 100.0 * double(f.work_done) / double(f.work_total),
+        sim::format_wall(wall_s));
 }
 
 }  // namespace kairo::app

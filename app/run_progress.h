@@ -19,7 +19,7 @@ struct RunFigures {
   sim::Time now = 0;
   std::uint64_t finished = 0, ranks = 0, events = 0;
   std::uint64_t planned_ranks = 0, work_total = 0;  // put bytes announced
-  std::uint64_t work_done = 0;                       // bytes the engines' DMA has read
+  std::uint64_t work_done = 0;                      // bytes the engines' DMA has read
   int processes = 1;
 };
 

@@ -24,21 +24,23 @@ void TrafficProgress::report(double wall_s, const ProgressFigures& f) {
   if (o_.progress) {
     const std::string over = f.processes > 1 ? fmt::format(" over {} processes", f.processes) : "";
     if (batch_)
-      o_.progress(fmt::format("kairo traffic: batch, {:.0f} cycles simulated, {}/{:.0f} packets delivered, "
-                              "{:.2f} M events/s{}{}",
-                              f.cycles, f.delivered, total_, f.events_per_s / 1e6, over, eta));
+      o_.progress(
+          fmt::format("kairo traffic: batch, {:.0f} cycles simulated, {}/{:.0f} packets delivered, "
+                      "{:.2f} M events/s{}{}",
+                      f.cycles, f.delivered, total_, f.events_per_s / 1e6, over, eta));
     else
-      o_.progress(fmt::format("kairo traffic: {} phase, {:.0f} cycles simulated, measured packets {}/{} "
-                              "delivered, {:.2f} M events/s{}{}",
-                              f.phase, f.cycles, f.measured_delivered, f.measured_created, f.events_per_s / 1e6,
-                              over, eta));
+      o_.progress(fmt::format(
+          "kairo traffic: {} phase, {:.0f} cycles simulated, measured packets {}/{} "
+          "delivered, {:.2f} M events/s{}{}",
+          f.phase, f.cycles, f.measured_delivered, f.measured_created, f.events_per_s / 1e6, over, eta));
   }
   if (o_.warn && left && estimate_.warn_long(wall_s, *left))
-    o_.warn(fmt::format("kairo traffic: warning: at its present speed this run needs about {} more wall time "
-                        "{} ({:.0f} of {:.0f} {} done in {}); {} sets its length",
-                        sim::format_wall(*left), batch_ ? "to deliver the batch" : "to the end of measurement",
-                        done, total_, batch_ ? "packets" : "cycles", sim::format_wall(wall_s),
-                        batch_ ? "--batch" : "--warmup-cycles + --measure-cycles"));
+    o_.warn(
+        fmt::format("kairo traffic: warning: at its present speed this run needs about {} more wall time "
+                    "{} ({:.0f} of {:.0f} {} done in {}); {} sets its length",
+                    sim::format_wall(*left), batch_ ? "to deliver the batch" : "to the end of measurement",
+                    done, total_, batch_ ? "packets" : "cycles", sim::format_wall(wall_s),
+                    batch_ ? "--batch" : "--warmup-cycles + --measure-cycles"));
 }
 
 }  // namespace kairo::traffic
