@@ -228,6 +228,7 @@ int run_traffic_command(TrafficArgs& a) {
       a.opt.on_built = [&a](platforms::Network& net, sim::EventQueue& q) {
         a.observe.attach(net, nullptr, q);
       };
+      a.opt.around_reset = [&a](bool after, sim::Time now) { a.observe.around_reset(after, now); };
       std::string output_error;  // a waveform or counter log that could not be written
       a.opt.on_finished = [&a, &output_error] {
         try {

@@ -23,6 +23,11 @@ class Observe {
   void attach(platforms::Network& net, platforms::RdmaMachine* machine, sim::EventQueue& q);
   // Throws std::invalid_argument naming the option when an output path cannot be written.
   void check_outputs() const;
+  // The routers' counters restart at `now` (a traffic run's warm-up end):
+  // before and after, so that the counter log carries its totals across.
+  void around_reset(bool after, sim::Time now) {
+    if (log_) after ? log_->after_reset(now) : log_->before_reset(now);
+  }
   // Just before the run starts (after the workload configured the machine:
   // the hybrid's preset circuits are the same in every process).
   void begin_run() { run_changes_from_ = trace_.num_changes(); }

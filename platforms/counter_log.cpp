@@ -252,6 +252,30 @@ void CounterLog::collect(Table& t, sim::Time now, Moved& out) {
   }
 }
 
+// prev holds each total at the last sample; the next figure is value -
+// prev. Across a reset, prev moves by (value after - value before), modulo
+// 2^64: value - prev then adds what came after the reset to what came
+// before it, exactly, even where a reading goes through zero (a busy time
+// with a packet still on the link).
+void CounterLog::rebase(sim::Time now, bool after) {
+  for (Table& t : tables_) {
+    const std::size_t nc = t.names.size();
+    std::size_t row = 0;
+    for (std::size_t si = 0; si < t.sets.size(); ++si) {
+      const observe::CounterSet& s = *t.sets[si];
+      const std::uint16_t* col = t.columns[si].data();
+      for (std::size_t i = 0; i < s.blocks; ++i, ++row) {
+        s.read(i, now, values_.data());
+        std::uint64_t* prev = &t.prev[row * nc];
+        for (std::size_t c = 0; c < nc; ++c) {
+          const std::uint64_t v = values_[col[c]] & t.keep[c];  // levels keep no prev
+          prev[c] = after ? prev[c] + v : prev[c] - v;
+        }
+      }
+    }
+  }
+}
+
 void CounterLog::emit(const Table& t, const Moved& m, sim::Time now) {
   std::string& b = out_->buf;
   const std::size_t nc = t.names.size();

@@ -65,7 +65,14 @@ class CounterLog : public sim::EventTarget {
   CounterLog(observe::Registry blocks, sim::EventQueue& q, sim::Time interval_ps, sim::Time clock_period_ps,
              const std::string& path, const router::Watchdog* watchdog, const sim::MpiWorld* world = nullptr);
   ~CounterLog() override;
-  void start();   // schedule the first interval's end
+  void start();  // schedule the first interval's end
+  // The blocks' counters are about to restart from zero at `now` (a traffic
+  // run's warm-up end resets the routers' counters), and have just done so:
+  // the log carries every total across the reset (its interval still shows
+  // what happened before the reset and after it), instead of reading a
+  // total that fell as a huge difference.
+  void before_reset(sim::Time now) { rebase(now, false); }
+  void after_reset(sim::Time now) { rebase(now, true); }
   void finish();  // the run ended: log the last (partial) interval, close the file
   void on_event(std::uint32_t, std::uint32_t, void*) override;
   std::uint64_t intervals() const { return intervals_; }
@@ -97,6 +104,7 @@ class CounterLog : public sim::EventTarget {
   std::string entry(const Table& t, std::size_t row, bool first) const;
   observe::Place place(const Table& t, std::size_t row) const;
   void sample(sim::Time now);
+  void rebase(sim::Time now, bool after);
   observe::Registry blocks_;
   std::vector<Table> tables_;
   sim::EventQueue& q_;

@@ -118,14 +118,17 @@ class PhaseClock : public sim::EventTarget {
   enum : std::uint32_t { kWarmupEnd, kMeasureEnd, kDrainCheck, kDrainLimit };
   static constexpr std::uint64_t kDrainCheckCycles = 32;
   bool drain_limited = false;
+  std::function<void(bool, sim::Time)> around_reset;  // TrafficOptions::around_reset
   nlohmann::json ports;  // per port name: link counters over the measurement window
   std::uint64_t window_link_flits = 0;
   PhaseClock(TrafficContext& ctx, platforms::Network& net, const platforms::Partition* part)
       : ctx_(ctx), net_(net), part_(part) {}
   void on_event(std::uint32_t kind, std::uint32_t, void*) override {
     if (kind == kWarmupEnd) {
+      if (around_reset) around_reset(false, ctx_.queue->now());
       for (std::size_t i = 0; i < net_.num_routers(); ++i)
         net_.router_at(i).reset_counters(ctx_.queue->now());
+      if (around_reset) around_reset(true, ctx_.queue->now());
       start_ = ctx_.queue->now();
       ctx_.measuring = true;
     } else if (kind == kMeasureEnd) {
@@ -372,6 +375,7 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
     for (int ni = 0; ni < ctx.interfaces; ++ni) net.endpoint(n, ni).set_client(&nodes.back());
   }
   PhaseClock phases(ctx, net, part);
+  phases.around_reset = o.around_reset;
   if (o.batch_packets > 0) {
     ctx.measuring = true;  // every batch packet is measured
     for (auto& n : nodes)

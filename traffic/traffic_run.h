@@ -48,6 +48,9 @@ struct TrafficOptions {
   // and after the run.
   std::function<void(platforms::Network&, sim::EventQueue&)> on_built;
   std::function<void()> on_finished;
+  // Called just before and just after the routers' counters restart at the
+  // warm-up's end (true: after), for outputs that read them (a counter log).
+  std::function<void(bool after, sim::Time now)> around_reset;
   // A partitioned run over the processes of sim::MpiWorld (docs/parallel.md):
   // every process calls run_traffic with the same options; process 0's
   // result is the run's. Null: one process.

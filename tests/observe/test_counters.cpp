@@ -105,6 +105,33 @@ TEST(Counters, TheCsvAndTheBinaryLogHoldTheSameRows) {
   EXPECT_EQ(rows(b.log), rows(c.log));
 }
 
+// A traffic run resets the routers' counters at the warm-up's end (its JSON
+// reports the measurement window); the log carries its totals across: over
+// the whole run its link rows add up to the JSON's whole-run hop counts, and
+// no interval, the one holding the reset (1 us, on an interval boundary)
+// included, shows a link busier than the interval or a count that wrapped.
+TEST(Counters, ATrafficRunsWarmupResetIsCarriedAcross) {
+  const std::string dir = test::temp_dir();
+  for (const std::string interval : {"200ns", "300ns"}) {  // the reset on a boundary, and inside an interval
+    auto r = test::run_kairo({"traffic", "torus-8x8", "--rate", "0.3", "--warmup-cycles", "1000",
+                              "--measure-cycles", "1000", "--counters", dir + "/w.kcl", "--interval",
+                              interval, "--json", dir + "/w.json", "--quiet"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(test::read_file(dir + "/w.json"));
+    const CounterLogData log = read_counter_log(dir + "/w.kcl");
+    std::uint64_t hops = 0, flits = 0;
+    for (const auto& iv : log.intervals)
+      for (const auto& [i, f] : iv.links) {
+        if (log.links[i].dim != "ni") hops += f[0], flits += f[1];
+        EXPECT_LE(f[6], iv.end - iv.start) << interval << ": busy longer than the interval at " << iv.end;
+        EXPECT_LE(f[1], (iv.end - iv.start) / 1000 + 4)
+            << interval << ": more flits than cycles at " << iv.end;
+      }
+    EXPECT_EQ(hops, j["packet_hops"].get<std::uint64_t>()) << interval;
+    EXPECT_EQ(flits, j["flit_hops"].get<std::uint64_t>()) << interval;
+  }
+}
+
 TEST(Counters, BadOptionsAreRefused) {
   const std::string dir = test::temp_dir();
   for (const std::vector<std::string>& bad :
