@@ -78,6 +78,15 @@ GtkwStory gtkw_story(const sim::Trace& trace, const std::vector<sim::Trace::Emit
         }
     }
   }
+  // A window the user bounded (--trace-to) is the story as asked: it opens
+  // on the whole recorded interval, the packet's markers inside it.
+  if (trace.window_to() != sim::kNever) {
+    st.from = start;
+    st.to = std::max(start + 1, std::min(trace.window_to(), std::max(last, st.to)));
+    const double ps_per_pixel = double(st.to - st.from) / kGtkwWavePixels;
+    st.zoom = -std::log2(ps_per_pixel / kGtkwPsPerPixelAtZoom0);
+    return st;
+  }
   const sim::Time margin = std::max<sim::Time>((st.to - st.from) / 20, 1000);
   st.from = st.from - std::min(st.from - start, margin);
   st.to += margin;

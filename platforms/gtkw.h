@@ -13,7 +13,9 @@
 // after a gap, ends the packet's path there). The story runs from the first
 // change after the trace's start (a doorbell, a DMA read, or the packet
 // itself) to the tail, or to the injecting TNI's next completion when that
-// TNI is traced, with a 5% margin each side.
+// TNI is traced, with a 5% margin each side. A trace bounded by --trace-to
+// opens on the whole recorded interval instead (--trace-from to --trace-to:
+// the user named the story), with the packet's markers in it.
 //
 // Enumerated states are shown through translate filter files rather than
 // string-valued signals: the waveform keeps its numeric values (every

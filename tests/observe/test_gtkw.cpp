@@ -117,6 +117,25 @@ TEST(Gtkw, APutOpensOnItsStoryWithThePacketsHeadAndTailInside) {
   }
 }
 
+// A trace bounded by --trace-from/--trace-to is the story the user named:
+// the save file opens on that whole interval (within a pixel), and its
+// markers sit at a packet inside it.
+TEST(Gtkw, ABoundedTraceOpensOnTheIntervalAsked) {
+  const std::string dir = test::temp_dir();
+  auto r =
+      test::run_kairo({"traffic", "mesh-8x8", "--rate", "0.35", "--warmup-cycles", "2000", "--measure-cycles",
+                       "1000", "--trace-nodes", "27", "--trace-from", "2us", "--trace-to", "2.2us", "--fst",
+                       dir + "/p.fst", "--gtkw", dir + "/p.gtkw", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const SaveFile f = parse(test::read_file(dir + "/p.gtkw"));
+  EXPECT_EQ(f.timestart, 2000000u);
+  const double pixel = double(200000) / platforms::kGtkwWavePixels;
+  EXPECT_NEAR(window_end(f), 2200000.0, pixel);
+  EXPECT_GE(f.marker_a, 2000000u);
+  EXPECT_LE(f.marker_b, 2200000u);
+  EXPECT_LE(f.marker_a, f.marker_b);
+}
+
 TEST(Gtkw, CreditCountsStayWithinTheVcBufferAndAllReturnWhenTheNetworkDrains) {
   const std::string dir = test::temp_dir();
   const int buffer = 12;  // router.vc_buffer_flits, set below
