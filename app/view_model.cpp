@@ -76,6 +76,10 @@ std::string upper(std::string s) {
 std::string caption(const Model& m, const Layout& lay, bool unfold) {
   const int D = int(m.dims.size());
   auto name = [&](int d) { return d < D ? upper(m.dims[std::size_t(d)]) : std::string(); };
+  if (D == 0)
+    return "No topological view: this network is switched (a fat tree, a dragonfly, clusters joined by "
+           "wide-area links), its links have no mesh or torus coordinates to lay out. The time series show "
+           "each class of its links (local, global, up, down, wan, and ni for the links to the NICs).";
   std::string c = name(lay.d0) + " across";
   if (lay.d1 < D) c += ", " + name(lay.d1) + " down";
   if (lay.d2 < D) c += ", one panel per " + name(lay.d2);
