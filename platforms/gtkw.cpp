@@ -112,7 +112,8 @@ std::string words(std::string s) {
   return s;
 }
 
-// "rtr x0y0 -> xp busy", "rtr x1y0 <- xp vc0 flits held", "nic x0y0 tni0 tx dma".
+// "rtr x0y0 -> xp busy", "rtr x1y0 <- xp vc0 flits held", "nic x0y0 tni0 tx dma",
+// "rtr x1y1 alloc grant valid" (the Verilated allocator's wires: no port).
 std::string label_of(const std::string& path) {
   const std::string block = block_of(path);
   std::string rest = path.substr(block.size() + 1);
@@ -122,7 +123,7 @@ std::string label_of(const std::string& path) {
   if (occ != std::string::npos) meaning.replace(occ, 10, " flits held");
   std::string port = rest.size() > leaf.size() ? rest.substr(0, rest.size() - leaf.size() - 1) : "";
   std::string arrow;
-  if (block.rfind("rtr_", 0) == 0 && !port.empty() && port.find('.') == std::string::npos)
+  if (block.rfind("rtr_", 0) == 0 && !port.empty() && port.find('.') == std::string::npos && port != "alloc")
     arrow = occ != std::string::npos ? "<- " : "-> ";
   return words(block) + " " + arrow + (port.empty() ? "" : words(port) + " ") + meaning;
 }
