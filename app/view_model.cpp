@@ -134,6 +134,20 @@ Model build(const platforms::CounterLogData& d) {
       m.sizes[k] = std::max({m.sizes[k], a[k].second + 1, b[k].second + 1});
     }
   }
+  // Groups in the dimensions' order, + before -, then the classes of a
+  // switched fabric as they first appear, ni last (the first link of a
+  // dimension in the log need not be its + one: tofu-k's Y is a mesh whose
+  // first routers have no Y- link).
+  auto rank = [&m](const std::string& g) {
+    if (g == "ni") return std::pair<int, int>(1000, 0);
+    for (std::size_t k = 0; k < m.dims.size(); ++k)
+      if (!g.empty() && std::tolower(static_cast<unsigned char>(g[0])) == m.dims[k][0] &&
+          (g.size() == 1 || g[1] == '+' || g[1] == '-'))
+        return std::pair<int, int>(int(k), g.size() > 1 && g[1] == '-' ? 1 : 0);
+    return std::pair<int, int>(999, 0);
+  };
+  std::stable_sort(m.group_names.begin(), m.group_names.end(),
+                   [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
   m.interval_s = double(d.interval_ps) * 1e-12;
   m.vcs = d.vcs;
   const double vc_norm = double(std::max(1, d.vcs));
