@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/svg_text.h"
+
 namespace kairo::app::plot {
 namespace {
 
@@ -43,10 +45,6 @@ std::string escape(const std::string& s) {
     }
   }
   return out;
-}
-
-std::size_t text_chars(const std::string& s) {
-  return std::size_t(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
 }
 
 std::string num(double v) { return fmt::format("{:.2f}", v); }
@@ -221,22 +219,6 @@ std::string legend_svg(const Chart& c) {
   return out + "</g>\n";
 }
 
-// Words to lines of at most kCaptionChars characters.
-std::vector<std::string> wrap(const std::string& s) {
-  std::vector<std::string> lines(1);
-  std::size_t start = 0;
-  while (start < s.size()) {
-    std::size_t end = s.find(' ', start);
-    if (end == std::string::npos) end = s.size();
-    const std::string word = s.substr(start, end - start);
-    if (!lines.back().empty() && text_chars(lines.back()) + 1 + text_chars(word) > kCaptionChars)
-      lines.emplace_back();
-    lines.back() += (lines.back().empty() ? "" : " ") + word;
-    start = end + 1;
-  }
-  return lines;
-}
-
 }  // namespace
 
 Ticks linear_ticks(double lo, double hi, int target) {
@@ -320,7 +302,7 @@ std::string render_svg(const Chart& c) {
   if (c.y_max > 0) out += "</g>\n";
   out += legend_svg(c);
   if (!c.caption.empty()) {
-    const std::vector<std::string> lines = wrap(c.caption);
+    const std::vector<std::string> lines = wrap_words(c.caption, kCaptionChars);
     for (std::size_t i = 0; i < lines.size(); ++i)
       out += text(kLeft, kBottom + 58 + 13 * double(i), lines[i], "class=\"caption\" font-size=\"10\"");
   }

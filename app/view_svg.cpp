@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "app/svg_text.h"
+
 namespace kairo::app::view {
 namespace {
 
@@ -13,21 +15,6 @@ std::string esc(const std::string& s) {
   std::string o;
   for (char c : s) o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
   return o;
-}
-
-// Words into lines of at most n characters.
-std::vector<std::string> wrap(const std::string& text, std::size_t n) {
-  std::vector<std::string> lines(1);
-  std::size_t p = 0;
-  while (p < text.size()) {
-    std::size_t q = text.find(' ', p);
-    if (q == std::string::npos) q = text.size();
-    const std::string word = text.substr(p, q - p);
-    if (!lines.back().empty() && lines.back().size() + 1 + word.size() > n) lines.emplace_back();
-    lines.back() += (lines.back().empty() ? "" : " ") + word;
-    p = q + 1;
-  }
-  return lines;
 }
 
 std::string svg_open(double w, double h, int font) {
@@ -127,7 +114,7 @@ std::string timeseries_svg(const Model& m, const std::map<std::string, Series>& 
 std::string topo_svg(const Picture& pic, const std::vector<float>& v, const std::string& title,
                      const Metric& what, const std::string& dim_filter) {
   const double top = 28, w = std::max(pic.width, 560.0);
-  const auto lines = wrap(pic.caption, std::size_t(w / 6.6));
+  const auto lines = wrap_words(pic.caption, std::size_t(w / 6.6));
   std::string o = svg_open(w, top + pic.height + 50 + 15 * double(lines.size()), 12);
   o += fmt::format("<text x='10' y='18' font-size='13'>{}</text>\n<g transform='translate(0,{})'>\n",
                    esc(title), top);

@@ -232,7 +232,11 @@ void CounterLog::sample(sim::Time now) {
   if (out_->buf.size() > (1u << 20)) out_->flush();
 }
 
-void CounterLog::collect(Table& t, sim::Time now, Moved& out) {
+// Reads every block of table t at `now` (into values_) and calls
+// fn(row, prev, col): its row, its last reading, and where its log columns
+// are among its counters.
+template <class Fn>
+void CounterLog::each_row(Table& t, sim::Time now, Fn fn) {
   const std::size_t nc = t.names.size();
   std::size_t row = 0;
   for (std::size_t si = 0; si < t.sets.size(); ++si) {
@@ -240,16 +244,22 @@ void CounterLog::collect(Table& t, sim::Time now, Moved& out) {
     const std::uint16_t* col = t.columns[si].data();
     for (std::size_t i = 0; i < s.blocks; ++i, ++row) {
       s.read(i, now, values_.data());
-      // A level's prev stays 0, so the row's figure is value - prev for every column.
-      std::uint64_t* prev = &t.prev[row * nc];
-      bool any = false;
-      for (std::size_t c = 0; c < nc; ++c) any |= values_[col[c]] != prev[c];
-      if (!any) continue;
-      out.rows.push_back(std::uint32_t(row));
-      for (std::size_t c = 0; c < nc; ++c) out.figures.push_back(values_[col[c]] - prev[c]);
-      for (std::size_t c = 0; c < nc; ++c) prev[c] = values_[col[c]] & t.keep[c];
+      fn(row, &t.prev[row * nc], col);
     }
   }
+}
+
+void CounterLog::collect(Table& t, sim::Time now, Moved& out) {
+  const std::size_t nc = t.names.size();
+  each_row(t, now, [&](std::size_t row, std::uint64_t* prev, const std::uint16_t* col) {
+    // A level's prev stays 0, so the row's figure is value - prev for every column.
+    bool any = false;
+    for (std::size_t c = 0; c < nc; ++c) any |= values_[col[c]] != prev[c];
+    if (!any) return;
+    out.rows.push_back(std::uint32_t(row));
+    for (std::size_t c = 0; c < nc; ++c) out.figures.push_back(values_[col[c]] - prev[c]);
+    for (std::size_t c = 0; c < nc; ++c) prev[c] = values_[col[c]] & t.keep[c];
+  });
 }
 
 // prev holds each total at the last sample; the next figure is value -
@@ -260,19 +270,12 @@ void CounterLog::collect(Table& t, sim::Time now, Moved& out) {
 void CounterLog::rebase(sim::Time now, bool after) {
   for (Table& t : tables_) {
     const std::size_t nc = t.names.size();
-    std::size_t row = 0;
-    for (std::size_t si = 0; si < t.sets.size(); ++si) {
-      const observe::CounterSet& s = *t.sets[si];
-      const std::uint16_t* col = t.columns[si].data();
-      for (std::size_t i = 0; i < s.blocks; ++i, ++row) {
-        s.read(i, now, values_.data());
-        std::uint64_t* prev = &t.prev[row * nc];
-        for (std::size_t c = 0; c < nc; ++c) {
-          const std::uint64_t v = values_[col[c]] & t.keep[c];  // levels keep no prev
-          prev[c] = after ? prev[c] + v : prev[c] - v;
-        }
+    each_row(t, now, [&](std::size_t, std::uint64_t* prev, const std::uint16_t* col) {
+      for (std::size_t c = 0; c < nc; ++c) {
+        const std::uint64_t v = values_[col[c]] & t.keep[c];  // levels keep no prev
+        prev[c] = after ? prev[c] + v : prev[c] - v;
       }
-    }
+    });
   }
 }
 

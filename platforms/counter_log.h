@@ -97,6 +97,8 @@ class CounterLog : public sim::EventTarget {
     std::vector<std::uint64_t> figures;  // rows.size() x the table's columns
   };
   void header(sim::Time clock_period_ps);
+  template <class Fn>
+  void each_row(Table& t, sim::Time now, Fn fn);
   void collect(Table& t, sim::Time now, Moved& out);
   void emit(const Table& t, const Moved& m, sim::Time now);
   // Partitioned runs: every process's moved rows, merged in row order on process 0.
