@@ -24,6 +24,7 @@ struct TrafficArgs {
   std::vector<std::string> sets;
   traffic::TrafficOptions opt;
   std::string json_path, csv_path, plot_path, sweep;
+  std::string plot_kind = "latency";  // --plot-kind
   std::string partition = "auto";
   std::vector<std::uint32_t> hotspots;
   bool quiet = false;
@@ -179,7 +180,9 @@ int sweep_and_report(const platforms::Platform& plat, TrafficArgs& a) {
     code = kExitBadInput;
   if (!a.plot_path.empty()) {
     try {
-      sim::write_output_file("--plot", a.plot_path, plot::svg_of_run(result, "--plot"));
+      sim::write_output_file(
+          "--plot", a.plot_path,
+          plot::svg_of_run(result, "--plot", plot::parse_kind(a.plot_kind, "--plot-kind")));
     } catch (const std::exception& e) {
       code = bad_input(e.what());
     }
@@ -201,6 +204,10 @@ int run_traffic_command(TrafficArgs& a) {
       throw std::invalid_argument("--csv: writes the --sweep table; give --sweep RATES");
     if (!a.plot_path.empty() && a.sweep.empty())
       throw std::invalid_argument("--plot: draws the --sweep points; give --sweep RATES");
+    if (const plot::Kind k = plot::parse_kind(a.plot_kind, "--plot-kind");
+        k != plot::Kind::kLatency && k != plot::Kind::kThroughput)
+      throw std::invalid_argument("--plot-kind: a sweep draws latency or throughput, got '" + a.plot_kind +
+                                  "'");
     // Every output path is checked before anything runs (under mpirun by
     // process 0 alone, which writes them: two processes trying one new file
     // at once would see each other's).
@@ -320,6 +327,10 @@ void add_traffic_command(CLI::App& app, int& exit_code) {
   c->add_option("--json", a->json_path, "write the result summary (JSON) here");
   c->add_option("--plot", a->plot_path,
                 "with --sweep: draw latency against offered load (SVG) here (docs/plots.md)");
+  c->add_option("--plot-kind", a->plot_kind,
+                "what --plot draws: latency (against offered load) or throughput (accepted against "
+                "offered, saturation marked)")
+      ->capture_default_str();
   c->add_option("--set", a->sets, "override a platform parameter, key=value (repeatable)");
   c->add_option(
        "--partition", a->partition,

@@ -230,12 +230,13 @@ Chart traffic_chart(const std::vector<Curve>& curves, Kind kind) {
 
 }  // namespace
 
-Kind parse_kind(const std::string& name) {
+Kind parse_kind(const std::string& name, const std::string& option) {
   if (name == "auto") return Kind::kAuto;
   if (name == "latency") return Kind::kLatency;
   if (name == "throughput") return Kind::kThroughput;
   if (name == "time-size") return Kind::kTimeSize;
-  throw std::invalid_argument("--kind: expected auto, latency, throughput or time-size, got '" + name + "'");
+  throw std::invalid_argument(option + ": expected auto, latency, throughput or time-size, got '" + name +
+                              "'");
 }
 
 int saturation_index(const std::vector<double>& offered, const std::vector<double>& accepted,
@@ -312,8 +313,8 @@ Chart make_chart(const std::vector<Input>& inputs, Kind kind, double y_max) {
   return ch;
 }
 
-std::string svg_of_run(const json& data, const std::string& option) {
-  return render_svg(make_chart({Input{option, data, ""}}));
+std::string svg_of_run(const json& data, const std::string& option, Kind kind) {
+  return render_svg(make_chart({Input{option, data, ""}}, kind));
 }
 
 json sets_json(const std::vector<std::string>& sets) {

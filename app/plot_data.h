@@ -14,8 +14,8 @@ namespace kairo::app::plot {
 
 enum class Kind { kAuto, kLatency, kThroughput, kTimeSize };
 
-// "auto", "latency", "throughput", "time-size"; throws std::invalid_argument naming --kind.
-Kind parse_kind(const std::string& name);
+// "auto", "latency", "throughput", "time-size"; throws std::invalid_argument naming `option`.
+Kind parse_kind(const std::string& name, const std::string& option = "--kind");
 
 struct Input {
   std::string name;  // the file, in messages and as a last-resort legend entry
@@ -37,9 +37,9 @@ Chart make_chart(const std::vector<Input>& inputs, Kind kind = Kind::kAuto, doub
 int saturation_index(const std::vector<double>& offered, const std::vector<double>& accepted,
                      const std::vector<double>& latency);
 
-// The SVG of one run's JSON (a run's --plot): what `kairo plot` draws from
-// that file. Bad input (no message sizes) names `option`.
-std::string svg_of_run(const nlohmann::json& data, const std::string& option);
+// The SVG of one run's JSON (a run's --plot): what `kairo plot --kind KIND`
+// draws from that file. Bad input (no message sizes) names `option`.
+std::string svg_of_run(const nlohmann::json& data, const std::string& option, Kind kind = Kind::kAuto);
 
 // The --set overrides as an object, key to value, the last of a key winning:
 // written into a sweep's JSON so that a plot's legend can name them.

@@ -132,6 +132,9 @@ class PlotSweeps : public ::testing::Test {
         args.push_back("--plot");
         args.push_back(dir_ + "/run.svg");
       }
+      if (alloc == kAllocators[1]) {  // the other kind a sweep draws
+        args.insert(args.end(), {"--plot", dir_ + "/run_thr.svg", "--plot-kind", "throughput"});
+      }
       const auto r = run_kairo(args);
       ASSERT_EQ(r.exit_code, 0) << r.err;
     }
@@ -228,6 +231,18 @@ TEST_F(PlotSweeps, RunPlotIsTheSameBytesAsPlottingItsJson) {
   const std::string again = plot({dir_ + "/round_robin.json"}, "again.svg");
   EXPECT_EQ(test::read_file(dir_ + "/run.svg"), again);
   EXPECT_EQ(plot({dir_ + "/round_robin.json"}, "again2.svg"), again) << "deterministic bytes";
+}
+
+TEST_F(PlotSweeps, PlotKindThroughputIsTheSameBytesAsPlottingItsJsonSo) {
+  EXPECT_EQ(test::read_file(dir_ + "/run_thr.svg"),
+            plot({dir_ + "/" + kAllocators[1] + ".json", "--kind", "throughput"}, "again_thr.svg"));
+  EXPECT_NE(test::read_file(dir_ + "/run_thr.svg"), plot({dir_ + "/" + kAllocators[1] + ".json"}, "lat.svg"));
+  for (const std::string kind : {"time-size", "pie"}) {
+    const auto r = run_kairo(
+        {"traffic", "mesh-8x8", "--sweep", "0.1", "--plot", dir_ + "/k.svg", "--plot-kind", kind, "--quiet"});
+    EXPECT_EQ(r.exit_code, 2) << kind;
+    EXPECT_NE(r.err.find("--plot-kind"), std::string::npos) << r.err;
+  }
 }
 
 TEST_F(PlotSweeps, CsvTableGivesTheSameCurveAsTheJson) {
