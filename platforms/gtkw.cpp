@@ -151,16 +151,34 @@ void write_gtkw(const sim::Trace& trace, const std::string& path, const std::str
   const GtkwStory st = gtkw_story(trace, changes);
   const fs::path dir = fs::path(path).parent_path();
 
+  // A signal that never moves in the recorded run (an idle port's rows, the
+  // VCs no packet took) is left out: its row would say nothing.
+  std::vector<std::uint8_t> moves(trace.num_signals(), 0);
+  std::vector<std::uint64_t> first_value(trace.num_signals(), 0);
+  std::vector<std::uint8_t> seen(trace.num_signals(), 0);
+  for (const auto& e : changes) {
+    if (!seen[e.s]) {
+      seen[e.s] = 1, first_value[e.s] = e.v;
+      if (e.v != 0) moves[e.s] = 1;
+    } else if (e.v != first_value[e.s]) {
+      moves[e.s] = 1;
+    }
+  }
+  std::size_t left_out = 0;
   std::vector<Group> groups;
   std::map<std::string, std::size_t> index;
   for (sim::Trace::Signal s = 0; s < trace.num_signals(); ++s) {
+    if (!moves[s]) {
+      ++left_out;
+      continue;
+    }
     const std::string block = block_of(trace.name(s));
     auto [it, added] = index.emplace(block, groups.size());
     if (added) groups.push_back(Group{block, sim::kNever, {}});
     groups[it->second].rows.push_back(s);
   }
   for (const auto& e : changes)
-    if (e.t > trace.window_from()) {
+    if (e.t > trace.window_from() && moves[e.s]) {
       Group& g = groups[index[block_of(trace.name(e.s))]];
       g.first = std::min(g.first, e.t);
     }
@@ -173,6 +191,9 @@ void write_gtkw(const sim::Trace& trace, const std::string& path, const std::str
     out +=
         fmt::format("[*] packet {} (operation id + 1): head at {} ps (marker A), tail at {} ps (marker B)\n",
                     st.packet, st.head, st.tail);
+  if (left_out)
+    out += fmt::format("[*] {} signals that stay at their first value (0) the whole run are left out\n",
+                       left_out);
   out += "[dumpfile] \"" + relative_to(dump, dir) + "\"\n";
   // A bare name: GTKWave then finds the dump and the filters beside the save file.
   out += "[savefile] \"" + fs::path(path).filename().string() + "\"\n";

@@ -105,6 +105,16 @@ TEST(Gtkw, APutOpensOnItsStoryWithThePacketsHeadAndTailInside) {
   for (const auto& r : rows) names.insert(std::get<1>(r));
   ASSERT_FALSE(f.rows.empty());
   for (const std::string& p : f.rows) EXPECT_TRUE(names.count(p)) << p << " is not in the waveform";
+  // and every row moves: a signal at 0 the whole run is left out (an idle port says nothing).
+  std::map<std::string, std::set<std::uint64_t>> values;
+  for (const auto& [t, s, v] : rows) values[s].insert(v);
+  for (const std::string& p : f.rows)
+    EXPECT_TRUE(values[p].size() > 1 || (values[p].size() == 1 && *values[p].begin() != 0))
+        << p << " never moves";
+  std::size_t idle = 0;
+  for (const auto& [s, vs] : values) idle += vs.size() == 1 && *vs.begin() == 0;
+  EXPECT_GT(idle, 0u) << "the put leaves some traced ports idle (ni1..ni3)";
+  EXPECT_EQ(f.rows.size() + idle, values.size()) << "a row for every signal that moves";
   // Every value an enumerated signal takes has a name in its filter.
   ASSERT_FALSE(f.filter_of.empty());
   for (const auto& [path, file] : f.filter_of) {
