@@ -1,8 +1,8 @@
 // kairo run's progress lines (without --quiet), with the wall time still
 // needed once every rank has announced the bytes its puts will send
-// (fw::Rank::plan_work: the collectives' schedules do; other workloads do
-// not, and their lines carry no estimate), at the recent speed of the
-// engines' DMA reading them. A run whose estimate passes an hour in its first minute says so
+// (fw::Rank::plan_work: the collectives' schedules, random-ring and put-bw
+// do; pingpong does not, and its lines carry no estimate), at the recent
+// speed of the engines' DMA reading them. A run whose estimate passes an hour in its first minute says so
 // once on stderr, also under --quiet.
 #pragma once
 #include <cstdint>

@@ -48,6 +48,8 @@ class PutBw final : public Workload {
   fw::Task program(fw::Rank& r) override {
     // The source at src, the landing zone elsewhere; at address 0 on every rank.
     const nic::MemKey buf = r.reg_mem(1, r.alloc(size_), size_);
+    // For the progress lines: the source's puts, count_ messages on each of its TNIs.
+    r.plan_work(r.rank() == src_ ? size_ * std::uint64_t(count_) * std::uint64_t(tnis_) : 0);
     co_await r.compute(kStart);
     if (r.rank() != src_) co_return;
     start_ = r.now();

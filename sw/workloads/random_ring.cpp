@@ -54,6 +54,7 @@ class RandomRing final : public Workload {
     // The same addresses on every rank: send at 0, receive slots at slot_ and 2 x slot_.
     const nic::MemKey send = r.reg_mem(1, r.alloc(size_, 4096), size_);
     r.reg_mem(2, r.alloc(2 * slot_, 4096), 2 * slot_);
+    r.plan_work(2 * size_);  // for the progress lines: the message goes both ways
     co_await r.compute(kStart);
     const int me = r.rank();
     const int left = left_[std::size_t(me)], right = right_[std::size_t(me)];

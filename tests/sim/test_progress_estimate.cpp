@@ -64,5 +64,20 @@ TEST(ProgressEstimate, ATrafficRunOfDaysSaysSoAtOnce) {
   EXPECT_NE(w.find("--measure-cycles"), std::string::npos) << w;
 }
 
+// A collective-style run whose ranks announce their put bytes (random-ring)
+// carries the estimate on its progress lines; the pipe ends the run at the
+// second line.
+TEST(ProgressEstimate, ARunsProgressLinesCarryTheEstimate) {
+  const std::string dir = test::temp_dir();
+  const std::string cmd =
+      "timeout 120 " + std::string(KAIRO_BIN) +
+      " run tofud-rack --workload random-ring --param size=256MB --mode size-only --json " + dir +
+      "/r.json 2>&1 | grep -m1 'left' > " + dir + "/line.txt";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << "no estimate: " << cmd;
+  const std::string line = test::read_file(dir + "/line.txt");
+  EXPECT_NE(line.find("kairo run: "), std::string::npos) << line;
+  EXPECT_NE(line.find(", about "), std::string::npos) << line;
+}
+
 }  // namespace
 }  // namespace kairo::sim
