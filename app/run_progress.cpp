@@ -20,7 +20,7 @@ void RunProgress::report(double wall_s, const RunFigures& f) {
   std::optional<double> left;
   if (f.ranks > 0 && f.planned_ranks == f.ranks && f.work_total > 0) {
     if (!estimate_) {
-      estimate_ = std::make_unique<sim::ProgressEstimate>(double(f.work_total));
+      estimate_.emplace(double(f.work_total));
       estimate_->update(0, 0);
     }
     left = estimate_->update(wall_s, double(f.work_done));

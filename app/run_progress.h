@@ -6,7 +6,7 @@
 // once on stderr, also under --quiet.
 #pragma once
 #include <cstdint>
-#include <memory>
+#include <optional>
 
 #include "platforms/rdma_machine.h"
 #include "sim/progress_estimate.h"
@@ -33,7 +33,7 @@ class RunProgress {
 
  private:
   bool quiet_;
-  std::unique_ptr<sim::ProgressEstimate> estimate_;  // once the total is known
+  std::optional<sim::ProgressEstimate> estimate_;  // once the total is known
 };
 
 }  // namespace kairo::app
