@@ -104,10 +104,6 @@ Partition partition_platform(const Platform& p, int processes, PartitionMethod m
     throw std::invalid_argument(
         "--processes: links.wan.flow_control: loss keeps its streams' windows on one process; run with one "
         "process or --set links.wan.flow_control=credit");
-  if (processes > 1 && p.router.wormhole)
-    throw std::invalid_argument(
-        "--processes: router.flow_control: wormhole runs on one process (a wormhole run split over processes "
-        "can stall under load: not yet exact); run with one process or router.flow_control=cut_through");
   const bool torus = p.kind == FabricKind::kTorus;
   const detail::RouterGraph g = torus ? detail::torus_graph(p) : detail::switch_graph(p);
   Partition r;

@@ -119,10 +119,11 @@ Time Endpoint::send(Packet* p) {
     p->worm = kWormHead;
     p->worm_flits = p->flits;
     p->flits = 1;
-    worm_ = p;
     worm_vc_ = choose_vc(1);
     worm_sent_ = 1;
-    put_on_channel(p, worm_vc_);
+    worm_ = s_->flit_pool->get();
+    *worm_ = *p;  // before it goes: the receiver owns it from then on
+    worm_->injected_ps = put_on_channel(p, worm_vc_);
     retry_at(s_->clock.floor(out_.free_at));
     return out_.free_at;
   }
@@ -131,8 +132,9 @@ Time Endpoint::send(Packet* p) {
   return out_.free_at;
 }
 
-// Serialize `p` onto the injection channel on VC `vc` (its credits taken).
-void Endpoint::put_on_channel(Packet* p, int vc) {
+// Serialize `p` onto the injection channel on VC `vc` (its credits taken);
+// returns when its head starts.
+Time Endpoint::put_on_channel(Packet* p, int vc) {
   const Time now = s_->queue->now();
   credits_[vc] -= p->flits;
   const Time start = std::max(now, out_.free_at);
@@ -142,6 +144,7 @@ void Endpoint::put_on_channel(Packet* p, int vc) {
   p->tail_ps = tail_leaves + out_.latency_ps;
   p->arrive_ps = s_->clock.ceil(start + out_.flit_ps + out_.latency_ps);
   out_.dst->accept(out_.dst_port, vc, p);
+  return start;
 }
 
 bool Endpoint::continue_worm() {
@@ -177,6 +180,7 @@ bool Endpoint::continue_worm() {
     retry_at(s_->clock.floor(out_.free_at));
     return false;
   }
+  s_->flit_pool->put(worm_);
   worm_ = nullptr;
   return true;
 }

@@ -90,7 +90,7 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
   // flit that landed (true when it completed a packet, now in *whole).
   bool continue_worm();
   bool receive_flit(int vc, Packet* p, Packet** whole);
-  void put_on_channel(Packet* p, int vc);
+  sim::Time put_on_channel(Packet* p, int vc);
 
   const Setup* s_ = nullptr;
   EndpointClient* client_ = nullptr;
@@ -105,7 +105,10 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
   sim::Time last_credit_ps_ = 0;      // consumed(): the latest credit return so far
   sim::Time retry_at_ = sim::kNever;  // a kRetry event is scheduled for then
   std::uint64_t sent_ = 0, received_ = 0;
-  Packet* worm_ = nullptr;  // wormhole: the packet whose flits are being injected
+  // Wormhole: the packet whose flits are being injected, as its head flit
+  // left: a copy from the flit pool (the head flit itself travels on, and in
+  // a partitioned run it is recycled once it crosses to another process).
+  Packet* worm_ = nullptr;
   int worm_vc_ = 0;
   std::uint16_t worm_sent_ = 0;    // its flits sent so far
   Packet* worm_rx_[kMaxVcs] = {};  // wormhole: per ejection VC, the head flit of the packet arriving

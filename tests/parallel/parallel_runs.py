@@ -38,6 +38,17 @@ CASES = {
                                                "--set", "router.speculative=true"] + TRAFFIC),
     "traffic-mesh8x8-adaptive-transpose-np2": (2, ["traffic", "mesh-8x8", "--rate", "0.3", "--pattern", "transpose",
                                                    "--set", "router.routing=minimal_adaptive"] + TRAFFIC),
+    # wormhole: a packet's flits span routers of different processes while its source is still sending
+    # (16-flit packets in 8-flit buffers; on 3 processes this stalled at 0.35 until the source stopped
+    # reading its head flit after the head had crossed the cut)
+    "traffic-mesh8x8-wormhole-np3": (3, ["traffic", "mesh-8x8", "--rate", "0.35", "--packet-flits", "16", "--set",
+                                         "router.flow_control=wormhole", "--set", "router.vc_buffer_flits=8",
+                                         "--set", "router.max_packet_flits=16", "--counters", "{out}/c.csv",
+                                         "--interval", "50ns"] + TRAFFIC),
+    "traffic-torus8x8-wormhole-adaptive-np4": (4, ["traffic", "torus-8x8", "--rate", "0.6", "--packet-flits", "16",
+                                                   "--set", "router.flow_control=wormhole", "--set",
+                                                   "router.vc_buffer_flits=8", "--set", "router.max_packet_flits=16",
+                                                   "--set", "router.routing=minimal_adaptive"] + TRAFFIC),
     # a dragonfly under UGAL (its shipped routing) on bad_dragon: source routers choose minimal or Valiant
     # ways by their outputs' used credits, which must not depend on where the cut puts the credits' senders
     "traffic-dragonfly-ugal-baddragon-np3": (3, ["traffic", "dragonfly-342", "--rate", "0.12", "--pattern",
