@@ -71,6 +71,10 @@ CASES = {
                                    "--param", "size=2KiB", "--tni-counters", "{out}/tni.csv"]),
     "run-a2at-tofusmall-metis-np4": (4, ["run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2at",
                                          "--param", "size=1KiB", "--partition", "metis"]),
+    # RDMA under wormhole: a put's packets cross the cut as flits, their payload on the head flit
+    "run-a2at-wormhole-tofusmall-np3": (3, ["run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2at",
+                                            "--param", "size=4KiB", "--set", "router.flow_control=wormhole",
+                                            "--set", "router.vc_buffer_flits=32"]),
     "run-tofu-alltoall-tofusmall-np3": (3, ["run", "tofu-small", "--workload", "alltoall", "--param", "algo=tofu",
                                             "--param", "size=512"]),
     "run-randomring-tofusmall-np2": (2, ["run", "tofu-small", "--workload", "random-ring", "--param", "size=64KiB"]),
