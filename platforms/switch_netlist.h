@@ -94,6 +94,7 @@ class SwitchNetlist final : public Network {
   std::deque<router::WanPath> wan_paths_;
   std::vector<hw::Endpoint> endpoints_;
   std::deque<hw::Endpoint::Setup> endpoint_setups_;  // one per interface (kept: endpoints refer to them)
+  hw::PacketPool flit_pool_;                         // a dragonfly under wormhole: the body flits in flight
   std::unique_ptr<router::Watchdog> watchdog_;
   bool keep_until_exit_ = false;
 };

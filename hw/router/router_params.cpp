@@ -125,7 +125,8 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
         "win over speculative ones. The zero-load pipeline is routing + max(VC, switch allocation) cycles");
     b.name(
         "flow_control", &P::wormhole, {{"cut_through", false}, {"wormhole", true}}, "",
-        "mesh/torus: cut_through (virtual cut-through: a packet moves whole, a VC takes it only with credits "
+        "mesh/torus and dragonfly: cut_through (virtual cut-through: a packet moves whole, a VC takes it "
+        "only with credits "
         "for all of it, so router.vc_buffer_flits >= router.max_packet_flits) or wormhole (a packet moves as "
         "flits, may be longer than a VC buffer, holds each downstream VC from its head flit to its tail "
         "flit, one credit per flit; body flits pass switch allocation only)");

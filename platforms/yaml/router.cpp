@@ -20,10 +20,10 @@ void Reader::read_router(const YAML::Node& r, const Platform& pl, RouterParams& 
   const bool dragonfly = pl.kind == FabricKind::kDragonfly;
   if (pl.kind != FabricKind::kTorus)
     for (const std::string& k : kTorusOnlyRouterKeys)
-      if (get(k.c_str()) && !(dragonfly && k == "routing"))
+      if (get(k.c_str()) && !(dragonfly && (k == "routing" || k == "flow_control")))
         fail("router." + k,
              dragonfly ? "only for mesh/torus topologies; a dragonfly takes links.host, links.local and "
-                         "links.global, and router.routing: minimal, valiant or ugal"
+                         "links.global, router.routing (minimal, valiant or ugal) and router.flow_control"
                        : "only for mesh/torus and dragonfly topologies; a fat tree or clusters take "
                          "links.host, links.up and links.wan, and route by destination tables");
   read_declared(r, router::router_param_decls(), p);

@@ -49,6 +49,10 @@ CASES = {
                                                    "--set", "router.flow_control=wormhole", "--set",
                                                    "router.vc_buffer_flits=8", "--set", "router.max_packet_flits=16",
                                                    "--set", "router.routing=minimal_adaptive"] + TRAFFIC),
+    "traffic-dragonfly-wormhole-np3": (3, ["traffic", "dragonfly-342", "--rate", "0.3", "--packet-flits", "16",
+                                           "--set", "router.flow_control=wormhole", "--set",
+                                           "router.vc_buffer_flits=32", "--set", "router.max_packet_flits=16"]
+                                       + TRAFFIC),
     # a dragonfly under UGAL (its shipped routing) on bad_dragon: source routers choose minimal or Valiant
     # ways by their outputs' used credits, which must not depend on where the cut puts the credits' senders
     "traffic-dragonfly-ugal-baddragon-np3": (3, ["traffic", "dragonfly-342", "--rate", "0.12", "--pattern",
