@@ -96,10 +96,13 @@ class NullBuffer : public std::streambuf {
 
 int main(int argc, char** argv) {
   const kairo::sim::MpiWorld& world = kairo::sim::MpiWorld::get();
-  static NullBuffer null;
   if (!world.root()) {
-    std::cout.rdbuf(&null);
-    std::cerr.rdbuf(&null);
+    // Never destroyed: std::cout and std::cerr are flushed at exit, after
+    // every static object made here is gone (a static NullBuffer left them
+    // pointing at a destroyed buffer, which the sanitizers caught).
+    static NullBuffer* const null = new NullBuffer;
+    std::cout.rdbuf(null);
+    std::cerr.rdbuf(null);
   }
   const int code = run_main(argc, argv);
   std::cout.flush();
