@@ -163,7 +163,7 @@ struct ScribblingReceiver : hw::PacketSink {
   }
 };
 
-struct CountingClient : hw::EndpointClient {
+struct IdleClient : hw::EndpointClient {
   void on_packet(int, hw::Packet*) override {}
   void on_send_ready(int) override {}
 };
@@ -181,7 +181,7 @@ TEST(Wormhole, BodyFlitsTakeTheirPacketsFieldsNotTheHeadFlitsObject) {
   s.wormhole = true;
   s.flit_pool = &flit_pool;
   hw::Endpoint ep;
-  CountingClient client;
+  IdleClient client;
   ep.init(s, &client, 0);
   ScribblingReceiver rx;
   rx.ep = &ep;

@@ -50,16 +50,23 @@ TEST(ProgressEstimate, WallTimesForPeople) {
   EXPECT_EQ(format_wall(-1), "0 s");
 }
 
+// Runs `kairo ARGS<dir>/out.json` and returns the first line of its output
+// holding `word` ("" when none came within 120 s); the pipe ends the run
+// there.
+std::string first_line_with(const std::string& args, const std::string& word) {
+  const std::string dir = test::temp_dir();
+  const std::string cmd = "timeout 120 " + std::string(KAIRO_BIN) + " " + args + dir +
+                          "/out.json 2>&1 | grep -m1 '" + word + "' > " + dir + "/line.txt";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << "no line with '" << word << "': " << cmd;
+  return test::read_file(dir + "/line.txt");
+}
+
 // 10^12 cycles of mesh-8x8 run for days at any speed this simulator has
 // (docs/performance.md: about 10^5 to 10^6 cycles a second): the warning
 // names the length's options. The pipe ends the run at the first line after it.
 TEST(ProgressEstimate, ATrafficRunOfDaysSaysSoAtOnce) {
-  const std::string dir = test::temp_dir();
-  const std::string cmd = "timeout 120 " + std::string(KAIRO_BIN) +
-                          " traffic mesh-8x8 --rate 0.2 --measure-cycles 1000000000000 --json " + dir +
-                          "/t.json 2>&1 | grep -m1 warning > " + dir + "/warn.txt";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << "no warning: " << cmd;
-  const std::string w = test::read_file(dir + "/warn.txt");
+  const std::string w =
+      first_line_with("traffic mesh-8x8 --rate 0.2 --measure-cycles 1000000000000 --json ", "warning");
   EXPECT_NE(w.find("days more wall time"), std::string::npos) << w;
   EXPECT_NE(w.find("--measure-cycles"), std::string::npos) << w;
 }
@@ -68,13 +75,8 @@ TEST(ProgressEstimate, ATrafficRunOfDaysSaysSoAtOnce) {
 // carries the estimate on its progress lines; the pipe ends the run at the
 // second line.
 TEST(ProgressEstimate, ARunsProgressLinesCarryTheEstimate) {
-  const std::string dir = test::temp_dir();
-  const std::string cmd =
-      "timeout 120 " + std::string(KAIRO_BIN) +
-      " run tofud-rack --workload random-ring --param size=256MB --mode size-only --json " + dir +
-      "/r.json 2>&1 | grep -m1 'left' > " + dir + "/line.txt";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << "no estimate: " << cmd;
-  const std::string line = test::read_file(dir + "/line.txt");
+  const std::string line = first_line_with(
+      "run tofud-rack --workload random-ring --param size=256MB --mode size-only --json ", "left");
   EXPECT_NE(line.find("kairo run: "), std::string::npos) << line;
   EXPECT_NE(line.find(", about "), std::string::npos) << line;
 }
