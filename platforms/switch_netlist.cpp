@@ -215,7 +215,8 @@ void SwitchNetlist::build(sim::EventQueue& queue) {
       const Time hflit = flit_time(p, hc), hlat = hc.latency_ps;
       const int hbuf = buffer_flits(p, hc);
       endpoint_setups_.push_back(hw::Endpoint::Setup{&queue, &activity_, clock_, rp.vcs, hbuf, credit_delay});
-      endpoint_setups_.back().wormhole = rp.wormhole;  // a dragonfly's router.flow_control (others refuse it)
+      endpoint_setups_.back().wormhole =
+          rp.wormhole();  // a dragonfly's router.flow_control (others refuse it)
       endpoint_setups_.back().flit_pool = &flit_pool_;
       hw::Endpoint& e = endpoint(h, i);
       const int port = link_ports_[edge_of(h)] + int(h % NodeId(f.hosts_per_edge)) * nis_ + i;

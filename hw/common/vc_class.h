@@ -8,6 +8,9 @@
 // when the topology has a ring), and the other VCs are adaptive (kAdaptive).
 // Dragonfly (hw/router/dragonfly_routing.h): one class per phase of a
 // packet's way, kPhase0 .. kPhase2, in the order a packet takes them.
+// Bubble flow control (router.flow_control: bubble): no dateline classes;
+// every VC serves every packet, and the hop that enters a ring is marked
+// kRingEntry (any VC, but it needs room for a second packet there too).
 // Which VCs a class means on a router is RouterConfig's table (vc_first /
 // vc_last), filled once from the routing strategy.
 #pragma once
@@ -24,9 +27,10 @@ enum class VcClass : std::uint8_t {
   kAdaptive = 5,
   kPhase0 = 6,
   kPhase1 = 7,
-  kPhase2 = 8
+  kPhase2 = 8,
+  kRingEntry = 9
 };
-inline constexpr int kNumVcClasses = 9;
+inline constexpr int kNumVcClasses = 10;
 
 inline bool is_escape(VcClass c) { return c == VcClass::kEscLow || c == VcClass::kEscHigh; }
 

@@ -11,6 +11,7 @@ using sim::Time;
 Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
     : sc_module(name), cfg_(cfg), id_(id), coord_(cfg.topo ? cfg.topo->coord_of(id) : Coord{}) {
   const int np = cfg.num_ports();
+  link_ports_ = cfg.num_link_ports();
   ports_.init(np, cfg.vcs);
   for (int i = 0; i < np; ++i) ports_[i].context = cfg.queue->make_context();
   vc_time_.resize(std::size_t(np) * cfg.vcs);
@@ -366,8 +367,9 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
                               : tail_leaves;
   in.in_busy_until = input_done;
 
+  const int charge = credit_charge(p->out_port, *p);
   std::int32_t& credits = out.credits()[out_vc];
-  credits -= p->flits;
+  credits -= charge;
   if (credits == 0) vc_time(p->out_port, out_vc).zero_since = t;
   LinkCounters& c = out.counters;
   if (t > p->ready_ps) c.stall_ps += t - p->ready_ps;
@@ -410,7 +412,7 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
       tr.set(o.route, tail_leaves, 0);
     }
     trace_stall(p->out_port, t, false);
-    trace_credits(p->out_port, out_vc, t, -p->flits);
+    trace_credits(p->out_port, out_vc, t, -charge);
     const auto occ = probe_->occupancy[std::size_t(in_port) * std::size_t(cfg_.vcs) + std::size_t(in_vc)];
     if (occ != RouterProbe::kOff) tr.add_delta(occ, input_done, -std::int64_t(p->flits));
   }
@@ -418,7 +420,8 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
 
   // The packet's buffer slots upstream free as its tail leaves the input.
   const hw::CreditReturn& up = in.upstream;
-  up.src->return_credits(up.src_port, in_vc, p->flits, cfg_.clock.ceil(input_done + up.latency_ps));
+  up.src->return_credits(up.src_port, in_vc, credit_charge(in_port, *p),
+                         cfg_.clock.ceil(input_done + up.latency_ps));
 }
 
 void Router::trace_stall(int out, Time t, bool on) {

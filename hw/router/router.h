@@ -173,7 +173,7 @@ class Router : public sc_core::sc_module,
   struct Head {
     sim::Time ready_ps;
     std::int16_t out_port;
-    std::uint16_t flits;
+    std::uint16_t need;  // credits it needs in a downstream VC (credit_need)
     VcClass out_class;
     std::int8_t chosen_vc;  // downstream VC picked this round (-1: none)
     bool adaptive;          // out_port/out_class are chosen each round among the routing's options
@@ -190,7 +190,7 @@ class Router : public sc_core::sc_module,
     if (p.worm & hw::kWormBody) follow_worm(idx, p);
     in_vcs_[idx].head = Head{p.ready_ps,
                              p.out_port,
-                             p.flits,
+                             credit_need(p),
                              p.out_class,
                              -1,
                              p.adaptive,
@@ -210,11 +210,22 @@ class Router : public sc_core::sc_module,
     p.out_dim = w.dim;
     p.out_class = w.cls;
   }
+  // Credits a packet takes from a downstream VC on `port`: its flits, or
+  // under bubble flow control a packet slot on a link between routers.
+  int credit_charge(int port, const hw::Packet& p) const {
+    return cfg_.bubble_flits > 0 && port < link_ports_ ? cfg_.bubble_flits : p.flits;
+  }
+  // Credits it needs there to go: its charge, and under bubble flow control
+  // a second slot when it enters a ring (so every ring keeps a free slot).
+  std::uint16_t credit_need(const hw::Packet& p) const {
+    const int c = credit_charge(p.out_port, p);
+    return std::uint16_t(p.out_class == VcClass::kRingEntry ? 2 * c : c);
+  }
   // The VC a head may take on `out`: its own (a body flit's, or one granted
   // by VC allocation) if it has credits for it, else the best free one.
   int head_vc(const Head& h, const Port& out) const {
-    if (h.held_vc >= 0) return out.credits()[h.held_vc] >= h.flits ? h.held_vc : -1;
-    return choose_vc(out, h.flits, h.out_class, held_mask(h.out_port));
+    if (h.held_vc >= 0) return out.credits()[h.held_vc] >= h.need ? h.held_vc : -1;
+    return choose_vc(out, h.need, h.out_class, held_mask(h.out_port));
   }
   struct VcTime {
     sim::Time zero_since = sim::kNever;  // downstream VC without credits since
@@ -272,6 +283,7 @@ class Router : public sc_core::sc_module,
   PortBlock ports_;
   std::vector<VcTime> vc_time_;  // [output port][vc]
   int vshift_ = 0;
+  int link_ports_ = 0;           // ports to other routers come first
   std::vector<InputVc> in_vcs_;  // [port][vc] input buffers
   // Bit per non-empty input VC, and per output with a head waiting for
   // credits: kept inside the router object (no separate allocation to miss).

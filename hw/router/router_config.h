@@ -45,6 +45,11 @@ struct RouterConfig {
   // body_pipeline_ps (switch allocation) after it arrives.
   bool wormhole = false;
   sim::Time body_pipeline_ps = 0;
+  // Bubble flow control (router.flow_control: bubble): a packet takes a
+  // slot of bubble_flits credits (router.max_packet_flits) in a VC between
+  // routers, whatever its size, and needs two free slots to enter a ring
+  // (VcClass::kRingEntry). 0: off, a packet takes its own flits.
+  int bubble_flits = 0;
   int islip_iterations = kDefaultIslipIterations;  // used by the "islip" allocator
   // Switched fabrics: ports to other switches first, then `network_interfaces`
   // host ports; routes come from the table, not from coordinates; packets

@@ -124,12 +124,20 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
         "the grant is used only if the VC was granted too, and requests of heads that already hold a VC "
         "win over speculative ones. The zero-load pipeline is routing + max(VC, switch allocation) cycles");
     b.name(
-        "flow_control", &P::wormhole, {{"cut_through", false}, {"wormhole", true}}, "",
+        "flow_control", &P::flow_control,
+        {{"cut_through", FlowControl::kCutThrough},
+         {"wormhole", FlowControl::kWormhole},
+         {"bubble", FlowControl::kBubble}},
+        "",
         "mesh/torus and dragonfly: cut_through (virtual cut-through: a packet moves whole, a VC takes it "
-        "only with credits "
-        "for all of it, so router.vc_buffer_flits >= router.max_packet_flits) or wormhole (a packet moves as "
-        "flits, may be longer than a VC buffer, holds each downstream VC from its head flit to its tail "
-        "flit, one credit per flit; body flits pass switch allocation only)");
+        "only with credits for all of it, so router.vc_buffer_flits >= router.max_packet_flits; rings split "
+        "their VCs into two dateline classes) or wormhole (a packet moves as flits, may be longer than a VC "
+        "buffer, holds each downstream VC from its head flit to its tail flit, one credit per flit; body "
+        "flits pass switch allocation only). Mesh/torus with dimension_order routing also: bubble (virtual "
+        "cut-through with bubble flow control on rings: no dateline classes, every VC serves every packet; "
+        "a VC between routers holds router.vc_buffer_flits / router.max_packet_flits packets, whatever "
+        "their size, and a packet enters a ring only into a VC with room for two, so "
+        "router.vc_buffer_flits >= 2 x router.max_packet_flits; router.dateline does not apply)");
     b.integer("network_interfaces", &P::network_interfaces, K::kCount, 1, 64,
               "injection/ejection port pairs per router",
               "injection/ejection port pairs per router, 1 to 64 (Tofu: 4 TNIs, TofuD: 6)");
@@ -166,7 +174,8 @@ void apply_router_params(const RouterParams& p, RouterSite site, RouterConfig& c
   cfg.allocator = p.allocator;
   cfg.vc_allocator = p.vc_allocator == "none" ? std::string() : p.vc_allocator;
   cfg.speculative = p.speculative;
-  cfg.wormhole = p.wormhole;
+  cfg.wormhole = p.wormhole();
+  cfg.bubble_flits = p.bubble() ? p.max_packet_flits : 0;
   cfg.body_pipeline_ps = clock.cycles(p.sw_alloc_cycles);
   // With a VC allocation stage: VC allocation is decided routing + VA cycles
   // after arrival (routing + max(VA, SA) when speculative), and switch

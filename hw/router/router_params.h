@@ -16,6 +16,20 @@ namespace kairo::router {
 
 struct RouterConfig;
 
+// router.flow_control on a mesh/torus (a dragonfly takes the first two):
+//   kCutThrough  virtual cut-through; rings split their VCs into two
+//                dateline classes (router.dateline)
+//   kWormhole    flits move one by one; a packet may outgrow a VC buffer
+//   kBubble      virtual cut-through with bubble flow control on rings
+//                (Carrion et al. 1997; Puente et al. 2001; the Blue Gene/L
+//                torus): no dateline classes, every VC serves every packet;
+//                a VC on a link between routers counts a packet slot of
+//                router.max_packet_flits per packet, and a packet may enter
+//                a ring (from its NIC or another dimension) only into a VC
+//                with two free slots, so every ring always keeps a free
+//                slot and cannot deadlock
+enum class FlowControl : std::uint8_t { kCutThrough, kWormhole, kBubble };
+
 struct RouterParams {
   static constexpr sim::Time kDefaultCablePs = 5000;  // router.cable_latency when absent: 5ns
 
@@ -56,7 +70,9 @@ struct RouterParams {
   // allocator matching waiting heads to free output VCs (hw/router/router_va.cpp).
   std::string vc_allocator = "none";
   bool speculative = false;  // router.speculative: switch allocation alongside VC allocation (Peh & Dally)
-  bool wormhole = false;     // router.flow_control: cut_through | wormhole (mesh/torus)
+  FlowControl flow_control = FlowControl::kCutThrough;  // router.flow_control
+  bool wormhole() const { return flow_control == FlowControl::kWormhole; }
+  bool bubble() const { return flow_control == FlowControl::kBubble; }
 
   // Derived quantities.
   sim::Time clock_period_ps() const;    // rounded to the nearest ps

@@ -80,11 +80,11 @@ void Router::describe_blocked(std::vector<std::string>& out, std::size_t limit) 
       else if (!input_free(ports_[port], t))
         why = fmt::format("input busy forwarding another VC for {:.1f} more cycles",
                           cfg_.clock.to_cycles(ports_[port].in_busy_until - t));
-      else if (choose_vc(o, h.flits, h.out_class) < 0) {
+      else if (choose_vc(o, credit_need(h), h.out_class) < 0) {
         why = "no downstream VC of its class has credits for the whole packet (credits:";
         for (int v = cfg_.class_first(h.out_class); v < cfg_.class_last(h.out_class); ++v)
           why += fmt::format(" vc{}={}", v, o.credits()[v]);
-        why += fmt::format(", packet needs {})", h.flits);
+        why += fmt::format(", packet needs {})", credit_need(h));
       } else
         why = "eligible";
       if (va_) {

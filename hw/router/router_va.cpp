@@ -49,7 +49,7 @@ void Router::allocate_staged() {
       const std::uint64_t age = by_age ? in_vcs_[std::size_t(idx)].fifo.head->created_ps : 0;
       bool asked = false;
       for (int v = cfg_.class_first(h.out_class), e = cfg_.class_last(h.out_class); v < e; ++v) {
-        if (held >> v & 1 || out.credits()[v] < h.flits) continue;
+        if (held >> v & 1 || out.credits()[v] < h.need) continue;
         va_->add_request(idx, v, h.out_port * nv + v, age);
         asked = true;
       }
@@ -82,7 +82,7 @@ void Router::allocate_staged() {
     if (!output_free(out, t)) return false;
     if (h.held_vc < 0) return true;  // speculative: no VC yet
     apply_credits(out, h.out_port, t);
-    return out.credits()[h.held_vc] >= h.flits;  // a body flit's VC may be out of credits
+    return out.credits()[h.held_vc] >= h.need;  // a body flit's VC may be out of credits
   };
   std::uint64_t taken_in[(kMaxPorts + 63) / 64] = {}, taken_out[(kMaxPorts + 63) / 64] = {};
   auto sa_round = [&](Allocator& a, bool speculative) {
@@ -221,7 +221,7 @@ Time Router::next_wake_staged(Time t) {
         when = h.ready_ps;
       } else if (h.held_vc < 0) {
         if (!h.adaptive) {
-          when = vc_wake(h.out_port, h.flits, h.out_class, t);
+          when = vc_wake(h.out_port, h.need, h.out_class, t);
         } else {
           const hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
           RouteDecision opt[kMaxRouteOptions];
@@ -238,7 +238,7 @@ Time Router::next_wake_staged(Time t) {
           when = cfg_.clock.floor(in.in_busy_until - st);
         else if (!output_free(out, t))
           when = cfg_.clock.floor(out.out.free_at - st);
-        else if (out.credits()[h.held_vc] >= h.flits)
+        else if (out.credits()[h.held_vc] >= h.need)
           when = t + period;  // lost switch allocation
         else if (!out.returning.empty())
           when = out.returning.front().at;  // a body flit waits for a credit

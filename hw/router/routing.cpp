@@ -69,6 +69,7 @@ void dimension_order_vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last
   set(VcClass::kLow, 0, half);
   set(VcClass::kHigh, half, v);
   set(VcClass::kAny, 0, v);
+  set(VcClass::kRingEntry, 0, v);
   set(VcClass::kEscLow, 0, 0);
   set(VcClass::kEscHigh, 0, 0);
   set(VcClass::kAdaptive, 0, 0);
@@ -76,8 +77,8 @@ void dimension_order_vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last
 }
 
 DimensionOrderRouting::DimensionOrderRouting(const Topology& topo, std::vector<int> order, TieBreak tie,
-                                             DatelineRule dateline)
-    : topo_(topo), order_(std::move(order)), tie_(tie), dateline_(dateline) {
+                                             DatelineRule dateline, bool bubble)
+    : topo_(topo), order_(std::move(order)), tie_(tie), dateline_(dateline), bubble_(bubble) {
   check_order(topo_, order_);
 }
 
@@ -92,7 +93,11 @@ RouteDecision DimensionOrderRouting::route(const Coord& here, const Coord& dst, 
     r.dir = spec.size == 2 ? +1 : direction(spec, here[d], dst[d], tie_, coin);
     r.port = topo_.port_of(d, r.dir);
     if (topo_.is_ring(d)) {
-      if (dateline_ == DatelineRule::kAtEntry) {
+      if (bubble_) {
+        // Bubble flow control: no classes; entering the ring is what the
+        // routers hold to the stricter rule (a second packet's room).
+        r.vc_class = in_dim == d ? VcClass::kAny : VcClass::kRingEntry;
+      } else if (dateline_ == DatelineRule::kAtEntry) {
         // Fixed as the packet enters the ring, by whether its way there
         // crosses the wrap-around link: the classes split the ring's paths
         // into two sets, each of which leaves a link of the ring unused.
@@ -116,10 +121,10 @@ RouteDecision DimensionOrderRouting::route(const Coord& here, const Coord& dst, 
 }
 
 std::unique_ptr<Routing> make_routing(RoutingAlgorithm a, const Topology& topo, std::vector<int> order,
-                                      TieBreak tie, DatelineRule dateline) {
+                                      TieBreak tie, DatelineRule dateline, bool bubble) {
   if (a == RoutingAlgorithm::kMinimalAdaptive)
     return std::make_unique<MinimalAdaptiveRouting>(topo, std::move(order), tie, dateline);
-  return std::make_unique<DimensionOrderRouting>(topo, std::move(order), tie, dateline);
+  return std::make_unique<DimensionOrderRouting>(topo, std::move(order), tie, dateline, bubble);
 }
 
 }  // namespace kairo::router

@@ -56,7 +56,8 @@ struct RouteDecision {
 inline constexpr int kMaxRouteOptions = 2 * kMaxDims + 1;
 
 // Dimension order's VC classes on a router with `vcs` VCs: kLow the low
-// floor(vcs/2), kHigh the rest, kAny all; the escape classes have none.
+// floor(vcs/2), kHigh the rest, kAny and kRingEntry all; the escape classes
+// have none.
 void dimension_order_vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last);
 
 // The strategy a mesh/torus router routes with, chosen by router.routing.
@@ -87,8 +88,11 @@ class DimensionOrderRouting final : public Routing {
  public:
   // order: dimension indices in the order they are corrected; must be a
   // permutation of 0..num_dims-1 (throws std::invalid_argument otherwise).
+  // bubble: rings need no dateline classes (bubble flow control: the
+  // routers keep a free packet slot in every ring); a hop entering a ring
+  // is kRingEntry, every other hop kAny.
   DimensionOrderRouting(const Topology& topo, std::vector<int> order, TieBreak tie = TieBreak::kBalanced,
-                        DatelineRule dateline = DatelineRule::kOnCrossing);
+                        DatelineRule dateline = DatelineRule::kOnCrossing, bool bubble = false);
 
   // Route one hop. `in_dim`/`in_class` describe the link the packet arrived on
   // (-1 / kAny when it was just injected). Staying in the same ring dimension
@@ -107,6 +111,7 @@ class DimensionOrderRouting final : public Routing {
   std::vector<int> order_;
   TieBreak tie_;
   DatelineRule dateline_;
+  bool bubble_;
 };
 
 // router.routing: which strategy the routers are given.
@@ -119,9 +124,10 @@ class DimensionOrderRouting final : public Routing {
 enum class RoutingAlgorithm : std::uint8_t { kDimensionOrder, kMinimalAdaptive, kMinimal, kValiant, kUgal };
 
 // The strategy for `topo`; order and tie as DimensionOrderRouting's (the
-// escape network's for an adaptive one). Throws std::invalid_argument as
-// DimensionOrderRouting does.
+// escape network's for an adaptive one), bubble for dimension order only.
+// Throws std::invalid_argument as DimensionOrderRouting does.
 std::unique_ptr<Routing> make_routing(RoutingAlgorithm a, const Topology& topo, std::vector<int> order,
-                                      TieBreak tie, DatelineRule dateline = DatelineRule::kOnCrossing);
+                                      TieBreak tie, DatelineRule dateline = DatelineRule::kOnCrossing,
+                                      bool bubble = false);
 
 }  // namespace kairo::router

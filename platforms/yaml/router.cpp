@@ -34,6 +34,10 @@ void Reader::read_router(const YAML::Node& r, const Platform& pl, RouterParams& 
     fail("router.routing",
          "expected minimal, valiant or ugal on a dragonfly (or dimension_order, the same as minimal), got "
          "minimal_adaptive (meshes and tori only)");
+  if (dragonfly && p.bubble())
+    fail("router.flow_control",
+         "expected cut_through or wormhole on a dragonfly, got bubble (bubble flow control keeps the rings "
+         "of a mesh/torus free of deadlock; a dragonfly's phases take VC classes instead)");
   if (!dragonfly && dfly_routing)
     fail("router.routing",
          "expected dimension_order or minimal_adaptive on a mesh/torus; minimal, valiant and "
@@ -105,12 +109,12 @@ void Reader::read_order(const YAML::Node& n, const std::vector<std::string>& nam
 void Reader::check_router(const std::vector<router::DimSpec>& dims, const RouterParams& p) {
   auto pick = [&](std::initializer_list<std::string> keys) { return this->pick(keys, "router"); };
   for (const auto& d : dims) {
-    if (d.wrap && d.size >= 3 && p.vcs < 2)
+    if (d.wrap && d.size >= 3 && p.vcs < 2 && !p.bubble())
       fail_at(pick({"router.vcs", "topology.dims." + d.name + ".size", "topology.dims." + d.name + ".wrap"}),
               "router.vcs",
               fmt::format(
                   "expected an integer >= 2 because dimension {} is a ring (wrap: true, size {}) and needs "
-                  "two dateline VC classes, got {}",
+                  "two dateline VC classes, got {} (router.flow_control: bubble needs no classes)",
                   d.name, d.size, p.vcs));
   }
   if (p.routing == router::RoutingAlgorithm::kMinimalAdaptive) {
@@ -131,7 +135,20 @@ void Reader::check_router(const std::vector<router::DimSpec>& dims, const Router
         "expected false while router.vc_allocator is none: speculation overlaps switch allocation with a VC "
         "allocation stage; name an allocator in router.vc_allocator (e.g. islip) or drop "
         "router.speculative");
-  if (!p.wormhole && p.vc_buffer_flits < p.max_packet_flits)
+  if (p.bubble() && p.routing != router::RoutingAlgorithm::kDimensionOrder)
+    fail_at(pick({"router.flow_control", "router.routing"}), "router.flow_control",
+            "expected cut_through or wormhole with router.routing: minimal_adaptive, got bubble (bubble flow "
+            "control is built for dimension_order routing, where every VC serves every packet)");
+  if (p.bubble() && std::int64_t(p.vc_buffer_flits) < 2 * std::int64_t(p.max_packet_flits))
+    fail_at(
+        pick({"router.vc_buffer_flits", "router.max_packet_flits", "router.flow_control"}),
+        "router.vc_buffer_flits",
+        fmt::format("expected at least 2 x router.max_packet_flits ({0}) flits under router.flow_control: "
+                    "bubble, got {1}: a packet enters a ring only into a VC with room for two of the "
+                    "largest packets; raise router.vc_buffer_flits to at least {0} or lower "
+                    "router.max_packet_flits",
+                    2 * std::int64_t(p.max_packet_flits), p.vc_buffer_flits));
+  if (!p.wormhole() && p.vc_buffer_flits < p.max_packet_flits)
     fail_at(pick({"router.vc_buffer_flits", "router.max_packet_flits"}), "router.vc_buffer_flits",
             fmt::format(
                 "expected at least router.max_packet_flits ({0}) flits, got {1}: under virtual cut-through a "

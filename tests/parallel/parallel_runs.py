@@ -53,6 +53,13 @@ CASES = {
                                            "--set", "router.flow_control=wormhole", "--set",
                                            "router.vc_buffer_flits=32", "--set", "router.max_packet_flits=16"]
                                        + TRAFFIC),
+    # bubble flow control: a packet's ring entry waits for two free slots downstream, across the cut too
+    "traffic-torus8x8-bubble-np3": (3, ["traffic", "torus-8x8", "--rate", "0.8", "--set",
+                                        "router.flow_control=bubble", "--set", "router.vcs=1", "--set",
+                                        "router.vc_buffer_flits=16"] + TRAFFIC),
+    "run-a2at-bubble-tofusmall-np3": (3, ["run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2at",
+                                          "--param", "size=4KiB", "--set", "router.flow_control=bubble",
+                                          "--set", "router.vc_buffer_flits=128"]),
     # a dragonfly under UGAL (its shipped routing) on bad_dragon: source routers choose minimal or Valiant
     # ways by their outputs' used credits, which must not depend on where the cut puts the credits' senders
     "traffic-dragonfly-ugal-baddragon-np3": (3, ["traffic", "dragonfly-342", "--rate", "0.12", "--pattern",
