@@ -10,7 +10,10 @@
 // packet's way, kPhase0 .. kPhase2, in the order a packet takes them.
 // Bubble flow control (router.flow_control: bubble): no dateline classes;
 // every VC serves every packet, and the hop that enters a ring is marked
-// kRingEntry (any VC, but it needs room for a second packet there too).
+// kRingEntry (any VC, but it needs room for a second packet there too);
+// minimal adaptive routing's escape network then has one VC (kEscLow), and a
+// hop entering one of its rings, from a new dimension or from an adaptive VC,
+// is kEscRingEntry (the escape VC, with room for a second packet).
 // Which VCs a class means on a router is RouterConfig's table (vc_first /
 // vc_last), filled once from the routing strategy.
 #pragma once
@@ -28,10 +31,16 @@ enum class VcClass : std::uint8_t {
   kPhase0 = 6,
   kPhase1 = 7,
   kPhase2 = 8,
-  kRingEntry = 9
+  kRingEntry = 9,
+  kEscRingEntry = 10
 };
-inline constexpr int kNumVcClasses = 10;
+inline constexpr int kNumVcClasses = 11;
 
-inline bool is_escape(VcClass c) { return c == VcClass::kEscLow || c == VcClass::kEscHigh; }
+inline bool is_escape(VcClass c) {
+  return c == VcClass::kEscLow || c == VcClass::kEscHigh || c == VcClass::kEscRingEntry;
+}
+// Under bubble flow control: a hop that enters a ring (of the network, or of
+// minimal adaptive routing's escape network) needs a second free slot.
+inline bool enters_ring(VcClass c) { return c == VcClass::kRingEntry || c == VcClass::kEscRingEntry; }
 
 }  // namespace kairo::router

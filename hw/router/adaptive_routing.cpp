@@ -8,10 +8,10 @@
 namespace kairo::router {
 
 MinimalAdaptiveRouting::MinimalAdaptiveRouting(const Topology& topo, std::vector<int> order, TieBreak tie,
-                                               DatelineRule dateline)
-    : topo_(topo), escape_(topo, std::move(order), tie, dateline) {
+                                               DatelineRule dateline, bool bubble)
+    : topo_(topo), escape_(topo, std::move(order), tie, dateline, bubble) {
   for (int d = 0; d < topo.num_dims(); ++d)
-    if (topo.is_ring(d)) escape_vcs_ = 2;
+    if (topo.is_ring(d) && !bubble) escape_vcs_ = 2;
 }
 
 RouteDecision MinimalAdaptiveRouting::route(const Coord& here, const Coord& dst, int in_dim, VcClass in_class,
@@ -26,7 +26,12 @@ RouteDecision MinimalAdaptiveRouting::route(const Coord& here, const Coord& dst,
   const VcClass dor_class = in_class == VcClass::kEscHigh ? VcClass::kHigh : VcClass::kLow;
   RouteDecision r = escape_.route(here, dst, is_escape(in_class) ? in_dim : -1, dor_class, coin);
   if (r.port < 0) return r;
-  r.vc_class = r.vc_class == VcClass::kHigh ? VcClass::kEscHigh : VcClass::kEscLow;
+  // Under bubble flow control the escape network's hops are kAny, and
+  // kRingEntry where one enters a ring: from another dimension or, since a
+  // packet off an adaptive VC enters as if injected, from the adaptive VCs.
+  r.vc_class = r.vc_class == VcClass::kHigh        ? VcClass::kEscHigh
+               : r.vc_class == VcClass::kRingEntry ? VcClass::kEscRingEntry
+                                                   : VcClass::kEscLow;
   r.adaptive = !is_escape(in_class);
   return r;
 }
@@ -70,6 +75,8 @@ void MinimalAdaptiveRouting::vc_classes(int vcs, std::uint8_t* first, std::uint8
   last[int(VcClass::kEscLow)] = 1;
   first[int(VcClass::kEscHigh)] = std::uint8_t(e - 1);
   last[int(VcClass::kEscHigh)] = e;
+  first[int(VcClass::kEscRingEntry)] = 0;
+  last[int(VcClass::kEscRingEntry)] = 1;
   first[int(VcClass::kAdaptive)] = e;
   last[int(VcClass::kAdaptive)] = v;
 }

@@ -26,8 +26,10 @@ namespace kairo::router {
 class MinimalAdaptiveRouting final : public Routing {
  public:
   // order, tie: the escape network's dimension order and half-way tie-break.
+  // bubble: the escape network is one VC under bubble flow control (as Blue
+  // Gene/L's torus) instead of two dateline classes.
   MinimalAdaptiveRouting(const Topology& topo, std::vector<int> order, TieBreak tie,
-                         DatelineRule dateline = DatelineRule::kOnCrossing);
+                         DatelineRule dateline = DatelineRule::kOnCrossing, bool bubble = false);
 
   // The escape hop; marked `adaptive` unless the packet is in the escape
   // network already (or arrived).
@@ -37,7 +39,8 @@ class MinimalAdaptiveRouting final : public Routing {
   // escape hop; only the escape hop for a packet in the escape network.
   int options(const Coord& here, const Coord& dst, int in_dim, VcClass in_class, std::uint64_t coin,
               RouteDecision* out) const override;
-  // Escape VCs first (1, or 2 when the topology has a ring), the rest adaptive.
+  // Escape VCs first (1, or 2 when the topology has a ring and no bubble), the
+  // rest adaptive.
   void vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last) const override;
   bool random_ties() const override { return escape_.random_ties(); }
   bool adaptive() const override { return true; }

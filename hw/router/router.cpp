@@ -12,6 +12,7 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
     : sc_module(name), cfg_(cfg), id_(id), coord_(cfg.topo ? cfg.topo->coord_of(id) : Coord{}) {
   const int np = cfg.num_ports();
   link_ports_ = cfg.num_link_ports();
+  bubble_flits_ = cfg.bubble_flits;
   ports_.init(np, cfg.vcs);
   for (int i = 0; i < np; ++i) ports_[i].context = cfg.queue->make_context();
   vc_time_.resize(std::size_t(np) * cfg.vcs);
@@ -367,7 +368,12 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
                               : tail_leaves;
   in.in_busy_until = input_done;
 
-  const int charge = credit_charge(p->out_port, *p);
+  // Credits taken downstream and freed upstream: flits, or a bubble slot (credit_charge).
+  int charge = p->flits, freed = p->flits;
+  if (__builtin_expect(bubble_flits_ > 0, 0)) {
+    if (p->out_port < link_ports_) charge = bubble_flits_;
+    if (in_port < link_ports_) freed = bubble_flits_;
+  }
   std::int32_t& credits = out.credits()[out_vc];
   credits -= charge;
   if (credits == 0) vc_time(p->out_port, out_vc).zero_since = t;
@@ -420,8 +426,7 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
 
   // The packet's buffer slots upstream free as its tail leaves the input.
   const hw::CreditReturn& up = in.upstream;
-  up.src->return_credits(up.src_port, in_vc, credit_charge(in_port, *p),
-                         cfg_.clock.ceil(input_done + up.latency_ps));
+  up.src->return_credits(up.src_port, in_vc, freed, cfg_.clock.ceil(input_done + up.latency_ps));
 }
 
 void Router::trace_stall(int out, Time t, bool on) {

@@ -23,7 +23,10 @@
 // and its credits return together when its tail leaves the buffer (when the
 // last of its slots frees); under router.flow_control: wormhole every flit is
 // its own unit (hold_for_worm, Endpoint), so VCs interleave flit by flit on a
-// link and credits return per flit.
+// link and credits return per flit. Under router.flow_control: bubble a
+// packet moves as under cut-through, but takes a whole packet slot of a VC
+// between routers and enters a ring only with two free (credit_charge,
+// credit_need).
 #pragma once
 #include <array>
 #include <memory>
@@ -213,13 +216,18 @@ class Router : public sc_core::sc_module,
   // Credits a packet takes from a downstream VC on `port`: its flits, or
   // under bubble flow control a packet slot on a link between routers.
   int credit_charge(int port, const hw::Packet& p) const {
-    return cfg_.bubble_flits > 0 && port < link_ports_ ? cfg_.bubble_flits : p.flits;
+    return bubble_flits_ > 0 && port < link_ports_ ? bubble_flits_ : p.flits;
   }
   // Credits it needs there to go: its charge, and under bubble flow control
   // a second slot when it enters a ring (so every ring keeps a free slot).
   std::uint16_t credit_need(const hw::Packet& p) const {
-    const int c = credit_charge(p.out_port, p);
-    return std::uint16_t(p.out_class == VcClass::kRingEntry ? 2 * c : c);
+    if (__builtin_expect(bubble_flits_ == 0, 1)) return p.flits;
+    return credit_need(p.out_port, p, p.out_class);
+  }
+  // The same for a way the packet may take (adaptive routing's options).
+  std::uint16_t credit_need(int port, const hw::Packet& p, VcClass cls) const {
+    const int c = credit_charge(port, p);
+    return std::uint16_t(enters_ring(cls) ? 2 * c : c);
   }
   // The VC a head may take on `out`: its own (a body flit's, or one granted
   // by VC allocation) if it has credits for it, else the best free one.
@@ -284,6 +292,7 @@ class Router : public sc_core::sc_module,
   std::vector<VcTime> vc_time_;  // [output port][vc]
   int vshift_ = 0;
   int link_ports_ = 0;           // ports to other routers come first
+  int bubble_flits_ = 0;         // cfg_.bubble_flits, kept beside the hot fields
   std::vector<InputVc> in_vcs_;  // [port][vc] input buffers
   // Bit per non-empty input VC, and per output with a head waiting for
   // credits: kept inside the router object (no separate allocation to miss).

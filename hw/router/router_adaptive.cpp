@@ -24,7 +24,8 @@ int Router::choose_option(int idx, Time t, bool staged) {
     if (!staged && !output_free(out, t)) continue;
     apply_credits(out, opt[i].port, t);
     // VCs held by a packet (VC allocation stage, wormhole) are not free.
-    const int v = choose_vc(out, p.flits, opt[i].vc_class, held_mask(opt[i].port));
+    const int v =
+        choose_vc(out, credit_need(opt[i].port, p, opt[i].vc_class), opt[i].vc_class, held_mask(opt[i].port));
     if (v >= 0 && out.credits()[v] > best_credits) {
       best = i;
       best_vc = v;
@@ -35,6 +36,7 @@ int Router::choose_option(int idx, Time t, bool staged) {
   Head& h = in_vcs_[std::size_t(idx)].head;
   h.out_port = p.out_port = std::int16_t(opt[best].port);
   h.out_class = p.out_class = opt[best].vc_class;
+  h.need = credit_need(opt[best].port, p, opt[best].vc_class);
   p.out_dim = std::int8_t(opt[best].dim);
   return best_vc;
 }
@@ -51,7 +53,7 @@ Time Router::option_wake(int idx, Time t) {
     Time when;
     if (!output_free(out, t))
       when = cfg_.clock.floor(out.out.free_at - cfg_.traversal_ps);
-    else if ((when = vc_wake(port, p.flits, opt[i].vc_class, t)) == sim::kNever)
+    else if ((when = vc_wake(port, credit_need(port, p, opt[i].vc_class), opt[i].vc_class, t)) == sim::kNever)
       continue;  // all its VCs held (their holder's round looks again) or no credit on its way yet
     wake = std::min(wake, when);
   }

@@ -90,7 +90,8 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
             {"ugal", RoutingAlgorithm::kUgal}},
            "routing strategy",
            "mesh/torus: dimension_order, or minimal_adaptive (any productive hop on the adaptive VCs, with "
-           "dimension order on the escape VCs: VC 0, and VC 1 after the dateline when there is a ring; needs "
+           "dimension order on the escape VCs: VC 0, and VC 1 after the dateline when there is a ring (VC 0 "
+           "alone under router.flow_control: bubble); needs "
            "router.vcs above those). Dragonfly: minimal (local, global, local; dimension_order means the "
            "same), valiant (through a random intermediate group) or ugal (minimal or Valiant, chosen at the "
            "source router by the two outputs' used credits); minimal needs router.vcs >= 2, the others >= 3 "
@@ -133,8 +134,9 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
         "only with credits for all of it, so router.vc_buffer_flits >= router.max_packet_flits; rings split "
         "their VCs into two dateline classes) or wormhole (a packet moves as flits, may be longer than a VC "
         "buffer, holds each downstream VC from its head flit to its tail flit, one credit per flit; body "
-        "flits pass switch allocation only). Mesh/torus with dimension_order routing also: bubble (virtual "
-        "cut-through with bubble flow control on rings: no dateline classes, every VC serves every packet; "
+        "flits pass switch allocation only). Mesh/torus also: bubble (virtual "
+        "cut-through with bubble flow control on rings: no dateline classes, every VC serves every packet "
+        "(under minimal_adaptive routing the escape network is VC 0 alone); "
         "a VC between routers holds router.vc_buffer_flits / router.max_packet_flits packets, whatever "
         "their size, and a packet enters a ring only into a VC with room for two, so "
         "router.vc_buffer_flits >= 2 x router.max_packet_flits; router.dateline does not apply)");

@@ -228,7 +228,8 @@ Time Router::next_wake_staged(Time t) {
           const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class, 0, opt);
           when = sim::kNever;
           for (int i = 0; i < n; ++i)
-            when = std::min(when, vc_wake(opt[i].port, p.flits, opt[i].vc_class, t));
+            when = std::min(
+                when, vc_wake(opt[i].port, credit_need(opt[i].port, p, opt[i].vc_class), opt[i].vc_class, t));
         }
       } else {
         const Port& in = ports_[idx >> vshift_];

@@ -72,6 +72,7 @@ void dimension_order_vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last
   set(VcClass::kRingEntry, 0, v);
   set(VcClass::kEscLow, 0, 0);
   set(VcClass::kEscHigh, 0, 0);
+  set(VcClass::kEscRingEntry, 0, 0);
   set(VcClass::kAdaptive, 0, 0);
   for (VcClass c : {VcClass::kPhase0, VcClass::kPhase1, VcClass::kPhase2}) set(c, 0, 0);
 }
@@ -123,7 +124,7 @@ RouteDecision DimensionOrderRouting::route(const Coord& here, const Coord& dst, 
 std::unique_ptr<Routing> make_routing(RoutingAlgorithm a, const Topology& topo, std::vector<int> order,
                                       TieBreak tie, DatelineRule dateline, bool bubble) {
   if (a == RoutingAlgorithm::kMinimalAdaptive)
-    return std::make_unique<MinimalAdaptiveRouting>(topo, std::move(order), tie, dateline);
+    return std::make_unique<MinimalAdaptiveRouting>(topo, std::move(order), tie, dateline, bubble);
   return std::make_unique<DimensionOrderRouting>(topo, std::move(order), tie, dateline, bubble);
 }
 

@@ -124,7 +124,7 @@ class DimensionOrderRouting final : public Routing {
 enum class RoutingAlgorithm : std::uint8_t { kDimensionOrder, kMinimalAdaptive, kMinimal, kValiant, kUgal };
 
 // The strategy for `topo`; order and tie as DimensionOrderRouting's (the
-// escape network's for an adaptive one), bubble for dimension order only.
+// escape network's for an adaptive one), and bubble for both.
 // Throws std::invalid_argument as DimensionOrderRouting does.
 std::unique_ptr<Routing> make_routing(RoutingAlgorithm a, const Topology& topo, std::vector<int> order,
                                       TieBreak tie, DatelineRule dateline = DatelineRule::kOnCrossing,

@@ -120,14 +120,18 @@ void Reader::check_router(const std::vector<router::DimSpec>& dims, const Router
   if (p.routing == router::RoutingAlgorithm::kMinimalAdaptive) {
     bool ring = false;
     for (const auto& d : dims) ring = ring || (d.wrap && d.size >= 3);
-    const int escape = ring ? 2 : 1;
+    const bool two = ring && !p.bubble();  // dateline classes; bubble needs one escape VC
+    const int escape = two ? 2 : 1;
     if (p.vcs <= escape)
       fail_at(
           pick({"router.vcs", "router.routing"}), "router.vcs",
           fmt::format("expected an integer >= {} because router.routing is minimal_adaptive, whose escape "
                       "network takes {} ({}) and needs at least one adaptive VC beside, got {}",
                       escape + 1, escape == 2 ? "VCs 0 and 1" : "VC 0",
-                      ring ? "the topology has a ring: two dateline classes" : "no ring", p.vcs));
+                      two    ? "the topology has a ring: two dateline classes"
+                      : ring ? "bubble flow control keeps its rings with one"
+                             : "no ring",
+                      p.vcs));
   }
   if (p.speculative && p.vc_allocator == "none")
     fail_at(
@@ -135,10 +139,6 @@ void Reader::check_router(const std::vector<router::DimSpec>& dims, const Router
         "expected false while router.vc_allocator is none: speculation overlaps switch allocation with a VC "
         "allocation stage; name an allocator in router.vc_allocator (e.g. islip) or drop "
         "router.speculative");
-  if (p.bubble() && p.routing != router::RoutingAlgorithm::kDimensionOrder)
-    fail_at(pick({"router.flow_control", "router.routing"}), "router.flow_control",
-            "expected cut_through or wormhole with router.routing: minimal_adaptive, got bubble (bubble flow "
-            "control is built for dimension_order routing, where every VC serves every packet)");
   if (p.bubble() && std::int64_t(p.vc_buffer_flits) < 2 * std::int64_t(p.max_packet_flits))
     fail_at(
         pick({"router.vc_buffer_flits", "router.max_packet_flits", "router.flow_control"}),

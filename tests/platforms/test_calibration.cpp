@@ -3,7 +3,10 @@
 // parameters by their formulas; the assumed values' ranges by running the
 // corners: a2at on tofu-small stays within 1.25x of formula (1)'s bound and
 // the 8-byte put within 10% of the shipped latency, while round-robin
-// arbitration (outside the range, as the document says) does not.
+// arbitration (outside the range, as the document says) does not; and on a
+// piece of tofu-k with the K's proportions (its X ring carrying 8/9 of the Y
+// mesh's load, as the whole K's 72/81) a2at stays within 1.2x, where dateline
+// VC classes instead of bubble flow control (outside) take it past 1.3x.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -83,6 +86,41 @@ TEST(Calibration, AssumedTofuValuesStayWithinToleranceOverTheirRanges) {
   }
   // Outside the range, as docs/calibration.md says: arbitration decides.
   EXPECT_GT(a2at_ratio({"router.allocator=round_robin"}), 1.25);
+}
+
+// 8 x 6 x 4 of tofu-k: formula (1)'s term for the 8-ring X is (1/2) x 4 x 4 = 8
+// and for the 6-mesh Y 3 x 3 = 9, as the whole K's 24-ring and 18-mesh give
+// 72 and 81; the bound is Y's.
+double k_piece_ratio(const std::vector<std::string>& sets) {
+  return run(with({"run",        "tofu-k",
+                   "--set",      "topology.dims.X.size=8",
+                   "--set",      "topology.dims.Y.size=6",
+                   "--set",      "topology.dims.Z.size=4",
+                   "--set",      "topology.dims.A.size=1",
+                   "--set",      "topology.dims.B.size=1",
+                   "--set",      "topology.dims.C.size=1",
+                   "--workload", "alltoall",
+                   "--param",    "algo=a2at",
+                   "--param",    "size=32KiB",
+                   "--mode",     "size-only"},
+                  sets))["details"]["ratio_to_network_bound"]
+      .get<double>();
+}
+
+TEST(Calibration, OnTheKsProportionsBubbleFlowControlKeepsTheAllToAllNearTheBound) {
+  const std::vector<std::vector<std::string>> corners = {
+      {},
+      {"router.vcs=8"},
+      {"router.vc_buffer_flits=256"},
+      {"router.cable_latency.X=5ns", "router.cable_latency.Y=5ns", "router.cable_latency.Z=5ns"},
+      {"router.clock=625MHz"}};
+  for (const auto& c : corners) {
+    const double r = k_piece_ratio(c);
+    EXPECT_GE(r, 1.0) << (c.empty() ? "as shipped" : c.front());
+    EXPECT_LE(r, 1.2) << (c.empty() ? "as shipped" : c.front());
+  }
+  // Dateline VC classes (a packet gets half a ring port's VCs): outside.
+  EXPECT_GT(k_piece_ratio({"router.flow_control=cut_through"}), 1.3);
 }
 
 }  // namespace

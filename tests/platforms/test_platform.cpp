@@ -163,8 +163,9 @@ TEST(Platform, TofuRouterTakesTwoCyclesPerFlit) {
     EXPECT_DOUBLE_EQ(r.link_flits_per_cycle(), 0.5);
     EXPECT_EQ(r.host_flit_ps(), r.flit_ps());  // no host_bandwidth: same as a link
     EXPECT_EQ(r.vcs, 4);
-    EXPECT_EQ(r.vc_buffer_flits, 64);
+    EXPECT_EQ(r.vc_buffer_flits, 128);  // two packet slots: bubble flow control (docs/calibration.md)
     EXPECT_EQ(r.max_packet_flits, 64);
+    EXPECT_TRUE(r.bubble());
     EXPECT_EQ(r.network_interfaces, 4);
     EXPECT_EQ(r.routing_order, (std::vector<int>{0, 1, 2, 3, 5, 4}));  // X Y Z A C B
     EXPECT_EQ(r.cable_ps, (std::vector<sim::Time>{10000, 10000, 10000, 2000, 2000, 2000}));
@@ -448,8 +449,9 @@ TEST(Platform, TofudRackIsOneRackOfTofuD) {
   EXPECT_EQ(r.flit_ps(), 2 * r.clock_period_ps());
   EXPECT_DOUBLE_EQ(r.link_flits_per_cycle(), 0.5);
   EXPECT_EQ(r.vcs, 4);
-  EXPECT_EQ(r.vc_buffer_flits, 64);
+  EXPECT_EQ(r.vc_buffer_flits, 128);  // two packet slots: bubble flow control (docs/calibration.md)
   EXPECT_EQ(r.max_packet_flits, 64);
+  EXPECT_TRUE(r.bubble());
   EXPECT_EQ(r.routing_order, (std::vector<int>{0, 1, 2, 3, 5, 4}));  // X Y Z A C B
   EXPECT_EQ(r.cable_ps, (std::vector<sim::Time>{10000, 10000, 10000, 2000, 2000, 2000}));
   EXPECT_EQ(r.host_latency_ps, 0u);

@@ -102,6 +102,20 @@ TEST(Bubble, ToriStayDeadlockFreeFarPastSaturationWithOneVc) {
       {"torus-8x8", "uniform", 2, {"router.vcs=1", "router.vc_buffer_flits=16"}},
       {"torus-8x8", "bitcomp", 8, {"router.vcs=2", "router.vc_buffer_flits=16", "router.tie_break=random"}},
       {"torus-8x8", "uniform", 8, {"router.vcs=2", "router.vc_buffer_flits=24", "router.vc_allocator=islip"}},
+      // minimal adaptive routing over a one-VC bubble escape network (as Blue Gene/L's torus)
+      {"torus-8x8",
+       "uniform",
+       8,
+       {"router.vcs=2", "router.vc_buffer_flits=16", "router.routing=minimal_adaptive"}},
+      {"torus-8x8",
+       "tornado",
+       4,
+       {"router.vcs=2", "router.vc_buffer_flits=16", "router.routing=minimal_adaptive"}},
+      {"torus-8x8",
+       "bitcomp",
+       8,
+       {"router.vcs=3", "router.vc_buffer_flits=16", "router.routing=minimal_adaptive",
+        "router.vc_allocator=islip", "router.speculative=true"}},
       // the NIC's 63-flit packets need 64-flit slots; 8-flit packets take one each
       {"tofu-small", "uniform", 8, {"router.max_packet_flits=64", "router.vc_buffer_flits=128"}}};
   for (const auto& [platform, pattern, flits, sets] : cases) {
@@ -141,18 +155,23 @@ TEST(Bubble, InconsistentSettingsAreRefusedNamingTheKey) {
   // Room for two of the largest packets.
   expect_refused("torus-8x8", {"router.flow_control=bubble"}, "router.vc_buffer_flits",
                  "at least 2 x router.max_packet_flits (16)");
-  EXPECT_NO_THROW(platforms::load_platform("torus-8x8", {"router.flow_control=bubble", "router.vc_buffer_flits=16"}));
+  EXPECT_NO_THROW(
+      platforms::load_platform("torus-8x8", {"router.flow_control=bubble", "router.vc_buffer_flits=16"}));
   // One VC is enough for bubble, not for the dateline.
   expect_refused("torus-8x8", {"router.vcs=1"}, "router.vcs", "two dateline VC classes");
   EXPECT_NO_THROW(platforms::load_platform(
       "torus-8x8", {"router.vcs=1", "router.flow_control=bubble", "router.vc_buffer_flits=16"}));
-  // Dimension order only; meshes and tori only.
-  expect_refused("torus-8x8",
-                 {"router.flow_control=bubble", "router.vc_buffer_flits=16", "router.routing=minimal_adaptive"},
-                 "router.flow_control", "minimal_adaptive");
+  // Minimal adaptive routing: one escape VC under bubble, two dateline ones without.
+  EXPECT_NO_THROW(
+      platforms::load_platform("torus-8x8", {"router.flow_control=bubble", "router.vc_buffer_flits=16",
+                                             "router.vcs=2", "router.routing=minimal_adaptive"}));
+  expect_refused("torus-8x8", {"router.vcs=2", "router.routing=minimal_adaptive"}, "router.vcs",
+                 "integer >= 3");
+  // Meshes and tori only.
   expect_refused("dragonfly-342", {"router.flow_control=bubble"}, "router.flow_control", "on a dragonfly");
   // From the command line: exit code 2, the key named.
-  const auto res = test::run_kairo({"traffic", "torus-8x8", "--set", "router.flow_control=bubble", "--quiet"});
+  const auto res =
+      test::run_kairo({"traffic", "torus-8x8", "--set", "router.flow_control=bubble", "--quiet"});
   EXPECT_EQ(res.exit_code, 2);
   EXPECT_NE(res.err.find("router.vc_buffer_flits"), std::string::npos) << res.err;
 }
