@@ -139,6 +139,11 @@ void Reader::check_router(const std::vector<router::DimSpec>& dims, const Router
         "expected false while router.vc_allocator is none: speculation overlaps switch allocation with a VC "
         "allocation stage; name an allocator in router.vc_allocator (e.g. islip) or drop "
         "router.speculative");
+  if (p.bubble() && p.max_packet_flits > 32767)
+    fail_at(pick({"router.max_packet_flits", "router.flow_control"}), "router.max_packet_flits",
+            fmt::format("expected at most 32767 flits under router.flow_control: bubble (a packet entering a "
+                        "ring asks for two of them), got {}",
+                        p.max_packet_flits));
   if (p.bubble() && std::int64_t(p.vc_buffer_flits) < 2 * std::int64_t(p.max_packet_flits))
     fail_at(
         pick({"router.vc_buffer_flits", "router.max_packet_flits", "router.flow_control"}),

@@ -157,6 +157,11 @@ TEST(Bubble, InconsistentSettingsAreRefusedNamingTheKey) {
                  "at least 2 x router.max_packet_flits (16)");
   EXPECT_NO_THROW(
       platforms::load_platform("torus-8x8", {"router.flow_control=bubble", "router.vc_buffer_flits=16"}));
+  // A ring entry asks for two slots; the count must stay representable.
+  expect_refused(
+      "torus-8x8",
+      {"router.flow_control=bubble", "router.max_packet_flits=40000", "router.vc_buffer_flits=80000"},
+      "router.max_packet_flits", "at most 32767");
   // One VC is enough for bubble, not for the dateline.
   expect_refused("torus-8x8", {"router.vcs=1"}, "router.vcs", "two dateline VC classes");
   EXPECT_NO_THROW(platforms::load_platform(
