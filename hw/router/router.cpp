@@ -368,12 +368,8 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
                               : tail_leaves;
   in.in_busy_until = input_done;
 
-  // Credits taken downstream and freed upstream: flits, or a bubble slot (credit_charge).
-  int charge = p->flits, freed = p->flits;
-  if (__builtin_expect(bubble_flits_ > 0, 0)) {
-    if (p->out_port < link_ports_) charge = bubble_flits_;
-    if (in_port < link_ports_) freed = bubble_flits_;
-  }
+  // Credits taken downstream and freed upstream: flits, or a bubble slot.
+  const int charge = credit_charge(p->out_port, *p), freed = credit_charge(in_port, *p);
   std::int32_t& credits = out.credits()[out_vc];
   credits -= charge;
   if (credits == 0) vc_time(p->out_port, out_vc).zero_since = t;

@@ -216,7 +216,7 @@ class Router : public sc_core::sc_module,
   // Credits a packet takes from a downstream VC on `port`: its flits, or
   // under bubble flow control a packet slot on a link between routers.
   int credit_charge(int port, const hw::Packet& p) const {
-    return bubble_flits_ > 0 && port < link_ports_ ? bubble_flits_ : p.flits;
+    return __builtin_expect(bubble_flits_ > 0, 0) && port < link_ports_ ? bubble_flits_ : p.flits;
   }
   // Credits it needs there to go: its charge, and under bubble flow control
   // a second slot when it enters a ring (so every ring keeps a free slot).
