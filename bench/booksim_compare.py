@@ -250,8 +250,10 @@ def kairo_config(cfg, probe, overrides=()):
         sets.append(f"router.islip_iterations={int(cfg.get('alloc_iters', '1'))}")
     if dragonfly:
         # min_dragonflynew: VC 0 up to the global channel, VC 1 from it on; ugal_dragonflynew: VC = phase.
-        # kairo's minimal and ugal take the same classes (hw/router/dragonfly_routing.h).
+        # kairo's minimal and ugal take the same classes (hw/router/dragonfly_routing.h). Both eject on
+        # the phase's VC too (out_vc = f->ph at the destination router): router.ejection_vc=phase.
         sets.append(f"router.routing={'minimal' if routing == 'min' else 'ugal'}")
+        sets.append("router.ejection_vc=phase")
     elif routing == "dim_order":
         sets.append("router.routing=dimension_order")
         if wrap:

@@ -39,7 +39,7 @@ SwitchNetlist::SwitchNetlist(const Platform& platform, sim::EventQueue& queue) :
                                                                          : router::DragonflyMode::kMinimal;
     dragonfly_ = std::make_unique<router::DragonflyRouting>(
         router::DragonflyShape{f.hosts_per_edge, f.group_routers, f.global_ports, f.groups, nis_}, mode,
-        rp.ugal_threshold);
+        rp.ugal_threshold, rp.ejection_vc == router::EjectionVc::kPhase);
   } else {
     route();
   }

@@ -70,8 +70,10 @@ enum class DragonflyMode : std::uint8_t { kMinimal, kValiant, kUgal };
 
 class DragonflyRouting {
  public:
-  DragonflyRouting(DragonflyShape s, DragonflyMode m, int ugal_threshold = 30)
-      : s_(s), mode_(m), threshold_(ugal_threshold) {}
+  // eject_by_phase: a packet takes the channel to its host on its phase's VC
+  // class (router.ejection_vc: phase), not on any VC.
+  DragonflyRouting(DragonflyShape s, DragonflyMode m, int ugal_threshold = 30, bool eject_by_phase = false)
+      : s_(s), mode_(m), threshold_(ugal_threshold), eject_by_phase_(eject_by_phase) {}
 
   const DragonflyShape& shape() const { return s_; }
   DragonflyMode mode() const { return mode_; }
@@ -84,7 +86,7 @@ class DragonflyRouting {
 
   struct Hop {
     int port;     // output port (a host port: eject)
-    VcClass cls;  // kAny when ejecting
+    VcClass cls;  // kAny when ejecting (the phase's class with router.ejection_vc: phase)
     int link;     // 0 local, 1 global, -1 ejecting
   };
   // Route packet `pk` one hop at router `r`. `coin`: the packet's random bits
@@ -104,6 +106,7 @@ class DragonflyRouting {
   DragonflyShape s_;
   DragonflyMode mode_;
   int threshold_;
+  bool eject_by_phase_;
 };
 
 template <class UsedCredits>
@@ -132,7 +135,10 @@ DragonflyRouting::Hop DragonflyRouting::route(int r, hw::Packet& pk, std::uint64
       if (valiant) phase = 0, pk.via = I;
     }
   }
-  if (dst_router == r) return Hop{s_.host_port(r % s_.a, pk.dst, pk.dst_ni), VcClass::kAny, -1};
+  if (dst_router == r) {
+    const VcClass cls = eject_by_phase_ ? VcClass(int(VcClass::kPhase0) + phase) : VcClass::kAny;
+    return Hop{s_.host_port(r % s_.a, pk.dst, pk.dst_ni), cls, -1};
+  }
   const int port =
       phase == 0 && mode_ != DragonflyMode::kMinimal ? toward_group(r, pk.via) : toward_router(r, dst_router);
   const bool global = is_global(r, port);

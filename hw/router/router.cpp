@@ -41,6 +41,7 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
     if (cfg.speculative) spec_ = make_allocator(cfg.allocator, np, cfg.vcs, np, false, cfg.islip_iterations);
     vc_held_.assign(std::size_t(np), 0);
     release_at_.assign(std::size_t(np) * std::size_t(cfg.vcs), sim::kNever);
+    front_free_.assign(in_vcs_.size(), 0);
     if (va_heads_.size() < in_vcs_.size()) va_heads_.resize(in_vcs_.size());
   }
   if (va_ || routes_adaptively() || routes_nonminimally()) alloc_.resize(std::size_t(np));
@@ -150,9 +151,10 @@ void Router::accept(int port, int vc, hw::Packet* p) {
   }
   // Cut-through: eligible once the head is in; store-and-forward: the tail.
   // With a VC allocation stage the head is first ready for VC allocation.
-  if (!(p->worm & hw::kWormBody))
-    p->ready_ps = (cfg_.store_and_forward ? cfg_.clock.ceil(p->tail_ps) : p->arrive_ps) +
-                  (va_ ? cfg_.va_ready_ps : cfg_.pipeline_ps);
+  if (!(p->worm & hw::kWormBody)) {
+    const Time in = cfg_.store_and_forward ? cfg_.clock.ceil(p->tail_ps) : p->arrive_ps;
+    p->ready_ps = va_ ? front_ready(vc_index(port, vc), in) : in + cfg_.pipeline_ps;
+  }
 
   if (probe_) {
     const auto occ = probe_->occupancy[std::size_t(port) * std::size_t(cfg_.vcs) + std::size_t(vc)];
@@ -349,10 +351,7 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
   hw::Packet* p = q.pop();
   --buffered_;
   if (p->worm) hold_for_worm(in_port, in_vc, *p, out_vc);  // before the next flit becomes head
-  if (q.empty())
-    set_occupied(vc_index(in_port, in_vc), false);
-  else
-    set_head(vc_index(in_port, in_vc), *q.head);
+  if (q.empty()) set_occupied(vc_index(in_port, in_vc), false);
   Port& out = ports_[p->out_port];
 
   const Time start = std::max({t + cfg_.traversal_ps, out.out.free_at, in.in_busy_until});
@@ -367,6 +366,8 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
                               ? start + Time(p->flits) * std::min(in.out.flit_ps, out.out.flit_ps)
                               : tail_leaves;
   in.in_busy_until = input_done;
+  if (va_) input_vc_left(vc_index(in_port, in_vc), q, t, input_done - cfg_.traversal_ps - out.out.flit_ps);
+  if (!q.empty()) set_head(vc_index(in_port, in_vc), *q.head);
 
   // Credits taken downstream and freed upstream: flits, or a bubble slot.
   const int charge = credit_charge(p->out_port, *p), freed = credit_charge(in_port, *p);

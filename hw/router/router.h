@@ -324,6 +324,14 @@ class Router : public sc_core::sc_module,
   std::vector<sim::Time> release_at_;
   std::array<std::uint64_t, (kMaxPorts + 63) / 64> releasing_{};
   void release_due(sim::Time t);
+  // VC allocation stage: an input VC's state restarts with every packet
+  // (router_va.cpp). front_free_: per input VC, when the last packet to leave
+  // it had its last flit switch-allocated: a head behind it is routed from then.
+  std::vector<sim::Time> front_free_;
+  sim::Time front_ready(int idx, sim::Time arrived) const {
+    return std::max(arrived, front_free_[std::size_t(idx)]) + cfg_.va_ready_ps;
+  }
+  void input_vc_left(int idx, hw::PacketFifo& q, sim::Time t, sim::Time last_flit_sa);
   std::vector<Worm> worms_;             // wormhole: per input VC
   std::vector<AllocCounters> alloc_;    // per output port; empty unless counts_allocation()
   std::vector<std::int32_t> capacity_;  // dragonfly: credits per VC of each output's receiver

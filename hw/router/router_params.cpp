@@ -101,6 +101,11 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
         "flits of bias toward the minimal way",
         "dragonfly ugal: the packet goes minimally when the minimal output's used credits are at most "
         "twice the Valiant output's plus this (BookSim's adaptive_threshold, 30); other routings ignore it");
+    b.name("ejection_vc", &P::ejection_vc, {{"any", EjectionVc::kAny}, {"phase", EjectionVc::kPhase}},
+           "the VCs a packet may take to its host",
+           "the channel to a host: any (any VC with room) or phase (dragonfly only: the VCs of the packet's "
+           "routing phase, as BookSim's dragonfly routing functions eject; one VC then takes a phase's "
+           "packets one after another)");
     std::vector<std::pair<std::string, std::string>> allocators;
     for (const std::string& n : allocator_choices()) allocators.emplace_back(n, n);
     b.name("allocator", &P::allocator, allocators, "",
@@ -118,12 +123,15 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
            "the most free credits) or an allocator (as router.allocator, C++ ones) running VC allocation as "
            "its own stage: heads that passed routing and router.vc_alloc_cycles are matched to free output "
            "VCs with credits for the whole packet; a VC is held by its packet until it leaves; switch "
-           "allocation follows router.sw_alloc_cycles later");
+           "allocation follows router.sw_alloc_cycles later. A head is routed once the packet ahead of it "
+           "in its input VC has left (its last flit switch-allocated), as in a flit-level router");
     b.flag(
         "speculative", &P::speculative, "switch allocation in parallel with VC allocation",
         "with a router.vc_allocator: a head requests the switch in the same round as its VC (Peh & Dally); "
-        "the grant is used only if the VC was granted too, and requests of heads that already hold a VC "
-        "win over speculative ones. The zero-load pipeline is routing + max(VC, switch allocation) cycles");
+        "the grant is used only if the VC was granted too, and only where the switch allocator, working "
+        "beside "
+        "it, granted neither its input nor its output (heads that already hold a VC win). The zero-load "
+        "pipeline is routing + max(VC, switch allocation) cycles");
     b.name(
         "flow_control", &P::flow_control,
         {{"cut_through", FlowControl::kCutThrough},

@@ -30,6 +30,12 @@ struct RouterConfig;
 //                slot and cannot deadlock
 enum class FlowControl : std::uint8_t { kCutThrough, kWormhole, kBubble };
 
+// The VCs a packet may take on the channel to its host (router.ejection_vc):
+//   kAny    any VC with room, whatever the packet's class on its way
+//   kPhase  dragonfly: the VCs of the packet's routing phase only, as BookSim's
+//           min_dragonflynew and ugal_dragonflynew eject (one VC per phase)
+enum class EjectionVc : std::uint8_t { kAny, kPhase };
+
 struct RouterParams {
   static constexpr sim::Time kDefaultCablePs = 5000;  // router.cable_latency when absent: 5ns
 
@@ -52,6 +58,7 @@ struct RouterParams {
   RoutingAlgorithm routing = RoutingAlgorithm::kDimensionOrder;  // router.routing
   int ugal_threshold = 30;                                       // router.ugal_threshold (flits)
   DatelineRule dateline = DatelineRule::kOnCrossing;             // router.dateline
+  EjectionVc ejection_vc = EjectionVc::kAny;                     // router.ejection_vc: any | phase
   std::string allocator = "round_robin";    // router.allocator: allocator_names() (hw/router/allocator.h)
   int network_interfaces = 1;               // router.network_interfaces: injection/ejection port pairs
   std::uint64_t watchdog_cycles = 1000000;  // router.watchdog_cycles: no progress this long = deadlock

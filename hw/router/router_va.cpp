@@ -14,10 +14,15 @@
 // router.sw_alloc_cycles after the grant, among the heads holding a VC whose
 // input and output are free.
 // Speculative: the heads asking for a VC this round ask for the switch in the
-// same round too. Their requests come after those of heads already holding a
-// VC (a second allocator, over the inputs and outputs those left); a
-// speculative grant whose VC allocation failed is lost (a miss), one whose
-// VC was granted sends the packet (a hit).
+// same round too, in a second allocator working beside the first on the same
+// requests' state (Peh and Dally). Heads already holding a VC win: a
+// speculative grant on an input or output the first allocator granted is
+// dropped, and the second allocator does not know which those are when it
+// matches. A speculative grant whose VC allocation failed is lost (a miss),
+// one whose VC was granted sends the packet (a hit).
+// An input VC restarts with every packet (input_vc_left, front_ready): a
+// head starts routing once the packet ahead of it has had its last flit
+// switch-allocated.
 #include "hw/router/router.h"
 
 namespace kairo::router {
@@ -74,8 +79,10 @@ void Router::allocate_staged() {
 
   // 2. Switch allocation among the heads holding a VC whose switch
   // allocation cycles have passed (with router.sw_alloc_cycles 0, those
-  // granted a VC just now too), then, when speculative, among the heads that
-  // asked for a VC in this round, over the inputs and outputs left.
+  // granted a VC just now too) and, when speculative, in a second allocator
+  // beside it, among the heads that asked for a VC in this round; a
+  // speculative grant is used where the first allocator granted neither its
+  // input nor its output (Peh and Dally; BookSim's spec_mask_by_reqs = 0).
   auto sa_ready = [&](int idx, const Head& h) {
     if (h.ready_ps > t || !input_free(ports_[idx >> vshift_], t)) return false;
     Port& out = ports_[h.out_port];
@@ -85,7 +92,9 @@ void Router::allocate_staged() {
     return out.credits()[h.held_vc] >= h.need;  // a body flit's VC may be out of credits
   };
   std::uint64_t taken_in[(kMaxPorts + 63) / 64] = {}, taken_out[(kMaxPorts + 63) / 64] = {};
-  auto sa_round = [&](Allocator& a, bool speculative) {
+  // The requests of a round, from the state before anything leaves: the
+  // speculative allocator works beside the other, on the same state.
+  auto sa_requests = [&](Allocator& a, bool speculative) {
     int n = 0;
     a.clear();
     for (int w = 0; w < occupied_words_; ++w) {
@@ -96,20 +105,23 @@ void Router::allocate_staged() {
         const bool asked_now = h.chosen_vc == 1;
         if (speculative != asked_now || !sa_ready(idx, h)) continue;
         if (!speculative && h.held_vc < 0) continue;
-        if (taken_in[in >> 6] >> (in & 63) & 1 || taken_out[h.out_port >> 6] >> (h.out_port & 63) & 1)
-          continue;
         a.add_request(in, idx & ((1 << vshift_) - 1), h.out_port,
                       by_age ? in_vcs_[std::size_t(idx)].fifo.head->created_ps : 0);
         ++n;
       }
     }
-    if (n == 0) return;
+    return n;
+  };
+  auto sa_grants = [&](Allocator& a, bool speculative) {
     a.allocate();
     for (int in = 0; in < ports_.size(); ++in) {
       const int vc = a.grant_vc(in);
       if (vc < 0) continue;
       Head& h = in_vcs_[std::size_t(vc_index(in, vc))].head;
       const int out = h.out_port, ov = h.held_vc;
+      // The speculative allocator ran beside the other (Peh and Dally): its
+      // grant on an input or output the other granted is dropped.
+      if (taken_in[in >> 6] >> (in & 63) & 1 || taken_out[out >> 6] >> (out & 63) & 1) continue;
       taken_in[in >> 6] |= 1ULL << (in & 63);
       taken_out[out >> 6] |= 1ULL << (out & 63);
       if (speculative && probe_) trace_spec(out, t, ov >= 0);
@@ -135,8 +147,9 @@ void Router::allocate_staged() {
     // Mark the heads that asked for a VC this round (chosen_vc is free here).
     for (int k = 0; k < nva; ++k) in_vcs_[std::size_t(va_heads_[std::size_t(k)])].head.chosen_vc = 1;
   }
-  sa_round(*allocator_, false);
-  if (spec_) sa_round(*spec_, true);
+  const bool spec_asked = spec_ && sa_requests(*spec_, true) > 0;
+  if (sa_requests(*allocator_, false) > 0) sa_grants(*allocator_, false);
+  if (spec_asked) sa_grants(*spec_, true);
   if (buffered_ > 0) {
     const Time wake = next_wake_staged(t);
     if (wake != sim::kNever) schedule_allocation(wake);
@@ -166,6 +179,21 @@ void Router::release_due(Time t) {
       if (!pending) releasing_[w] &= ~(1ULL << (port & 63));
     }
   }
+}
+
+// An input VC's state restarts with every packet (Peh and Dally's router;
+// BookSim's iq router): a head starts routing when it is at the front of its
+// VC, that is once the packet ahead of it has had its last flit
+// switch-allocated (`last_flit_sa`: one flit time before that flit crosses),
+// and then takes the routing and VC allocation cycles of a packet just
+// arrived. So an input VC that packet after packet leaves idles routing + VC
+// allocation cycles between them; another VC of the same input may fill
+// them. A body flit (wormhole) follows its head.
+void Router::input_vc_left(int idx, hw::PacketFifo& q, Time t, Time last_flit_sa) {
+  Time& from = front_free_[std::size_t(idx)];
+  from = std::max(t, cfg_.clock.floor(last_flit_sa));
+  if (!q.empty() && !(q.head->worm & hw::kWormBody))
+    q.head->ready_ps = std::max(q.head->ready_ps, front_ready(idx, 0));
 }
 
 void Router::trace_held(int port, Time t) {

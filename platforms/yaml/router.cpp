@@ -38,6 +38,10 @@ void Reader::read_router(const YAML::Node& r, const Platform& pl, RouterParams& 
     fail("router.flow_control",
          "expected cut_through or wormhole on a dragonfly, got bubble (bubble flow control keeps the rings "
          "of a mesh/torus free of deadlock; a dragonfly's phases take VC classes instead)");
+  if (!dragonfly && p.ejection_vc == router::EjectionVc::kPhase)
+    fail("router.ejection_vc",
+         "expected any on a mesh/torus, got phase (routing phases are a dragonfly's; a mesh or torus packet "
+         "may eject on any VC, as in BookSim)");
   if (!dragonfly && dfly_routing)
     fail("router.routing",
          "expected dimension_order or minimal_adaptive on a mesh/torus; minimal, valiant and "

@@ -197,6 +197,7 @@ struct Walk {
   bool ejected = false;
   int end = -1;  // the router it ejects at
   std::string eject_port;
+  VcClass eject_cls = VcClass::kAny;
   std::int32_t via = -1;
 };
 
@@ -213,6 +214,7 @@ Walk walk(const Net& n, const DragonflyRouting& rt, int src, NodeId dst, std::ui
     if (hop.link < 0) {
       w.ejected = true;
       w.end = r;
+      w.eject_cls = hop.cls;
       const auto& names = n.plan.names[std::size_t(r)];
       w.eject_port =
           hop.port >= 0 && std::size_t(hop.port) < names.size() ? names[std::size_t(hop.port)] : "?";
@@ -258,6 +260,38 @@ int minimal_links(const Net& n, int x, int y) {
 }
 
 const auto no_credits = [](int) { return 0; };
+
+// The channel to the host: any VC by default; with router.ejection_vc: phase
+// (BookSim's dragonfly routing functions: out_vc = the packet's phase) the
+// VC class of the phase the packet is in at its destination's router: that
+// of its last link, phase 1 for a Valiant packet whose last link (phase 0)
+// brought it into its intermediate group, and with no link phase 0 under
+// minimal routing and phase 2 (minimal inside a group) under the others.
+TEST(DragonflyRouting, EjectionTakesAnyVcOrTheVcOfThePacketsPhase) {
+  const auto inc = [](VcClass c, int k) { return VcClass(int(c) + k); };
+  for (const Shape& s : kShapes) {
+    const auto n = make_net(s);
+    for (const DragonflyMode m : {DragonflyMode::kMinimal, DragonflyMode::kValiant, DragonflyMode::kUgal}) {
+      const DragonflyRouting any(n->shape(), m), by_phase(n->shape(), m, 30, true);
+      for (int x = 0; x < n->routers; ++x) {
+        for (int y = 0; y < n->routers; ++y) {
+          const std::uint64_t coin = std::uint64_t(x * 7 + y * 13);
+          const Walk a = walk(*n, any, x, node_on(*n, y), coin, no_credits);
+          const Walk w = walk(*n, by_phase, x, node_on(*n, y), coin, no_credits);
+          ASSERT_TRUE(a.ejected && w.ejected);
+          EXPECT_EQ(a.eject_cls, VcClass::kAny);
+          ASSERT_EQ(w.links.size(), a.links.size()) << "the VC at the host does not change the way";
+          VcClass want = m == DragonflyMode::kMinimal ? VcClass::kPhase0 : VcClass::kPhase2;
+          if (!w.links.empty()) {
+            want = w.links.back().cls;
+            if (m != DragonflyMode::kMinimal && want == VcClass::kPhase0) want = inc(want, 1);
+          }
+          EXPECT_EQ(int(w.eject_cls), int(want)) << "router " << x << " to " << y << ", mode " << int(m);
+        }
+      }
+    }
+  }
+}
 
 TEST(DragonflyRouting, MinimalWayTakesTheLinksOfTheFormulaLocalGlobalLocal) {
   for (const Shape& s : kShapes) {

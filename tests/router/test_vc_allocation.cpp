@@ -5,6 +5,7 @@
 // deadlock far past saturation, and the bad combination refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "platforms/platform.h"
 #include "tests/fst_rows.h"
+#include "tests/net_harness.h"
 #include "tests/test_support.h"
 #include "tests/traffic_harness.h"
 
@@ -23,6 +25,7 @@ nlohmann::json run(const std::string& platform, const std::string& pattern, doub
   return test::traffic_json(platform, pattern, rate, sets, measure, 5);
 }
 
+using sim::Time;
 using test::with;
 
 const std::vector<std::string> kBookSim = {"router.cable_latency=0ns", "router.host_latency=0ns",
@@ -141,6 +144,58 @@ TEST(VcAllocation, WaveformsShowHeldVcsSpeculationAndAdaptiveChoices) {
                                 "--warmup-cycles", "100", "--measure-cycles", "200", "--trace-nodes", "27",
                                 "--trace-signals", "alloc", "--fst", dir + "/b.fst", "--quiet"});
   EXPECT_EQ(plain.exit_code, 2) << plain.err;
+}
+
+// One node (1,1) of mesh-8x8 sends 40 4-flit packets at once, to its +X and
+// +Y neighbours in turn: one after another through its injection port, each
+// output taking every other packet (so an output VC's turnaround, 6 cycles,
+// never binds), with 64-flit buffers (the input VC stays backlogged). The
+// gap between the deliveries of packets k and k + 1 (equal paths) is the
+// input VC's period. With the VC allocation stage and one VC per port, the
+// packet behind one that leaves starts routing when its last flit has left:
+// period = flits + routing + VC allocation + switch allocation cycles - 1
+// (the last flit's switch allocation is flits - 1 cycles after the head's).
+// Speculation overlaps VC and switch allocation: one cycle less. With two
+// VCs the other VC fills those cycles, and without the stage nothing models
+// the restart: one packet per serialization, `flits` cycles.
+std::vector<Time> delivery_gaps(const std::vector<std::string>& sets) {
+  const auto p = platforms::load_platform(
+      "mesh-8x8", with(kBookSim, with({"router.vc_buffer_flits=64", "router.islip_iterations=1"}, sets)));
+  test::NetBench bench(p);
+  const router::NodeId src = 9, east = 10, north = 17;  // (1,1), (2,1), (1,2)
+  for (int k = 0; k < 40; ++k) bench.send(src, k % 2 ? north : east, 4, 0);
+  bench.run();
+  std::vector<test::Delivery> d = bench.deliveries();
+  EXPECT_EQ(d.size(), 40u);
+  std::sort(d.begin(), d.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  std::vector<Time> gaps;
+  for (std::size_t k = 1; k < d.size(); ++k) gaps.push_back(d[k].delivered_ps - d[k - 1].delivered_ps);
+  return gaps;
+}
+
+TEST(VcAllocation, AnInputVcRestartsRoutingAndVcAllocationForEveryPacket) {
+  const Time cycle = platforms::load_platform("mesh-8x8").router.clock_period_ps();
+  struct Case {
+    std::vector<std::string> sets;
+    Time period_cycles;
+  };
+  const std::vector<Case> cases = {
+      {{"router.vcs=1", "router.vc_allocator=islip"}, 4 + 1 + 1 + 1 - 1},
+      {{"router.vcs=1", "router.vc_allocator=islip", "router.vc_alloc_cycles=2"}, 4 + 1 + 2 + 1 - 1},
+      {{"router.vcs=1", "router.vc_allocator=islip", "router.routing_cycles=3"}, 4 + 3 + 1 + 1 - 1},
+      // Speculation: VC and switch allocation in one round, max(1, 1) cycles.
+      {{"router.vcs=1", "router.vc_allocator=islip", "router.speculative=true"}, 4 + 1 + 1 - 1},
+      {{"router.vcs=2", "router.vc_allocator=islip"}, 4},
+      {{"router.vcs=1"}, 4},
+  };
+  for (const Case& c : cases) {
+    const auto gaps = delivery_gaps(c.sets);
+    ASSERT_EQ(gaps.size(), 39u);
+    // Steady state: with two VCs the source's choice of VC settles after a few packets.
+    for (std::size_t k = c.sets.front() == "router.vcs=2" ? 8 : 0; k < gaps.size(); ++k)
+      EXPECT_EQ(gaps[k], c.period_cycles * cycle)
+          << "packets " << k << " and " << k + 1 << " with " << c.sets.back();
+  }
 }
 
 TEST(VcAllocation, SpeculationWithoutAVcAllocatorIsRefusedNamingTheKey) {
