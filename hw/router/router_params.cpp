@@ -129,9 +129,8 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
         "speculative", &P::speculative, "switch allocation in parallel with VC allocation",
         "with a router.vc_allocator: a head requests the switch in the same round as its VC (Peh & Dally); "
         "the grant is used only if the VC was granted too, and only where the switch allocator, working "
-        "beside "
-        "it, granted neither its input nor its output (heads that already hold a VC win). The zero-load "
-        "pipeline is routing + max(VC, switch allocation) cycles");
+        "beside it, granted neither its input nor its output (heads that already hold a VC win). The "
+        "zero-load pipeline is routing + max(VC, switch allocation) cycles");
     b.name(
         "flow_control", &P::flow_control,
         {{"cut_through", FlowControl::kCutThrough},
