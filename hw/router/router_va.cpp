@@ -193,7 +193,7 @@ void Router::input_vc_left(int idx, hw::PacketFifo& q, Time t, Time last_flit_sa
   Time& from = front_free_[std::size_t(idx)];
   from = std::max(t, cfg_.clock.floor(last_flit_sa));
   if (!q.empty() && !(q.head->worm & hw::kWormBody))
-    q.head->ready_ps = std::max(q.head->ready_ps, front_ready(idx, 0));
+    q.head->ready_ps = std::max(q.head->ready_ps, from + cfg_.va_ready_ps);  // it arrived before `from`
 }
 
 void Router::trace_held(int port, Time t) {

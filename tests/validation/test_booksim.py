@@ -57,7 +57,8 @@ CASES = {
     # requests share its switch allocator at a lower priority (spec_sw_allocator = prio), which its
     # separable allocators' round-robin arbiters honour, as kairo's second allocator does (non-speculative
     # grants win); its islip ignores priorities, so there speculation costs BookSim throughput and kairo's
-    # saturation is above (docs/traffic.md): only its latency is checked.
+    # saturation is above, also because kairo runs it virtual cut-through where BookSim's router is
+    # wormhole (docs/traffic.md): only its latency is checked.
     "g_mesh8_uniform_sw_separable_input_first_spec1": (None, [0.10, 0.40, 0.45], True),
     "g_mesh8_uniform_sw_islip_spec1": (None, [0.10, 0.40], False),
     # Dragonfly, minimal routing under bad_dragon (no zero-load run in this sweep): one global link per
