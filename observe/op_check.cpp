@@ -18,6 +18,24 @@ bool sent_by_initiator(OpKind k) {
   return k == OpKind::kData || k == OpKind::kGetRequest || k == OpKind::kAtomicRequest;
 }
 
+// The operation a record's kind belongs to (a log cut before the doorbell
+// still tells a put from a get by its packets).
+OpKind operation_kind(OpKind k) {
+  switch (k) {
+    case OpKind::kData:
+    case OpKind::kAck:
+      return OpKind::kPut;
+    case OpKind::kGetRequest:
+    case OpKind::kGetResponse:
+      return OpKind::kGet;
+    case OpKind::kAtomicRequest:
+    case OpKind::kAtomicResponse:
+      return OpKind::kFetchAdd;
+    default:
+      return k;
+  }
+}
+
 }  // namespace
 
 std::optional<OpRole> role_of(const OpRecord& r) {
@@ -103,7 +121,7 @@ void OpIndex::index_operations() {
     const OpRecord& r = log[by_op[k]];
     if (ops.empty() || !(ops.back().id == r.op)) {
       ops.push_back(OpView{r.op, k, k});
-      ops.back().kind = r.kind;  // an operation record's kind until the doorbell says
+      ops.back().kind = operation_kind(r.kind);  // until the doorbell says
     }
     OpView& v = ops.back();
     v.end = k + 1;

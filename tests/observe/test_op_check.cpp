@@ -209,6 +209,21 @@ TEST(OpCheck, NewCommandsPacketBeforeAReadyAcknowledgementIsCaught) {
   expect_broken(b.done(), "responses-first");
 }
 
+TEST(OpCheck, LogCutByNodeOrTimeIsCheckedForWhatItShows) {
+  LogBuilder b;
+  b.regions();
+  b.put(kOp1, 2);
+  b.get(kOp2, 1);
+  const std::vector<OpRecord> full = b.done();
+  std::vector<OpRecord> initiator_only, from_the_first_start;
+  for (const OpRecord& r : full)
+    if (r.node == 0) initiator_only.push_back(r);
+  from_the_first_start.assign(full.begin() + std::ptrdiff_t(b.find(kOp1, OpEvent::kStart, OpKind::kPut)),
+                              full.end());
+  expect_clean(initiator_only);
+  expect_clean(from_the_first_start);
+}
+
 OpRule rule(OpScope scope) {
   OpRule r;
   r.name = "notice after every write";
