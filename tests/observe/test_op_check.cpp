@@ -234,7 +234,7 @@ OpRule rule(OpScope scope) {
   return r;
 }
 
-TEST(OpRules, BeforeAfterInScopeOperationPassesAndFails) {
+TEST(OpCheckRules, BeforeAfterInScopeOperationPassesAndFails) {
   LogBuilder b = put_log();
   expect_clean(b.done(), {rule(OpScope::kOperation)});
   b.move_before(b.find(kOp1, OpEvent::kNotice, OpKind::kPut),
@@ -244,7 +244,7 @@ TEST(OpRules, BeforeAfterInScopeOperationPassesAndFails) {
   EXPECT_NE(rules_broken(r).find("operation 0.0.1"), std::string::npos) << rules_broken(r);
 }
 
-TEST(OpRules, BeforeAfterInScopeChannelSpansTheChannelsOperations) {
+TEST(OpCheckRules, BeforeAfterInScopeChannelSpansTheChannelsOperations) {
   LogBuilder b;
   b.regions();
   b.put(kOp1, 1);
@@ -261,7 +261,7 @@ TEST(OpRules, BeforeAfterInScopeChannelSpansTheChannelsOperations) {
   expect_clean(one.done(), {rule(OpScope::kChannel), posted_first});
 }
 
-TEST(OpRules, BeforeAfterInScopeAddressComparesOverlappingRangesOnly) {
+TEST(OpCheckRules, BeforeAfterInScopeAddressComparesOverlappingRangesOnly) {
   LogBuilder b;
   b.regions();
   b.put(kOp1, 1);
@@ -293,7 +293,7 @@ void expect_rules_error(const std::string& text, const std::string& where, const
   }
 }
 
-TEST(OpRules, FileParsesAndMalformedOnesNameFileLineColumn) {
+TEST(OpCheckRules, FileParsesAndMalformedOnesNameFileLineColumn) {
   const std::string good =
       "rules:\n  - name: n\n    before: {event: dma_write, kind: data, node_role: target, status: ok}\n"
       "    after: {event: notice}\n    scope: address\n";
@@ -318,7 +318,7 @@ std::vector<OpRecord> read_text(const std::string& text, OpLogFormat f) {
   return read_op_log(in, "log", f);
 }
 
-TEST(OpLogRead, CsvAndJsonLinesGiveBackTheSameRecords) {
+TEST(OpCheckReader, CsvAndJsonLinesGiveBackTheSameRecords) {
   LogBuilder b;
   b.regions();
   b.put(kOp1, 2, kFlagNotify | kFlagFence | kFlagLocalCompletion);
@@ -350,7 +350,7 @@ void expect_log_error(const std::string& text, OpLogFormat f, const std::string&
   }
 }
 
-TEST(OpLogRead, MalformedLogsNameFileAndLine) {
+TEST(OpCheckReader, MalformedLogsNameFileAndLine) {
   const std::string h = std::string(kOpLogColumns) + "\n";
   const std::string row0 = "0,100,0,0,0.0.1,,put,doorbell,,64,ok,1,7,5,,notify\n";
   EXPECT_EQ(read_text(h + row0, OpLogFormat::kCsv).size(), 1u);
