@@ -60,33 +60,71 @@ std::string packet_text(const OpId& op, std::int64_t packet) {
   return fmt::format("{}.{}.{}/{}", op.node, op.tni, op.number, packet);
 }
 
+// One process appends its records in time order (each is stamped with the
+// time of the event it is recorded in): then only the records of one
+// instant need ordering by node. Records gathered from several processes are
+// sorted whole.
 void sort_records(std::vector<OpRecord>& records) {
-  std::stable_sort(records.begin(), records.end(), [](const OpRecord& a, const OpRecord& b) {
+  const auto by_node = [](const OpRecord& a, const OpRecord& b) { return a.node < b.node; };
+  const auto by_time = [](const OpRecord& a, const OpRecord& b) {
     return a.time_ps != b.time_ps ? a.time_ps < b.time_ps : a.node < b.node;
-  });
+  };
+  const auto by_time_only = [](const OpRecord& a, const OpRecord& b) { return a.time_ps < b.time_ps; };
+  if (!std::is_sorted(records.begin(), records.end(), by_time_only)) {
+    std::stable_sort(records.begin(), records.end(), by_time);
+    return;
+  }
+  for (auto first = records.begin(); first != records.end();) {
+    auto last = first + 1;
+    while (last != records.end() && last->time_ps == first->time_ps) ++last;
+    if (last - first > 1 && !std::is_sorted(first, last, by_node)) std::stable_sort(first, last, by_node);
+    first = last;
+  }
 }
 
+namespace {
+void append_uint(std::string& out, std::uint64_t v) {
+  const fmt::format_int f(v);
+  out.append(f.data(), f.size());
+}
+void append_op(std::string& out, const OpId& op) {
+  append_uint(out, op.node);
+  out += '.';
+  append_uint(out, op.tni);
+  out += '.';
+  append_uint(out, op.number);
+}
+}  // namespace
+
 void append_csv(std::string& out, std::uint64_t seq, const OpRecord& r) {
-  auto it = std::back_inserter(out);
-  fmt::format_to(it, "{},{},{},", seq, r.time_ps, r.node);
-  if (r.tni >= 0) fmt::format_to(it, "{}", r.tni);
+  append_uint(out, seq);
   out += ',';
-  if (r.op) fmt::format_to(it, "{}.{}.{}", r.op.node, r.op.tni, r.op.number);
+  append_uint(out, r.time_ps);
   out += ',';
-  if (r.op && r.packet >= 0) fmt::format_to(it, "{}.{}.{}/{}", r.op.node, r.op.tni, r.op.number, r.packet);
+  append_uint(out, r.node);
+  out += ',';
+  if (r.tni >= 0) append_uint(out, std::uint64_t(r.tni));
+  out += ',';
+  if (r.op) append_op(out, r.op);
+  out += ',';
+  if (r.op && r.packet >= 0) {
+    append_op(out, r.op);
+    out += '/';
+    append_uint(out, std::uint64_t(r.packet));
+  }
   out += ',';
   out += token(r.kind);
   out += ',';
   out += token(r.event);
   for (std::uint64_t v : {r.addr, r.bytes}) {
     out += ',';
-    if (v != OpRecord::kNone) fmt::format_to(it, "{}", v);
+    if (v != OpRecord::kNone) append_uint(out, v);
   }
   out += ',';
   out += status_token(r.status);
   for (std::uint64_t v : {r.peer, r.key, r.tag, std::uint64_t(r.start_ps)}) {
     out += ',';
-    if (v != OpRecord::kNone) fmt::format_to(it, "{}", v);
+    if (v != OpRecord::kNone) append_uint(out, v);
   }
   out += ',';
   append_flags(out, r.flags);

@@ -34,8 +34,8 @@ void store_le(unsigned char* b, std::uint64_t v) {
 
 class AtomicOperation final : public Operation {
  public:
-  void start(Engine& e, std::uint64_t number, const OperationTable::Entry& op) const override {
-    Wire* w = new_wire(e, number, op.cmd, Wire::kAtomicRequest, 0);
+  void start(Engine& e, std::uint64_t number, const Command& c, std::uint64_t) const override {
+    Wire* w = new_wire(e, number, c, Wire::kAtomicRequest, 0);
     w->ends_command = true;
     e.tx.queue_ready(w);
     e.tx.pump_send(e);
@@ -114,11 +114,10 @@ class AtomicOperation final : public Operation {
   }
 };
 
+const AtomicOperation the_atomic_operation{};
+
 }  // namespace
 
-const Operation& atomic_operation() {
-  static const AtomicOperation op;
-  return op;
-}
+const Operation& kAtomicOperation = the_atomic_operation;
 
 }  // namespace kairo::nic

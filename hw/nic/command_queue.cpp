@@ -50,7 +50,7 @@ void CommandQueue::start_next(Engine& e) {
 }
 
 // An atomic always moves kAtomicBytes, whatever the command's length says.
-RdmaStatus CommandQueue::check(const Engine& e, const Command& c, Resolution* local) const {
+inline RdmaStatus CommandQueue::check(const Engine& e, const Command& c, Resolution* local) const {
   const std::uint64_t length = is_atomic(c.op) ? kAtomicBytes : c.length;
   if (length > e.p->max_descriptor_bytes) return RdmaStatus::kLengthOverLimit;
   if (c.dst_node >= e.ctx->nodes) return RdmaStatus::kBadRank;
@@ -104,7 +104,7 @@ void CommandQueue::activate(Engine& e) {
   ++incomplete_;
   const std::uint64_t length = is_atomic(next.cmd.op) ? kAtomicBytes : next.cmd.length;
   e.ops.add(next.number, next.cmd, local.address, e.packetizer.packets(length));
-  operation(next.cmd.op).start(e, next.number, e.ops[next.number]);
+  operation(next.cmd.op).start(e, next.number, next.cmd, local.address);
 }
 
 void CommandQueue::operation_completed(Engine& e) {

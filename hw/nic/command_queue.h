@@ -53,7 +53,7 @@ class CommandQueue {
 
  private:
   bool completion_room(const Engine& e) const;
-  RdmaStatus check(const Engine& e, const Command& c, Resolution* local) const;
+  [[gnu::always_inline]] inline RdmaStatus check(const Engine& e, const Command& c, Resolution* local) const;
   void log_start(const Engine& e, std::uint64_t number, const Command& c, RdmaStatus s,
                  const Resolution& local) const;
 

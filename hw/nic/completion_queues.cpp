@@ -8,7 +8,7 @@ namespace kairo::nic {
 
 void CompletionQueues::complete(Engine& e, std::uint64_t number, Op op, std::uint64_t handle,
                                 RdmaStatus status) {
-  completions_.push_back(Completion{handle, status, e.now(), op, number});
+  completions_.push_back(Completion{handle, e.now(), number, status, op});
   if (e.logging()) {
     observe::OpRecord r = e.record(observe::OpEvent::kComplete);
     r.op.number = number;

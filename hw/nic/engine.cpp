@@ -45,8 +45,8 @@ bool Engine::gate_closed(std::uint32_t dst) {
 void Engine::finish(std::uint64_t number, RdmaStatus status) {
   const OperationTable::Entry& op = ops[number];
   const bool completed = op.completed;
-  const Op kind = op.cmd.op;
-  const std::uint64_t handle = op.cmd.handle;
+  const Op kind = op.op;
+  const std::uint64_t handle = op.handle;
   ops.retire(number);
   if (completed) return;
   queues.complete(*this, number, kind, handle, status);
@@ -56,7 +56,7 @@ void Engine::finish(std::uint64_t number, RdmaStatus status) {
 void Engine::complete_early(std::uint64_t number, RdmaStatus status) {
   OperationTable::Entry& op = ops[number];
   op.completed = true;
-  queues.complete(*this, number, op.cmd.op, op.cmd.handle, status);
+  queues.complete(*this, number, op.op, op.handle, status);
   commands.operation_completed(*this);
 }
 

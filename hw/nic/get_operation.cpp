@@ -20,8 +20,8 @@ namespace {
 
 class GetOperation final : public Operation {
  public:
-  void start(Engine& e, std::uint64_t number, const OperationTable::Entry& op) const override {
-    Wire* w = new_wire(e, number, op.cmd, Wire::kGetRequest, 0);
+  void start(Engine& e, std::uint64_t number, const Command& c, std::uint64_t) const override {
+    Wire* w = new_wire(e, number, c, Wire::kGetRequest, 0);
     w->ends_command = true;
     e.tx.queue_ready(w);
     e.tx.pump_send(e);
@@ -95,11 +95,10 @@ class GetOperation final : public Operation {
   }
 };
 
+const GetOperation the_get_operation{};
+
 }  // namespace
 
-const Operation& get_operation() {
-  static const GetOperation op;
-  return op;
-}
+const Operation& kGetOperation = the_get_operation;
 
 }  // namespace kairo::nic

@@ -6,11 +6,7 @@
 
 namespace kairo::nic {
 
-const Operation& operation(Op op) {
-  static const Operation* const handlers[] = {&put_operation(), &get_operation(), &atomic_operation(),
-                                              &atomic_operation()};
-  return *handlers[std::size_t(op)];
-}
+const Operation* const kOperations[4] = {&kPutOperation, &kGetOperation, &kAtomicOperation, &kAtomicOperation};
 
 Wire* new_wire(Engine& e, std::uint64_t number, const Command& c, Wire::Type type, std::uint32_t packet) {
   Wire* w = e.ctx->wires->get();

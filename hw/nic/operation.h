@@ -25,8 +25,9 @@ struct Engine;
 class Operation {
  public:
   virtual ~Operation() = default;
-  // Initiator: operation `number` passed its checks; make its packets.
-  virtual void start(Engine& e, std::uint64_t number, const OperationTable::Entry& op) const = 0;
+  // Initiator: operation `number`, command `c`, passed its checks; make its
+  // packets (`local_address`: where its local range lies in memory).
+  virtual void start(Engine& e, std::uint64_t number, const Command& c, std::uint64_t local_address) const = 0;
   // Either side: one of the operation's packets is here (its tail is in).
   virtual void receive(Engine& e, Wire& w) const = 0;
   // Either side: the rx DMA has written `w`'s payload (kWriteDone), or `w`
@@ -39,11 +40,12 @@ class Operation {
   virtual void last_injected(Engine&, Wire&) const {}
 };
 
-// The handler of an operation kind, and each handler (one file each).
-const Operation& operation(Op op);
-const Operation& put_operation();
-const Operation& get_operation();
-const Operation& atomic_operation();
+// Each handler (one file each), and the handler of an operation kind.
+extern const Operation& kPutOperation;
+extern const Operation& kGetOperation;
+extern const Operation& kAtomicOperation;
+extern const Operation* const kOperations[4];  // by nic::Op
+inline const Operation& operation(Op op) { return *kOperations[std::size_t(op)]; }
 
 // A fresh Wire for operation `number` of this engine: header fields from the
 // command, sender-side marks cleared.

@@ -16,10 +16,13 @@ namespace kairo::nic {
 
 class OperationTable {
  public:
+  // What an operation needs from its start to its end (its command's other
+  // fields went into its packets when it started).
   struct Entry {
-    Command cmd;
+    std::uint64_t handle = 0;  // the caller's, echoed in the completion
     std::uint64_t local_address = 0;
     std::uint64_t pieces = 0, pieces_done = 0;  // a get's data packets, an atomic's one response
+    Op op = Op::kPut;
     // The status the operation completes with: kOk unless part of a get's
     // answer failed (the data could not be read at the target or written here).
     RdmaStatus status = RdmaStatus::kOk;
@@ -31,7 +34,7 @@ class OperationTable {
   Entry& add(std::uint64_t number, const Command& c, std::uint64_t local_address, std::uint64_t pieces) {
     if (ops_.empty()) first_ = number;
     while (first_ + ops_.size() < number) ops_.push_back(Entry{});  // a failed command's hole
-    ops_.push_back(Entry{c, local_address, pieces, 0, RdmaStatus::kOk, false, true});
+    ops_.push_back(Entry{c.handle, local_address, pieces, 0, c.op, RdmaStatus::kOk, false, true});
     ++live_;
     return ops_.back();
   }

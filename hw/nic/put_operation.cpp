@@ -25,14 +25,13 @@ namespace {
 
 class PutOperation final : public Operation {
  public:
-  void start(Engine& e, std::uint64_t number, const OperationTable::Entry& op) const override {
-    const Command& c = op.cmd;
+  void start(Engine& e, std::uint64_t number, const Command& c, std::uint64_t local_address) const override {
     for (std::uint64_t k = 0, n = e.packetizer.packets(c.length); k < n; ++k) {
       const PacketPlan plan = e.packetizer.plan(c.length, k);
       Wire* w = new_wire(e, number, c, Wire::kPutData, std::uint32_t(k));
       w->piece_offset = plan.offset;
       w->piece_bytes = plan.payload_bytes;
-      w->read_address = op.local_address + plan.offset;
+      w->read_address = local_address + plan.offset;
       w->ends_command = k + 1 == n;
       w->completes_when_read = k + 1 == n && c.completion == CompletionKind::kLocal;
       e.tx.queue_read(w);
@@ -139,12 +138,11 @@ class PutOperation final : public Operation {
   }
 };
 
+const PutOperation the_put_operation{};
+
 }  // namespace
 
-const Operation& put_operation() {
-  static const PutOperation op;
-  return op;
-}
+const Operation& kPutOperation = the_put_operation;
 
 // The put's last byte is in memory and its notice has room: raise it and
 // answer with the acknowledgement (the last piece's Wire, reused).

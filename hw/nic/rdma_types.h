@@ -26,21 +26,22 @@ inline bool is_atomic(Op op) { return op == Op::kFetchAdd || op == Op::kCompareS
 // local memory, so that the source buffer may be reused (local).
 enum class CompletionKind : std::uint8_t { kRemote, kLocal };
 
+// Laid out small: the command queue and the operation table copy it.
 struct Command {
   Op op = Op::kPut;
-  std::uint32_t dst_node = 0;
-  std::uint16_t dst_tni = 0;
-  MemKey local_key = 0;  // put: source; get: destination; atomic: where the old value lands (8 B)
-  std::uint64_t local_offset = 0;
-  MemKey remote_key = 0;  // put: destination; get: source; atomic: the 8 bytes operated on
-  std::uint64_t remote_offset = 0;
-  std::uint64_t length = 0;  // atomics: kAtomicBytes
-  std::uint32_t tag = 0;     // put: raised at the target with the notice
-  bool notify = true;        // put: raise a notice at the target
+  bool notify = true;  // put: raise a notice at the target
   // The command starts only after every earlier command of its queue has
   // completed (an ordering fence).
   bool fence = false;
   CompletionKind completion = CompletionKind::kRemote;  // put only
+  std::uint16_t dst_tni = 0;
+  std::uint32_t dst_node = 0;
+  std::uint32_t tag = 0;  // put: raised at the target with the notice
+  MemKey local_key = 0;   // put: source; get: destination; atomic: where the old value lands (8 B)
+  std::uint64_t local_offset = 0;
+  MemKey remote_key = 0;  // put: destination; get: source; atomic: the 8 bytes operated on
+  std::uint64_t remote_offset = 0;
+  std::uint64_t length = 0;   // atomics: kAtomicBytes
   std::uint64_t operand = 0;  // fetch_add: the addend; compare_swap: the value swapped in
   std::uint64_t compare = 0;  // compare_swap: the value expected
   std::uint64_t handle = 0;   // the caller's id, echoed in the completion
@@ -48,10 +49,10 @@ struct Command {
 
 struct Completion {
   std::uint64_t handle = 0;
-  RdmaStatus status = RdmaStatus::kOk;
   sim::Time time_ps = 0;
-  Op op = Op::kPut;         // the operation's kind
   std::uint64_t number = 0;  // its command's number on the engine (the operation log's N.T.K)
+  RdmaStatus status = RdmaStatus::kOk;
+  Op op = Op::kPut;  // the operation's kind
 };
 
 struct Notice {

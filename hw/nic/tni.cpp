@@ -12,9 +12,15 @@ bool Tni::post(const Command& c) { return e_.commands.post(e_, c); }
 
 // ---- the owner polls ---------------------------------------------------------
 
+// An empty queue is the firmware's usual answer: it asks every engine
+// whenever it is inside a runtime call. Taking an entry is out of line.
 std::optional<Completion> Tni::poll_completion() {
+  if (e_.queues.completions() == 0) return std::nullopt;
+  return take_completion();
+}
+
+std::optional<Completion> Tni::take_completion() {
   std::optional<Completion> c = e_.queues.poll_completion();
-  if (!c) return c;
   if (e_.logging()) {
     observe::OpRecord r = e_.record(observe::OpEvent::kPoll);
     r.op.number = c->number;
@@ -27,8 +33,12 @@ std::optional<Completion> Tni::poll_completion() {
 }
 
 std::optional<Notice> Tni::poll_notice() {
+  if (e_.queues.notices() == 0) return std::nullopt;
+  return take_notice();
+}
+
+std::optional<Notice> Tni::take_notice() {
   std::optional<Notice> n = e_.queues.poll_notice();
-  if (!n) return n;
   if (e_.logging()) {
     observe::OpRecord r = e_.record(observe::OpEvent::kNoticePoll);
     r.op = {n->src_node, n->src_tni, n->op};

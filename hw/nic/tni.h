@@ -112,6 +112,8 @@ class Tni final : public HostInterface, public hw::EndpointClient, public sim::E
   void on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) override;
 
  private:
+  [[gnu::noinline]] std::optional<Completion> take_completion();
+  [[gnu::noinline]] std::optional<Notice> take_notice();
   void schedule_resume();
   void resume();
   void gate_changed();
