@@ -36,6 +36,8 @@ int run_once(RunArgs& a) {
     }
     Observe& observe = *a.observe;  // waveforms and counter logs, if asked for
     observe.attach(m.machine.network(), &m.machine, m.queue);
+    OpLogOutput& op_log = *a.op_log;  // the operation log, if asked for
+    op_log.attach(m.machine, m.queue);
     // The tracer and the counter log hold probes in the machine's blocks: they
     // go before the machine does.
     struct Detach {
@@ -54,6 +56,11 @@ int run_once(RunArgs& a) {
         observe.finish();
       } catch (const std::runtime_error& e) {
         output_code = !a.split || world.root() ? bad_input(e.what()) : kExitBadInput;
+      }
+      try {
+        op_log.finish();
+      } catch (const std::runtime_error& e) {
+        if (output_code == kExitOk) output_code = !a.split || world.root() ? bad_input(e.what()) : kExitBadInput;
       }
     };
     if (split) {
@@ -89,6 +96,7 @@ int run_once(RunArgs& a) {
       const sw::Outcome o = plan.work->outcome(plan.data ? &m.memory : nullptr);
       nlohmann::json j = run_summary(a, plan, m, totals, o, cost);
       observe.summarize(j);
+      op_log.summarize(j);
       if (split) j["parallel"] = parallel;
       const std::string summary = j.dump(2) + "\n";
       if (a.summary_to)
@@ -177,6 +185,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
        "under mpirun: how the platform is split over the processes, auto|blocks|metis (docs/parallel.md)")
       ->capture_default_str();
   a->observe->add_options(c);
+  a->op_log->add_options(c);
   c->callback([a, &exit_code] { exit_code = run_workload(*a); });
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/observe.h"
+#include "app/op_log_output.h"
 
 namespace kairo::app {
 
@@ -20,6 +21,7 @@ struct RunArgs {
   std::string partition = "auto";  // --partition, under mpirun
   bool split = false;              // this run is split over mpirun's processes (docs/parallel.md)
   std::shared_ptr<Observe> observe = std::make_shared<Observe>();  // waveforms and counter logs
+  std::shared_ptr<OpLogOutput> op_log = std::make_shared<OpLogOutput>();  // the operation log and its check
   // A variant's child (app/run_variants.cpp) hands its summary back here
   // instead of writing it to --json or stdout.
   std::string* summary_to = nullptr;

@@ -61,12 +61,15 @@ void check_run_options(const RunArgs& a) {
   for (const auto& kv : a.params) several |= kv.rfind("sizes=", 0) == 0;
   if (several && a.observe->any())
     throw std::invalid_argument("--vcd/--fst/--counters record one run: not with --compare or --param sizes");
+  if (several && a.op_log->any())
+    throw std::invalid_argument("--op-log/--check-ops record one run: not with --compare or --param sizes");
   if (!a.plot_path.empty() && !several)
     throw std::invalid_argument("--plot: draws the runs of --compare or --param sizes=; give one of them");
   if (!a.json_path.empty()) sim::check_output_path("--json", a.json_path);
   if (!a.plot_path.empty()) sim::check_output_path("--plot", a.plot_path);
   if (!a.tni_csv.empty()) sim::check_output_path("--tni-counters", a.tni_csv);
   a.observe->check_outputs();
+  a.op_log->check_outputs();
 }
 
 RunPlan::RunPlan(const RunArgs& a)
@@ -117,7 +120,7 @@ RunMachine::RunMachine(RunPlan& plan)
   machine.keep_until_exit();
   // Rank r runs on node plat.node_of_rank(r) (the platform's ranks.map).
   const std::size_t ranks = std::size_t(plat.ranks());
-  std::vector<std::vector<nic::Tni*>> tnis(ranks);
+  std::vector<std::vector<nic::HostInterface*>> tnis(ranks);
   std::vector<nic::MemoryRegistry*> regs;
   std::vector<router::NodeId> rank_nodes;
   for (std::size_t r = 0; r < ranks; ++r) {

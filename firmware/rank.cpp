@@ -1,5 +1,7 @@
 #include "firmware/rank.h"
 
+#include "hw/nic/node_memory.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -13,7 +15,7 @@ std::uint64_t dir_key(int rank, int memid) {
 }  // namespace
 
 Runtime::Runtime(sim::EventQueue& q, const router::Topology* torus,
-                 std::vector<std::vector<nic::Tni*>> tnis_per_node,
+                 std::vector<std::vector<nic::HostInterface*>> tnis_per_node,
                  std::vector<nic::MemoryRegistry*> registries, std::vector<router::NodeId> nodes)
     : q_(q), topo_(torus), registries_(std::move(registries)), nodes_(std::move(nodes)) {
   for (std::size_t n = 0; n < tnis_per_node.size(); ++n) {
@@ -22,7 +24,7 @@ Runtime::Runtime(sim::EventQueue& q, const router::Topology* torus,
     r->rank_ = int(n);
     r->any_notice_.emplace(q_, resumer_);
     r->tnis_.reserve(tnis_per_node[n].size());
-    for (nic::Tni* t : tnis_per_node[n]) {
+    for (nic::HostInterface* t : tnis_per_node[n]) {
       t->set_listener(r.get(), int(r->tnis_.size()));
       r->tnis_.push_back(Rank::TniSide{t, Signal(q_, resumer_), Signal(q_, resumer_), {}});
     }
@@ -233,6 +235,8 @@ nic::MemKey Rank::remote_key(int rank, int memid) const {
   return it == rt_->directory_.end() ? 0 : it->second;
 }
 
+nic::RdmaStatus Rank::dereg_mem(nic::MemKey key) { return rt_->registries_[std::size_t(rank_)]->remove(key); }
+
 Delay Rank::compute(sim::Time duration) { return Delay{rt_->queue(), rt_->resumer(), duration}; }
 
 void Rank::spawn(Task& t) { t.start(rt_->queue(), rt_->resumer()); }
@@ -288,6 +292,55 @@ Task Rank::get(int tni, int src, nic::MemKey remote, std::uint64_t remote_offset
                std::uint64_t local_offset, std::uint64_t length, std::uint64_t* handle) {
   return submit(tni, command(nic::Op::kGet, tni, src, remote, remote_offset, local, local_offset, length, 0,
                              false, handle));
+}
+
+Task Rank::post(int tni, int peer, nic::Command c, std::uint64_t* handle) {
+  c.dst_node = rt_->node_of(peer);
+  c.dst_tni = std::uint16_t(tni);
+  c.handle = next_handle_++;
+  if (handle) *handle = c.handle;
+  return submit(tni, c);
+}
+
+Task Rank::fetch_add(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
+                     std::uint64_t local_offset, std::uint64_t addend, std::uint64_t* handle) {
+  nic::Command c = command(nic::Op::kFetchAdd, tni, dst, remote, remote_offset, local, local_offset,
+                           nic::kAtomicBytes, 0, false, handle);
+  c.operand = addend;
+  return submit(tni, c);
+}
+
+Task Rank::compare_swap(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
+                        std::uint64_t local_offset, std::uint64_t compare, std::uint64_t swap,
+                        std::uint64_t* handle) {
+  nic::Command c = command(nic::Op::kCompareSwap, tni, dst, remote, remote_offset, local, local_offset,
+                           nic::kAtomicBytes, 0, false, handle);
+  c.operand = swap;
+  c.compare = compare;
+  return submit(tni, c);
+}
+
+std::optional<nic::Completion> Rank::try_poll_cq(int tni) {
+  TniSide& side = tnis_[std::size_t(tni)];
+  if (!side.early.empty()) {
+    const nic::Completion c = side.early.front();
+    side.early.erase(side.early.begin());
+    return c;
+  }
+  return side.tni->poll_completion();
+}
+
+Task Rank::poll_notice(nic::Notice* out) {
+  InLibrary in(*this);
+  for (;;) {
+    drain_notices();
+    if (!notices_.empty()) {
+      if (out) *out = notices_.front();
+      notices_.erase(notices_.begin());
+      co_return;
+    }
+    co_await any_notice_->wait();
+  }
 }
 
 Task Rank::poll_cq(int tni, nic::Completion* out) {

@@ -25,7 +25,7 @@
 
 #include "firmware/task.h"
 #include "hw/common/topology.h"
-#include "hw/nic/tni.h"
+#include "hw/nic/host_interface.h"
 #include "sim/window_runner.h"
 
 namespace kairo::fw {
@@ -60,6 +60,9 @@ class Rank final : public nic::TniListener {
   // The key another rank registered under `memid` (FJMPI_Rdma_get_remote_addr);
   // 0 (an unregistered key, which the target reports) if it has none.
   nic::MemKey remote_key(int rank, int memid) const;
+  // Releases a registration of this node (FJMPI_Rdma_dereg_mem): later uses
+  // of the key, here or by other ranks, are stale. kOk, or why not.
+  nic::RdmaStatus dereg_mem(nic::MemKey key);
 
   // Start a put or get on TNI `tni`; waits while that TNI's command queue is
   // full. The handle identifies the completion. The command is posted when
@@ -70,8 +73,22 @@ class Rank final : public nic::TniListener {
            bool notify = true);
   Task get(int tni, int src, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
            std::uint64_t local_offset, std::uint64_t length, std::uint64_t* handle);
+  // Any command (docs/rdma.md): `c` posted on TNI `tni` to rank `peer`, its
+  // dst_node, dst_tni (= tni) and handle filled in here; waits while the
+  // command queue is full.
+  Task post(int tni, int peer, nic::Command c, std::uint64_t* handle);
+  // Atomics on the 8 bytes at `remote` + `remote_offset` of rank `dst` (an
+  // unsigned little-endian integer): the old value is written at `local` +
+  // `local_offset` here. fetch_add adds `addend`; compare_swap writes `swap`
+  // if the old value equals `compare`.
+  Task fetch_add(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
+                 std::uint64_t local_offset, std::uint64_t addend, std::uint64_t* handle);
+  Task compare_swap(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
+                    std::uint64_t local_offset, std::uint64_t compare, std::uint64_t swap, std::uint64_t* handle);
   // The next completion on `tni` (FJMPI_Rdma_poll_cq, waiting).
   Task poll_cq(int tni, nic::Completion* out);
+  // The oldest completion on `tni`, if one is there, without waiting.
+  std::optional<nic::Completion> try_poll_cq(int tni);
   // Wait for the completion of one operation (acp_complete).
   Task complete(int tni, std::uint64_t handle, nic::Completion* out = nullptr);
   // Wait until a put with `tag` has landed here (MGEN_rdma_poll), on any TNI.
@@ -79,6 +96,8 @@ class Rank final : public nic::TniListener {
   // Wait until a put with any of the `n` tags has landed; `*which` is the
   // index of the tag it carried (the first that arrived; an MPI_Waitany).
   Task poll_any(const std::uint32_t* tags, std::size_t n, std::size_t* which, nic::Notice* out = nullptr);
+  // Wait for the next put with a notice to land here, whatever its tag (the oldest first).
+  Task poll_notice(nic::Notice* out = nullptr);
   // Spend `duration` computing.
   Delay compute(sim::Time duration);
   // Local memory: read or write `bytes` of this node's memory through its
@@ -108,7 +127,7 @@ class Rank final : public nic::TniListener {
   void tni_notice(int slot) override;
   void tni_command_space(int slot) override;
   struct TniSide {
-    nic::Tni* tni;
+    nic::HostInterface* tni;
     Signal completed, space;             // a completion entry appended; a command left a full queue
     std::vector<nic::Completion> early;  // completions taken while waiting for another handle
   };
@@ -139,7 +158,7 @@ class Runtime {
   // Rank r runs on node nodes[r] (empty: on node r) with tnis_per_rank[r]
   // and registries[r], that node's TNIs and registration table.
   Runtime(sim::EventQueue& q, const router::Topology* torus,
-          std::vector<std::vector<nic::Tni*>> tnis_per_rank, std::vector<nic::MemoryRegistry*> registries,
+          std::vector<std::vector<nic::HostInterface*>> tnis_per_rank, std::vector<nic::MemoryRegistry*> registries,
           std::vector<router::NodeId> nodes = {});
   ~Runtime();
   // The node a rank runs on; an id no node has for a rank out of range (the

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <iterator>
 
@@ -57,6 +58,12 @@ std::optional<std::uint8_t> status_of(std::string_view t) { return find_token<st
 std::string op_text(const OpId& op) { return fmt::format("{}.{}.{}", op.node, op.tni, op.number); }
 std::string packet_text(const OpId& op, std::int64_t packet) {
   return fmt::format("{}.{}.{}/{}", op.node, op.tni, op.number, packet);
+}
+
+void sort_records(std::vector<OpRecord>& records) {
+  std::stable_sort(records.begin(), records.end(), [](const OpRecord& a, const OpRecord& b) {
+    return a.time_ps != b.time_ps ? a.time_ps < b.time_ps : a.node < b.node;
+  });
 }
 
 void append_csv(std::string& out, std::uint64_t seq, const OpRecord& r) {

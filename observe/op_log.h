@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/event_queue.h"
 #include "sim/time.h"
 
 namespace kairo::observe {
@@ -106,5 +107,40 @@ inline constexpr std::string_view kOpLogColumns =
 // line's newline, appended to `out`.
 void append_csv(std::string& out, std::uint64_t seq, const OpRecord& r);
 void append_jsonl(std::string& out, std::uint64_t seq, const OpRecord& r);
+
+// The records of a run, as the engines and registration tables append them
+// (in the order the model executes them), kept for the nodes and the time
+// window asked for. Every record is stamped with the queue's time when it is
+// added: a step is recorded when it happens (a DMA transfer when it ends).
+class OpLog {
+ public:
+  struct Filter {
+    std::vector<bool> nodes;  // empty: every node
+    sim::Time from = 0, to = sim::kNever;
+  };
+  OpLog(const sim::EventQueue& queue, Filter filter) : queue_(queue), filter_(std::move(filter)) {}
+
+  // Whether a step on `node` now is kept: asked before a record is built.
+  bool wants(std::uint32_t node) const {
+    const sim::Time t = queue_.now();
+    return t >= filter_.from && t <= filter_.to &&
+           (filter_.nodes.empty() || (node < filter_.nodes.size() && filter_.nodes[node]));
+  }
+  void add(OpRecord r) {
+    r.time_ps = queue_.now();
+    records_.push_back(r);
+  }
+  const std::vector<OpRecord>& records() const { return records_; }
+  std::vector<OpRecord>& records() { return records_; }
+
+ private:
+  const sim::EventQueue& queue_;
+  Filter filter_;
+  std::vector<OpRecord> records_;
+};
+
+// Puts records appended in execution order (by one process or several, each
+// node's by one) in the log's order: by time, then node, then as executed.
+void sort_records(std::vector<OpRecord>& records);
 
 }  // namespace kairo::observe

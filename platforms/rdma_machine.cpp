@@ -23,6 +23,7 @@ RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data)
   ctx.nodes = std::uint32_t(net_->num_nodes());
   ctx.tnis = std::uint32_t(net_->network_interfaces());
   ctx.data = data;
+  ctx.atomics = &atomics_;
 
   nic::NodeMemory::Params mp;
   mp.size_bytes = np.memory_bytes;
@@ -39,6 +40,11 @@ RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data)
       if (hw::CircuitGate* g = net_->gate(n, i)) tnis_.back()->set_gate(g);
     }
   }
+}
+
+void RdmaMachine::set_op_log(observe::OpLog* log) {
+  tni_ctx_.log = log;
+  for (router::NodeId n = 0; n < registries_.size(); ++n) registries_[n]->set_log(log, n);
 }
 
 void RdmaMachine::keep_until_exit() {

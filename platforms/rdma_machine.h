@@ -32,12 +32,15 @@ class RdmaMachine {
   hw::PayloadCodec& payload_codec() { return codec_; }
   // See TorusNetlist::keep_until_exit.
   void keep_until_exit();
+  // Every engine and registration table records its steps into `log` (null: none).
+  void set_op_log(observe::OpLog* log);
 
  private:
   std::unique_ptr<Network> net_;
   nic::NicParams nic_;  // every engine's parameters (the platform's nic:), shared
   nic::TniContext tni_ctx_;
   nic::WirePool wires_;
+  nic::AtomicLocks atomics_;
   nic::WireCodec codec_{wires_};
   hw::PacketPool pool_;
   std::vector<std::unique_ptr<nic::NodeMemory>> memories_;

@@ -38,20 +38,6 @@ long to_int(const std::string& option, const std::string& text) {
   return v;
 }
 
-// "0,5,17" or "0-15,32": the set, each below `limit`.
-std::set<std::uint64_t> id_set(const std::string& option, const std::string& text, std::uint64_t limit) {
-  std::set<std::uint64_t> ids;
-  for (const std::string& item : split(text, ',')) {
-    const auto dash = item.find('-');
-    const long lo = to_int(option, item.substr(0, dash));
-    const long hi = dash == std::string::npos ? lo : to_int(option, item.substr(dash + 1));
-    if (hi < lo || std::uint64_t(hi) >= limit)
-      throw std::invalid_argument(fmt::format("{}: '{}' is outside 0..{}", option, item, limit - 1));
-    for (long k = lo; k <= hi; ++k) ids.insert(std::uint64_t(k));
-  }
-  return ids;
-}
-
 // The signal classes the blocks register (--trace-signals), in this order.
 std::vector<std::string> signal_classes() {
   std::vector<std::string> v;
@@ -69,6 +55,20 @@ std::vector<std::string> signal_classes() {
 }
 
 }  // namespace
+
+// "0,5,17" or "0-15,32": the set, each below `limit`.
+std::set<std::uint64_t> id_set(const std::string& option, const std::string& text, std::uint64_t limit) {
+  std::set<std::uint64_t> ids;
+  for (const std::string& item : split(text, ',')) {
+    const auto dash = item.find('-');
+    const long lo = to_int(option, item.substr(0, dash));
+    const long hi = dash == std::string::npos ? lo : to_int(option, item.substr(dash + 1));
+    if (hi < lo || std::uint64_t(hi) >= limit)
+      throw std::invalid_argument(fmt::format("{}: '{}' is outside 0..{}", option, item, limit - 1));
+    for (long k = lo; k <= hi; ++k) ids.insert(std::uint64_t(k));
+  }
+  return ids;
+}
 
 Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, sim::Trace& trace) {
   const router::Topology* topo = net.torus();

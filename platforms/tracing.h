@@ -22,6 +22,7 @@
 //               wires under <router>.alloc)
 #pragma once
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@
 #include "sim/trace.h"
 
 namespace kairo::platforms {
+
+// "0,5,17" or "0-15,32": the set of ids, each below `limit`; throws
+// std::invalid_argument naming `option` otherwise.
+std::set<std::uint64_t> id_set(const std::string& option, const std::string& text, std::uint64_t limit);
 
 struct TraceSelection {
   std::string nodes, box, switches, dims, tnis, classes;  // as given on the command line; empty: all

@@ -23,6 +23,7 @@ class Ring {
   std::size_t capacity() const { return cap_; }
   T& front() { return buf_[head_]; }
   const T& front() const { return buf_[head_]; }
+  T& back() { return (*this)[size_ - 1]; }
   // The i-th element from the front.
   T& operator[](std::size_t i) { return buf_[(head_ + i) & (cap_ - 1)]; }
   const T& operator[](std::size_t i) const { return buf_[(head_ + i) & (cap_ - 1)]; }

@@ -16,14 +16,13 @@
 
 namespace kairo::nic {
 
-class Tni;
+struct Engine;
 
-// Works on the engine `t` it belongs to (see CommandQueue).
 class CompletionQueues {
  public:
-  // Operation `handle` is over with `status`.
-  void complete(Tni& t, std::uint64_t handle, RdmaStatus status);
-  void notice(Tni& t, const Notice& n);
+  // Operation `number` (of kind `op`, the caller's `handle`) is over with `status`.
+  void complete(Engine& e, std::uint64_t number, Op op, std::uint64_t handle, RdmaStatus status);
+  void notice(Engine& e, const Notice& n);
 
   // The owner takes the oldest entry (the engine then resumes what waited for room).
   std::optional<Completion> poll_completion() {

@@ -2,7 +2,32 @@
 
 namespace kairo::nic {
 
+void MemoryRegistry::set_log(observe::OpLog* log, std::uint32_t node) {
+  log_ = log;
+  node_ = node;
+}
+
+void MemoryRegistry::log(observe::OpEvent event, std::uint64_t address, std::uint64_t length, MemKey key,
+                         RdmaStatus status) const {
+  if (!log_ || !log_->wants(node_)) return;
+  observe::OpRecord r;
+  r.event = event;
+  r.kind = observe::OpKind::kRegion;
+  r.node = node_;
+  r.addr = address;
+  r.bytes = length;
+  r.key = key;
+  r.status = std::uint8_t(status);
+  log_->add(r);
+}
+
 Registration MemoryRegistry::add(std::uint64_t address, std::uint64_t length) {
+  const Registration r = insert(address, length);
+  log(observe::OpEvent::kRegister, address, length, r.key, r.status);
+  return r;
+}
+
+Registration MemoryRegistry::insert(std::uint64_t address, std::uint64_t length) {
   // address + length <= memory size, without overflow.
   if (address > memory_bytes_ || length > memory_bytes_ - address) return {RdmaStatus::kOutOfBounds, 0};
   std::uint32_t slot;
@@ -32,6 +57,7 @@ RdmaStatus MemoryRegistry::remove(MemKey key) {
   e.in_use = false;
   free_.push_back(slot);
   --live_;
+  log(observe::OpEvent::kDeregister, e.address, e.length, key, RdmaStatus::kOk);
   return RdmaStatus::kOk;
 }
 

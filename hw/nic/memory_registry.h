@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "hw/nic/rdma_status.h"
+#include "observe/op_log.h"
 
 namespace kairo::nic {
 
@@ -44,6 +45,9 @@ class MemoryRegistry {
   // `offset` into the region `key` names.
   Resolution resolve(MemKey key, std::uint64_t offset, std::uint64_t length) const;
 
+  // Registrations and releases go to the operation log as this node's, when one is written.
+  void set_log(observe::OpLog* log, std::uint32_t node);
+
   std::uint32_t live() const { return live_; }
   std::uint32_t capacity() const { return capacity_; }
   std::uint64_t memory_bytes() const { return memory_bytes_; }
@@ -54,6 +58,9 @@ class MemoryRegistry {
     std::uint32_t generation = 0;  // of the current or last registration
     bool in_use = false;
   };
+  Registration insert(std::uint64_t address, std::uint64_t length);
+  void log(observe::OpEvent event, std::uint64_t address, std::uint64_t length, MemKey key,
+           RdmaStatus status) const;
   static std::uint32_t slot_of(MemKey k) { return std::uint32_t(k); }
   static std::uint32_t generation_of(MemKey k) { return std::uint32_t(k >> 32); }
 
@@ -62,6 +69,8 @@ class MemoryRegistry {
   std::vector<Entry> entries_;
   std::vector<std::uint32_t> free_;  // released slots, reused last-in first-out
   std::uint32_t live_ = 0;
+  std::uint32_t node_ = 0;
+  observe::OpLog* log_ = nullptr;
 };
 
 }  // namespace kairo::nic

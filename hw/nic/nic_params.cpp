@@ -39,6 +39,17 @@ const std::vector<sim::ParamDecl>& nic_param_decls() {
     b.rate("memory_bandwidth", &P::memory_bytes_per_s, "node memory; leave it out for no limit",
            "node memory bandwidth per access; absent = not limited (the DMA rate paces transfers)")
         .deflt = "unlimited";
+    b.name("fault", &P::fault,
+           {{"none", Fault::kNone},
+            {"notice_before_write", Fault::kNoticeBeforeWrite},
+            {"complete_before_ack", Fault::kCompleteBeforeAck},
+            {"reorder_writes", Fault::kReorderWrites},
+            {"double_write", Fault::kDoubleWrite},
+            {"write_past_region", Fault::kWritePastRegion}},
+           "a deliberate engine bug for testing the ordering checker",
+           "a bug put into every engine on purpose, to show the operation log's checker catches it "
+           "(docs/rdma.md, Fault knobs): none, notice_before_write, complete_before_ack, reorder_writes, "
+           "double_write, write_past_region");
     return b.decls();
   }();
   return decls;

@@ -12,6 +12,27 @@
 
 namespace kairo::nic {
 
+// A bug put into the engine on purpose (nic.fault), to show that the
+// operation log's checker catches it (docs/rdma.md, "Fault knobs"); kNone,
+// the default, in every real run. Each breaks one promise of the engine:
+//   notice_before_write ... a put's notice is raised when its last packet
+//                           arrives, before that packet is in memory
+//   complete_before_ack ... a put completes when its last packet is injected,
+//                           before the target has acknowledged it
+//   reorder_writes ........ a put's first two packets are written to memory
+//                           in the opposite order from their arrival
+//   double_write .......... a put's first packet is written to memory twice
+//   write_past_region ..... a put's last packet is written one MTU beyond
+//                           where it belongs (past the registered region)
+enum class Fault : std::uint8_t {
+  kNone,
+  kNoticeBeforeWrite,
+  kCompleteBeforeAck,
+  kReorderWrites,
+  kDoubleWrite,
+  kWritePastRegion
+};
+
 struct NicParams {
   sim::Time node_latency_ps = 700000;  // nic.node_latency (Susukita et al. 2016: 0.6-0.8 us)
   double dma_bytes_per_s = 2.8e9;      // nic.dma_bandwidth (Susukita et al. 2016 Table 1)
@@ -25,6 +46,7 @@ struct NicParams {
   std::uint64_t memory_bytes = 32ULL << 30;  // nic.memory_size: per node
   sim::Time memory_latency_ps = 0;           // nic.memory_latency
   double memory_bytes_per_s = 0;             // nic.memory_bandwidth; 0 (key absent) = not limited
+  Fault fault = Fault::kNone;                // nic.fault
 
   // Flits of the largest packet (header + MTU) on a router of `flit_bytes`.
   std::uint64_t max_packet_flits(int flit_bytes) const {

@@ -13,26 +13,45 @@
 
 namespace kairo::nic {
 
-enum class Op : std::uint8_t { kPut, kGet };
+// The operations an engine performs (docs/rdma.md): a put writes local data
+// into a remote region, a get reads a remote region into a local one, and the
+// atomics read-modify-write 8 bytes (an unsigned little-endian integer) of a
+// remote region, returning the old value into a local one.
+enum class Op : std::uint8_t { kPut, kGet, kFetchAdd, kCompareSwap };
+inline constexpr std::uint64_t kAtomicBytes = 8;
+inline bool is_atomic(Op op) { return op == Op::kFetchAdd || op == Op::kCompareSwap; }
+
+// When a put completes at its initiator: once the target acknowledged its
+// last byte in memory (remote), or once its last byte has been read out of
+// local memory, so that the source buffer may be reused (local).
+enum class CompletionKind : std::uint8_t { kRemote, kLocal };
 
 struct Command {
   Op op = Op::kPut;
   std::uint32_t dst_node = 0;
   std::uint16_t dst_tni = 0;
-  MemKey local_key = 0;  // put: source; get: destination
+  MemKey local_key = 0;  // put: source; get: destination; atomic: where the old value lands (8 B)
   std::uint64_t local_offset = 0;
-  MemKey remote_key = 0;  // put: destination; get: source
+  MemKey remote_key = 0;  // put: destination; get: source; atomic: the 8 bytes operated on
   std::uint64_t remote_offset = 0;
-  std::uint64_t length = 0;
+  std::uint64_t length = 0;  // atomics: kAtomicBytes
   std::uint32_t tag = 0;     // put: raised at the target with the notice
   bool notify = true;        // put: raise a notice at the target
-  std::uint64_t handle = 0;  // the caller's id, echoed in the completion
+  // The command starts only after every earlier command of its queue has
+  // completed (an ordering fence).
+  bool fence = false;
+  CompletionKind completion = CompletionKind::kRemote;  // put only
+  std::uint64_t operand = 0;  // fetch_add: the addend; compare_swap: the value swapped in
+  std::uint64_t compare = 0;  // compare_swap: the value expected
+  std::uint64_t handle = 0;   // the caller's id, echoed in the completion
 };
 
 struct Completion {
   std::uint64_t handle = 0;
   RdmaStatus status = RdmaStatus::kOk;
   sim::Time time_ps = 0;
+  Op op = Op::kPut;         // the operation's kind
+  std::uint64_t number = 0;  // its command's number on the engine (the operation log's N.T.K)
 };
 
 struct Notice {
@@ -40,6 +59,8 @@ struct Notice {
   std::uint32_t src_node = 0;
   std::uint64_t length = 0;
   sim::Time time_ps = 0;
+  std::uint16_t src_tni = 0;  // the put: operation `op` of TNI src_tni of src_node
+  std::uint64_t op = 0;
 };
 
 struct TniCounters {

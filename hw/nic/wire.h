@@ -9,6 +9,8 @@
 #include "hw/common/payload_codec.h"
 #include "hw/nic/memory_registry.h"
 #include "hw/nic/rdma_status.h"
+#include "hw/nic/rdma_types.h"
+#include "sim/time.h"
 
 namespace kairo::hw {
 struct Packet;
@@ -19,13 +21,29 @@ namespace kairo::nic {
 // RDMA packets' headers and payloads, recycled across all engines of a run
 // (a packet allocated by one engine is freed by the one that consumes it).
 struct Wire {
-  enum Type : std::uint8_t { kPutData, kPutAck, kGetRequest, kGetData } type = kPutData;
+  // Initiator to target: put data, a get's request, an atomic's request;
+  // target to initiator (responses): a put's acknowledgement, get data, an
+  // atomic's old value.
+  enum Type : std::uint8_t {
+    kPutData,
+    kPutAck,
+    kGetRequest,
+    kGetData,
+    kAtomicRequest,
+    kAtomicResponse
+  } type = kPutData;
+  static bool is_response(Type t) { return t == kPutAck || t == kGetData || t == kAtomicResponse; }
+  // Its payload is written to memory by the receiver's DMA (the packet keeps
+  // its ejection buffer slots until then).
+  static bool is_written(Type t) { return t == kPutData || t == kGetData || t == kAtomicResponse; }
   RdmaStatus status = RdmaStatus::kOk;
+  Op op_kind = Op::kPut;  // the operation it belongs to
   std::uint32_t src_node = 0;  // the operation's initiator
   std::uint16_t src_tni = 0;
   std::uint32_t dst_node = 0;  // where this packet goes
   std::uint16_t dst_tni = 0;
-  std::uint64_t op = 0;  // the initiator's operation id
+  std::uint64_t op = 0;  // the operation: the initiator's command number (from 1)
+  std::uint32_t packet = 0;  // its place among the operation's packets (docs/rdma.md, the operation log)
   MemKey key = 0;        // the target-side region of the operation
   std::uint64_t offset = 0;
   std::uint64_t op_length = 0;
@@ -33,7 +51,17 @@ struct Wire {
   std::uint32_t piece_bytes = 0;
   std::uint32_t tag = 0;
   bool notify = false;
-  std::uint64_t read_address = 0;   // sender side: where the tx DMA reads the payload
+  std::uint64_t operand = 0, compare = 0;  // an atomic's request (Command::operand, compare)
+  std::uint64_t read_address = 0;          // sender side: where the tx DMA reads the payload
+  // Sender side: the active command is done once this packet is on its way;
+  // the operation completes once its payload is read (a put's last packet,
+  // with local completion).
+  bool ends_command = false, completes_when_read = false;
+  // This node's DMA: where the receiver writes the payload, and when the
+  // transfer in progress started (for the operation log); an atomic's write
+  // at the target starts when its read is over, at write_start.
+  std::uint64_t dma_address = 0;
+  sim::Time dma_start = 0, write_start = 0;
   std::vector<unsigned char> data;  // data mode only
   hw::Packet* rx_packet = nullptr;  // receiver side: the packet holding its ejection slots until written
   Wire* next_free = nullptr;

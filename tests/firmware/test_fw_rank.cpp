@@ -16,7 +16,7 @@ using test::NicBench;
 
 struct Machine {
   explicit Machine(const platforms::Platform& p) : bench(p) {
-    std::vector<std::vector<nic::Tni*>> tnis(bench.net.num_nodes());
+    std::vector<std::vector<nic::HostInterface*>> tnis(bench.net.num_nodes());
     std::vector<nic::MemoryRegistry*> regs;
     for (NodeId n = 0; n < bench.net.num_nodes(); ++n) {
       for (int i = 0; i < bench.net.network_interfaces(); ++i) tnis[n].push_back(&bench.tni(n, i));

@@ -1,0 +1,117 @@
+#include "hw/nic/engine.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace kairo::nic {
+
+namespace {
+// The registration table must not map more memory than there is: every range
+// a key resolves to is then inside the node memory, which is what lets the
+// receive side check a whole message once, before its first byte is written.
+MemoryRegistry& inside(MemoryRegistry& registry, const NodeMemory& memory) {
+  if (registry.memory_bytes() > memory.params().size_bytes)
+    throw std::invalid_argument("RDMA engine: the registration table maps " +
+                                std::to_string(registry.memory_bytes()) + " B but the node memory has " +
+                                std::to_string(memory.params().size_bytes) + " B");
+  return registry;
+}
+}  // namespace
+
+Engine::Engine(const TniContext& c, const NicParams& params, std::uint32_t n, int i, hw::Endpoint& endpoint,
+               NodeMemory& memory, MemoryRegistry& reg, hw::PacketPool& packets, sim::EventTarget& o)
+    : ctx(&c),
+      p(&params),
+      node(n),
+      index(i),
+      ep(endpoint),
+      registry(inside(reg, memory)),
+      pool(packets),
+      owner(&o),
+      packetizer(params.mtu_bytes, params.header_bytes, c.flit_bytes),
+      tx(params.dma_bytes_per_s, memory.target()),
+      rx(params.dma_bytes_per_s, memory.target()) {}
+
+bool Engine::gate_closed(std::uint32_t dst) {
+  if (gate->open_to(dst)) return false;
+  if (gate_wait_since == sim::kNever) {
+    gate_wait_since = now();
+    ++counters.circuit_waits;
+  }
+  return true;
+}
+
+// Retired before its completion is raised, so that the room it reserved is free.
+void Engine::finish(std::uint64_t number, RdmaStatus status) {
+  const OperationTable::Entry& op = ops[number];
+  const bool completed = op.completed;
+  const Op kind = op.cmd.op;
+  const std::uint64_t handle = op.cmd.handle;
+  ops.retire(number);
+  if (completed) return;
+  queues.complete(*this, number, kind, handle, status);
+  commands.operation_completed(*this);
+}
+
+void Engine::complete_early(std::uint64_t number, RdmaStatus status) {
+  OperationTable::Entry& op = ops[number];
+  op.completed = true;
+  queues.complete(*this, number, op.cmd.op, op.cmd.handle, status);
+  commands.operation_completed(*this);
+}
+
+observe::OpRecord Engine::record(observe::OpEvent event) const {
+  observe::OpRecord r;
+  r.event = event;
+  r.node = node;
+  r.tni = index;
+  r.op = {node, std::uint16_t(index), 0};
+  return r;
+}
+
+observe::OpRecord Engine::record(observe::OpEvent event, const Wire& w) const {
+  observe::OpRecord r;
+  r.event = event;
+  r.node = node;
+  r.tni = index;
+  r.op = {w.src_node, w.src_tni, w.op};
+  r.packet = w.packet;
+  r.kind = packet_kind(w);
+  r.status = std::uint8_t(w.status);
+  return r;
+}
+
+observe::OpKind packet_kind(const Wire& w) {
+  using K = observe::OpKind;
+  switch (w.type) {
+    case Wire::kPutData:
+      return K::kData;
+    case Wire::kPutAck:
+      return K::kAck;
+    case Wire::kGetRequest:
+      return K::kGetRequest;
+    case Wire::kGetData:
+      return K::kGetResponse;
+    case Wire::kAtomicRequest:
+      return K::kAtomicRequest;
+    case Wire::kAtomicResponse:
+      return K::kAtomicResponse;
+  }
+  return K::kData;
+}
+
+observe::OpKind operation_kind(Op op) {
+  switch (op) {
+    case Op::kPut:
+      return observe::OpKind::kPut;
+    case Op::kGet:
+      return observe::OpKind::kGet;
+    case Op::kFetchAdd:
+      return observe::OpKind::kFetchAdd;
+    case Op::kCompareSwap:
+      return observe::OpKind::kCompareSwap;
+  }
+  return observe::OpKind::kPut;
+}
+
+}  // namespace kairo::nic

@@ -1,0 +1,39 @@
+// The operation kinds' handlers, by kind, and what every handler's packets
+// start from (operation.h).
+#include "hw/nic/operation.h"
+
+#include "hw/nic/engine.h"
+
+namespace kairo::nic {
+
+const Operation& operation(Op op) {
+  static const Operation* const handlers[] = {&put_operation(), &get_operation(), &atomic_operation(),
+                                              &atomic_operation()};
+  return *handlers[std::size_t(op)];
+}
+
+Wire* new_wire(Engine& e, std::uint64_t number, const Command& c, Wire::Type type, std::uint32_t packet) {
+  Wire* w = e.ctx->wires->get();
+  w->type = type;
+  w->status = RdmaStatus::kOk;
+  w->op_kind = c.op;
+  w->src_node = e.node;
+  w->src_tni = std::uint16_t(e.index);
+  w->dst_node = c.dst_node;
+  w->dst_tni = c.dst_tni;
+  w->op = number;
+  w->packet = packet;
+  w->key = c.remote_key;
+  w->offset = c.remote_offset;
+  w->op_length = is_atomic(c.op) ? kAtomicBytes : c.length;
+  w->tag = c.tag;
+  w->notify = c.notify;
+  w->operand = c.operand;
+  w->compare = c.compare;
+  w->piece_offset = 0;
+  w->piece_bytes = 0;
+  w->ends_command = w->completes_when_read = false;
+  return w;
+}
+
+}  // namespace kairo::nic
