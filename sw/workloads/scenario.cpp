@@ -189,7 +189,8 @@ fw::Task ScenarioWorkload::post(Run& run, const Step& st) {
   c.remote_offset = o.offset;
   c.local_key = run.keys[std::size_t(local)];
   c.local_offset = o.local_offset;
-  c.length = atomic ? 8 : o.size.value_or(run.prog.regions[std::size_t(local)].size - o.local_offset);
+  c.length = atomic ? nic::kAtomicBytes
+                    : o.size.value_or(run.prog.regions[std::size_t(local)].size - o.local_offset);
   c.tag = o.tag;
   c.notify = st.kind == StepKind::kPut && o.notify;
   c.fence = o.fence;
