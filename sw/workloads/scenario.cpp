@@ -60,6 +60,7 @@ ScenarioWorkload::ScenarioWorkload(Scenario s, const MachineInfo& m) : s_(std::m
     addr.push_back((at + kAlign - 1) / kAlign * kAlign);  // the barrier's
     layout_.push_back(std::move(addr));
   }
+  members_ = members_of(program_of_, s_.programs.size());
   for (int r = 0; r < m.nodes; ++r)
     if (program_of_[std::size_t(r)] >= 0) participants_.push_back(r);
   std::function<bool(const std::vector<Step>&)> has_barrier = [&](const std::vector<Step>& list) {
@@ -177,7 +178,7 @@ fw::Task ScenarioWorkload::steps(Run& run, const std::vector<Step>& list) {
 fw::Task ScenarioWorkload::post(Run& run, const Step& st) {
   const Op& o = st.op;
   fw::Rank& r = run.r;
-  const int peer = o.peer.of(r.rank(), r.size());
+  const int peer = o.peer.of(r.rank(), members_[std::size_t(program_of_[std::size_t(r.rank())])]);
   const int local = run.prog.region_index(o.local);
   const bool atomic = st.kind == StepKind::kFetchAdd || st.kind == StepKind::kCompareSwap;
   nic::Command c;

@@ -59,9 +59,10 @@ class ScenarioWorkload final : public Workload {
     return layout_[std::size_t(program)][std::size_t(region)];
   }
   // Expectations (scenario_outcome.cpp): empty when it held, else why not.
-  std::string check_memory(const Expectation& e, HostMemory& m) const;
-  std::string check_completion(const Expectation& e) const;
-  std::string check_counter(const Expectation& e) const;
+  std::string check(const Expectation& e, HostMemory* m) const;  // on each of its ranks
+  std::string check_memory(const Expectation& e, int rank, HostMemory& m) const;
+  std::string check_completion(const Expectation& e, int rank) const;
+  std::string check_counter(const Expectation& e, int rank) const;
   std::string unexpected_error() const;
 
   Scenario s_;
@@ -69,6 +70,7 @@ class ScenarioWorkload final : public Workload {
   std::vector<int> program_of_;                     // per rank
   std::vector<std::vector<std::uint64_t>> layout_;  // per program: its regions' addresses, then the barrier's
   std::vector<std::string> region_names_;           // memid = index + 1
+  std::vector<std::vector<int>> members_;           // per program: its ranks, in order (relative peers)
   std::vector<int> participants_;                   // the ranks with an entry, in order (the barrier's)
   bool barriers_ = false;
   platforms::RdmaMachine* machine_ = nullptr;

@@ -17,17 +17,17 @@ std::vector<std::string> counter_names() {
   return v;
 }
 
-void read_memory(const Reader& r, Fields& f, Expectation& e) {
+void read_memory(const Reader& r, Fields& f, Expectation& e, const std::string& who) {
   const YAML::Node region = f.need("region");
   e.region = r.name(region, "region");
   e.region_at = r.at(region);
   if (auto off = f.get("offset")) e.offset = r.bytes(*off, "offset");
   if (auto size = f.get("size")) e.size = r.bytes(*size, "size");
   e.equals = read_contents(r, f.need("equals"), "equals", f.where());
-  e.text = fmt::format("memory {{rank: {}, region: {}}}", e.rank, e.region);
+  e.text = fmt::format("memory {{{}, region: {}}}", who, e.region);
 }
 
-void read_completion(const Reader& r, Fields& f, Expectation& e) {
+void read_completion(const Reader& r, Fields& f, Expectation& e, const std::string& who) {
   const YAML::Node id = f.need("id");
   e.id = r.name(id, "id");
   e.id_at = r.at(id);
@@ -44,10 +44,10 @@ void read_completion(const Reader& r, Fields& f, Expectation& e) {
                               Reader::describe(*st)));
   }
   if (auto n = f.get("count")) e.count = r.unsigned_integer(*n, "count");
-  e.text = fmt::format("completion {{rank: {}, id: {}}}", e.rank, e.id);
+  e.text = fmt::format("completion {{{}, id: {}}}", who, e.id);
 }
 
-void read_counter(const Reader& r, Fields& f, Expectation& e) {
+void read_counter(const Reader& r, Fields& f, Expectation& e, const std::string& who) {
   if (auto t = f.get("tni")) e.tni = int(r.unsigned_integer(*t, "tni", 0xffff));
   const YAML::Node name = f.need("name");
   e.counter = r.name(name, "name");
@@ -66,8 +66,22 @@ void read_counter(const Reader& r, Fields& f, Expectation& e) {
     }
   if (which < 0) r.fail(f.where(), "counter: expected one of equals: N, at_least: N, at_most: N");
   e.compare = Expectation::Compare(which);
-  e.text = e.tni ? fmt::format("counter {{rank: {}, tni: {}, name: {}}}", e.rank, *e.tni, e.counter)
-                 : fmt::format("counter {{rank: {}, name: {}}}", e.rank, e.counter);
+  e.text = e.tni ? fmt::format("counter {{{}, tni: {}, name: {}}}", who, *e.tni, e.counter)
+                 : fmt::format("counter {{{}, name: {}}}", who, e.counter);
+}
+
+// `rank: N` or `ranks: SET`, as the expectation's text shows it.
+std::string read_ranks(const Reader& r, Fields& f, Expectation& e) {
+  auto one = f.get("rank");
+  auto many = f.get("ranks");
+  if (bool(one) == bool(many)) r.fail(f.where(), "an expectation: expected one of 'rank: N' or 'ranks: SET'");
+  const YAML::Node n = one ? *one : *many;
+  e.single = bool(one);
+  e.ranks = read_rank_set(r, n, e.single, f.where());
+  std::vector<std::string> items;
+  for (const auto& x : n) items.push_back(x.Scalar());
+  return fmt::format("{}: {}", one ? "rank" : "ranks",
+                     n.IsSequence() ? fmt::format("[{}]", fmt::join(items, ", ")) : n.Scalar());
 }
 
 }  // namespace
@@ -89,12 +103,10 @@ std::vector<Expectation> read_expectations(const Reader& r, const YAML::Node& li
       r.fail(e.at, fmt::format("unknown expectation '{}'; expected memory, completion or counter", key));
     e.kind = Expectation::Kind(it - kinds.begin());
     Fields f(r, kv.second, key, e.at);
-    const YAML::Node rank = f.need("rank");
-    e.rank = int(r.unsigned_integer(rank, "rank", 0x7fffffff));
-    e.rank_at = r.at(rank);
-    if (e.kind == Expectation::Kind::kMemory) read_memory(r, f, e);
-    if (e.kind == Expectation::Kind::kCompletion) read_completion(r, f, e);
-    if (e.kind == Expectation::Kind::kCounter) read_counter(r, f, e);
+    const std::string who = read_ranks(r, f, e);
+    if (e.kind == Expectation::Kind::kMemory) read_memory(r, f, e, who);
+    if (e.kind == Expectation::Kind::kCompletion) read_completion(r, f, e, who);
+    if (e.kind == Expectation::Kind::kCounter) read_counter(r, f, e, who);
     f.done();
     out.push_back(std::move(e));
   }
@@ -110,6 +122,7 @@ class Checker {
   void run() {
     of_.assign(std::size_t(m_.ranks), -1);
     for (std::size_t p = 0; p < s_.programs.size(); ++p) place(int(p));
+    members_ = members_of(of_, s_.programs.size());
     std::uint64_t barriers = 0;
     int with = -1;
     for (std::size_t p = 0; p < s_.programs.size(); ++p) {
@@ -178,7 +191,7 @@ class Checker {
                                      m_.ranks - 1));
     for (int r = 0; r < m_.ranks; ++r) {
       if (!prog.ranks.contains(r)) continue;
-      const int peer = o.peer.of(r, m_.ranks);
+      const int peer = o.peer.of(r, members_[std::size_t(of_[std::size_t(r)])]);
       const Program* there = program_of(peer);
       if (!there || there->region_index(o.remote) < 0)
         r_.fail(o.remote_at,
@@ -204,20 +217,26 @@ class Checker {
   }
 
   void expectation(const Expectation& e) const {
-    const Program* prog = program_of(e.rank);
-    if (e.rank >= m_.ranks)
-      r_.fail(e.rank_at,
-              fmt::format("rank {} is out of range: this platform has ranks 0 to {}", e.rank, m_.ranks - 1));
-    if (!prog) r_.fail(e.rank_at, fmt::format("rank {} has no rank entry under ranks:", e.rank));
+    for (const auto& [a, b] : e.ranks.ranges)
+      if (b >= m_.ranks)
+        r_.fail(e.ranks.at,
+                fmt::format("rank {} is out of range: this platform has ranks 0 to {}", b, m_.ranks - 1));
     if (e.kind == Expectation::Kind::kCounter && e.tni) tni(*e.tni, e.at);
-    if (e.kind == Expectation::Kind::kCompletion && !defines(prog->steps, e.id))
-      r_.fail(e.id_at, fmt::format("no step of rank {} has id '{}'", e.rank, e.id));
-    if (e.kind != Expectation::Kind::kMemory) return;
-    if (!m_.data)
+    if (e.kind == Expectation::Kind::kMemory && !m_.data)
       r_.fail(e.at, fmt::format("{}: a memory expectation needs --mode data (size-only runs keep no bytes)",
                                 e.text));
+    for (int r = 0; r < m_.ranks; ++r)
+      if (e.covers(r, of_)) expectation(e, r);
+  }
+
+  void expectation(const Expectation& e, int rank) const {
+    const Program* prog = program_of(rank);
+    if (!prog) r_.fail(e.ranks.at, fmt::format("rank {} has no rank entry under ranks:", rank));
+    if (e.kind == Expectation::Kind::kCompletion && !defines(prog->steps, e.id))
+      r_.fail(e.id_at, fmt::format("no step of rank {} has id '{}'", rank, e.id));
+    if (e.kind != Expectation::Kind::kMemory) return;
     const int g = prog->region_index(e.region);
-    if (g < 0) r_.fail(e.region_at, fmt::format("rank {} has no region '{}'", e.rank, e.region));
+    if (g < 0) r_.fail(e.region_at, fmt::format("rank {} has no region '{}'", rank, e.region));
     const std::uint64_t size = prog->regions[std::size_t(g)].size;
     const bool fixed = e.equals.kind == Contents::Kind::kU64 || e.equals.kind == Contents::Kind::kBytes;
     if (fixed && e.size)
@@ -229,17 +248,25 @@ class Checker {
                                : e.equals.kind == Contents::Kind::kBytes ? e.equals.bytes.size()
                                                                          : size - std::min(size, e.offset);
     if (e.offset > size || want > size - e.offset)
-      r_.fail(e.at,
-              fmt::format("{}: offset {} + {} B runs past the region's {} B", e.text, e.offset, want, size));
+      r_.fail(e.at, fmt::format("{}: offset {} + {} B runs past rank {}'s region of {} B", e.text, e.offset,
+                                want, rank, size));
   }
 
   const Scenario& s_;
   const Machine& m_;
   std::vector<int>& of_;
+  std::vector<std::vector<int>> members_;  // per program
   Reader r_;
 };
 
 }  // namespace
+
+std::vector<std::vector<int>> members_of(const std::vector<int>& program_of, std::size_t programs) {
+  std::vector<std::vector<int>> m(programs);
+  for (std::size_t r = 0; r < program_of.size(); ++r)
+    if (program_of[r] >= 0) m[std::size_t(program_of[r])].push_back(int(r));
+  return m;
+}
 
 void check_scenario(const Scenario& s, const Machine& m, std::vector<int>* program_of) {
   Checker(s, m, *program_of).run();

@@ -204,6 +204,13 @@ bool RankSet::contains(int r) const {
   return false;
 }
 
+int Peer::of(int self, const std::vector<int>& members) const {
+  if (!relative) return value;
+  const auto n = std::ptrdiff_t(members.size());
+  const auto i = std::lower_bound(members.begin(), members.end(), self) - members.begin();
+  return members[std::size_t(((i + value) % n + n) % n)];
+}
+
 int Program::region_index(const std::string& name) const {
   for (std::size_t i = 0; i < regions.size(); ++i)
     if (regions[i].name == name) return int(i);

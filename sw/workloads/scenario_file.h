@@ -47,12 +47,13 @@ struct Region {
 };
 
 // The rank a step addresses: a number, or relative to the rank running the
-// step ("+1", "-2": modulo the ranks of the platform).
+// step ("+1", "-2"): the rank that many places after or before it among the
+// ranks of its entry (`members`, in order), wrapping around.
 struct Peer {
   int value = 0;
   bool relative = false;
   Where at;
-  int of(int self, int ranks) const { return relative ? ((self + value) % ranks + ranks) % ranks : value; }
+  int of(int self, const std::vector<int>& members) const;
 };
 
 enum class StepKind {
@@ -129,8 +130,8 @@ struct Expectation {
   enum class Kind { kMemory, kCompletion, kCounter } kind = Kind::kMemory;
   enum class Compare { kEquals, kAtLeast, kAtMost };
   Where at;
-  int rank = 0;
-  Where rank_at;
+  RankSet ranks;       // `rank: N` or `ranks: SET`: checked on each
+  bool single = true;  // `rank: N`
   // memory
   std::string region;
   Where region_at;
@@ -147,7 +148,12 @@ struct Expectation {
   std::string counter;
   Compare compare = Compare::kEquals;
   std::uint64_t value = 0;
-  std::string text;  // how a failure names it: "memory {rank: 1, region: dst}"
+  // Whether it is checked on rank r: `ranks: all` means every rank with an entry.
+  bool covers(int r, const std::vector<int>& program_of) const {
+    return ranks.contains(r) && (!ranks.all || program_of[std::size_t(r)] >= 0);
+  }
+  // How a failure names it: "memory {rank: 1, region: dst}", "completion {ranks: 0-3, id: p}".
+  std::string text;
 };
 
 struct Scenario {
@@ -177,6 +183,8 @@ struct Machine {
   bool data = true;
 };
 void check_scenario(const Scenario& s, const Machine& m, std::vector<int>* program_of);
+// Each program's ranks, in order, from program_of.
+std::vector<std::vector<int>> members_of(const std::vector<int>& program_of, std::size_t programs);
 
 // The status tokens of completions (`ok`, `stale_key`, ...), as the operation log spells them.
 const char* status_token(nic::RdmaStatus s);

@@ -33,8 +33,8 @@ const Step* find_op(const Scenario& s, const Program& p, const std::string& id) 
 
 }  // namespace
 
-std::string ScenarioWorkload::check_memory(const Expectation& e, HostMemory& m) const {
-  const int p = program_of_[std::size_t(e.rank)];
+std::string ScenarioWorkload::check_memory(const Expectation& e, int rank, HostMemory& m) const {
+  const int p = program_of_[std::size_t(rank)];
   const Program& prog = s_.programs[std::size_t(p)];
   const int g = prog.region_index(e.region);
   const Contents& want = e.equals;
@@ -43,7 +43,7 @@ std::string ScenarioWorkload::check_memory(const Expectation& e, HostMemory& m) 
                                  ? want.bytes.size()
                                  : e.size.value_or(prog.regions[std::size_t(g)].size - e.offset);
   std::vector<unsigned char> got(size);
-  m.read(e.rank, address(p, g) + e.offset, got.data(), got.size());
+  m.read(rank, address(p, g) + e.offset, got.data(), got.size());
   if (want.kind == Contents::Kind::kU64) {
     std::uint64_t v = 0;
     for (int k = 7; k >= 0; --k) v = v << 8 | got[std::size_t(k)];
@@ -51,7 +51,7 @@ std::string ScenarioWorkload::check_memory(const Expectation& e, HostMemory& m) 
       return fmt::format("the 8 bytes at offset {} hold {} (u64), expected {}", e.offset, v, want.u64);
     return "";
   }
-  const int whose = want.pattern_of < 0 ? e.rank : want.pattern_of;
+  const int whose = want.pattern_of < 0 ? rank : want.pattern_of;
   for (std::uint64_t k = 0; k < size; ++k) {
     const unsigned char w = want.kind == Contents::Kind::kZero    ? 0
                             : want.kind == Contents::Kind::kBytes ? want.bytes[k]
@@ -64,10 +64,10 @@ std::string ScenarioWorkload::check_memory(const Expectation& e, HostMemory& m) 
   return "";
 }
 
-std::string ScenarioWorkload::check_completion(const Expectation& e) const {
-  const Program& prog = s_.programs[std::size_t(program_of_[std::size_t(e.rank)])];
+std::string ScenarioWorkload::check_completion(const Expectation& e, int rank) const {
+  const Program& prog = s_.programs[std::size_t(program_of_[std::size_t(rank)])];
   const Step* op = find_op(s_, prog, e.id);
-  const std::size_t slot = std::size_t(e.rank) * s_.ops.size() + std::size_t(op->op.index);
+  const std::size_t slot = std::size_t(rank) * s_.ops.size() + std::size_t(op->op.index);
   const std::uint64_t n = completions_[slot], mask = statuses_[slot];
   if (n == 0) return "it never completed";
   if (e.count && n != *e.count) return fmt::format("it completed {} time(s), expected {}", n, *e.count);
@@ -76,11 +76,11 @@ std::string ScenarioWorkload::check_completion(const Expectation& e) const {
   return "";
 }
 
-std::string ScenarioWorkload::check_counter(const Expectation& e) const {
+std::string ScenarioWorkload::check_counter(const Expectation& e, int rank) const {
   const auto& names = nic::tni_counters();
   std::size_t i = 0;
   while (names[i].name != e.counter) ++i;
-  const router::NodeId node = m_.platform->node_of_rank(std::uint64_t(e.rank));
+  const router::NodeId node = m_.platform->node_of_rank(std::uint64_t(rank));
   std::vector<std::uint64_t> out(names.size());
   std::uint64_t v = 0;
   for (int t = 0; t < m_.tnis; ++t) {
@@ -107,12 +107,25 @@ std::string ScenarioWorkload::unexpected_error() const {
       if ((mask & ~std::uint64_t(1)) == 0 || !defines(s_.programs[std::size_t(p)].steps, op)) continue;
       bool named = false;
       for (const Expectation& e : s_.expect)
-        named = named || (e.kind == Expectation::Kind::kCompletion && e.rank == r && e.id == op->op.id);
+        named = named ||
+                (e.kind == Expectation::Kind::kCompletion && e.covers(r, program_of_) && e.id == op->op.id);
       if (!named)
         return fmt::format("{}: rank {}'s {}{} completed with {}, and no completion expectation names it",
                            s_.where(op->at), r, step_name(op->kind), op->op.id.empty() ? "" : " " + op->op.id,
                            statuses(mask));
     }
+  }
+  return "";
+}
+
+std::string ScenarioWorkload::check(const Expectation& e, HostMemory* m) const {
+  for (int r = 0; r < m_.nodes; ++r) {
+    if (!e.covers(r, program_of_)) continue;
+    std::string why;
+    if (e.kind == Expectation::Kind::kMemory && m) why = check_memory(e, r, *m);
+    if (e.kind == Expectation::Kind::kCompletion) why = check_completion(e, r);
+    if (e.kind == Expectation::Kind::kCounter) why = check_counter(e, r);
+    if (!why.empty()) return e.single ? why : fmt::format("on rank {}, {}", r, why);
   }
   return "";
 }
@@ -125,10 +138,7 @@ Outcome ScenarioWorkload::outcome(HostMemory* memory) {
   std::vector<std::string> failed;
   bool memory_held = true;
   for (const Expectation& e : s_.expect) {
-    std::string why;
-    if (e.kind == Expectation::Kind::kMemory && memory) why = check_memory(e, *memory);
-    if (e.kind == Expectation::Kind::kCompletion) why = check_completion(e);
-    if (e.kind == Expectation::Kind::kCounter) why = check_counter(e);
+    const std::string why = check(e, memory);
     if (why.empty()) continue;
     memory_held = memory_held && e.kind != Expectation::Kind::kMemory;
     failed.push_back(fmt::format("{}: expectation {} failed: {}", s_.where(e.at), e.text, why));

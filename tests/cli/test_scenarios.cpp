@@ -148,5 +148,56 @@ TEST(Scenarios, WorkloadAndScenarioExcludeEachOtherAndOneIsNeeded) {
   EXPECT_NE(r.err.find("or --scenario FILE.yaml"), std::string::npos) << r.err;
 }
 
+// Steps the examples do not use: relative peers around a ring of 4 ranks, a
+// notice of any tag, a poll, local completion, a put past the end of its
+// target region, a loop of gets and a wait for a count of completions; and
+// expectations over a rank set.
+const char* const kRing = R"(scenario: a ring of four
+ranks:
+  - ranks: 0-3
+    regions:
+      - {name: src, size: 64B, fill: pattern}
+      - {name: dst, size: 64B}
+      - {name: back, size: 64B}
+      - {name: small, size: 8B}
+    steps:
+      - put: {id: ring, to: "+1", region: dst, from: src, tag: 5, completion: local}
+      - wait: {notice: any}
+      - barrier: {}
+      - poll: {tni: 0}
+      - wait: {completion: ring}
+      - put: {id: oob, to: "-1", region: small, from: src, notify: false}
+      - loop: {count: 2, steps: [{get: {id: g, from: "+1", region: dst, into: back}}]}
+      - wait: {completions: 3, tni: 0}
+expect:
+  - memory: {rank: 1, region: dst, equals: {pattern_of: 0}}
+  - memory: {rank: 0, region: dst, equals: {pattern_of: 3}}
+  - memory: {rank: 2, region: back, equals: {pattern_of: 2}}
+  - memory: {ranks: all, region: small, equals: zero}
+  - completion: {ranks: 0-3, id: ring, status: ok}
+  - completion: {ranks: [0, 1-3], id: oob, status: out_of_bounds}
+  - completion: {ranks: all, id: g, status: ok, count: 2}
+)";
+
+TEST(Scenarios, RelativePeersPollsLoopsAndRankSetsRunAsWritten) {
+  const std::string dir = test::temp_dir();
+  // Rank r's dst holds rank r-1's pattern (the ring's puts); a get from r+1's
+  // dst after the barrier reads rank r's own; the 64 B put into an 8 B
+  // region is out of bounds and writes nothing.
+  auto r =
+      run_kairo({"run", "tofu-small", "--scenario", test::write_file(dir, "ring.yaml", kRing), "--quiet"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::string text = kRing;
+  text.replace(text.find("id: g, status: ok, count: 2"), 27, "id: g, status: ok, count: 1");
+  const std::string path = test::write_file(dir, "ring1.yaml", text);
+  r = run_kairo({"run", "tofu-small", "--scenario", path, "--quiet"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(
+      r.err.find(
+          "expectation completion {ranks: all, id: g} failed: on rank 0, it completed 2 time(s), expected 1"),
+      std::string::npos)
+      << r.err;
+}
+
 }  // namespace
 }  // namespace kairo

@@ -24,7 +24,7 @@ ranks:
       - put: {id: p1, to: 1, region: dst, from: src, tag: 7, fence: true, completion: local}
       - wait: {completion: p1}
       - get: {id: g1, from: 1, region: dst, into: back, size: 1KiB, offset: 8B}
-      - fetch_add: {id: f1, to: "+1", region: dst, add: 1, into: old}
+      - fetch_add: {id: f1, to: 1, region: dst, add: 1, into: old}
       - loop: {count: 3, steps: [{delay: 2us}, {poll: {tni: 1}}, {barrier: }]}
       - wait: {notices: 2, tag: 7}
       - deregister: {region: src}
@@ -32,6 +32,7 @@ ranks:
     regions: [{name: dst, size: 4KiB}]
     steps:
       - loop: {count: 3, steps: [{barrier: {}}]}
+      - put: {to: "+1", region: dst, from: dst, notify: false}
 expect:
   - memory: {rank: 1, region: dst, equals: {pattern_of: 0}}
   - completion: {rank: 0, id: g1, status: stale_key, count: 1}
@@ -103,9 +104,12 @@ TEST(ScenarioFile, AGoodFileBecomesItsDescription) {
   EXPECT_EQ(get.peer.value, 1);
   EXPECT_EQ(*get.size, 1024u);
   EXPECT_EQ(get.offset, 8u);
+  const Op& ring = s.programs[1].steps[1].op;
+  EXPECT_TRUE(ring.peer.relative);
+  EXPECT_EQ(ring.peer.of(3, {1, 2, 3}), 1) << "+1 after the last rank of the entry is its first";
   const Op& fa = p0.steps[3].op;
-  EXPECT_TRUE(fa.peer.relative);
-  EXPECT_EQ(fa.peer.of(7, 8), 0) << "+1 after the last rank is rank 0";
+  EXPECT_EQ(fa.operand, 1u);
+  EXPECT_EQ(ring.peer.of(2, {2, 5, 9}), 5) << "+1 is the next rank of the entry, not rank + 1";
   EXPECT_EQ(p0.steps[4].count, 3u);
   EXPECT_EQ(p0.steps[4].steps[0].delay, sim::Time(2000000));
   EXPECT_EQ(p0.steps[4].steps[2].kind, StepKind::kBarrier);
@@ -113,7 +117,7 @@ TEST(ScenarioFile, AGoodFileBecomesItsDescription) {
   EXPECT_TRUE(s.programs[1].ranks.contains(3) && !s.programs[1].ranks.contains(4));
   ASSERT_EQ(s.expect.size(), 3u);
   EXPECT_EQ(s.expect[1].status, nic::RdmaStatus::kStaleKey);
-  EXPECT_EQ(s.ops.size(), 3u);
+  EXPECT_EQ(s.ops.size(), 4u);
   EXPECT_EQ(s.tags, std::vector<std::uint32_t>{7});
 }
 
