@@ -6,6 +6,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "app/check_ops.h"
 #include "app/cli_common.h"
 #include "app/run_args.h"
 #include "app/run_assembly.h"
@@ -103,11 +104,14 @@ int run_once(RunArgs& a) {
         *a.summary_to = summary;  // a variant's child hands it back
       else if (write_summary("--json", a.json_path, summary) != kExitOk)
         output_code = kExitBadInput;
+      // The ordering checker over the run's operation log, on stderr (stdout
+      // may carry the JSON); also when the workload failed: it may say why.
+      const int check_code = op_log.check() ? check_ops(op_log.records(), op_log.rules(), std::cerr) : kExitOk;
       if (!o.ok || (o.verified && !*o.verified)) {
         std::cerr << "kairo: " << a.workload << " failed: " << o.failure << "\n";
         return kExitSimFailure;
       }
-      return output_code;
+      return check_code != kExitOk ? check_code : output_code;
     };
     if (!split) return report();
     int code = kExitOk;

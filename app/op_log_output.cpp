@@ -1,5 +1,6 @@
 #include "app/op_log_output.h"
 
+#include "observe/op_rules.h"
 #include "platforms/tracing.h"
 #include "sim/mpi_world.h"
 #include "sim/output_file.h"
@@ -35,6 +36,7 @@ void OpLogOutput::check_outputs() const {
                                 "or --check-ops");
   if (!rules_.empty() && !check_)
     throw std::invalid_argument("--check-ops-rules: rules are checked with --check-ops; add it");
+  if (!rules_.empty()) observe::read_op_rules_file(rules_);  // a bad rules file before the run
 }
 
 void OpLogOutput::attach(platforms::RdmaMachine& machine, const sim::EventQueue& q) {
@@ -103,7 +105,6 @@ void OpLogOutput::write() const {
 void OpLogOutput::summarize(nlohmann::json& j) const {
   if (!log_) return;
   j["op_log"] = {{"records", records_.size()}};
-  if (!path_.empty()) j["op_log"]["file"] = path_;
 }
 
 }  // namespace kairo::app

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Fuzzes kairo's two input parsers with libFuzzer under ASan+UBSan
-# (tests/fuzz): fuzz_platform (platform YAML) and fuzz_counter_log (.kcl/.csv
-# counter logs, as `kairo view` reads them).
+# Fuzzes kairo's input parsers with libFuzzer under ASan+UBSan (tests/fuzz):
+# fuzz_platform (platform YAML), fuzz_counter_log (.kcl/.csv counter logs, as
+# `kairo view` reads them) and fuzz_op_log (operation logs and rules files,
+# as `kairo check-ops` reads and checks them).
 #   tools/fuzz.sh [SECONDS]   seconds per fuzzer, default 1800
 # Builds in build-fuzz/ (clang, -DKAIRO_FUZZ=ON), keeps the growing corpus in
 # build-fuzz/corpus/<fuzzer>/, crash/timeout/oom reproducers in
@@ -29,13 +30,13 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DKAIRO_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build-fuzz -j "$jobs" --target fuzz_platform fuzz_counter_log
+cmake --build build-fuzz -j "$jobs" --target fuzz_platform fuzz_counter_log fuzz_op_log
 
 # Seeds, made afresh each run: the shipped and the known-bad platforms, and
 # small counter logs in both formats written by the (Release) kairo binary.
 seeds=build-fuzz/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds/fuzz_platform" "$seeds/fuzz_counter_log" build-fuzz/artifacts
+mkdir -p "$seeds/fuzz_platform" "$seeds/fuzz_counter_log" "$seeds/fuzz_op_log" build-fuzz/artifacts
 cp platforms/*.yaml tests/bad_platforms/* "$seeds/fuzz_platform/"
 kairo=build/kairo
 [ -x "$kairo" ] || cmake --build build -j "$jobs" --target kairo
@@ -54,6 +55,26 @@ for fmt in kcl csv; do
     --set router.vc_allocator=islip --set router.speculative=true --workload pingpong --interval 100ns  # table alloc
 done
 
+# Operation logs (a put, a get, atomics, a fence, in both forms) and rules,
+# each behind the byte that says what it is (tests/fuzz/fuzz_op_log.cpp).
+oplog_seed() {  # oplog_seed NAME BYTE FILE
+  { printf "\\$(printf '%03o' "$2")"; cat "$3"; } >"$seeds/fuzz_op_log/$1"
+}
+tmp_ops=$(mktemp -d)
+for fmt in csv jsonl; do
+  "$kairo" run tofu-small --workload pingpong --param size=4KiB --op-log "$tmp_ops/put.$fmt" --quiet \
+    --json /dev/null || echo "kairo fuzz: warning: no op-log seed" >&2
+  "$kairo" run tofu-small --workload pingpong --param op=get --param size=4KiB --op-log "$tmp_ops/get.$fmt" \
+    --quiet --json /dev/null || echo "kairo fuzz: warning: no op-log seed" >&2
+done
+for f in put get; do
+  if [ -f "$tmp_ops/$f.csv" ]; then oplog_seed "$f.csv" 0 "$tmp_ops/$f.csv"; fi
+  if [ -f "$tmp_ops/$f.jsonl" ]; then oplog_seed "$f.jsonl" 1 "$tmp_ops/$f.jsonl"; fi
+done
+printf 'rules:\n  - name: notice after writes\n    before: {event: dma_write, kind: data}\n    after: {event: notice}\n    scope: operation\n' >"$tmp_ops/rules.yaml"
+oplog_seed rules.yaml 2 "$tmp_ops/rules.yaml"
+rm -rf "$tmp_ops"
+
 # A dictionary for the YAML fuzzer: every key and unit the shipped platforms use.
 { grep -ohE '[a-z_]+:' platforms/*.yaml tests/bad_platforms/*
   grep -ohE '[0-9][A-Za-z/]+' platforms/*.yaml | sed 's/^[0-9]//'
@@ -61,7 +82,7 @@ done
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-# The two fuzzers run side by side (one core each), each for $seconds;
+# The fuzzers run side by side, each for $seconds;
 # fuzz_one writes its summary to build-fuzz/<fuzzer>.result.
 fuzz_one() {
   local f=$1 corpus="build-fuzz/corpus/$1" log="build-fuzz/$1.log" start rc=0 found result execs
@@ -88,10 +109,10 @@ fuzz_one() {
     [ -z "$found" ] || printf '  reproducer: %s\n' $found
   } >"build-fuzz/$f.result"
 }
-for f in fuzz_platform fuzz_counter_log; do fuzz_one "$f" & done
+for f in fuzz_platform fuzz_counter_log fuzz_op_log; do fuzz_one "$f" & done
 wait
 status=0
-for f in fuzz_platform fuzz_counter_log; do
+for f in fuzz_platform fuzz_counter_log fuzz_op_log; do
   cat "build-fuzz/$f.result"
   grep -q ": clean$" "build-fuzz/$f.result" || status=1
 done

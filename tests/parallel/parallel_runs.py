@@ -131,6 +131,16 @@ CASES = {
     "wave-traffic-torus8x8-fst-np3": (3, ["traffic", "torus-8x8", "--rate", "0.6", "--fst", "{out}/w.fst"] + TRAFFIC),
     "wave-traffic-tofusmall-vcd-np2": (2, ["traffic", "tofu-small", "--rate", "0.3", "--trace-box", "X=0:1",
                                            "--vcd", "{out}/w.vcd"] + TRAFFIC),
+    # the operation log (docs/rdma.md): process 0 merges every process's records; the file is the
+    # one process's, byte for byte (the README's put, a 4 KiB get, and an all-to-all's every step)
+    "oplog-put-tofusmall-np2": (2, ["run", "tofu-small", "--workload", "pingpong", "--op-log", "{out}/ops.csv"]),
+    "oplog-put-tofusmall-np3": (3, ["run", "tofu-small", "--workload", "pingpong", "--op-log", "{out}/ops.csv"]),
+    "oplog-get-tofusmall-np2": (2, ["run", "tofu-small", "--workload", "pingpong", "--param", "op=get",
+                                    "--param", "size=4KiB", "--param", "dst=40", "--op-log", "{out}/ops.jsonl"]),
+    "oplog-get-tofusmall-np3": (3, ["run", "tofu-small", "--workload", "pingpong", "--param", "op=get",
+                                    "--param", "size=4KiB", "--param", "dst=40", "--op-log", "{out}/ops.jsonl"]),
+    "oplog-a2at-tofusmall-np3": (3, ["run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2at",
+                                     "--param", "size=2KiB", "--op-log", "{out}/ops.csv", "--check-ops"]),
 }
 # --sweep under mpirun: the points are shared out over the processes; the
 # table on stdout must be the one process's, byte for byte.
