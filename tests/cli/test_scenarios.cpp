@@ -21,10 +21,13 @@ std::string example(const std::string& name) {
 }
 
 void expect_passes(const std::string& name, const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> args = {"run", "tofu-small", "--scenario", example(name), "--quiet"};
+  // --check-ops: the run's operations also keep the NIC's ordering promises (docs/rdma.md)
+  std::vector<std::string> args = {"run",         "tofu-small", "--scenario",
+                                   example(name), "--quiet",    "--check-ops"};
   args.insert(args.end(), extra.begin(), extra.end());
   const auto r = run_kairo(args);
   ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
+  EXPECT_NE(r.err.find("no violation"), std::string::npos) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["workload"], "scenario");
   EXPECT_TRUE(j["status_ok"].get<bool>()) << j["details"].dump();
