@@ -157,6 +157,15 @@ Contents read_contents(const Reader& r, const YAML::Node& n, const std::string& 
 
 namespace {
 
+// A `set:` value as --set takes it: a scalar as written, a list or mapping in
+// YAML's flow form (`ranks.map: [0, 5]` -> `[0, 5]`).
+std::string set_value(const YAML::Node& n) {
+  if (n.IsScalar()) return n.Scalar();
+  YAML::Emitter out;
+  out << YAML::Flow << n;
+  return out.c_str();
+}
+
 std::pair<int, int> read_range(const Reader& r, const YAML::Node& n) {
   const std::string s = n.IsScalar() ? n.Scalar() : "";
   const auto dash = s.find('-');
@@ -164,7 +173,7 @@ std::pair<int, int> read_range(const Reader& r, const YAML::Node& n) {
     YAML::Node lo(s.substr(0, dash)), hi(s.substr(dash + 1));
     const auto what = [&](const YAML::Node& x) {
       const std::string t = x.Scalar();
-      if (t.empty() || !std::all_of(t.begin(), t.end(), ::isdigit))
+      if (!all_digits(t))
         r.fail(n, fmt::format("ranks: expected a rank, a range such as 1-7, a list of them or all, got {}",
                               Reader::describe(n)));
       return int(std::min<std::uint64_t>(std::strtoull(t.c_str(), nullptr, 10), 0x7fffffff));
@@ -307,7 +316,7 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file) {
     Fields sets(r, *set, "set");
     for (const auto& kv : *set) {
       sets.get(kv.first.Scalar());
-      s.sets.push_back(kv.first.Scalar() + "=" + r.text(kv.second, kv.first.Scalar()));
+      s.sets.push_back(kv.first.Scalar() + "=" + set_value(kv.second));
     }
   }
   for (const auto& e : r.list(f.need("ranks"), "ranks")) s.programs.push_back(read_program(r, e, s.tags));

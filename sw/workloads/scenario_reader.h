@@ -4,6 +4,7 @@
 #pragma once
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,6 +40,10 @@ class Reader {
  private:
   std::string file_;
 };
+
+inline bool all_digits(const std::string& t) {
+  return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
 
 // A mapping read key by key: get() and need() take keys, done() fails at
 // the first key nothing took, naming the keys this mapping has.

@@ -91,7 +91,7 @@ class StepReader {
       p.value = t[0] == '-' ? -d : d;
       return p;
     }
-    if (t.empty() || !std::all_of(t.begin(), t.end(), ::isdigit))
+    if (!all_digits(t))
       r_.fail(n, fmt::format("{}: expected a rank, or +N / -N for the rank N after / before this one, got {}",
                              key, Reader::describe(n)));
     p.value = int(r_.unsigned_integer(n, key, 0x7fffffff));

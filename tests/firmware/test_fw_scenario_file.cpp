@@ -13,7 +13,7 @@ namespace kairo::sw::scenario {
 namespace {
 
 const char* const kGood = R"(scenario: put then get
-set: {nic.completion_queue_depth: 4}
+set: {nic.completion_queue_depth: 4, ranks.map: [0, 5]}
 ranks:
   - rank: 0
     regions:
@@ -86,8 +86,9 @@ TEST(ScenarioFile, AGoodFileBecomesItsDescription) {
   EXPECT_EQ(error_of(kGood), "");
   const Scenario s = parse(kGood);
   EXPECT_EQ(s.name, "put then get");
-  ASSERT_EQ(s.sets.size(), 1u);
+  ASSERT_EQ(s.sets.size(), 2u);
   EXPECT_EQ(s.sets[0], "nic.completion_queue_depth=4");
+  EXPECT_EQ(s.sets[1], "ranks.map=[0, 5]") << "a list as --set takes it";
   ASSERT_EQ(s.programs.size(), 2u);
   const Program& p0 = s.programs[0];
   ASSERT_EQ(p0.regions.size(), 3u);
