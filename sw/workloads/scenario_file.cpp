@@ -110,6 +110,10 @@ std::optional<YAML::Node> Fields::get(const std::string& key) {
   asked_.push_back(key);
   const YAML::Node n = map_[key];
   if (!n) return std::nullopt;
+  // An empty value has no place of its own (its mark is the next token's): name the key's.
+  if (n.IsNull())
+    for (const auto& kv : map_)
+      if (kv.first.Scalar() == key) r_.fail(kv.first, fmt::format("{}: '{}' has no value", what_, key));
   return n;
 }
 

@@ -138,6 +138,11 @@ TEST(ScenarioFile, AMissingFieldPointsAtItsStep) {
   expect_error(with("add: 1, ", ""), "fetch_add", "{", "fetch_add: missing 'add'");
 }
 
+TEST(ScenarioFile, AnEmptyValueIsPlacedAtItsKey) {
+  const std::string text = "ranks:\n  - rank: 0\n    steps:\n  - rank: 1\n";
+  expect_error(text, "    steps:", "steps", "a rank entry: 'steps' has no value");
+}
+
 TEST(ScenarioFile, ABadSizeSaysWhatASizeLooksLike) {
   expect_error(with("size: 1KiB", "size: 1KB7"), "1KB7", "1KB7", "size: expected a size such as 8B, 4KiB");
   expect_error(with("{delay: 2us}", "{delay: 2}"), "delay: 2", "2}", "expected a duration");
