@@ -12,8 +12,16 @@ namespace {
 
 constexpr std::uint64_t kMaxUserTag = 0x7fffffff;  // tags from 2^31 on are the barrier's
 
-const char* const kStepNames =
-    "put, get, fetch_add, compare_swap, wait, poll, delay, loop, barrier or deregister";
+// "put, get, ..., barrier or deregister": every step, from step_name().
+std::string step_names() {
+  std::string out;
+  for (int k = 0; k <= int(StepKind::kDeregister); ++k)
+    out += (k == 0                            ? ""
+            : k == int(StepKind::kDeregister) ? " or "
+                                              : ", ") +
+           std::string(step_name(StepKind(k)));
+  return out;
+}
 
 class StepReader {
  public:
@@ -29,17 +37,17 @@ class StepReader {
  private:
   Step step(const YAML::Node& n) {
     if (!n.IsMap() || n.size() != 1)
-      r_.fail(n, fmt::format("a step: expected a mapping of one key ({}), got {}", kStepNames,
+      r_.fail(n, fmt::format("a step: expected a mapping of one key ({}), got {}", step_names(),
                              n.IsMap() ? fmt::format("{} keys", n.size()) : Reader::describe(n)));
     const auto kv = *n.begin();
     const std::string key = kv.first.Scalar();
     Step s;
     s.at = r_.at(kv.first);
-    static const std::vector<std::string> names = {
-        "put", "get", "fetch_add", "compare_swap", "wait", "poll", "delay", "loop", "barrier", "deregister"};
-    const auto it = std::find(names.begin(), names.end(), key);
-    if (it == names.end()) r_.fail(s.at, fmt::format("unknown step '{}'; expected {}", key, kStepNames));
-    s.kind = StepKind(it - names.begin());
+    int kind = 0;
+    while (kind <= int(StepKind::kDeregister) && key != step_name(StepKind(kind))) ++kind;
+    if (kind > int(StepKind::kDeregister))
+      r_.fail(s.at, fmt::format("unknown step '{}'; expected {}", key, step_names()));
+    s.kind = StepKind(kind);
     const YAML::Node v = kv.second;
     switch (s.kind) {
       case StepKind::kPut:
