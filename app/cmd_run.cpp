@@ -15,6 +15,7 @@
 #include "app/run_report.h"
 #include "app/run_variants.h"
 #include "sim/output_file.h"
+#include "sw/workloads/scenario.h"
 
 namespace kairo::app {
 namespace {
@@ -142,6 +143,7 @@ int run_workload(RunArgs& a) {
   }
   // Output paths are checked by process 0 alone; every process gets the verdict.
   if (const int code = on_process_zero(world, [&] { check_run_options(a); }); code != kExitOk) return code;
+  if (!a.scenario.empty()) a.workload = sw::scenario_workload().name;
   bool variants = !a.compare.empty();
   for (const auto& kv : a.params) variants |= kv.rfind("sizes=", 0) == 0;
   if (world.parallel()) {
@@ -163,7 +165,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<RunArgs>();
   CLI::App* c = app.add_subcommand("run", "run a workload on every rank of a platform");
   c->add_option("platform", a->platform, "shipped platform name or YAML file")->required();
-  c->add_option("--workload", a->workload, sw::workload_names())->required();
+  c->add_option("--workload", a->workload, sw::workload_names());
+  c->add_option("--scenario", a->scenario,
+                "run the steps and check the expectations of a scenario file (YAML) instead of a --workload "
+                "(docs/rdma.md, \"Scenarios\")");
   c->add_option("--param", a->params, "workload parameter key=value (repeatable)");
   c->add_option("--set", a->sets, "override a platform parameter, key=value (repeatable)");
   c->add_option("--mode", a->mode, "data (real bytes, verified) or size-only (identical timing)")

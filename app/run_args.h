@@ -12,6 +12,7 @@ namespace kairo::app {
 
 struct RunArgs {
   std::string platform, workload, mode = "data", json_path, tni_csv;
+  std::string scenario;   // --scenario FILE.yaml: the file's steps instead of a --workload (docs/rdma.md)
   std::string plot_path;  // --plot: the variants' figure (docs/plots.md)
   std::vector<std::string> params, sets;
   bool quiet = false;

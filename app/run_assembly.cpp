@@ -9,13 +9,14 @@
 #include "sim/host_memory.h"
 #include "sim/mpi_world.h"
 #include "sim/output_file.h"
+#include "sw/workloads/scenario.h"
 
 namespace kairo::app {
 namespace {
 
-// The named workload, with --mode checked.
+// The named workload (or the scenario's), with --mode checked.
 const sw::WorkloadInfo* find_workload(const RunArgs& a) {
-  const sw::WorkloadInfo* info = nullptr;
+  const sw::WorkloadInfo* info = a.scenario.empty() ? nullptr : &sw::scenario_workload();
   for (const auto& w : sw::workloads())
     if (a.workload == w.name) info = &w;
   if (!info)
@@ -26,9 +27,13 @@ const sw::WorkloadInfo* find_workload(const RunArgs& a) {
   return info;
 }
 
-// The platform, checked to fit its router and the host's memory.
+// The platform, checked to fit its router and the host's memory. A
+// scenario's `set:` comes first, so the command line's --set wins.
 platforms::Platform load_checked(const RunArgs& a) {
-  platforms::Platform plat = platforms::load_platform(a.platform, a.sets);
+  std::vector<std::string> sets =
+      a.scenario.empty() ? std::vector<std::string>{} : sw::scenario_sets(a.scenario);
+  sets.insert(sets.end(), a.sets.begin(), a.sets.end());
+  platforms::Platform plat = platforms::load_platform(a.platform, sets);
   platforms::check_nic_fits_router(plat);
   sim::check_host_memory(
       fmt::format("platform {} ({} nodes, {} ranks) with its NICs", plat.name, plat.nodes(), plat.ranks()),
@@ -45,6 +50,13 @@ std::optional<router::Topology> torus_of(const platforms::Platform& plat) {
 }  // namespace
 
 void check_run_options(const RunArgs& a) {
+  if (a.scenario.empty() == a.workload.empty())
+    throw std::invalid_argument(a.scenario.empty() ? "give --workload NAME (" + sw::workload_names() +
+                                                         ") or --scenario FILE.yaml"
+                                                   : "--workload and --scenario: give one of them, not both");
+  if (!a.scenario.empty() && (!a.params.empty() || !a.compare.empty()))
+    throw std::invalid_argument(std::string(a.params.empty() ? "--compare" : "--param") +
+                                ": not with --scenario (a scenario file takes no parameters)");
   bool several = !a.compare.empty();
   for (const auto& kv : a.params) several |= kv.rfind("sizes=", 0) == 0;
   if (several && a.observe->any())
@@ -65,7 +77,7 @@ RunPlan::RunPlan(const RunArgs& a)
       plat(load_checked(a)),
       data(a.mode == "data"),
       topo(torus_of(plat)),
-      prm(a.params) {
+      prm(a.scenario.empty() ? a.params : std::vector<std::string>{"file=" + a.scenario}) {
   mi.platform = &plat;
   mi.topology = topo ? &*topo : nullptr;
   mi.nodes = int(plat.ranks());  // ranks (== nodes unless ranks.map says otherwise)

@@ -15,6 +15,7 @@ namespace kairo::app {
 void launch(RunPlan& plan, RunMachine& m) {
   if (plan.data) plan.work->setup(m.memory);
   plan.work->attach(m.machine.network());
+  plan.work->attach_nics(m.machine);
   m.rt->launch([work = plan.work.get()](fw::Rank& r) { return work->program(r); });
 }
 

@@ -26,6 +26,10 @@
 #include "sw/workloads/params.h"
 #include "sw/workloads/results.h"
 
+namespace kairo::platforms {
+class RdmaMachine;
+}
+
 namespace kairo::sw {
 
 inline constexpr sim::Time kStart = 1000000;  // 1 us
@@ -93,6 +97,10 @@ class Workload {
   // it (the hybrid network's optical pathways) and keep it for outcome().
   // Throws std::invalid_argument for a configuration the machine refuses.
   virtual void attach(platforms::Network&) {}
+  // The machine with its NICs, before the run: a workload may keep it to
+  // read the engines' counters in outcome() (in a run split over processes,
+  // process 0's engines hold every engine's final counters by then).
+  virtual void attach_nics(platforms::RdmaMachine&) {}
   // On the hybrid network a rank sees its optical TNI (TNI 1) only if its
   // workload routes over circuits; others see the EPS TNI alone, so they
   // never send into a port without a circuit.

@@ -99,6 +99,9 @@ CASES = {
     "run-allreduce-torus8x8-np2": (2, ["run", "torus-8x8", "--workload", "allreduce", "--param", "size=4KiB"]),
     "run-pingpong-tofusmall-np2": (2, ["run", "tofu-small", "--workload", "pingpong", "--param", "dst=95",
                                        "--param", "size=4KiB"]),
+    # a scenario file (docs/rdma.md, "Scenarios"): completions recorded on every process, counters
+    # and memory read by process 0 after the gather; its expectations hold in both runs
+    "run-scenario-fetchadd-tofusmall-np2": (2, ["run", "tofu-small", "--scenario", "{in}/scenario.yaml"]),
     "run-alltoall-epstree-np4": (4, ["run", "eps-tree-128", "--workload", "alltoall", "--param", "size=1KiB"]),
     "run-a2at-sizeonly-torus8x8-np3": (3, ["run", "torus-8x8", "--workload", "alltoall", "--param", "algo=a2at",
                                            "--param", "size=16KiB", "--mode", "size-only"]),
@@ -278,8 +281,32 @@ def far_pattern():
     return "\n".join(rows) + "\n"
 
 
+def fetch_add_scenario():
+    """All 96 ranks of tofu-small add 1 to a counter on rank 95 (the other
+    process's), pass a barrier and get the counter back: 96 everywhere."""
+    return """scenario: every rank adds 1 to a counter on rank 95
+ranks:
+  - ranks: all
+    regions:
+      - {name: counter, size: 8B}
+      - {name: old, size: 8B}
+    steps:
+      - fetch_add: {id: add, to: 95, region: counter, add: 1, into: old}
+      - wait: {completion: add}
+      - barrier: {}
+      - get: {id: back, from: 95, region: counter, into: old}
+expect:
+  - memory: {rank: 95, region: counter, equals: {u64: 96}}
+  - memory: {rank: 3, region: old, equals: {u64: 96}}
+  - completion: {rank: 50, id: add, status: ok}
+  - completion: {rank: 94, id: back, status: ok}
+  # its fetch_add, its get and the barrier's ceil(log2 96) = 7 puts
+  - counter: {rank: 95, tni: 0, name: commands, equals: 9}
+"""
+
+
 # inputs a case names as {in}/NAME
-INPUTS = {"far.csv": far_pattern}
+INPUTS = {"far.csv": far_pattern, "scenario.yaml": fetch_add_scenario}
 
 
 def check_case(kairo, mpirun, name):
