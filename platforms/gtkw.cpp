@@ -51,6 +51,23 @@ double zoom_for(sim::Time from, sim::Time to) {
   return -std::log2(ps_per_pixel / kGtkwPsPerPixelAtZoom0);
 }
 
+// The half width of a marker's name in pixels, and a pixel's room beside it.
+double half_name(const std::string& name) { return double(name.size()) * kGtkwMarkerCharPixels / 2.0 + 4; }
+// The window's end (its start kept) that leaves `name`, centred at `t`, whole
+// inside: (to - t) / ((to - from) / pixels) >= half, solved for `to`.
+sim::Time name_fits_to(sim::Time t, const std::string& name, sim::Time from, sim::Time to) {
+  const double h = half_name(name) / kGtkwWavePixels;
+  if (h >= 0.5) return to;
+  return std::max(to, sim::Time(std::ceil((double(t) - h * double(from)) / (1 - h))));
+}
+// Likewise the window's start (its end kept), for a name at the left.
+sim::Time name_fits_from(sim::Time t, const std::string& name, sim::Time from, sim::Time to) {
+  const double h = half_name(name) / kGtkwWavePixels;
+  if (h >= 0.5) return from;
+  const double f = (double(t) - h * double(to)) / (1 - h);
+  return f <= 0 ? 0 : std::min(from, sim::Time(std::floor(f)));
+}
+
 // Marker B (gtkw.h): the tail when its name clears A's, else the operation's completion when that does.
 void place_markers(GtkwStory& st) {
   st.a_name = "head of " + st.name;
@@ -124,6 +141,19 @@ GtkwStory gtkw_story(const sim::Trace& trace, const std::vector<sim::Trace::Emit
   }
   st.zoom = zoom_for(st.from, st.to);
   if (head) place_markers(st);
+  // A marker's name is centred on it: widen an unbounded window until the
+  // names of A and B are whole inside it (a few rounds: widening zooms out,
+  // which may move B).
+  for (int round = 0; head && trace.window_to() == sim::kNever && round < 4; ++round) {
+    const sim::Time from = std::min(st.from, name_fits_from(st.head, st.a_name, st.from, st.to));
+    const sim::Time to = st.marker_b == sim::kNever
+                             ? st.to
+                             : std::max(st.to, name_fits_to(st.marker_b, st.b_name, from, st.to));
+    if (from == st.from && to == st.to) break;
+    st.from = std::max(start, from), st.to = to;
+    st.zoom = zoom_for(st.from, st.to);
+    place_markers(st);
+  }
   return st;
 }
 

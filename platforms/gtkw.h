@@ -25,7 +25,8 @@
 // tail when the two names clear each other at the save file's zoom (names
 // kGtkwMarkerCharPixels wide a character, kGtkwMarkerGapPixels apart), else
 // at the operation's completion when that clears A, else B is left out (the
-// comment line still gives the tail).
+// comment line still gives the tail). An unbounded window is widened until
+// both names are whole inside it.
 //
 // Enumerated states are shown through translate filter files rather than
 // string-valued signals: the waveform keeps its numeric values (every

@@ -244,6 +244,8 @@ TEST(PacketValues, MarkersAAndBNeverPrintOverEachOther) {
     SCOPED_TRACE(args);
     ASSERT_EQ(f.a, (long long)st.head) << "marker A is not at the packet's head";
     ASSERT_FALSE(f.a_name.empty());
+    const double half_a = double(f.a_name.size()) * 7 / 2;
+    EXPECT_GE(double(f.a) - half_a * ps_per_pixel(f.zoom), double(f.timestart)) << "A's name runs off screen";
     const bool tail_clears = clear(f.a_name, st.head, "tail of " + f.a_name.substr(8), st.tail, f.zoom);
     if (tail_clears) {
       EXPECT_EQ(f.b, (long long)st.tail) << "B belongs at the tail, which clears A";
@@ -255,7 +257,8 @@ TEST(PacketValues, MarkersAAndBNeverPrintOverEachOther) {
     if (f.b >= 0) {
       EXPECT_TRUE(clear(f.a_name, std::uint64_t(f.a), f.b_name, std::uint64_t(f.b), f.zoom))
           << "'" << f.a_name << "' and '" << f.b_name << "' print over each other";
-      EXPECT_LE(double(f.b), window_end(f)) << "B is off screen";
+      const double half_b = double(f.b_name.size()) * 7 / 2;  // its name is centred on it
+      EXPECT_LE(double(f.b) + half_b * ps_per_pixel(f.zoom), window_end(f)) << "B's name runs off screen";
     } else {
       EXPECT_TRUE(f.b_name.empty());
     }
