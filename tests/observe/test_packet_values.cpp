@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 
+#include "observe/packet_label.h"
 #include "platforms/gtkw.h"
 #include "tests/fst_rows.h"
 #include "tests/test_support.h"
@@ -113,6 +114,19 @@ Traced traced(const std::vector<std::string>& extra) {
   r.rows = test::read_fst(r.dir + "/w.fst");
   r.save = parse(test::read_file(r.dir + "/w.gtkw"));
   return r;
+}
+
+// The filter's text for every packet kind, from values packed here: the
+// operation log's "N.T.K/j kind"; a value no packet has reads as a number.
+TEST(PacketValues, TheTextOfAValueIsTheOperationLogsPacketIdAndKind) {
+  EXPECT_EQ(observe::packet_label_text(value(0, 0, kData, 2, 1)), "0.0.1/2 data");
+  EXPECT_EQ(observe::packet_label_text(value(95, 3, kAck, 3, 12)), "95.3.12/3 ack");
+  EXPECT_EQ(observe::packet_label_text(value(7, 1, kGetRequest, 0, 1000)), "7.1.1000/0 get_request");
+  EXPECT_EQ(observe::packet_label_text(value(7, 1, kGetResponse, 65535, 1000)),
+            "7.1.1000/65535 get_response");
+  EXPECT_EQ(observe::packet_label_text(value(1, 2, Kind(5), 0, 4)), "1.2.4/0 atomic_request");
+  EXPECT_EQ(observe::packet_label_text(value(1, 2, Kind(6), 1, 4)), "1.2.4/1 atomic_response");
+  EXPECT_EQ(observe::packet_label_text(12345), "12345") << "kind 0: a traffic packet's sequence number";
 }
 
 TEST(PacketValues, AFourKibPutsThreeDataPacketsAreThreeIntervalsOnTxPktAndOnBothDmaRows) {
