@@ -113,7 +113,7 @@ bool add_signals(sim::Trace& trace, const std::string& scope, const Signal<Probe
   for (const Signal<Probe>& s : signals)
     if (selected(s.signal_class)) {
       probe.*(s.slot) = trace.add(scope + s.name, s.width, s.delta);
-      if (s.states.count) trace.set_states(probe.*(s.slot), s.states);
+      if (s.states.table) trace.set_states(probe.*(s.slot), s.states);
       any = true;
     }
   return any;
@@ -125,7 +125,7 @@ bool add_signals_at(sim::Trace& trace, const std::string& scope, const Signal<Pr
   for (const Signal<Probe, Slot>& s : signals)
     if (selected(s.signal_class)) {
       (probe.*(s.slot))[index] = trace.add(scope + s.name, s.width, s.delta);
-      if (s.states.count) trace.set_states((probe.*(s.slot))[index], s.states);
+      if (s.states.table) trace.set_states((probe.*(s.slot))[index], s.states);
       any = true;
     }
   return any;

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <set>
+#include <string_view>
 
 #include "sim/output_file.h"
 
@@ -20,28 +22,78 @@ bool is_packet_signal(const std::string& path) {
   return leaf == "pkt" || leaf == "tx_pkt";
 }
 
-struct Interval {
-  sim::Time from, to;
-};
-
-// The intervals during which each packet signal shows `value`.
-std::vector<Interval> showing(const sim::Trace& trace, const std::vector<sim::Trace::Emitted>& changes,
-                              std::uint64_t value, sim::Time end) {
-  std::vector<sim::Time> since(trace.num_signals(), sim::kNever);
-  std::vector<Interval> out;
+// When the packet labelled `value` last leaves a packet signal (a link or
+// the injecting TNI): a label is unique in the run, so its last interval on
+// any of them is the packet's tail; `end` closes one still open.
+sim::Time last_shown(const sim::Trace& trace, const std::vector<sim::Trace::Emitted>& changes,
+                     std::uint64_t value, sim::Time end) {
+  std::vector<std::uint8_t> showing(trace.num_signals(), 0);
+  sim::Time tail = 0;
+  bool open = false;
   for (const auto& e : changes) {
     if (!is_packet_signal(trace.name(e.s))) continue;
-    sim::Time& s = since[e.s];
-    if (s != sim::kNever && e.v != value) out.push_back({s, e.t}), s = sim::kNever;
-    if (s == sim::kNever && e.v == value) s = e.t;
+    if (showing[e.s] && e.v != value) showing[e.s] = 0, tail = std::max(tail, e.t);
+    if (e.v == value) showing[e.s] = 1;
   }
-  for (sim::Time s : since)
-    if (s != sim::kNever) out.push_back({s, end});
-  std::sort(out.begin(), out.end(), [](const Interval& a, const Interval& b) { return a.from < b.from; });
-  return out;
+  for (std::uint8_t s : showing) open |= s != 0;
+  return open ? end : tail;
+}
+
+std::string value_name(const sim::Trace& trace, sim::Trace::Signal s, std::uint64_t v) {
+  const sim::Trace::States& st = trace.states(s);
+  for (std::size_t k = 0; k < st.count; ++k)
+    if (st.states[k].value == v) return st.states[k].name;
+  return st.name_of ? st.name_of(v) : fmt::format("{}", v);
+}
+
+double zoom_for(sim::Time from, sim::Time to) {
+  const double ps_per_pixel = double(to - from) / kGtkwWavePixels;
+  return -std::log2(ps_per_pixel / kGtkwPsPerPixelAtZoom0);
+}
+
+// The half width of a marker's name in pixels, and a pixel's room beside it.
+double half_name(const std::string& name) { return double(name.size()) * kGtkwMarkerCharPixels / 2.0 + 4; }
+// The window's end (its start kept) that leaves `name`, centred at `t`, whole
+// inside: (to - t) / ((to - from) / pixels) >= half, solved for `to`.
+sim::Time name_fits_to(sim::Time t, const std::string& name, sim::Time from, sim::Time to) {
+  const double h = half_name(name) / kGtkwWavePixels;
+  if (h >= 0.5) return to;
+  return std::max(to, sim::Time(std::ceil((double(t) - h * double(from)) / (1 - h))));
+}
+// Likewise the window's start (its end kept), for a name at the left.
+sim::Time name_fits_from(sim::Time t, const std::string& name, sim::Time from, sim::Time to) {
+  const double h = half_name(name) / kGtkwWavePixels;
+  if (h >= 0.5) return from;
+  const double f = (double(t) - h * double(to)) / (1 - h);
+  return f <= 0 ? 0 : std::min(from, sim::Time(std::floor(f)));
+}
+
+// Marker B (gtkw.h): the tail when its name clears A's, else the operation's completion when that does.
+void place_markers(GtkwStory& st) {
+  st.a_name = "head of " + st.name;
+  st.b_name = "tail of " + st.name;
+  if (gtkw_names_clear(st.a_name, st.head, st.b_name, st.tail, st.zoom)) {
+    st.marker_b = st.tail;
+    return;
+  }
+  const std::string op = st.name.substr(0, st.name.find('/'));
+  st.b_name = "completion of " + op;
+  if (st.done != sim::kNever && gtkw_names_clear(st.a_name, st.head, st.b_name, st.done, st.zoom)) {
+    st.marker_b = st.done;
+    return;
+  }
+  st.b_name.clear();
 }
 
 }  // namespace
+
+double gtkw_ps_per_pixel(double zoom) { return std::pow(2.0, -zoom) * kGtkwPsPerPixelAtZoom0; }
+
+bool gtkw_names_clear(const std::string& a, sim::Time ta, const std::string& b, sim::Time tb, double zoom) {
+  const double apart = double(tb - ta) / gtkw_ps_per_pixel(zoom);
+  const double half_widths = double(a.size() + b.size()) * kGtkwMarkerCharPixels / 2.0;
+  return apart >= half_widths + kGtkwMarkerGapPixels;
+}
 
 GtkwStory gtkw_story(const sim::Trace& trace, const std::vector<sim::Trace::Emitted>& changes) {
   GtkwStory st;
@@ -60,20 +112,19 @@ GtkwStory gtkw_story(const sim::Trace& trace, const std::vector<sim::Trace::Emit
     }
   if (head) {
     st.packet = head->v;
+    st.name = value_name(trace, head->s, head->v);
     st.head = head->t;
-    const auto shown = showing(trace, changes, head->v, last);
-    sim::Time tail = head->t;
-    for (const Interval& i : shown)
-      if (i.from >= head->t && i.from <= tail) tail = std::max(tail, i.to);
-    st.tail = tail;
+    st.tail = std::max(head->t, last_shown(trace, changes, head->v, last));
     st.from = std::min(first, st.head);
-    st.to = tail;
-    // A put's story ends with the completion at the TNI that injected it.
+    st.to = st.tail;
+    // The story of an operation ends with its completion at the TNI that
+    // injected its first packet: the first completion there after the head.
     if (leaf_of(trace.name(head->s)) == "tx_pkt") {
       const std::string done = scope_of(trace.name(head->s)) + "completions";
       for (const auto& e : changes)
-        if (e.t > tail && trace.name(e.s) == done) {
-          st.to = e.t;
+        if (e.t > st.head && trace.name(e.s) == done) {
+          st.done = e.t;
+          st.to = std::max(st.to, e.t);
           break;
         }
     }
@@ -83,15 +134,26 @@ GtkwStory gtkw_story(const sim::Trace& trace, const std::vector<sim::Trace::Emit
   if (trace.window_to() != sim::kNever) {
     st.from = start;
     st.to = std::max(start + 1, std::min(trace.window_to(), std::max(last, st.to)));
-    const double ps_per_pixel = double(st.to - st.from) / kGtkwWavePixels;
-    st.zoom = -std::log2(ps_per_pixel / kGtkwPsPerPixelAtZoom0);
-    return st;
+  } else {
+    const sim::Time margin = std::max<sim::Time>((st.to - st.from) / 20, 1000);
+    st.from = st.from - std::min(st.from - start, margin);
+    st.to += margin;
   }
-  const sim::Time margin = std::max<sim::Time>((st.to - st.from) / 20, 1000);
-  st.from = st.from - std::min(st.from - start, margin);
-  st.to += margin;
-  const double ps_per_pixel = double(st.to - st.from) / kGtkwWavePixels;
-  st.zoom = -std::log2(ps_per_pixel / kGtkwPsPerPixelAtZoom0);
+  st.zoom = zoom_for(st.from, st.to);
+  if (head) place_markers(st);
+  // A marker's name is centred on it: widen an unbounded window until the
+  // names of A and B are whole inside it (a few rounds: widening zooms out,
+  // which may move B).
+  for (int round = 0; head && trace.window_to() == sim::kNever && round < 4; ++round) {
+    const sim::Time from = std::min(st.from, name_fits_from(st.head, st.a_name, st.from, st.to));
+    const sim::Time to = st.marker_b == sim::kNever
+                             ? st.to
+                             : std::max(st.to, name_fits_to(st.marker_b, st.b_name, from, st.to));
+    if (from == st.from && to == st.to) break;
+    st.from = std::max(start, from), st.to = to;
+    st.zoom = zoom_for(st.from, st.to);
+    place_markers(st);
+  }
   return st;
 }
 
@@ -118,7 +180,9 @@ std::string label_of(const std::string& path) {
   const std::string block = block_of(path);
   std::string rest = path.substr(block.size() + 1);
   const std::string leaf = leaf_of(path);
-  std::string meaning = leaf == "pkt" ? "packet id+1" : leaf == "tx_pkt" ? "tx packet id+1" : words(leaf);
+  std::string meaning = words(leaf);
+  if (meaning.size() >= 3 && meaning.compare(meaning.size() - 3, 3, "pkt") == 0)
+    meaning.replace(meaning.size() - 3, 3, "packet");  // pkt, tx pkt, tx dma pkt: a packet, by its label
   const auto occ = meaning.find(" occupancy");
   if (occ != std::string::npos) meaning.replace(occ, 10, " flits held");
   std::string port = rest.size() > leaf.size() ? rest.substr(0, rest.size() - leaf.size() - 1) : "";
@@ -133,6 +197,17 @@ struct Group {
   sim::Time first = sim::kNever;  // its first change after the trace's start
   std::vector<sim::Trace::Signal> rows;
 };
+
+bool same_table(const sim::Trace::States& a, const sim::Trace::States& b) {
+  return a.table && b.table && std::string_view(a.table) == b.table;
+}
+
+// A table's filter file: states_<table>.txt for a fixed table (the same for
+// every save file), <save file>_<table>s.txt for one named by the values a
+// run shows (a packet's label), so save files side by side keep their own.
+std::string filter_file(const sim::Trace::States& t, const std::string& stem) {
+  return t.name_of ? fmt::format("{}_{}s.txt", stem, t.table) : fmt::format("states_{}.txt", t.table);
+}
 
 std::string relative_to(const std::string& file, const std::filesystem::path& dir) {
   namespace fs = std::filesystem;
@@ -149,7 +224,8 @@ void write_gtkw(const sim::Trace& trace, const std::string& path, const std::str
   namespace fs = std::filesystem;
   const auto changes = trace.emitted();
   const GtkwStory st = gtkw_story(trace, changes);
-  const fs::path dir = fs::path(path).parent_path();
+  const fs::path parent = fs::path(path).parent_path();
+  const fs::path dir = parent.empty() ? fs::path(".") : parent;
 
   // A signal that never moves in the recorded run (an idle port's rows, the
   // VCs no packet took) is left out: its row would say nothing.
@@ -187,10 +263,13 @@ void write_gtkw(const sim::Trace& trace, const std::string& path, const std::str
 
   std::string out;
   out += "[*] kairo: a GTKWave save file for " + fs::path(dump).filename().string() + "\n";
-  if (st.head != sim::kNever)
-    out +=
-        fmt::format("[*] packet {} (operation id + 1): head at {} ps (marker A), tail at {} ps (marker B)\n",
-                    st.packet, st.head, st.tail);
+  if (st.head != sim::kNever) {
+    out += fmt::format("[*] packet {} (value {}): head at {} ps (marker A), tail at {} ps{}\n", st.name,
+                       st.packet, st.head, st.tail, st.marker_b == st.tail ? " (marker B)" : "");
+    if (st.done != sim::kNever)
+      out += fmt::format("[*] its operation completes at {} ps{}\n", st.done,
+                         st.marker_b == st.done && st.marker_b != st.tail ? " (marker B)" : "");
+  }
   if (left_out)
     out += fmt::format("[*] {} signals that stay at their first value (0) the whole run are left out\n",
                        left_out);
@@ -200,18 +279,18 @@ void write_gtkw(const sim::Trace& trace, const std::string& path, const std::str
   out += fmt::format("[timestart] {}\n[size] {} 900\n[pos] -1 -1\n", st.from, kGtkwWidth);
   const bool marked = st.head != sim::kNever;
   out += fmt::format("*{:.6f} {}", st.zoom, marked ? std::int64_t(st.head) : -1);
+  const bool marked_b = marked && st.marker_b != sim::kNever;
   for (int m = 0; m < 26; ++m)
-    out += fmt::format(" {}", !marked  ? -1
-                              : m == 0 ? std::int64_t(st.head)
-                              : m == 1 ? std::int64_t(st.tail)
-                                       : -1);
+    out += fmt::format(" {}", m == 0 && marked     ? std::int64_t(st.head)
+                              : m == 1 && marked_b ? std::int64_t(st.marker_b)
+                                                   : -1);
   out += "\n";
-  if (marked)
-    out += fmt::format("[markername] Ahead of packet {}\n[markername] Btail of packet {}\n", st.packet,
-                       st.packet);
+  if (marked) out += "[markername] A" + st.a_name + "\n";
+  if (marked_b) out += "[markername] B" + st.b_name + "\n";
   out += fmt::format("[sst_width] {}\n[signals_width] {}\n[sst_expanded] 1\n[sst_vpaned_height] 240\n",
                      kGtkwSstWidth, kGtkwSignalsWidth);
 
+  const std::string stem = fs::path(path).stem().string();
   std::map<std::string, int> filters;  // table -> GTKWave's filter number
   std::vector<const sim::Trace::States*> tables;
   for (const Group& g : groups) {
@@ -222,10 +301,10 @@ void write_gtkw(const sim::Trace& trace, const std::string& path, const std::str
       const std::string& p = trace.name(s);
       const int w = trace.width(s);
       const sim::Trace::States& states = trace.states(s);
-      if (states.count) {
+      if (states.table) {
         auto [it, added] = filters.emplace(states.table, int(filters.size()) + 1);
         if (added) tables.push_back(&states);
-        out += fmt::format("@2024\n^{} states_{}.txt\n", it->second, states.table);
+        out += fmt::format("@2024\n^{} {}\n", it->second, filter_file(states, stem));
       } else {
         out += w == 1 ? "@28\n" : p.find(".alloc.") != std::string::npos ? "@22\n" : "@24\n";
       }
@@ -235,12 +314,22 @@ void write_gtkw(const sim::Trace& trace, const std::string& path, const std::str
   }
   out += "[pattern_trace] 1\n[pattern_trace] 0\n";
 
+  // A filter matches the text GTKWave would show: the value in decimal (the rows' format, @2024).
   for (const sim::Trace::States* t : tables) {
     std::string text =
         fmt::format("# kairo: the values of a {} signal, by name (a GTKWave translate filter)\n", t->table);
-    for (std::size_t k = 0; k < t->count; ++k)
+    std::set<std::uint64_t> named;
+    for (std::size_t k = 0; k < t->count; ++k) {
       text += fmt::format("{} {}\n", t->states[k].value, t->states[k].name);
-    sim::write_output_file("--gtkw", (dir / fmt::format("states_{}.txt", t->table)).string(), text);
+      named.insert(t->states[k].value);
+    }
+    if (t->name_of) {  // the values this run shows, each named once
+      std::set<std::uint64_t> shown;
+      for (const auto& e : changes)
+        if (same_table(trace.states(e.s), *t) && !named.count(e.v)) shown.insert(e.v);
+      for (std::uint64_t v : shown) text += fmt::format("{} {}\n", v, t->name_of(v));
+    }
+    sim::write_output_file("--gtkw", (dir / filter_file(*t, stem)).string(), text);
   }
   sim::write_output_file("--gtkw", path, out);
 }

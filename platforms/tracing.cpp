@@ -160,6 +160,13 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
       }
   }
 
+  // A packet's value (observe/packet_label.h) has room for so many nodes and TNIs.
+  if (machine && (n > observe::PacketLabel::kMaxNodes ||
+                  std::uint64_t(machine->tnis_per_node()) > observe::PacketLabel::kMaxTnis))
+    throw std::invalid_argument(fmt::format(
+        "--vcd/--fst: a packet's waveform value names at most {} nodes and {} TNIs per node; the "
+        "platform has {} nodes and {} TNIs per node",
+        observe::PacketLabel::kMaxNodes, observe::PacketLabel::kMaxTnis, n, machine->tnis_per_node()));
   // Routers.
   for (std::size_t i = 0; i < net.num_routers(); ++i) {
     router::Router& r = net.router_at(i);
@@ -183,6 +190,9 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
       any |= router::add_port_signals(trace, name + "." + r.port_name(port) + ".", *probe, port, r.vcs(),
                                       selected, r.routes_adaptively() || r.routes_nonminimally(),
                                       r.has_vc_allocation_stage(), r.speculative());
+      // On an RDMA machine every packet is a NIC's: its label names its operation and place.
+      const auto pkt = probe->out[std::size_t(port)].pkt;
+      if (machine && pkt != router::RouterProbe::kOff) trace.set_states(pkt, nic::kPacketStates);
       if (selected(router::kCreditClass)) {
         router::add_credit_signals(trace, name + "." + r.port_name(port) + ".", *probe, r, port);
         any = true;
@@ -196,6 +206,7 @@ Tracer::Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, si
   // NICs.
   if (machine && selected(nic::kTniClass)) {
     const int per = machine->tnis_per_node();
+
     std::set<std::uint64_t> tni_on;
     if (!sel.tnis.empty()) tni_on = id_set("--trace-tnis", sel.tnis, std::uint64_t(per));
     for (router::NodeId id = 0; id < n; ++id) {

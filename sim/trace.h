@@ -30,16 +30,19 @@ class Trace {
   // A signal of `width` bits (1: a wire). `delta`: changes are increments.
   Signal add(const std::string& path, int width, bool delta = false);
   // A value of an enumerated signal and its name ("1 read"), for readers
-  // that show states by name (sim/gtkw.h). Tables are static declarations
-  // beside the block that records the signal; the trace keeps a pointer.
+  // that show states by name (platforms/gtkw.h). Tables are static
+  // declarations beside the block that records the signal; the trace keeps a
+  // pointer. A signal whose values are too many to list (a packet's label)
+  // names them by a function instead, for the values the run shows.
   struct State {
     std::uint64_t value;
     const char* name;
   };
   struct States {
-    const char* table = nullptr;  // the table's name: "dma", "route"
+    const char* table = nullptr;  // the table's name: "dma", "route", "packet"
     const State* states = nullptr;
     std::size_t count = 0;
+    std::string (*name_of)(std::uint64_t) = nullptr;  // values not in `states`; null: none
   };
   void set_states(Signal s, States st) { signals_[s].states = st; }
   const States& states(Signal s) const { return signals_[s].states; }

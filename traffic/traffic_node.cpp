@@ -11,6 +11,7 @@ using sim::Time;
 hw::Packet* TrafficContext::create(router::NodeId src, std::uint64_t count, router::NodeId dst, Time now) {
   hw::Packet* p = pool.get();
   p->id = std::uint64_t(src) + nodes * count;
+  p->label = p->id + 1;  // unique in the run, as the waveform showed it before the NIC's labels
   p->created_ps = now;
   p->src = src;
   p->dst = dst;

@@ -164,6 +164,7 @@ bool Endpoint::continue_worm() {
   const Packet& head = *worm_;
   Packet* f = s_->flit_pool->get();
   f->id = head.id;
+  f->label = head.label;
   f->created_ps = head.created_ps;
   f->injected_ps = head.injected_ps;
   f->src = head.src, f->dst = head.dst;

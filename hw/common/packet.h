@@ -16,6 +16,11 @@ namespace kairo::hw {
 
 struct Packet {
   std::uint64_t id = 0;
+  // What a waveform shows for this packet (a router's `pkt`, docs/waveforms.md),
+  // set by its sender: unique in the run and never 0 (0 is an idle link). The
+  // NIC packs the operation log's packet id into it (observe/packet_label.h);
+  // the traffic generator uses id + 1. The network only copies it.
+  std::uint64_t label = 0;
   sim::Time created_ps = 0;         // creation at the source (latency starts here)
   sim::Time injected_ps = 0;        // head left the source NI
   sim::Time arrive_ps = 0;          // head fully received at the current holder

@@ -74,6 +74,8 @@ class AtomicOperation final : public Operation {
     if (e.probe) {
       e.probe->set(e.probe->rx_dma, rd.start_ps, 1), e.probe->set(e.probe->rx_dma, wr.start_ps, 2);
       e.probe->set(e.probe->rx_dma, wr.done_ps, 0);
+      e.probe->set(e.probe->rx_dma_pkt, rd.start_ps, packet_label(w));
+      e.probe->set(e.probe->rx_dma_pkt, wr.done_ps, 0);
     }
     w.piece_bytes = kAtomicBytes;  // the response carries the old value
     if (e.ctx->data) w.data.assign(old_value, old_value + kAtomicBytes);

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "observe/packet_label.h"
+
 namespace kairo::nic {
 
 namespace {
@@ -98,6 +100,10 @@ observe::OpKind packet_kind(const Wire& w) {
       return K::kAtomicResponse;
   }
   return K::kData;
+}
+
+std::uint64_t packet_label(const Wire& w) {
+  return observe::packet_label({w.src_node, w.src_tni, w.op}, w.packet, packet_kind(w));
 }
 
 observe::OpKind operation_kind(Op op) {

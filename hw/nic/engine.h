@@ -67,16 +67,17 @@ struct TniContext {
 
 // What an RDMA engine records into a waveform when it is traced
 // (sim/trace.h): `cmdq_depth` (commands posted and not yet taken), `tx_dma`
-// and `rx_dma` (0 idle, 1 reading memory, 2 writing it), `tx_pkt` (the
-// operation number of the packet being injected, 0 between packets), and the
-// running counts `doorbells` (commands posted), `notices` (puts landed here
-// with a tag) and `completions` (operations this engine finished). Signals
-// not selected keep kOff.
+// and `rx_dma` (0 idle, 1 reading memory, 2 writing it), `tx_dma_pkt` and
+// `rx_dma_pkt` (the packet whose payload that DMA is moving), `tx_pkt` (the
+// packet being injected), each packet by its label (observe/packet_label.h;
+// 0 idle), and the running counts `doorbells` (commands posted), `notices`
+// (puts landed here with a tag) and `completions` (operations this engine
+// finished). Signals not selected keep kOff.
 struct TniProbe {
   static constexpr sim::Trace::Signal kOff = ~sim::Trace::Signal(0);
   sim::Trace* trace = nullptr;
-  sim::Trace::Signal cmdq = kOff, tx_dma = kOff, rx_dma = kOff, tx_pkt = kOff, doorbells = kOff,
-                     notices = kOff, completions = kOff;
+  sim::Trace::Signal cmdq = kOff, tx_dma = kOff, rx_dma = kOff, tx_dma_pkt = kOff, rx_dma_pkt = kOff,
+                     tx_pkt = kOff, doorbells = kOff, notices = kOff, completions = kOff;
   void set(sim::Trace::Signal s, sim::Time t, std::uint64_t v) const {
     if (s != kOff) trace->set(s, t, v);
   }
@@ -151,6 +152,8 @@ struct Engine {
 
 // The packet kind of a Wire, and the operation kind of a command, as the log names them.
 observe::OpKind packet_kind(const Wire& w);
+// The Wire's packet as waveforms show it: its operation log id and kind, packed (observe/packet_label.h).
+std::uint64_t packet_label(const Wire& w);
 observe::OpKind operation_kind(Op op);
 
 }  // namespace kairo::nic

@@ -40,7 +40,11 @@ bool ReceiveEngine::write(Engine& e, Wire* w, std::uint64_t address) {
       dma_.write(e.now(), address, e.ctx->data ? w->data.data() : nullptr, w->piece_bytes);
   if (r.status != tlm::TLM_OK_RESPONSE) return false;
   e.counters.dma_bytes_written += w->piece_bytes;
-  if (e.probe) e.probe->set(e.probe->rx_dma, r.start_ps, 2), e.probe->set(e.probe->rx_dma, r.done_ps, 0);
+  if (e.probe) {
+    e.probe->set(e.probe->rx_dma, r.start_ps, 2), e.probe->set(e.probe->rx_dma, r.done_ps, 0);
+    e.probe->set(e.probe->rx_dma_pkt, r.start_ps, packet_label(*w));
+    e.probe->set(e.probe->rx_dma_pkt, r.done_ps, 0);
+  }
   w->dma_address = address;
   w->dma_start = r.start_ps;
   e.at(r.done_ps, kWriteDone, w);

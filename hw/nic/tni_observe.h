@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "hw/nic/tni.h"
+#include "observe/packet_label.h"
 #include "observe/registry.h"
 
 namespace kairo::nic {
@@ -16,17 +17,23 @@ const std::vector<observe::Counter>& tni_counters();
 void read_counters(const Tni& t, sim::Time now, std::uint64_t* out);
 
 // cmdq_depth (commands posted and not yet taken), tx_dma and rx_dma (0 idle,
-// 1 reading memory, 2 writing it), tx_pkt (the operation id of the packet
-// being injected, 0 between packets), and the running counts doorbells,
-// notices and completions. All of class "tni".
+// 1 reading memory, 2 writing it), tx_dma_pkt and rx_dma_pkt (the packet
+// whose payload that DMA moves), tx_pkt (the packet being injected), each
+// packet by its label (observe/packet_label.h, named by kPacketStates; 0
+// idle), and the running counts doorbells, notices and completions. All of
+// class "tni".
 inline constexpr const char* kTniClass = "tni";
 inline constexpr sim::Trace::State kDmaStateNames[] = {{0, "idle"}, {1, "read"}, {2, "write"}};
 inline constexpr sim::Trace::States kDmaStates = {"dma", kDmaStateNames, 3};
+inline constexpr sim::Trace::State kIdlePacket[] = {{0, "idle"}};
+inline constexpr sim::Trace::States kPacketStates = {"packet", kIdlePacket, 1, &observe::packet_label_text};
 inline constexpr observe::Signal<TniProbe> kTniSignals[] = {
     {"cmdq_depth", 16, true, kTniClass, &TniProbe::cmdq},
     {"tx_dma", 2, false, kTniClass, &TniProbe::tx_dma, kDmaStates},
     {"rx_dma", 2, false, kTniClass, &TniProbe::rx_dma, kDmaStates},
-    {"tx_pkt", 32, false, kTniClass, &TniProbe::tx_pkt},
+    {"tx_dma_pkt", 64, false, kTniClass, &TniProbe::tx_dma_pkt, kPacketStates},
+    {"rx_dma_pkt", 64, false, kTniClass, &TniProbe::rx_dma_pkt, kPacketStates},
+    {"tx_pkt", 64, false, kTniClass, &TniProbe::tx_pkt, kPacketStates},
     {"doorbells", 32, true, kTniClass, &TniProbe::doorbells},
     {"notices", 32, true, kTniClass, &TniProbe::notices},
     {"completions", 32, true, kTniClass, &TniProbe::completions},

@@ -29,8 +29,11 @@ void TransmitEngine::pump_reads(Engine& e) {
       e.counters.dma_bytes_read += w->piece_bytes;
     ++reads_in_flight_;
     w->dma_start = r.start_ps;
-    if (e.probe)
+    if (e.probe) {  // reads are serial: the next one's label, set later at this one's end, wins there
       e.probe->set(e.probe->tx_dma, r.start_ps, 1), e.probe->set(e.probe->tx_dma, r.done_ps, 0);
+      e.probe->set(e.probe->tx_dma_pkt, r.start_ps, packet_label(*w));
+      e.probe->set(e.probe->tx_dma_pkt, r.done_ps, 0);
+    }
     e.at(r.done_ps, kReadDone, w);
   }
 }
@@ -68,6 +71,7 @@ void TransmitEngine::send_wire(Engine& e, Wire* w, bool response) {
   hw::Packet* p = e.pool.get();
   const PacketPlan plan = e.packetizer.plan(w->piece_bytes, 0);
   p->id = w->op;
+  p->label = packet_label(*w);  // a few shifts: set whether or not a block on its way is traced
   p->created_ps = e.now();
   p->src = e.node;
   p->dst = w->dst_node;
@@ -83,8 +87,7 @@ void TransmitEngine::send_wire(Engine& e, Wire* w, bool response) {
   }
   e.ep.send(p);
   ++e.counters.packets_sent;
-  if (e.probe)
-    e.probe->set(e.probe->tx_pkt, e.now(), p->id + 1), e.probe->set(e.probe->tx_pkt, p->tail_ps, 0);
+  if (e.probe) e.probe->set(e.probe->tx_pkt, e.now(), p->label), e.probe->set(e.probe->tx_pkt, p->tail_ps, 0);
   // The active command is done once its last packet is on its way.
   if (!response && w->ends_command) {
     if (e.p->fault == Fault::kCompleteBeforeAck) operation(w->op_kind).last_injected(e, *w);

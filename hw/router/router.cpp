@@ -407,7 +407,7 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
     const RouterProbe::Out& o = probe_->out[std::size_t(p->out_port)];
     sim::Trace& tr = *probe_->trace;
     if (o.busy != RouterProbe::kOff) tr.set(o.busy, start, 1), tr.set(o.busy, tail_leaves, 0);
-    if (o.pkt != RouterProbe::kOff) tr.set(o.pkt, start, p->id + 1), tr.set(o.pkt, tail_leaves, 0);
+    if (o.pkt != RouterProbe::kOff) tr.set(o.pkt, start, p->label), tr.set(o.pkt, tail_leaves, 0);
     if (o.vc != RouterProbe::kOff) tr.set(o.vc, start, std::uint64_t(out_vc));
     if (o.route != RouterProbe::kOff) {
       const VcClass c = p->out_class;

@@ -29,12 +29,13 @@ void read_alloc(const Router& r, int port, std::uint64_t* out);
 std::string port_dim_name(const Router& r, int port, const Topology* topo);
 
 // Per output port, class "link": busy (the link serializing a packet), pkt
-// (operation id + 1 of the packet on the link), vc (the downstream VC it
-// took), credit_stall (a ready packet waits for downstream credits).
+// (the label of the packet on the link, hw::Packet::label, 0 between
+// packets), vc (the downstream VC it took), credit_stall (a ready packet
+// waits for downstream credits).
 inline constexpr const char* kLinkClass = "link";
 inline constexpr observe::Signal<RouterProbe::Out> kPortSignals[] = {
     {"busy", 1, false, kLinkClass, &RouterProbe::Out::busy},
-    {"pkt", 32, false, kLinkClass, &RouterProbe::Out::pkt},
+    {"pkt", 64, false, kLinkClass, &RouterProbe::Out::pkt},
     {"vc", 4, false, kLinkClass, &RouterProbe::Out::vc},
     {"credit_stall", 1, false, kLinkClass, &RouterProbe::Out::stall},
 };

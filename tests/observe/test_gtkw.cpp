@@ -72,17 +72,15 @@ TEST(Gtkw, APutOpensOnItsStoryWithThePacketsHeadAndTailInside) {
   ASSERT_EQ(res.exit_code, 0) << res.err;
   const std::vector<Row> rows = test::read_fst(dir + "/put.fst");
   ASSERT_FALSE(rows.empty());
-  // The first packet a traced block shows, and the end of the busy period
-  // it starts on the traced links (no packet signal non-zero).
+  // The first packet a traced block shows, and the last time a traced link
+  // shows its value (unique in the run: docs/waveforms.md, "Packet values").
   std::uint64_t head = 0, tail = 0, value = 0;
   std::map<std::string, std::uint64_t> now;
   for (const auto& [t, s, v] : rows) {
     if (!packet_signal(s)) continue;
-    now[s] = v;
     if (!value && v) head = t, value = v;
-    if (value && !tail && t > head &&
-        std::all_of(now.begin(), now.end(), [](const auto& kv) { return kv.second == 0; }))
-      tail = t;
+    if (value && now[s] == value && v != value) tail = std::max(tail, t);
+    now[s] = v;
   }
   ASSERT_GT(value, 0u) << "no packet on a traced link";
   ASSERT_GT(tail, head);
@@ -99,7 +97,9 @@ TEST(Gtkw, APutOpensOnItsStoryWithThePacketsHeadAndTailInside) {
   EXPECT_LT(window_end(f) - double(f.timestart), 4.0 * double(completion - doorbell))
       << "the window is much wider than the put";
   EXPECT_EQ(f.marker_a, head) << "marker A is not at the packet's head";
-  EXPECT_EQ(f.marker_b, tail) << "marker B is not at the packet's tail";
+  EXPECT_TRUE(f.marker_b == tail || f.marker_b == completion)
+      << "marker B is at neither the packet's tail nor the put's completion (test_packet_values.cpp: the "
+         "rule)";
 
   std::set<std::string> names;
   for (const auto& r : rows) names.insert(std::get<1>(r));
@@ -142,8 +142,11 @@ TEST(Gtkw, ABoundedTraceOpensOnTheIntervalAsked) {
   const double pixel = double(200000) / platforms::kGtkwWavePixels;
   EXPECT_NEAR(window_end(f), 2200000.0, pixel);
   EXPECT_GE(f.marker_a, 2000000u);
-  EXPECT_LE(f.marker_b, 2200000u);
-  EXPECT_LE(f.marker_a, f.marker_b);
+  EXPECT_LE(f.marker_a, 2200000u);
+  if (f.marker_b != std::uint64_t(-1)) {  // B is left out when its name would print over A's
+    EXPECT_LE(f.marker_b, 2200000u);
+    EXPECT_LE(f.marker_a, f.marker_b);
+  }
 }
 
 TEST(Gtkw, CreditCountsStayWithinTheVcBufferAndAllReturnWhenTheNetworkDrains) {
