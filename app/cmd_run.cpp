@@ -61,7 +61,8 @@ int run_once(RunArgs& a) {
       try {
         op_log.finish();
       } catch (const std::runtime_error& e) {
-        if (output_code == kExitOk) output_code = !a.split || world.root() ? bad_input(e.what()) : kExitBadInput;
+        if (output_code == kExitOk)
+          output_code = !a.split || world.root() ? bad_input(e.what()) : kExitBadInput;
       }
     };
     if (split) {
@@ -106,7 +107,8 @@ int run_once(RunArgs& a) {
         output_code = kExitBadInput;
       // The ordering checker over the run's operation log, on stderr (stdout
       // may carry the JSON); also when the workload failed: it may say why.
-      const int check_code = op_log.check() ? check_ops(op_log.records(), op_log.rules(), std::cerr) : kExitOk;
+      const int check_code =
+          op_log.check() ? check_ops(op_log.records(), op_log.rules(), std::cerr) : kExitOk;
       if (!o.ok || (o.verified && !*o.verified)) {
         std::cerr << "kairo: " << a.workload << " failed: " << o.failure << "\n";
         return kExitSimFailure;

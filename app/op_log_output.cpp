@@ -15,8 +15,9 @@ bool ends_with(const std::string& s, const std::string& tail) {
 }  // namespace
 
 void OpLogOutput::add_options(CLI::App* c) {
-  c->add_option("--op-log", path_,
-                "write every step of every RDMA operation here (.csv or .jsonl; docs/rdma.md, the operation log)");
+  c->add_option(
+      "--op-log", path_,
+      "write every step of every RDMA operation here (.csv or .jsonl; docs/rdma.md, the operation log)");
   c->add_option("--op-log-nodes", nodes_, "log these nodes only: ids or ranges, e.g. 0,1 or 0-15");
   c->add_option("--op-log-from", from_, "log from this simulated time, e.g. 10us");
   c->add_option("--op-log-to", to_, "log up to this simulated time");
@@ -28,12 +29,14 @@ void OpLogOutput::add_options(CLI::App* c) {
 void OpLogOutput::check_outputs() const {
   if (!path_.empty()) {
     if (!ends_with(path_, ".csv") && !ends_with(path_, ".jsonl"))
-      throw std::invalid_argument("--op-log: expected a file name ending in .csv or .jsonl, got '" + path_ + "'");
+      throw std::invalid_argument("--op-log: expected a file name ending in .csv or .jsonl, got '" + path_ +
+                                  "'");
     sim::check_output_path("--op-log", path_);
   }
   if (!any() && (!nodes_.empty() || !from_.empty() || !to_.empty()))
-    throw std::invalid_argument("--op-log-nodes/--op-log-from/--op-log-to: a selection needs --op-log FILE "
-                                "or --check-ops");
+    throw std::invalid_argument(
+        "--op-log-nodes/--op-log-from/--op-log-to: a selection needs --op-log FILE "
+        "or --check-ops");
   if (!rules_.empty() && !check_)
     throw std::invalid_argument("--check-ops-rules: rules are checked with --check-ops; add it");
   if (!rules_.empty()) observe::read_op_rules_file(rules_);  // a bad rules file before the run

@@ -20,7 +20,7 @@ struct RunArgs {
   std::string compare;             // --compare key=v1,v2,...
   std::string partition = "auto";  // --partition, under mpirun
   bool split = false;              // this run is split over mpirun's processes (docs/parallel.md)
-  std::shared_ptr<Observe> observe = std::make_shared<Observe>();  // waveforms and counter logs
+  std::shared_ptr<Observe> observe = std::make_shared<Observe>();         // waveforms and counter logs
   std::shared_ptr<OpLogOutput> op_log = std::make_shared<OpLogOutput>();  // the operation log and its check
   // A variant's child (app/run_variants.cpp) hands its summary back here
   // instead of writing it to --json or stdout.

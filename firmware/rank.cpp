@@ -1,10 +1,10 @@
 #include "firmware/rank.h"
 
-#include "hw/nic/node_memory.h"
-
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+
+#include "hw/nic/node_memory.h"
 
 namespace kairo::fw {
 

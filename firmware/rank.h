@@ -84,7 +84,8 @@ class Rank final : public nic::TniListener {
   Task fetch_add(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
                  std::uint64_t local_offset, std::uint64_t addend, std::uint64_t* handle);
   Task compare_swap(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
-                    std::uint64_t local_offset, std::uint64_t compare, std::uint64_t swap, std::uint64_t* handle);
+                    std::uint64_t local_offset, std::uint64_t compare, std::uint64_t swap,
+                    std::uint64_t* handle);
   // The next completion on `tni` (FJMPI_Rdma_poll_cq, waiting).
   Task poll_cq(int tni, nic::Completion* out);
   // The oldest completion on `tni`, if one is there, without waiting.
@@ -158,8 +159,8 @@ class Runtime {
   // Rank r runs on node nodes[r] (empty: on node r) with tnis_per_rank[r]
   // and registries[r], that node's TNIs and registration table.
   Runtime(sim::EventQueue& q, const router::Topology* torus,
-          std::vector<std::vector<nic::HostInterface*>> tnis_per_rank, std::vector<nic::MemoryRegistry*> registries,
-          std::vector<router::NodeId> nodes = {});
+          std::vector<std::vector<nic::HostInterface*>> tnis_per_rank,
+          std::vector<nic::MemoryRegistry*> registries, std::vector<router::NodeId> nodes = {});
   ~Runtime();
   // The node a rank runs on; an id no node has for a rank out of range (the
   // TNI then reports a bad rank).

@@ -12,12 +12,12 @@ namespace kairo::observe {
 namespace {
 
 constexpr std::array<std::string_view, kOpEvents> kEventTokens = {
-    "register", "deregister", "doorbell", "start",  "dma_read", "inject",      "arrive",
-    "dma_write", "drop",      "notice",   "complete", "poll",   "notice_poll",
+    "register",  "deregister", "doorbell", "start",    "dma_read", "inject",      "arrive",
+    "dma_write", "drop",       "notice",   "complete", "poll",     "notice_poll",
 };
 constexpr std::array<std::string_view, kOpKinds> kKindTokens = {
-    "put",          "get",         "fetch_add",      "compare_swap",    "data",   "ack",
-    "get_request",  "get_response", "atomic_request", "atomic_response", "region",
+    "put",         "get",          "fetch_add",      "compare_swap",    "data",   "ack",
+    "get_request", "get_response", "atomic_request", "atomic_response", "region",
 };
 // hw/nic/rdma_status.h's order (tests/nic/test_op_log.cpp checks it).
 constexpr std::array<std::string_view, kOpStatuses> kStatusTokens = {
@@ -53,7 +53,9 @@ std::string_view token(OpKind k) { return kKindTokens[std::size_t(k)]; }
 std::string_view status_token(std::uint8_t s) { return s < kOpStatuses ? kStatusTokens[s] : "unknown"; }
 std::optional<OpEvent> event_of(std::string_view t) { return find_token<OpEvent>(kEventTokens, t); }
 std::optional<OpKind> kind_of(std::string_view t) { return find_token<OpKind>(kKindTokens, t); }
-std::optional<std::uint8_t> status_of(std::string_view t) { return find_token<std::uint8_t>(kStatusTokens, t); }
+std::optional<std::uint8_t> status_of(std::string_view t) {
+  return find_token<std::uint8_t>(kStatusTokens, t);
+}
 
 std::string op_text(const OpId& op) { return fmt::format("{}.{}.{}", op.node, op.tni, op.number); }
 std::string packet_text(const OpId& op, std::int64_t packet) {

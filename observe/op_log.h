@@ -84,8 +84,8 @@ struct OpRecord {
   static constexpr std::uint64_t kNone = ~std::uint64_t(0);
   sim::Time time_ps = 0;
   std::uint32_t node = 0;
-  std::int32_t tni = -1;  // -1: the node's registration table
-  OpId op;                // none on registration records
+  std::int32_t tni = -1;     // -1: the node's registration table
+  OpId op;                   // none on registration records
   std::int64_t packet = -1;  // j of "N.T.K/j"; -1 on operation records
   OpKind kind = OpKind::kPut;
   OpEvent event = OpEvent::kDoorbell;

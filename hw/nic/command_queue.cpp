@@ -23,11 +23,9 @@ bool CommandQueue::post(Engine& e, const Command& c) {
     r.peer = c.dst_node;
     r.key = c.remote_key;
     if (c.op == Op::kPut) r.tag = c.tag;
-    r.flags = std::uint8_t((c.op == Op::kPut && c.notify ? observe::kFlagNotify : 0) |
-                           (c.fence ? observe::kFlagFence : 0) |
-                           (c.op == Op::kPut && c.completion == CompletionKind::kLocal
-                                ? observe::kFlagLocalCompletion
-                                : 0));
+    r.flags = std::uint8_t(
+        (c.op == Op::kPut && c.notify ? observe::kFlagNotify : 0) | (c.fence ? observe::kFlagFence : 0) |
+        (c.op == Op::kPut && c.completion == CompletionKind::kLocal ? observe::kFlagLocalCompletion : 0));
     e.log(r);
   }
   start_next(e);

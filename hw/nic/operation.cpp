@@ -6,7 +6,8 @@
 
 namespace kairo::nic {
 
-const Operation* const kOperations[4] = {&kPutOperation, &kGetOperation, &kAtomicOperation, &kAtomicOperation};
+const Operation* const kOperations[4] = {&kPutOperation, &kGetOperation, &kAtomicOperation,
+                                         &kAtomicOperation};
 
 Wire* new_wire(Engine& e, std::uint64_t number, const Command& c, Wire::Type type, std::uint32_t packet) {
   Wire* w = e.ctx->wires->get();

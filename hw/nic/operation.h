@@ -27,7 +27,8 @@ class Operation {
   virtual ~Operation() = default;
   // Initiator: operation `number`, command `c`, passed its checks; make its
   // packets (`local_address`: where its local range lies in memory).
-  virtual void start(Engine& e, std::uint64_t number, const Command& c, std::uint64_t local_address) const = 0;
+  virtual void start(Engine& e, std::uint64_t number, const Command& c,
+                     std::uint64_t local_address) const = 0;
   // Either side: one of the operation's packets is here (its tail is in).
   virtual void receive(Engine& e, Wire& w) const = 0;
   // Either side: the rx DMA has written `w`'s payload (kWriteDone), or `w`

@@ -37,8 +37,8 @@ class ReceiveEngine {
     RdmaStatus status = RdmaStatus::kOk;
     std::uint64_t base = 0;
     std::uint64_t pieces = 0, pieces_done = 0;
-    bool noticed = false;     // nic.fault notice_before_write: raised already
-    Wire* held = nullptr;     // nic.fault reorder_writes: the first packet, written after the second
+    bool noticed = false;  // nic.fault notice_before_write: raised already
+    Wire* held = nullptr;  // nic.fault reorder_writes: the first packet, written after the second
   };
 
   // `memory`: the node memory's forward interface.
@@ -90,10 +90,10 @@ class ReceiveEngine {
   void receive(Engine& e, hw::Packet* p);
 
   DmaEngine dma_;
-  sim::Ring<Wire*> notice_wait_;                       // puts whose last byte is in, waiting for notice room
-  sim::Ring<hw::Packet*> held_;                        // received while stalled: still in the ejection buffer
+  sim::Ring<Wire*> notice_wait_;  // puts whose last byte is in, waiting for notice room
+  sim::Ring<hw::Packet*> held_;   // received while stalled: still in the ejection buffer
   std::unordered_map<std::uint64_t, Arrival> arrivals_;  // by key (nodes never move)
-  bool stalled_ = false;                               // waits for notice-queue room
+  bool stalled_ = false;                                 // waits for notice-queue room
 };
 
 }  // namespace kairo::nic

@@ -37,14 +37,14 @@ struct Wire {
   // its ejection buffer slots until then).
   static bool is_written(Type t) { return t == kPutData || t == kGetData || t == kAtomicResponse; }
   RdmaStatus status = RdmaStatus::kOk;
-  Op op_kind = Op::kPut;  // the operation it belongs to
+  Op op_kind = Op::kPut;       // the operation it belongs to
   std::uint32_t src_node = 0;  // the operation's initiator
   std::uint16_t src_tni = 0;
   std::uint32_t dst_node = 0;  // where this packet goes
   std::uint16_t dst_tni = 0;
-  std::uint64_t op = 0;  // the operation: the initiator's command number (from 1)
+  std::uint64_t op = 0;      // the operation: the initiator's command number (from 1)
   std::uint32_t packet = 0;  // its place among the operation's packets (docs/rdma.md, the operation log)
-  MemKey key = 0;        // the target-side region of the operation
+  MemKey key = 0;            // the target-side region of the operation
   std::uint64_t offset = 0;
   std::uint64_t op_length = 0;
   std::uint64_t piece_offset = 0;  // this packet's share of the payload

@@ -14,8 +14,8 @@ using test::run_kairo;
 
 // The README's put, 4 KiB: three data packets (MTU 1,920 B), each step logged.
 test::CommandResult put_with(const std::string& fault) {
-  std::vector<std::string> args = {"run",     "tofu-small", "--workload", "pingpong", "--param",
-                                   "size=4KiB", "--quiet",  "--check-ops"};
+  std::vector<std::string> args = {"run",     "tofu-small", "--workload", "pingpong",
+                                   "--param", "size=4KiB",  "--quiet",    "--check-ops"};
   if (!fault.empty()) args.insert(args.end(), {"--set", "nic.fault=" + fault});
   return run_kairo(args);
 }
@@ -23,7 +23,8 @@ test::CommandResult put_with(const std::string& fault) {
 void expect_caught(const std::string& fault, const std::string& invariant) {
   const test::CommandResult r = put_with(fault);
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_NE(r.err.find(invariant), std::string::npos) << fault << " should break " << invariant << ":\n" << r.err;
+  EXPECT_NE(r.err.find(invariant), std::string::npos) << fault << " should break " << invariant << ":\n"
+                                                      << r.err;
   EXPECT_NE(r.err.find("open the waveform at"), std::string::npos) << r.err;
 }
 
@@ -33,7 +34,9 @@ TEST(NicFaults, WithoutAFaultThePutChecksClean) {
   EXPECT_NE(r.err.find("no violation"), std::string::npos) << r.err;
 }
 
-TEST(NicFaults, ANoticeBeforeTheLastWriteIsCaught) { expect_caught("notice_before_write", "notice-after-writes"); }
+TEST(NicFaults, ANoticeBeforeTheLastWriteIsCaught) {
+  expect_caught("notice_before_write", "notice-after-writes");
+}
 
 TEST(NicFaults, ACompletionBeforeTheAcknowledgementIsCaught) {
   expect_caught("complete_before_ack", "put-remote-completion");

@@ -32,7 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       return 0;
     }
     std::istringstream in(text);
-    const auto format = data[0] % 3 == 0 ? kairo::observe::OpLogFormat::kCsv : kairo::observe::OpLogFormat::kJsonLines;
+    const auto format =
+        data[0] % 3 == 0 ? kairo::observe::OpLogFormat::kCsv : kairo::observe::OpLogFormat::kJsonLines;
     const auto log = kairo::observe::read_op_log(in, "fuzz", format);
     (void)kairo::observe::check_op_log(log, {}, 20);
   } catch (const std::invalid_argument& e) {

@@ -69,8 +69,8 @@ TEST(NicAtomics, FetchAddBetweenNeighboursCompletesWhenTheAtomicModelSays) {
   ASSERT_TRUE(t.b.tni(t.src).post(atomic(Op::kFetchAdd, t.dst, lk, 8, rk, 64, 3, 0, 9)));
   t.b.queue.run_direct();
 
-  const Time request_in = ceil_to(network(t.p, t.p.nic.node_latency_ps, test::packet_flits(t.p, 0), t.src, t.dst),
-                                  t.period);
+  const Time request_in =
+      ceil_to(network(t.p, t.p.nic.node_latency_ps, test::packet_flits(t.p, 0), t.src, t.dst), t.period);
   const Time written = request_in + 2 * t.dma8;  // the read, then the write of the new value
   const Time response_in = ceil_to(network(t.p, written, test::packet_flits(t.p, 8), t.dst, t.src), t.period);
   auto c = t.b.tni(t.src).poll_completion();
@@ -139,11 +139,13 @@ TEST(NicAtomics, AtomicsOnOneWordFromFourEnginesAreSerialized) {
         (r.event == OpEvent::kDmaRead || r.event == OpEvent::kDmaWrite))
       steps.push_back(r);
   ASSERT_EQ(steps.size(), 8u);
-  std::sort(steps.begin(), steps.end(), [](const OpRecord& a, const OpRecord& b) { return a.start_ps < b.start_ps; });
+  std::sort(steps.begin(), steps.end(),
+            [](const OpRecord& a, const OpRecord& b) { return a.start_ps < b.start_ps; });
   for (std::size_t i = 0; i < 8; ++i) {
     EXPECT_EQ(steps[i].event, i % 2 ? OpEvent::kDmaWrite : OpEvent::kDmaRead) << "read then write, in turn";
     EXPECT_EQ(steps[i].addr, 256u);
-    if (i > 0) EXPECT_GE(steps[i].start_ps, steps[i - 1].time_ps) << "step " << i << " overlaps the one before";
+    if (i > 0)
+      EXPECT_GE(steps[i].start_ps, steps[i - 1].time_ps) << "step " << i << " overlaps the one before";
   }
 }
 
@@ -178,8 +180,10 @@ TEST(NicFence, AFencedCommandStartsWhenEveryEarlierCommandHasCompleted) {
     if (r.event == OpEvent::kStart && r.op.number == 2) start = r.time_ps;
   EXPECT_EQ(start, first->time_ps) << "the fence holds the command until the big put completes";
   const Time read_done = start + t.dma8;
-  const Time written = ceil_to(network(t.p, read_done, test::packet_flits(t.p, 8), t.src, t.dst), t.period) + t.dma8;
-  EXPECT_EQ(second->time_ps, ceil_to(network(t.p, written, test::packet_flits(t.p, 0), t.dst, t.src), t.period));
+  const Time written =
+      ceil_to(network(t.p, read_done, test::packet_flits(t.p, 8), t.src, t.dst), t.period) + t.dma8;
+  EXPECT_EQ(second->time_ps,
+            ceil_to(network(t.p, written, test::packet_flits(t.p, 0), t.dst, t.src), t.period));
 }
 
 // Without the fence the same second put starts as soon as the first one's
@@ -233,7 +237,8 @@ TEST(NicLocalCompletion, APutWithLocalCompletionCompletesAtItsLastRead) {
   EXPECT_EQ(done->time_ps, t.p.nic.node_latency_ps + t.dma8);
   EXPECT_FALSE(t.b.tni(t.src).poll_completion().has_value()) << "one completion per operation";
   const Time written =
-      ceil_to(network(t.p, t.p.nic.node_latency_ps + t.dma8, test::packet_flits(t.p, 8), t.src, t.dst), t.period) +
+      ceil_to(network(t.p, t.p.nic.node_latency_ps + t.dma8, test::packet_flits(t.p, 8), t.src, t.dst),
+              t.period) +
       t.dma8;
   auto n = t.b.tni(t.dst).poll_notice();
   ASSERT_TRUE(n.has_value());
@@ -271,12 +276,18 @@ TEST(NicOpLog, APutsStepsAreLoggedInOrderAtThePutModelsTimes) {
     Time time;
   };
   const std::vector<Step> want = {
-      {OpEvent::kRegister, OpKind::kRegion, t.src, 0},  {OpEvent::kDoorbell, OpKind::kPut, t.src, 0},
-      {OpEvent::kRegister, OpKind::kRegion, t.dst, 0},  {OpEvent::kStart, OpKind::kPut, t.src, L},
-      {OpEvent::kDmaRead, OpKind::kData, t.src, read_done}, {OpEvent::kInject, OpKind::kData, t.src, read_done},
-      {OpEvent::kArrive, OpKind::kData, t.dst, data_in},    {OpEvent::kDmaWrite, OpKind::kData, t.dst, written},
-      {OpEvent::kNotice, OpKind::kPut, t.dst, written},     {OpEvent::kInject, OpKind::kAck, t.dst, written},
-      {OpEvent::kArrive, OpKind::kAck, t.src, ack_in},      {OpEvent::kComplete, OpKind::kPut, t.src, ack_in},
+      {OpEvent::kRegister, OpKind::kRegion, t.src, 0},
+      {OpEvent::kDoorbell, OpKind::kPut, t.src, 0},
+      {OpEvent::kRegister, OpKind::kRegion, t.dst, 0},
+      {OpEvent::kStart, OpKind::kPut, t.src, L},
+      {OpEvent::kDmaRead, OpKind::kData, t.src, read_done},
+      {OpEvent::kInject, OpKind::kData, t.src, read_done},
+      {OpEvent::kArrive, OpKind::kData, t.dst, data_in},
+      {OpEvent::kDmaWrite, OpKind::kData, t.dst, written},
+      {OpEvent::kNotice, OpKind::kPut, t.dst, written},
+      {OpEvent::kInject, OpKind::kAck, t.dst, written},
+      {OpEvent::kArrive, OpKind::kAck, t.src, ack_in},
+      {OpEvent::kComplete, OpKind::kPut, t.src, ack_in},
       {OpEvent::kPoll, OpKind::kPut, t.src, 0},
   };
   ASSERT_EQ(r.size(), want.size());
@@ -285,10 +296,12 @@ TEST(NicOpLog, APutsStepsAreLoggedInOrderAtThePutModelsTimes) {
     EXPECT_EQ(r[i].event, want[i].event);
     EXPECT_EQ(r[i].kind, want[i].kind);
     EXPECT_EQ(r[i].node, want[i].node);
-    if (r[i].event != OpEvent::kPoll) EXPECT_EQ(r[i].time_ps, want[i].time);  // the poll: when the test polled
+    if (r[i].event != OpEvent::kPoll)
+      EXPECT_EQ(r[i].time_ps, want[i].time);  // the poll: when the test polled
     if (r[i].event != OpEvent::kRegister) EXPECT_EQ(observe::op_text(r[i].op), "0.0.1");
   }
-  EXPECT_EQ(observe::packet_text(r[9].op, r[9].packet), "0.0.1/1") << "the acknowledgement follows the data packet";
+  EXPECT_EQ(observe::packet_text(r[9].op, r[9].packet), "0.0.1/1")
+      << "the acknowledgement follows the data packet";
 }
 
 // A 4 KiB get with the 1,920-byte MTU: a request, then three responses, each
