@@ -188,6 +188,8 @@ ERRORS = {
                                           ["circuits=request", "preset"]),
     "error-run-bad-vcd-path": (2, None, ["run", "tofu-small", "--workload", "barrier", "--vcd",
                                          "/nonexistent-dir/w.vcd"], ["--vcd", "does not exist"]),
+    "error-run-bad-op-log-path": (2, None, ["run", "tofu-small", "--workload", "barrier", "--op-log",
+                                            "/nonexistent-dir/ops.csv"], ["--op-log", "does not exist"]),
 }
 
 
