@@ -35,10 +35,7 @@ void store_le(unsigned char* b, std::uint64_t v) {
 class AtomicOperation final : public Operation {
  public:
   void start(Engine& e, std::uint64_t number, const Command& c, std::uint64_t) const override {
-    Wire* w = new_wire(e, number, c, Wire::kAtomicRequest, 0);
-    w->ends_command = true;
-    e.tx.queue_ready(w);
-    e.tx.pump_send(e);
+    send_request(e, number, c, Wire::kAtomicRequest);
   }
 
   void receive(Engine& e, Wire& w) const override {

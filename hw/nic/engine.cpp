@@ -83,6 +83,15 @@ observe::OpRecord Engine::record(observe::OpEvent event, const Wire& w) const {
   return r;
 }
 
+void Engine::log_transfer(observe::OpEvent event, const Wire& w, std::uint64_t address, std::uint64_t bytes,
+                          sim::Time start) const {
+  observe::OpRecord r = record(event, w);
+  r.addr = address;
+  r.bytes = bytes;
+  r.start_ps = start;
+  log(r);
+}
+
 observe::OpKind packet_kind(const Wire& w) {
   using K = observe::OpKind;
   switch (w.type) {

@@ -123,6 +123,9 @@ struct Engine {
   // A packet's step (its operation, packet number and kind from the Wire).
   observe::OpRecord record(observe::OpEvent event, const Wire& w) const;
   void log(const observe::OpRecord& r) const { ctx->log->add(r); }
+  // A DMA transfer of `w`'s, over now: `bytes` at `address`, from `start`.
+  void log_transfer(observe::OpEvent event, const Wire& w, std::uint64_t address, std::uint64_t bytes,
+                    sim::Time start) const;
 
   // Where the engine is and what it shares with the machine.
   const TniContext* ctx;  // shared by every engine of the machine (must outlive it)

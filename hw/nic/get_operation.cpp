@@ -21,10 +21,7 @@ namespace {
 class GetOperation final : public Operation {
  public:
   void start(Engine& e, std::uint64_t number, const Command& c, std::uint64_t) const override {
-    Wire* w = new_wire(e, number, c, Wire::kGetRequest, 0);
-    w->ends_command = true;
-    e.tx.queue_ready(w);
-    e.tx.pump_send(e);
+    send_request(e, number, c, Wire::kGetRequest);
   }
 
   void receive(Engine& e, Wire& w) const override {

@@ -33,4 +33,11 @@ Wire* new_wire(Engine& e, std::uint64_t number, const Command& c, Wire::Type typ
   return w;
 }
 
+void send_request(Engine& e, std::uint64_t number, const Command& c, Wire::Type type) {
+  Wire* w = new_wire(e, number, c, type, 0);
+  w->ends_command = true;
+  e.tx.queue_ready(w);
+  e.tx.pump_send(e);
+}
+
 }  // namespace kairo::nic

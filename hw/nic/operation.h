@@ -52,6 +52,10 @@ inline const Operation& operation(Op op) { return *kOperations[std::size_t(op)];
 // command, sender-side marks cleared.
 Wire* new_wire(Engine& e, std::uint64_t number, const Command& c, Wire::Type type, std::uint32_t packet);
 
+// A command whose one packet is a header-only request (a get's, an atomic's):
+// made and sent; the command is done once it is on its way.
+void send_request(Engine& e, std::uint64_t number, const Command& c, Wire::Type type);
+
 // The put's last step at the target, also taken by the receive engine when
 // the notice queue has room again: raise the notice, answer with the
 // acknowledgement (put_operation.cpp).

@@ -52,25 +52,14 @@ bool ReceiveEngine::write(Engine& e, Wire* w, std::uint64_t address) {
 }
 
 void ReceiveEngine::write_done(Engine& e, Wire* w) {
-  if (e.logging()) {
-    observe::OpRecord r = e.record(observe::OpEvent::kDmaWrite, *w);
-    r.addr = w->dma_address;
-    r.bytes = w->piece_bytes;
-    r.start_ps = w->dma_start;
-    e.log(r);
-  }
+  if (e.logging())
+    e.log_transfer(observe::OpEvent::kDmaWrite, *w, w->dma_address, w->piece_bytes, w->dma_start);
   release(e, w);
   operation(w->op_kind).written(e, w);
 }
 
 void ReceiveEngine::atomic_read_done(Engine& e, Wire* w) {
-  if (e.logging()) {
-    observe::OpRecord r = e.record(observe::OpEvent::kDmaRead, *w);
-    r.addr = w->dma_address;
-    r.bytes = kAtomicBytes;
-    r.start_ps = w->dma_start;
-    e.log(r);
-  }
+  if (e.logging()) e.log_transfer(observe::OpEvent::kDmaRead, *w, w->dma_address, kAtomicBytes, w->dma_start);
   w->dma_start = w->write_start;
 }
 
@@ -90,13 +79,8 @@ void ReceiveEngine::write_again(Engine& e, const Wire& w, std::uint64_t address)
 }
 
 void ReceiveEngine::extra_write_done(Engine& e, Wire* copy) {
-  if (e.logging()) {
-    observe::OpRecord r = e.record(observe::OpEvent::kDmaWrite, *copy);
-    r.addr = copy->dma_address;
-    r.bytes = copy->piece_bytes;
-    r.start_ps = copy->dma_start;
-    e.log(r);
-  }
+  if (e.logging())
+    e.log_transfer(observe::OpEvent::kDmaWrite, *copy, copy->dma_address, copy->piece_bytes, copy->dma_start);
   e.ctx->wires->put(copy);
 }
 

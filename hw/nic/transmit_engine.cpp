@@ -40,13 +40,8 @@ void TransmitEngine::pump_reads(Engine& e) {
 
 void TransmitEngine::read_done(Engine& e, Wire* w) {
   --reads_in_flight_;
-  if (e.logging()) {
-    observe::OpRecord r = e.record(observe::OpEvent::kDmaRead, *w);
-    r.addr = w->read_address;
-    r.bytes = w->piece_bytes;
-    r.start_ps = w->dma_start;
-    e.log(r);
-  }
+  if (e.logging())
+    e.log_transfer(observe::OpEvent::kDmaRead, *w, w->read_address, w->piece_bytes, w->dma_start);
   if (w->completes_when_read) operation(w->op_kind).read(e, *w);
   (Wire::is_response(w->type) ? responses_ : ready_).push_back(w);
   pump_send(e);
