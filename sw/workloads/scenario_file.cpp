@@ -323,7 +323,8 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file) {
       s.sets.push_back(kv.first.Scalar() + "=" + set_value(kv.second));
     }
   }
-  for (const auto& e : r.list(f.need("ranks"), "ranks")) s.programs.push_back(read_program(r, e, s.tags));
+  const YAML::Node ranks = f.need("ranks");  // kept: list() returns a reference to its argument
+  for (const auto& e : r.list(ranks, "ranks")) s.programs.push_back(read_program(r, e, s.tags));
   if (s.programs.empty()) r.fail(f.where(), "ranks: expected at least one rank entry");
   if (auto expect = f.get("expect")) s.expect = read_expectations(r, r.list(*expect, "expect"));
   f.done();
