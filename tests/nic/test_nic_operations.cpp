@@ -149,12 +149,10 @@ TEST(NicAtomics, AtomicsOnOneWordFromFourEnginesAreSerialized) {
   }
 }
 
-// A put of 64 KiB, then an 8-byte put with the fence flag: the second starts
-// when the first completes (not when its last packet leaves), and from there
-// takes the put model's time.
-TEST(NicFence, AFencedCommandStartsWhenEveryEarlierCommandHasCompleted) {
-  Pair t;
-  observe::OpLog log(t.b.queue, {});
+// A put of 64 KiB (handle 1), then an 8-byte put (handle 2) to another
+// place of the same region, with or without the fence flag, run to the end
+// with the operation log on.
+void big_then_small(Pair& t, observe::OpLog& log, bool fence) {
   t.b.machine.set_op_log(&log);
   auto lk = t.b.registries[t.src]->add(0, 1 << 20).key;
   auto rk = t.b.registries[t.dst]->add(0, 1 << 20).key;
@@ -167,11 +165,20 @@ TEST(NicFence, AFencedCommandStartsWhenEveryEarlierCommandHasCompleted) {
   Command small = big;
   small.length = 8;
   small.remote_offset = 128 * 1024;
-  small.fence = true;
+  small.fence = fence;
   small.handle = 2;
   ASSERT_TRUE(t.b.tni(t.src).post(big));
   ASSERT_TRUE(t.b.tni(t.src).post(small));
   t.b.queue.run_direct();
+}
+
+// A put of 64 KiB, then an 8-byte put with the fence flag: the second starts
+// when the first completes (not when its last packet leaves), and from there
+// takes the put model's time.
+TEST(NicFence, AFencedCommandStartsWhenEveryEarlierCommandHasCompleted) {
+  Pair t;
+  observe::OpLog log(t.b.queue, {});
+  big_then_small(t, log, /*fence=*/true);
   auto first = t.b.tni(t.src).poll_completion(), second = t.b.tni(t.src).poll_completion();
   ASSERT_TRUE(first && second);
   EXPECT_EQ(first->handle, 1u);
@@ -191,20 +198,7 @@ TEST(NicFence, AFencedCommandStartsWhenEveryEarlierCommandHasCompleted) {
 TEST(NicFence, WithoutTheFenceTheNextCommandStartsWhenTheLastPacketLeaves) {
   Pair t;
   observe::OpLog log(t.b.queue, {});
-  t.b.machine.set_op_log(&log);
-  auto lk = t.b.registries[t.src]->add(0, 1 << 20).key;
-  auto rk = t.b.registries[t.dst]->add(0, 1 << 20).key;
-  Command big;
-  big.dst_node = t.dst;
-  big.local_key = lk;
-  big.remote_key = rk;
-  big.length = 64 * 1024;
-  Command small = big;
-  small.length = 8;
-  small.remote_offset = 128 * 1024;
-  ASSERT_TRUE(t.b.tni(t.src).post(big));
-  ASSERT_TRUE(t.b.tni(t.src).post(small));
-  t.b.queue.run_direct();
+  big_then_small(t, log, /*fence=*/false);
   Time start = 0, last_inject = 0, complete = 0;
   for (const OpRecord& r : log.records()) {
     if (r.op.number == 2 && r.event == OpEvent::kStart) start = r.time_ps;
