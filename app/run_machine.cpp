@@ -73,6 +73,8 @@ int diagnose(const RunPlan& plan, RunMachine& m, const RunTotals& t) {
         "kairo: {} of {} ranks never finished (the network is idle and nothing will wake "
         "them; first: {}): a program waits for a notice or completion that never comes\n",
         t.ranks - t.finished, t.ranks, who);
+    for (int r : t.unfinished)
+      if (std::string w = plan.work->waiting(r); !w.empty()) std::cerr << "  rank " << r << ": " << w << "\n";
     return kExitSimFailure;
   }
   return kExitOk;

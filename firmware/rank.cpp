@@ -122,7 +122,8 @@ std::size_t Runtime::footprint_bytes() const {
                   directory_.bucket_count() * sizeof(void*);
   for (const auto& r : ranks_) {
     b += sizeof(Rank) + r->tnis_.capacity() * sizeof(Rank::TniSide) +
-         r->notices_.capacity() * sizeof(nic::Notice) + signal(*r->any_notice_);
+         r->notices_.capacity() * sizeof(nic::Notice) + signal(*r->any_notice_) +
+         (r->activity_ ? signal(*r->activity_) : 0);
     for (const auto& side : r->tnis_)
       b += signal(side.completed) + signal(side.space) + side.early.capacity() * sizeof(nic::Completion);
   }
@@ -132,11 +133,13 @@ std::size_t Runtime::footprint_bytes() const {
 void Rank::tni_completion(int slot) {
   if (in_library_ > 0) drain_completions(std::size_t(slot));
   tnis_[std::size_t(slot)].completed.raise();
+  if (activity_) activity_->raise();
 }
 
 void Rank::tni_notice(int /*slot*/) {
   if (in_library_ > 0) drain_notices();
   any_notice_->raise();
+  if (activity_) activity_->raise();
 }
 
 void Rank::tni_command_space(int slot) { tnis_[std::size_t(slot)].space.raise(); }
@@ -381,6 +384,18 @@ Task Rank::complete(int tni, std::uint64_t handle, nic::Completion* out) {
   }
 }
 
+std::optional<nic::Completion> Rank::try_complete(int tni, std::uint64_t handle) {
+  drain_completions(std::size_t(tni));
+  auto& early = tnis_[std::size_t(tni)].early;
+  for (std::size_t i = 0; i < early.size(); ++i)
+    if (early[i].handle == handle) {
+      const nic::Completion c = early[i];
+      early.erase(early.begin() + std::ptrdiff_t(i));
+      return c;
+    }
+  return std::nullopt;
+}
+
 void Rank::drain_completions(std::size_t tni) {
   TniSide& side = tnis_[tni];
   while (auto c = side.tni->poll_completion()) side.early.push_back(*c);
@@ -405,6 +420,36 @@ Task Rank::poll_any(const std::uint32_t* tags, std::size_t n, std::size_t* which
         }
     co_await any_notice_->wait();
   }
+}
+
+std::optional<nic::Notice> Rank::try_poll_range(std::uint32_t first, std::uint32_t last) {
+  drain_notices();
+  for (std::size_t i = 0; i < notices_.size(); ++i)
+    if (notices_[i].tag >= first && notices_[i].tag <= last) {
+      const nic::Notice n = notices_[i];
+      notices_.erase(notices_.begin() + std::ptrdiff_t(i));
+      return n;
+    }
+  return std::nullopt;
+}
+
+Task Rank::poll_range(std::uint32_t first, std::uint32_t last, nic::Notice* out) {
+  InLibrary in(*this);
+  for (;;) {
+    if (auto n = try_poll_range(first, last)) {
+      if (out) *out = *n;
+      co_return;
+    }
+    co_await any_notice_->wait();
+  }
+}
+
+Task Rank::wait_activity() {
+  // The caller has just taken what it wanted from the queues (in this
+  // instant nothing more can arrive): wait for the next arrival.
+  InLibrary in(*this);
+  if (!activity_) activity_.emplace(rt_->queue(), rt_->resumer());
+  co_await activity_->wait();
 }
 
 Task Rank::poll(std::uint32_t tag, nic::Notice* out) {

@@ -92,6 +92,9 @@ class Rank final : public nic::TniListener {
   std::optional<nic::Completion> try_poll_cq(int tni);
   // Wait for the completion of one operation (acp_complete).
   Task complete(int tni, std::uint64_t handle, nic::Completion* out = nullptr);
+  // That operation's completion if it has arrived, without waiting (others
+  // stay queued for their own waits).
+  std::optional<nic::Completion> try_complete(int tni, std::uint64_t handle);
   // Wait until a put with `tag` has landed here (MGEN_rdma_poll), on any TNI.
   Task poll(std::uint32_t tag, nic::Notice* out = nullptr);
   // Wait until a put with any of the `n` tags has landed; `*which` is the
@@ -99,6 +102,15 @@ class Rank final : public nic::TniListener {
   Task poll_any(const std::uint32_t* tags, std::size_t n, std::size_t* which, nic::Notice* out = nullptr);
   // Wait for the next put with a notice to land here, whatever its tag (the oldest first).
   Task poll_notice(nic::Notice* out = nullptr);
+  // The oldest arrived notice whose tag is in [first, last], if one is
+  // there, without waiting; and the same, waiting. A library that gives its
+  // protocol messages a tag range of their own (the trace replay's MPI,
+  // sw/replay) takes them apart from the collectives' tags this way.
+  std::optional<nic::Notice> try_poll_range(std::uint32_t first, std::uint32_t last);
+  Task poll_range(std::uint32_t first, std::uint32_t last, nic::Notice* out = nullptr);
+  // Wait until a notice lands or a completion arrives on any TNI (the idle
+  // wait of a progress loop that has just polled both without waiting).
+  Task wait_activity();
   // Spend `duration` computing.
   Delay compute(sim::Time duration);
   // Local memory: read or write `bytes` of this node's memory through its
@@ -148,6 +160,7 @@ class Rank final : public nic::TniListener {
   std::vector<TniSide> tnis_;
   std::vector<nic::Notice> notices_;  // arrived, not yet polled
   std::optional<Signal> any_notice_;  // raised by every TNI's notices
+  std::optional<Signal> activity_;    // raised by notices and completions, once wait_activity was used
   std::uint64_t next_handle_ = 1;
   std::uint64_t next_free_ = 0;  // alloc's bump pointer
 };

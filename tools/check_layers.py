@@ -26,7 +26,8 @@ ALLOWED = {
     # bounds need the shape and the routing function
     "sw/collectives": {"sim", "firmware", "hw/common", "hw/nic", "hw/router", "platforms"},
     "sw/hybrid": {"sim", "hw/common", "hw/router", "hw/ocs", "platforms"},
-    "sw/workloads": {"sim", "firmware", "sw/collectives", "sw/hybrid", "hw/common", "hw/nic", "hw/ocs",
+    "sw/replay": {"sim", "firmware", "sw/collectives", "sw/hybrid", "hw/common", "hw/nic"},
+    "sw/workloads": {"sim", "firmware", "sw/collectives", "sw/hybrid", "sw/replay", "hw/common", "hw/nic", "hw/ocs",
                      "hw/router", "platforms"},
 }
 FOLDERS = sorted(ALLOWED, key=len, reverse=True)

@@ -58,6 +58,17 @@ class Params {
                                   std::to_string(lo) + ", " + std::to_string(hi) + "]");
     return x;
   }
+  // A finite real number in [lo, hi] (1, 0.5, 2e-3).
+  double real(const std::string& k, double dflt, double lo, double hi) {
+    auto v = take(k);
+    if (!v) return dflt;
+    char* end = nullptr;
+    const double x = std::strtod(v->c_str(), &end);
+    if (v->empty() || *end || !(x >= lo && x <= hi))
+      throw std::invalid_argument("--param " + k + "=" + *v + ": expected a number in [" +
+                                  std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return x;
+  }
   void check_all_used(const std::string& workload) const {
     for (const auto& [k, v] : values_)
       if (!used_.count(k))

@@ -16,6 +16,7 @@
 #include "sw/workloads/pingpong.h"
 #include "sw/workloads/put_bw.h"
 #include "sw/workloads/random_ring.h"
+#include "sw/workloads/trace.h"
 
 namespace kairo::sw {
 
@@ -61,6 +62,11 @@ const std::vector<WorkloadInfo>& workloads() {
        "all-to-all of size bytes per pair: a2a (simple spread), a2at (topology-aware), tofu (phased, with "
        "barriers), pairwise (algo, size, barrier_every, order, skew_ns)",
        make_alltoall},
+      {"trace",
+       "an MPI application's OTF2 trace replayed: point to point over the NIC (eager, rendezvous), "
+       "collectives by kairo's algorithms (trace, compute_scale, eager_limit, copy_gbps, strict, "
+       "algo.COLLECTIVE, scheme, pathways)",
+       make_trace},
   };
   return list;
 }

@@ -113,6 +113,9 @@ class Workload {
   // processes of a split run (results.h).
   virtual void results(Results& r) = 0;
   virtual Outcome outcome(HostMemory* memory) = 0;  // after the run; memory is null in size-only mode
+  // For a run whose rank `rank` never finished: what its program waits for
+  // (empty: nothing more to say than that it never finished).
+  virtual std::string waiting(int /*rank*/) const { return {}; }
 };
 
 struct WorkloadInfo {
