@@ -1,0 +1,220 @@
+// `kairo run PLATFORM --workload trace`: OTF2 archives written here with
+// libotf2 (otf2_writer.h), each stating exactly what its ranks did, replayed
+// through the binary. Expected values come from the protocol's definition
+// (docs/traces.md: an eager message is one put of its bytes plus a 32-byte
+// header; a rendezvous one a 32-byte request, a get of its bytes and a
+// 32-byte finish) and from the trace's own times, never from a run.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/test_support.h"
+#include "tests/trace/otf2_writer.h"
+
+namespace kairo {
+namespace {
+
+using test::Otf2Writer;
+using test::run_kairo;
+
+constexpr std::uint64_t kHeader = 32;
+
+std::string anchor(const std::string& dir) { return dir + "/traces.otf2"; }
+
+test::CommandResult replay(const std::string& dir, std::vector<std::string> extra = {},
+                           const std::string& platform = "tofu-small") {
+  std::vector<std::string> args = {"run",   platform, "--workload", "trace", "--param", "trace=" + anchor(dir),
+                                   "--mode", "size-only", "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run_kairo(args, {120, 0});
+}
+
+// Two ranks: MPI_Init at 0, then `gap` ns of compute, then MPI_Finalize.
+std::string compute_only(std::uint64_t gap) {
+  const std::string dir = test::temp_dir() + "/compute";
+  Otf2Writer w(dir, 2);
+  for (int r = 0; r < 2; ++r) {
+    w.call(r, 0, "MPI_Init");
+    w.call(r, 1 + gap, "MPI_Finalize");
+  }
+  return dir;
+}
+
+TEST(TraceReplay, ComputeGapsAreReplayedScaled) {
+  const std::string dir = compute_only(250000);
+  for (double scale : {1.0, 2.5}) {
+    const auto r = replay(dir, {"--param", "compute_scale=" + std::to_string(scale)});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_DOUBLE_EQ(j["latency_ns"].get<double>(), 250000 * scale);
+    EXPECT_EQ(j["details"]["recorded_ns"].get<double>(), 250000);  // Init's end to Finalize's start
+    for (const auto& pr : j["details"]["per_rank"]) {
+      EXPECT_DOUBLE_EQ(pr["compute_ns"].get<double>(), 250000 * scale);
+      EXPECT_DOUBLE_EQ(pr["communication_ns"].get<double>(), 0);
+    }
+  }
+}
+
+// Rank 0 sends `sizes` to rank 1 (blocking sends; rank 1 receives them in order).
+std::string one_way(const std::vector<std::uint64_t>& sizes) {
+  const std::string dir = test::temp_dir() + "/oneway";
+  Otf2Writer w(dir, 2);
+  std::uint64_t t = 10;
+  for (int r = 0; r < 2; ++r) w.call(r, 0, "MPI_Init");
+  for (std::size_t i = 0; i < sizes.size(); ++i, t += 10) {
+    w.send(0, t, 1, int(i), sizes[i]);
+    w.recv(1, t, 0, int(i), sizes[i], 0, int(i));
+  }
+  for (int r = 0; r < 2; ++r) w.call(r, t, "MPI_Finalize");
+  return dir;
+}
+
+TEST(TraceReplay, EagerBelowTheLimitRendezvousAbove) {
+  const std::vector<std::uint64_t> sizes = {0, 100, 12288, 12289, 100000, 4096};
+  const std::string dir = one_way(sizes);
+  for (std::uint64_t limit : {std::uint64_t(12288), std::uint64_t(4096)}) {
+    const auto r = replay(dir, {"--param", "eager_limit=" + std::to_string(limit)});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    std::uint64_t eager = 0, rendezvous = 0, dma = 0, bytes = 0;
+    for (std::uint64_t s : sizes) {
+      bytes += s;
+      if (s <= limit) {
+        ++eager;
+        dma += s + kHeader;  // one put: header and data
+      } else {
+        ++rendezvous;
+        dma += kHeader + s + kHeader;  // request to send, the get, the finish
+      }
+    }
+    const auto& d = j["details"];
+    EXPECT_EQ(d["eager_messages"].get<std::uint64_t>(), eager) << limit;
+    EXPECT_EQ(d["rendezvous_messages"].get<std::uint64_t>(), rendezvous) << limit;
+    EXPECT_EQ(d["p2p_messages"].get<std::uint64_t>(), sizes.size());
+    EXPECT_EQ(d["p2p_bytes"].get<std::uint64_t>(), bytes);
+    EXPECT_EQ(d["p2p_pairs"], nlohmann::json::parse("[[0, 1, " + std::to_string(sizes.size()) + ", " +
+                                                    std::to_string(bytes) + "]]"));
+    EXPECT_EQ(j["nic_counters"]["commands"].get<std::uint64_t>(), eager + 3 * rendezvous) << limit;
+    EXPECT_EQ(j["nic_counters"]["dma_bytes_read"].get<std::uint64_t>(), dma) << limit;
+    EXPECT_EQ(d["calls"]["MPI_Send"]["count"].get<int>(), int(sizes.size()));
+    EXPECT_EQ(d["calls"]["MPI_Send"]["bytes"].get<std::uint64_t>(), bytes);
+  }
+}
+
+// Rank 0 receives from any source with any tag, then from rank 2 with tag 5.
+// Rank 1 sends (tag 7) at once, rank 2 (tag 5) after 400 us of compute: as
+// MPI defines the wildcard, the first receive takes rank 1's message, the
+// one that arrives first, and the second receive rank 2's. Matching the
+// wildcard to rank 2's message would leave the second receive without one.
+TEST(TraceReplay, AWildcardReceiveTakesTheFirstMatchingArrival) {
+  const std::string dir = test::temp_dir() + "/wildcard";
+  {
+    Otf2Writer w(dir, 3);
+    for (int r = 0; r < 3; ++r) w.call(r, 0, "MPI_Init");
+    w.recv(0, 10, 2, 5, 64, -1, -1);  // as traced, it matched rank 2: the replay decides anew
+    w.recv(0, 20, 1, 7, 64, 2, 5);
+    w.send(1, 10, 0, 7, 64);
+    w.send(2, 400010, 0, 5, 64);
+    for (int r = 0; r < 3; ++r) w.call(r, 400100, "MPI_Finalize");
+  }
+  const auto r = replay(dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_GE(j["latency_ns"].get<double>(), 400000.0);
+}
+
+TEST(TraceReplay, ARankWaitingForAMessageNobodySendsIsNamed) {
+  const std::string dir = test::temp_dir() + "/deadlock";
+  {
+    Otf2Writer w(dir, 2);
+    for (int r = 0; r < 2; ++r) w.call(r, 0, "MPI_Init");
+    w.recv(0, 10, 1, 3, 8, 1, 3);
+    for (int r = 0; r < 2; ++r) w.call(r, 20, "MPI_Finalize");
+  }
+  const auto r = replay(dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("ranks never finished"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("rank 0: trace rank 0 is in MPI_Recv (its MPI call 2), waiting for a message from rank 1 with tag 3"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(TraceReplay, UnknownCallsAreNamedAndStrictMakesThemAnError) {
+  const std::string dir = test::temp_dir() + "/unknown";
+  {
+    Otf2Writer w(dir, 2);
+    for (int r = 0; r < 2; ++r) {
+      w.call(r, 0, "MPI_Init");
+      w.call(r, 5, "MPI_Put");
+      w.call(r, 7, "MPI_Put");
+      w.call(r, 9, "MPI_Finalize");
+    }
+  }
+  auto r = replay(dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("4 MPI_Put call(s) not replayed"), std::string::npos) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["details"]["unknown_calls"]["MPI_Put"].get<int>(), 4);
+  r = replay(dir, {"--param", "strict=true"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("MPI calls the replay does not know: MPI_Put (4)"), std::string::npos) << r.err;
+}
+
+TEST(TraceReplay, MembersThatDisagreeOnTheirCollectivesAreBadInput) {
+  const std::string dir = test::temp_dir() + "/mismatch";
+  {
+    Otf2Writer w(dir, 2);
+    for (int r = 0; r < 2; ++r) w.call(r, 0, "MPI_Init");
+    w.collective(0, 10, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0);
+    for (int r = 0; r < 2; ++r) w.call(r, 20, "MPI_Finalize");
+  }
+  const auto r = replay(dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("ranks 0 and 1 make 1 and 0 collective calls on communicator MPI_COMM_WORLD"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(TraceReplay, MoreRanksThanTheMachineHasAreBadInput) {
+  const std::string dir = test::temp_dir() + "/big";
+  {
+    Otf2Writer w(dir, 20);
+    for (int r = 0; r < 20; ++r) w.call(r, 0, "MPI_Init");
+  }
+  const auto r = replay(dir, {}, "ib-qdr-16");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("the trace has 20 ranks, but ib-qdr-16 has 16"), std::string::npos) << r.err;
+}
+
+TEST(TraceReplay, MissingTruncatedAndCorruptArchivesAreBadInput) {
+  const std::string tmp = test::temp_dir();
+  auto r = replay(tmp + "/nothing");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(tmp + "/nothing/traces.otf2: no such file"), std::string::npos) << r.err;
+
+  const std::string corrupt = tmp + "/corrupt";
+  ::mkdir(corrupt.c_str(), 0755);
+  test::write_file(corrupt, "traces.otf2", "this is not an OTF2 anchor file\n");
+  r = replay(corrupt);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(anchor(corrupt) + ": "), std::string::npos) << r.err;
+
+  // A whole archive whose rank 0 events are cut in half.
+  const std::string cut = one_way({100, 200, 300, 400, 50000, 60000});
+  const std::string evt = cut + "/traces/0.evt";
+  struct stat st{};
+  ASSERT_EQ(::stat(evt.c_str(), &st), 0);
+  ASSERT_EQ(::truncate(evt.c_str(), st.st_size / 2), 0);
+  r = replay(cut);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(anchor(cut) + ": "), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("Segmentation"), std::string::npos);
+
+  r = run_kairo({"run", "tofu-small", "--workload", "trace", "--quiet"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("needs --param trace=DIR/traces.otf2"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace kairo
