@@ -44,8 +44,8 @@ CollBytes one_to_all(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Da
   return swapped(all_to_one(recvcount, recvtype, sendcount, sendtype, root, inplace, comm));
 }
 
-CollBytes gatherv(int sendcount, MPI_Datatype sendtype, const int* recvcounts, MPI_Datatype recvtype, int root,
-                  bool inplace, MPI_Comm comm) {
+CollBytes gatherv(int sendcount, MPI_Datatype sendtype, const int* recvcounts, MPI_Datatype recvtype,
+                  int root, bool inplace, MPI_Comm comm) {
   const int me = rank_in(comm);
   if (me != root) return {bytes_of(sendcount, sendtype), 0};
   const uint64_t all = sum(recvcounts, size_of(comm), recvtype);
@@ -54,8 +54,8 @@ CollBytes gatherv(int sendcount, MPI_Datatype sendtype, const int* recvcounts, M
   return {own, all};
 }
 
-CollBytes scatterv(const int* sendcounts, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype, int root,
-                   bool inplace, MPI_Comm comm) {
+CollBytes scatterv(const int* sendcounts, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
+                   int root, bool inplace, MPI_Comm comm) {
   return swapped(gatherv(recvcount, recvtype, sendcounts, sendtype, root, inplace, comm));
 }
 
@@ -69,8 +69,8 @@ CollBytes alltoall(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Data
   return {n * bytes_of(sendcount, sendtype), n * bytes_of(recvcount, recvtype)};
 }
 
-CollBytes alltoallv(const int* sendcounts, MPI_Datatype sendtype, const int* recvcounts, MPI_Datatype recvtype,
-                    bool inplace, MPI_Comm comm) {
+CollBytes alltoallv(const int* sendcounts, MPI_Datatype sendtype, const int* recvcounts,
+                    MPI_Datatype recvtype, bool inplace, MPI_Comm comm) {
   const int n = size_of(comm);
   if (inplace) {
     const uint64_t b = sum(recvcounts, n, recvtype) - bytes_of(recvcounts[rank_in(comm)], recvtype);

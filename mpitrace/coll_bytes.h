@@ -21,15 +21,15 @@ CollBytes all_to_one(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Da
                      bool inplace, MPI_Comm comm);
 CollBytes one_to_all(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype, int root,
                      bool inplace, MPI_Comm comm);
-CollBytes gatherv(int sendcount, MPI_Datatype sendtype, const int* recvcounts, MPI_Datatype recvtype, int root,
-                  bool inplace, MPI_Comm comm);
-CollBytes scatterv(const int* sendcounts, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype, int root,
-                   bool inplace, MPI_Comm comm);
+CollBytes gatherv(int sendcount, MPI_Datatype sendtype, const int* recvcounts, MPI_Datatype recvtype,
+                  int root, bool inplace, MPI_Comm comm);
+CollBytes scatterv(const int* sendcounts, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
+                   int root, bool inplace, MPI_Comm comm);
 // Alltoall, and Allgather and Allreduce, which Score-P counts the same way.
 CollBytes alltoall(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype, bool inplace,
                    MPI_Comm comm);
-CollBytes alltoallv(const int* sendcounts, MPI_Datatype sendtype, const int* recvcounts, MPI_Datatype recvtype,
-                    bool inplace, MPI_Comm comm);
+CollBytes alltoallv(const int* sendcounts, MPI_Datatype sendtype, const int* recvcounts,
+                    MPI_Datatype recvtype, bool inplace, MPI_Comm comm);
 CollBytes alltoallw(const int* sendcounts, const MPI_Datatype* sendtypes, const int* recvcounts,
                     const MPI_Datatype* recvtypes, bool inplace, MPI_Comm comm);
 CollBytes allgatherv(int sendcount, MPI_Datatype sendtype, const int* recvcounts, MPI_Datatype recvtype,

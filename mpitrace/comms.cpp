@@ -28,7 +28,7 @@ int g_world_size = 1;
 uint32_t g_led = 0;  // communicators this rank has led
 bool g_self_used = false;
 uint64_t g_unknown = 0;
-std::vector<Known> g_known;        // few entries: a linear search is enough
+std::vector<Known> g_known;         // few entries: a linear search is enough
 std::vector<CommRecord> g_records;  // the communicators this rank leads
 
 std::vector<uint32_t> world_ranks_of(MPI_Comm comm) {

@@ -21,7 +21,7 @@ constexpr uint32_t kSelfComm = 1;
 struct CommRecord {
   uint32_t id = 0;
   uint32_t parent = 0;
-  uint32_t creator = 0;  // the Region that made it
+  uint32_t creator = 0;           // the Region that made it
   std::vector<uint32_t> members;  // world ranks, in communicator-rank order
 };
 

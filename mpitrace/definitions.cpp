@@ -59,9 +59,9 @@ void write_locations(OTF2_GlobalDefWriter* w, Strings& str, Status& st, const Ru
     st += OTF2_GlobalDefWriter_WriteLocationGroup(w, static_cast<OTF2_LocationGroupRef>(r), str(name),
                                                   OTF2_LOCATION_GROUP_TYPE_PROCESS, node,
                                                   OTF2_UNDEFINED_LOCATION_GROUP);
-    st += OTF2_GlobalDefWriter_WriteLocation(w, static_cast<OTF2_LocationRef>(r), str(name),
-                                             OTF2_LOCATION_TYPE_CPU_THREAD, run.events[static_cast<size_t>(r)],
-                                             static_cast<OTF2_LocationGroupRef>(r));
+    st += OTF2_GlobalDefWriter_WriteLocation(
+        w, static_cast<OTF2_LocationRef>(r), str(name), OTF2_LOCATION_TYPE_CPU_THREAD,
+        run.events[static_cast<size_t>(r)], static_cast<OTF2_LocationGroupRef>(r));
   }
 }
 
@@ -80,7 +80,8 @@ void write_comms(OTF2_GlobalDefWriter* w, Strings& str, Status& st, const RunSum
   std::vector<uint64_t> world(static_cast<size_t>(run.ranks));
   for (int r = 0; r < run.ranks; ++r) world[static_cast<size_t>(r)] = static_cast<uint64_t>(r);
   st += OTF2_GlobalDefWriter_WriteGroup(w, 0, str(""), OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
-                                        OTF2_GROUP_FLAG_NONE, static_cast<uint32_t>(world.size()), world.data());
+                                        OTF2_GROUP_FLAG_NONE, static_cast<uint32_t>(world.size()),
+                                        world.data());
   std::map<std::vector<uint64_t>, OTF2_GroupRef> groups;
   auto group_of = [&](const std::vector<uint64_t>& members) {
     auto it = groups.find(members);
@@ -116,13 +117,14 @@ void write_comms(OTF2_GlobalDefWriter* w, Strings& str, Status& st, const RunSum
   };
   std::vector<std::pair<int, const CommRecord*>> order;
   for (const CommRecord& c : comms) order.emplace_back(depth(c), &c);
-  std::sort(order.begin(), order.end(),
-            [](const auto& a, const auto& b) { return std::tie(a.first, a.second->id) < std::tie(b.first, b.second->id); });
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.first, a.second->id) < std::tie(b.first, b.second->id);
+  });
   for (const auto& entry : order) {
     const CommRecord& c = *entry.second;
     const std::vector<uint64_t> members(c.members.begin(), c.members.end());
-    const std::string name = std::string(c.creator < kRegionCount ? kRegions[c.creator].name : "comm") + " #" +
-                             std::to_string(c.id);
+    const std::string name = std::string(c.creator < kRegionCount ? kRegions[c.creator].name : "comm") +
+                             " #" + std::to_string(c.id);
     st += OTF2_GlobalDefWriter_WriteComm(w, c.id, str(name), group_of(members), c.parent,
                                          OTF2_COMM_FLAG_CREATE_DESTROY_EVENTS);
   }
@@ -133,7 +135,8 @@ void write_comms(OTF2_GlobalDefWriter* w, Strings& str, Status& st, const RunSum
 OTF2_ErrorCode write_definitions(OTF2_GlobalDefWriter* w, const RunSummary& run) {
   Status st;
   Strings str(w);
-  st += OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000ull, 0, run.trace_length, OTF2_UNDEFINED_TIMESTAMP);
+  st += OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000ull, 0, run.trace_length,
+                                                  OTF2_UNDEFINED_TIMESTAMP);
   st += OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_MPI, str("MPI"), OTF2_PARADIGM_CLASS_PROCESS);
   write_locations(w, str, st, run);
   write_regions(w, str, st, run);
@@ -142,7 +145,8 @@ OTF2_ErrorCode write_definitions(OTF2_GlobalDefWriter* w, const RunSummary& run)
                                             str("source rank of the receive as posted (-1: MPI_ANY_SOURCE)"),
                                             OTF2_TYPE_INT32);
   st += OTF2_GlobalDefWriter_WriteAttribute(w, kPostedTag, str("kairo::posted_tag"),
-                                            str("tag of the receive as posted (-1: MPI_ANY_TAG)"), OTF2_TYPE_INT32);
+                                            str("tag of the receive as posted (-1: MPI_ANY_TAG)"),
+                                            OTF2_TYPE_INT32);
   st += OTF2_GlobalDefWriter_WriteAttribute(w, kPostedComm, str("kairo::posted_comm"),
                                             str("communicator of the receive as posted"), OTF2_TYPE_COMM);
   st += str.status;

@@ -116,7 +116,8 @@ void Completion::complete(int index, const MPI_Status& status) {
     check(OTF2_EvtWriter_MpiIsendComplete(events(), nullptr, now(), p->id), "MpiIsendComplete");
   } else if (status.MPI_SOURCE != MPI_PROC_NULL) {
     check(OTF2_EvtWriter_MpiIrecv(events(), nullptr, now(), static_cast<uint32_t>(status.MPI_SOURCE), p->comm,
-                                  static_cast<uint32_t>(status.MPI_TAG), received_bytes(status, p->type), p->id),
+                                  static_cast<uint32_t>(status.MPI_TAG), received_bytes(status, p->type),
+                                  p->id),
           "MpiIrecv");
   }
   forget_request(p);

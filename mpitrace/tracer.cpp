@@ -7,6 +7,8 @@
 // and the cause, and the program runs on untraced. Ranks agree before each
 // collective step of libotf2 so that one rank's failure cannot leave the
 // others waiting in a collective.
+#include "mpitrace/tracer.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,7 +23,6 @@
 #include "mpitrace/comms.h"
 #include "mpitrace/definitions.h"
 #include "mpitrace/requests.h"
-#include "mpitrace/tracer.h"
 #define OTF2_MPI_USE_PMPI  // libotf2's collectives must not come back into the wrappers
 #include <otf2/OTF2_MPI_Collectives.h>
 
@@ -43,7 +44,7 @@ uint64_t g_t0 = 0;       // the chosen clock at the ranks' common start
 uint64_t g_last = 0;     // the latest timestamp handed out
 uint64_t g_wall_t0 = 0;  // CLOCK_MONOTONIC at MPI_Init's return
 int g_used[kRegionCount] = {};
-std::string g_error;       // the first libotf2 error of this rank
+std::string g_error;         // the first libotf2 error of this rank
 std::string g_otf2_message;  // libotf2's own words for its latest error
 
 uint64_t read_clock(clockid_t id) {
@@ -53,8 +54,8 @@ uint64_t read_clock(clockid_t id) {
 }
 uint64_t raw_now() { return read_clock(g_cpu_clock ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC); }
 
-OTF2_ErrorCode on_otf2_error(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code, const char* format,
-                             va_list args) {
+OTF2_ErrorCode on_otf2_error(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code,
+                             const char* format, va_list args) {
   char text[512];
   vsnprintf(text, sizeof text, format, args);
   g_otf2_message = std::string(OTF2_Error_GetName(code)) + ": " + text;
@@ -74,7 +75,8 @@ std::string prepare_dir(const std::string& dir) {
       return "cannot create " + path + " (" + std::strerror(errno) + ")";
     at = next;
   }
-  if (access(dir.c_str(), W_OK | X_OK) != 0) return std::string("not writable (") + std::strerror(errno) + ")";
+  if (access(dir.c_str(), W_OK | X_OK) != 0)
+    return std::string("not writable (") + std::strerror(errno) + ")";
   struct stat st {};
   if (stat((dir + "/traces.otf2").c_str(), &st) == 0)
     return dir + "/traces.otf2 exists already (remove it or choose another directory)";
@@ -87,28 +89,33 @@ bool agree(bool ok, const std::string& reason, const char* consequence) {
   int first = ok ? g_size : g_rank;
   PMPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (first == g_rank)
-    std::fprintf(stderr, "kairo mpitrace: cannot trace into %s: %s; %s\n", g_dir.c_str(), reason.c_str(), consequence);
+    std::fprintf(stderr, "kairo mpitrace: cannot trace into %s: %s; %s\n", g_dir.c_str(), reason.c_str(),
+                 consequence);
   return first == g_size;
 }
 
 std::string otf2_reason(const char* step) {
-  return std::string("libotf2 failed in ") + step + (g_otf2_message.empty() ? "" : " (" + g_otf2_message + ")");
+  return std::string("libotf2 failed in ") + step +
+         (g_otf2_message.empty() ? "" : " (" + g_otf2_message + ")");
 }
 
 bool open_archive() {
   OTF2_Error_RegisterCallback(on_otf2_error, nullptr);
   g_archive = OTF2_Archive_Open(g_dir.c_str(), "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                                 OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-  if (!agree(g_archive != nullptr, otf2_reason("OTF2_Archive_Open"), "the program runs untraced")) return false;
+  if (!agree(g_archive != nullptr, otf2_reason("OTF2_Archive_Open"), "the program runs untraced"))
+    return false;
   const char* step = "OTF2_Archive_SetFlushCallbacks";
   bool ok = OTF2_Archive_SetFlushCallbacks(g_archive, &g_flush, nullptr) == OTF2_SUCCESS;
   if (ok) step = "OTF2_MPI_Archive_SetCollectiveCallbacks";
-  ok = ok && OTF2_MPI_Archive_SetCollectiveCallbacks(g_archive, MPI_COMM_WORLD, MPI_COMM_NULL) == OTF2_SUCCESS;
+  ok =
+      ok && OTF2_MPI_Archive_SetCollectiveCallbacks(g_archive, MPI_COMM_WORLD, MPI_COMM_NULL) == OTF2_SUCCESS;
   if (ok) step = "OTF2_Archive_OpenEvtFiles";
   ok = ok && OTF2_Archive_SetCreator(g_archive, "kairo mpitrace") == OTF2_SUCCESS &&
        OTF2_Archive_OpenEvtFiles(g_archive) == OTF2_SUCCESS;
   if (ok) step = "OTF2_Archive_GetEvtWriter";
-  ok = ok && (g_writer = OTF2_Archive_GetEvtWriter(g_archive, static_cast<OTF2_LocationRef>(g_rank))) != nullptr;
+  ok = ok &&
+       (g_writer = OTF2_Archive_GetEvtWriter(g_archive, static_cast<OTF2_LocationRef>(g_rank))) != nullptr;
   g_attrs = OTF2_AttributeList_New();
   return agree(ok && g_attrs, otf2_reason(step), "the program runs untraced");
 }
@@ -196,10 +203,11 @@ void finish(Region fin) {
   uint64_t unknown = comm_unknown_uses();
   PMPI_Reduce(g_rank == 0 ? MPI_IN_PLACE : &unknown, &unknown, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
   if (g_rank == 0 && unknown > 0)
-    std::fprintf(stderr,
-                 "kairo mpitrace: %llu call(s) named a communicator the tracer does not know (made by a call it "
-                 "does not wrap); their records name OTF2_UNDEFINED_COMM\n",
-                 static_cast<unsigned long long>(unknown));
+    std::fprintf(
+        stderr,
+        "kairo mpitrace: %llu call(s) named a communicator the tracer does not know (made by a call it "
+        "does not wrap); their records name OTF2_UNDEFINED_COMM\n",
+        static_cast<unsigned long long>(unknown));
   agree(g_error.empty(), g_error, "the trace may be incomplete");
 }
 
@@ -248,8 +256,9 @@ void record_send(int dest, int tag, int count, MPI_Datatype type, MPI_Comm comm)
 void record_recv(const MPI_Status& status, int source, int tag, MPI_Datatype type, MPI_Comm comm) {
   if (status.MPI_SOURCE == MPI_PROC_NULL) return;
   add_posted(source, tag);
-  check(OTF2_EvtWriter_MpiRecv(g_writer, g_attrs, now(), static_cast<uint32_t>(status.MPI_SOURCE), comm_id(comm),
-                               static_cast<uint32_t>(status.MPI_TAG), received_bytes(status, type)),
+  check(OTF2_EvtWriter_MpiRecv(g_writer, g_attrs, now(), static_cast<uint32_t>(status.MPI_SOURCE),
+                               comm_id(comm), static_cast<uint32_t>(status.MPI_TAG),
+                               received_bytes(status, type)),
         "MpiRecv");
 }
 
@@ -270,7 +279,8 @@ int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
   if (rc != MPI_SUCCESS) return rc;
   start(Region::MPI_Init_thread);
   if (g_session && g_rank == 0 && *provided > MPI_THREAD_FUNNELED)
-    std::fprintf(stderr, "kairo mpitrace: only the thread that called MPI_Init_thread may call MPI while tracing\n");
+    std::fprintf(stderr,
+                 "kairo mpitrace: only the thread that called MPI_Init_thread may call MPI while tracing\n");
   return rc;
 }
 

@@ -61,7 +61,8 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
                     [&] { return PMPI_Bcast(buf, count, type, root, comm); });
 }
 
-int MPI_Reduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
+int MPI_Reduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+               MPI_Comm comm) {
   KAIRO_PASS_THROUGH(PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm));
   return collective(Region::MPI_Reduce, OTF2_COLLECTIVE_OP_REDUCE, comm, root_of(root),
                     all_to_one(count, type, count, type, root, sbuf == MPI_IN_PLACE, comm),
@@ -87,8 +88,9 @@ int MPI_Gatherv(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, co
                 const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm) {
   KAIRO_PASS_THROUGH(PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm));
   return collective(Region::MPI_Gatherv, OTF2_COLLECTIVE_OP_GATHERV, comm, root_of(root),
-                    gatherv(scount, stype, rcounts, rtype, root, sbuf == MPI_IN_PLACE, comm),
-                    [&] { return PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm); });
+                    gatherv(scount, stype, rcounts, rtype, root, sbuf == MPI_IN_PLACE, comm), [&] {
+                      return PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm);
+                    });
 }
 
 int MPI_Scatter(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype,
@@ -103,12 +105,13 @@ int MPI_Scatterv(const void* sbuf, const int scounts[], const int displs[], MPI_
                  int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
   KAIRO_PASS_THROUGH(PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm));
   return collective(Region::MPI_Scatterv, OTF2_COLLECTIVE_OP_SCATTERV, comm, root_of(root),
-                    scatterv(scounts, stype, rcount, rtype, root, rbuf == MPI_IN_PLACE, comm),
-                    [&] { return PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm); });
+                    scatterv(scounts, stype, rcount, rtype, root, rbuf == MPI_IN_PLACE, comm), [&] {
+                      return PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm);
+                    });
 }
 
-int MPI_Allgather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype,
-                  MPI_Comm comm) {
+int MPI_Allgather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
+                  MPI_Datatype rtype, MPI_Comm comm) {
   KAIRO_PASS_THROUGH(PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm));
   return collective(Region::MPI_Allgather, OTF2_COLLECTIVE_OP_ALLGATHER, comm, kNoRoot,
                     alltoall(scount, stype, rcount, rtype, sbuf == MPI_IN_PLACE, comm),
@@ -134,19 +137,20 @@ int MPI_Alltoall(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, i
 int MPI_Alltoallv(const void* sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype, void* rbuf,
                   const int rcounts[], const int rdispls[], MPI_Datatype rtype, MPI_Comm comm) {
   KAIRO_PASS_THROUGH(PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm));
-  return collective(Region::MPI_Alltoallv, OTF2_COLLECTIVE_OP_ALLTOALLV, comm, kNoRoot,
-                    alltoallv(scounts, stype, rcounts, rtype, sbuf == MPI_IN_PLACE, comm), [&] {
-                      return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
-                    });
+  return collective(
+      Region::MPI_Alltoallv, OTF2_COLLECTIVE_OP_ALLTOALLV, comm, kNoRoot,
+      alltoallv(scounts, stype, rcounts, rtype, sbuf == MPI_IN_PLACE, comm),
+      [&] { return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm); });
 }
 
 int MPI_Alltoallw(const void* sbuf, const int scounts[], const int sdispls[], const MPI_Datatype stypes[],
-                  void* rbuf, const int rcounts[], const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm) {
+                  void* rbuf, const int rcounts[], const int rdispls[], const MPI_Datatype rtypes[],
+                  MPI_Comm comm) {
   KAIRO_PASS_THROUGH(PMPI_Alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm));
-  return collective(Region::MPI_Alltoallw, OTF2_COLLECTIVE_OP_ALLTOALLW, comm, kNoRoot,
-                    alltoallw(scounts, stypes, rcounts, rtypes, sbuf == MPI_IN_PLACE, comm), [&] {
-                      return PMPI_Alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm);
-                    });
+  return collective(
+      Region::MPI_Alltoallw, OTF2_COLLECTIVE_OP_ALLTOALLW, comm, kNoRoot,
+      alltoallw(scounts, stypes, rcounts, rtypes, sbuf == MPI_IN_PLACE, comm),
+      [&] { return PMPI_Alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm); });
 }
 
 int MPI_Reduce_scatter(const void* sbuf, void* rbuf, const int rcounts[], MPI_Datatype type, MPI_Op op,
@@ -174,13 +178,15 @@ int MPI_Scan(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op 
 
 int MPI_Exscan(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   KAIRO_PASS_THROUGH(PMPI_Exscan(sbuf, rbuf, count, type, op, comm));
-  return collective(Region::MPI_Exscan, OTF2_COLLECTIVE_OP_EXSCAN, comm, kNoRoot, scan(count, type, true, comm),
+  return collective(Region::MPI_Exscan, OTF2_COLLECTIVE_OP_EXSCAN, comm, kNoRoot,
+                    scan(count, type, true, comm),
                     [&] { return PMPI_Exscan(sbuf, rbuf, count, type, op, comm); });
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   KAIRO_PASS_THROUGH(PMPI_Comm_split(comm, color, key, newcomm));
-  return create(Region::MPI_Comm_split, comm, newcomm, [&] { return PMPI_Comm_split(comm, color, key, newcomm); });
+  return create(Region::MPI_Comm_split, comm, newcomm,
+                [&] { return PMPI_Comm_split(comm, color, key, newcomm); });
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm* newcomm) {
@@ -196,7 +202,8 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
   KAIRO_PASS_THROUGH(PMPI_Comm_create(comm, group, newcomm));
-  return create(Region::MPI_Comm_create, comm, newcomm, [&] { return PMPI_Comm_create(comm, group, newcomm); });
+  return create(Region::MPI_Comm_create, comm, newcomm,
+                [&] { return PMPI_Comm_create(comm, group, newcomm); });
 }
 
 int MPI_Comm_free(MPI_Comm* comm) {
@@ -207,8 +214,8 @@ int MPI_Comm_free(MPI_Comm* comm) {
   check(OTF2_EvtWriter_CommDestroy(events(), nullptr, now(), id), "CommDestroy");
   comm_forget(*comm);
   const int rc = PMPI_Comm_free(comm);
-  check(OTF2_EvtWriter_MpiCollectiveEnd(events(), nullptr, now(), OTF2_COLLECTIVE_OP_DESTROY_HANDLE, id, kNoRoot, 0,
-                                        0),
+  check(OTF2_EvtWriter_MpiCollectiveEnd(events(), nullptr, now(), OTF2_COLLECTIVE_OP_DESTROY_HANDLE, id,
+                                        kNoRoot, 0, 0),
         "MpiCollectiveEnd");
   return rc;
 }

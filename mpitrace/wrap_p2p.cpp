@@ -11,17 +11,20 @@ using namespace kairo::mpitrace;
 
 namespace {
 
-MPI_Status* status_or(MPI_Status* user, MPI_Status* local) { return user == MPI_STATUS_IGNORE ? local : user; }
+MPI_Status* status_or(MPI_Status* user, MPI_Status* local) {
+  return user == MPI_STATUS_IGNORE ? local : user;
+}
 
-int blocking_send(Region region, int (*pmpi)(const void*, int, MPI_Datatype, int, int, MPI_Comm), const void* buf,
-                  int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+int blocking_send(Region region, int (*pmpi)(const void*, int, MPI_Datatype, int, int, MPI_Comm),
+                  const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
   if (!recording()) return pmpi(buf, count, type, dest, tag, comm);
   Call call(region);
   record_send(dest, tag, count, type, comm);
   return pmpi(buf, count, type, dest, tag, comm);
 }
 
-int nonblocking_send(Region region, int (*pmpi)(const void*, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request*),
+int nonblocking_send(Region region,
+                     int (*pmpi)(const void*, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request*),
                      const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                      MPI_Request* request) {
   if (!recording()) return pmpi(buf, count, type, dest, tag, comm, request);
@@ -62,9 +65,9 @@ KAIRO_BLOCKING_SEND(Bsend)
 KAIRO_BLOCKING_SEND(Rsend)
 #undef KAIRO_BLOCKING_SEND
 
-#define KAIRO_NONBLOCKING_SEND(name)                                                                \
-  int MPI_##name(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,  \
-                 MPI_Request* request) {                                                            \
+#define KAIRO_NONBLOCKING_SEND(name)                                                                      \
+  int MPI_##name(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,         \
+                 MPI_Request* request) {                                                                  \
     return nonblocking_send(Region::MPI_##name, PMPI_##name, buf, count, type, dest, tag, comm, request); \
   }
 KAIRO_NONBLOCKING_SEND(Isend)
@@ -73,7 +76,8 @@ KAIRO_NONBLOCKING_SEND(Ibsend)
 KAIRO_NONBLOCKING_SEND(Irsend)
 #undef KAIRO_NONBLOCKING_SEND
 
-int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {
+int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+             MPI_Status* status) {
   if (!recording()) return PMPI_Recv(buf, count, type, source, tag, comm, status);
   Call call(Region::MPI_Recv);
   MPI_Status local;
@@ -83,7 +87,8 @@ int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_C
   return rc;
 }
 
-int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request) {
+int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+              MPI_Request* request) {
   if (!recording()) return PMPI_Irecv(buf, count, type, source, tag, comm, request);
   Call call(Region::MPI_Irecv);
   const int rc = PMPI_Irecv(buf, count, type, source, tag, comm, request);
@@ -97,24 +102,26 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
   return rc;
 }
 
-int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
+int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                 MPI_Status* status) {
   if (!recording())
-    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
-                         comm, status);
+    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+                         recvtag, comm, status);
   Call call(Region::MPI_Sendrecv);
   MPI_Status local;
   status = status_or(status, &local);
   record_send(dest, sendtag, sendcount, sendtype, comm);
-  const int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
-                               recvtag, comm, status);
+  const int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                               source, recvtag, comm, status);
   if (rc == MPI_SUCCESS) record_recv(*status, source, recvtag, recvtype, comm);
   return rc;
 }
 
-int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
-                         MPI_Comm comm, MPI_Status* status) {
-  if (!recording()) return PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, status);
+int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
+                         int recvtag, MPI_Comm comm, MPI_Status* status) {
+  if (!recording())
+    return PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, status);
   Call call(Region::MPI_Sendrecv_replace);
   MPI_Status local;
   status = status_or(status, &local);

@@ -22,9 +22,9 @@ static long long g_msgs[kMaxRanks], g_bytes[kMaxRanks];
 static char g_buf[8][kBig], g_rbuf[8][kBig];
 
 /* Collectives counted per kind, in the order of the JSON. */
-static const char* const kColls[] = {"MPI_Barrier",   "MPI_Bcast",   "MPI_Reduce",
+static const char* const kColls[] = {"MPI_Barrier",   "MPI_Bcast",     "MPI_Reduce",
                                      "MPI_Allreduce", "MPI_Allgather", "MPI_Alltoall",
-                                     "MPI_Gather",    "MPI_Scatter", "MPI_Reduce_scatter_block"};
+                                     "MPI_Gather",    "MPI_Scatter",   "MPI_Reduce_scatter_block"};
 enum { BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, GATHER, SCATTER, RSB, NCOLL };
 static int g_colls[NCOLL];
 
@@ -180,7 +180,8 @@ static void communicators(void) {
   MPI_Comm_dup(MPI_COMM_WORLD, &dup);
   const int partner = g_rank ^ 1;
   sent(partner, 48);
-  MPI_Sendrecv(g_buf[7], 6, MPI_DOUBLE, partner, 7, g_rbuf[7], 6, MPI_DOUBLE, partner, 7, dup, MPI_STATUS_IGNORE);
+  MPI_Sendrecv(g_buf[7], 6, MPI_DOUBLE, partner, 7, g_rbuf[7], 6, MPI_DOUBLE, partner, 7, dup,
+               MPI_STATUS_IGNORE);
   ++g_colls[ALLREDUCE], MPI_Allreduce(g_buf[7], g_rbuf[7], 1, MPI_INT, MPI_SUM, dup);
   MPI_Comm_free(&dup);
   MPI_Comm_free(&half);
