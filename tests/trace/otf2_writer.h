@@ -52,6 +52,27 @@ class Otf2Writer {
     OTF2_EvtWriter_MpiRecv(w(rank), attrs_, t, std::uint32_t(from), kWorld, std::uint32_t(tag), bytes);
     leave(rank, t + 1, "MPI_Recv");
   }
+  // MPI_Isend: the call, then (inside a wait) its completion.
+  void isend(int rank, std::uint64_t t, int to, int tag, std::uint64_t bytes, std::uint64_t request) {
+    enter(rank, t, "MPI_Isend");
+    OTF2_EvtWriter_MpiIsend(w(rank), nullptr, t, std::uint32_t(to), kWorld, std::uint32_t(tag), bytes, request);
+    leave(rank, t, "MPI_Isend");
+  }
+  void isend_done(int rank, std::uint64_t t, std::uint64_t request) {
+    OTF2_EvtWriter_MpiIsendComplete(w(rank), nullptr, t, request);
+  }
+  // MPI_Irecv as posted, then (inside a wait) the envelope it matched.
+  void irecv_post(int rank, std::uint64_t t, std::uint64_t request, int posted_source, int posted_tag) {
+    enter(rank, t, "MPI_Irecv");
+    OTF2_AttributeList_AddInt32(attrs_, attribute("kairo::posted_source"), posted_source);
+    OTF2_AttributeList_AddInt32(attrs_, attribute("kairo::posted_tag"), posted_tag);
+    OTF2_AttributeList_AddCommRef(attrs_, attribute("kairo::posted_comm"), kWorld);
+    OTF2_EvtWriter_MpiIrecvRequest(w(rank), attrs_, t, request);
+    leave(rank, t, "MPI_Irecv");
+  }
+  void irecv_done(int rank, std::uint64_t t, int from, int tag, std::uint64_t bytes, std::uint64_t request) {
+    OTF2_EvtWriter_MpiIrecv(w(rank), nullptr, t, std::uint32_t(from), kWorld, std::uint32_t(tag), bytes, request);
+  }
   void collective(int rank, std::uint64_t t, const std::string& region, OTF2_CollectiveOp op,
                   std::uint64_t sent, std::uint64_t received, std::uint32_t root = OTF2_UNDEFINED_UINT32) {
     enter(rank, t, region);
