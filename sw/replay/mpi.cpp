@@ -57,7 +57,8 @@ class RankMpi {
 
   int tni_to(int peer) const { return rp_.ocs ? 0 : peer % r_.tnis(); }
   bool matches(const Posted& p, const Message& m) const {
-    return (p.src == kAnySource || p.src == m.src) && (p.tag == kAnyTag || p.tag == m.tag) && p.comm == m.comm;
+    return (p.src == kAnySource || p.src == m.src) && (p.tag == kAnyTag || p.tag == m.tag) &&
+           p.comm == m.comm;
   }
   sim::Time copy_time(std::uint64_t bytes) const {
     return sim::Time(std::ceil(double(bytes) * 1e12 / rp_.copy_bytes_per_s));
@@ -72,9 +73,9 @@ class RankMpi {
   sim::Time call_start_ = 0;  // the MPI call in progress: when it began, and which
   std::uint16_t call_ = 0;
   std::unordered_map<std::uint64_t, Request> requests_;
-  std::vector<Posted> posted_;      // in posting order
-  std::vector<Arrived> unexpected_;  // in arrival order
-  std::unordered_map<int, std::uint32_t> expect_;      // per sender: the sequence number next in order
+  std::vector<Posted> posted_;                          // in posting order
+  std::vector<Arrived> unexpected_;                     // in arrival order
+  std::unordered_map<int, std::uint32_t> expect_;       // per sender: the sequence number next in order
   std::unordered_map<std::uint64_t, bool> early_;       // arrived ahead of an earlier message of its sender
   std::unordered_map<std::uint64_t, Pending> pending_;  // by handle
   std::unordered_map<std::uint64_t, std::uint64_t> fin_wait_;  // (receiver, seq) -> our request
@@ -90,8 +91,8 @@ fw::Task RankMpi::run() {
   auto region = [&](int memid, std::uint64_t bytes) {
     const std::uint64_t at = r_.alloc(bytes, 4096);
     if (!r_.reg_mem(memid, at, bytes))
-      throw std::runtime_error(fmt::format("replay: rank {} cannot register {} bytes (registration table full?)",
-                                           me_, bytes));
+      throw std::runtime_error(
+          fmt::format("replay: rank {} cannot register {} bytes (registration table full?)", me_, bytes));
     return at;
   };
   region(kSendMemid, plan_.max_send[std::size_t(me_)] + h);
@@ -116,7 +117,8 @@ fw::Task RankMpi::run() {
   }
   // MPI_Finalize: what is still outstanding completes before the rank ends.
   for (;;) {
-    auto open = std::find_if(requests_.begin(), requests_.end(), [](const auto& q) { return !q.second.done; });
+    auto open =
+        std::find_if(requests_.begin(), requests_.end(), [](const auto& q) { return !q.second.done; });
     if (open == requests_.end()) break;
     co_await wait(open->first);
   }
@@ -152,9 +154,14 @@ fw::Task RankMpi::act(const Action& a) {
       if (!a.request) co_await wait(q);
       break;
     }
-    case Act::kComplete: co_await wait(a.request); break;
-    case Act::kCollective: co_await collective(a); break;
-    case Act::kSkip: break;
+    case Act::kComplete:
+      co_await wait(a.request);
+      break;
+    case Act::kCollective:
+      co_await collective(a);
+      break;
+    case Act::kSkip:
+      break;
   }
 }
 
@@ -162,8 +169,8 @@ fw::Task RankMpi::put(int tni, int to, int memid, std::uint64_t length, std::uin
                       Pending p) {
   const int fw_to = rp_.fw_rank[std::size_t(to)];
   std::uint64_t handle = 0;
-  co_await r_.put(tni, fw_to, r_.remote_key(fw_to, memid), 0, r_.remote_key(r_.rank(), src_memid), 0, length, tag,
-                  &handle);
+  co_await r_.put(tni, fw_to, r_.remote_key(fw_to, memid), 0, r_.remote_key(r_.rank(), src_memid), 0, length,
+                  tag, &handle);
   p.tni = tni;
   pending_[handle] = p;
 }
@@ -183,10 +190,11 @@ fw::Task RankMpi::send(std::uint64_t request) {
     const std::vector<hybrid::Hop> hops = rp_.ocs->route(from, to, m.bytes, msg);
     const hybrid::Hop& first = hops.front();
     const Kind k = hops.size() == 1 ? Kind::kRouted : Kind::kRelay;
-    co_await put(first.optical ? 1 : 0, rp_.trace_of_node[first.to], kTransitMemid, m.bytes + h, protocol_tag(k, msg), kSendMemid, Pending{Pending::kSendDone, 0, request, msg});
+    co_await put(first.optical ? 1 : 0, rp_.trace_of_node[first.to], kTransitMemid, m.bytes + h,
+                 protocol_tag(k, msg), kSendMemid, Pending{Pending::kSendDone, 0, request, msg});
   } else if (m.bytes <= rp_.options.eager_limit) {
-    co_await put(tni_to(m.dst), m.dst, kEagerMemid, m.bytes + h, protocol_tag(Kind::kEager, m.seq), kSendMemid,
-                 Pending{Pending::kSendDone, 0, request, msg});
+    co_await put(tni_to(m.dst), m.dst, kEagerMemid, m.bytes + h, protocol_tag(Kind::kEager, m.seq),
+                 kSendMemid, Pending{Pending::kSendDone, 0, request, msg});
   } else {
     fin_wait_[(std::uint64_t(m.dst) << 32) | (m.seq & kNumberMask)] = request;
     co_await put(tni_to(m.dst), m.dst, kEagerMemid, h, protocol_tag(Kind::kRts, m.seq), kSendMemid,
@@ -249,7 +257,9 @@ fw::Task RankMpi::on_notice(const nic::Notice& n) {
     co_await arrive(number, false);
     co_return;
   }
-  if (src < 0) throw std::runtime_error(fmt::format("replay: rank {}: a notice from node {}, where no rank of the trace runs", me_, n.src_node));
+  if (src < 0)
+    throw std::runtime_error(fmt::format(
+        "replay: rank {}: a notice from node {}, where no rank of the trace runs", me_, n.src_node));
   if (k == Kind::kFin) {
     auto it = fin_wait_.find((std::uint64_t(src) << 32) | number);
     if (it != fin_wait_.end()) {
@@ -264,8 +274,8 @@ fw::Task RankMpi::on_notice(const nic::Notice& n) {
   const std::uint32_t next = expect_[src];
   const std::uint32_t seq = next + ((number - (next & kNumberMask)) & kNumberMask);
   if (seq >= from.size())
-    throw std::runtime_error(fmt::format("replay: rank {}: message {} from rank {}, which sends it {}", me_, seq, src,
-                                         from.size()));
+    throw std::runtime_error(fmt::format("replay: rank {}: message {} from rank {}, which sends it {}", me_,
+                                         seq, src, from.size()));
   co_await arrive(from[seq], k == Kind::kRts);
 }
 
@@ -314,8 +324,8 @@ fw::Task RankMpi::receive(std::uint64_t msg, bool rts, std::uint64_t request) {
   const int tni = tni_to(m.src);
   const int fw_src = rp_.fw_rank[std::size_t(m.src)];
   std::uint64_t handle = 0;
-  co_await r_.get(tni, fw_src, r_.remote_key(fw_src, kSendMemid), 0, r_.remote_key(r_.rank(), kRecvMemid), 0, m.bytes,
-                  &handle);
+  co_await r_.get(tni, fw_src, r_.remote_key(fw_src, kSendMemid), 0, r_.remote_key(r_.rank(), kRecvMemid), 0,
+                  m.bytes, &handle);
   pending_[handle] = Pending{Pending::kGetDone, tni, request, msg};
 }
 
@@ -354,9 +364,12 @@ fw::Task RankMpi::collective(const Action& a) {
 }
 
 // Forwards the messages routed through this node (an EO-OE relay): each as
-// soon as it has landed whole, one at a time, alongside the rank's program.
+// soon as it has landed whole, alongside the rank's program (several in
+// flight, as the pattern workload's relays).
 fw::Task RankMpi::relay_agent() {
+  constexpr std::size_t kRelayWindow = 16;
   const std::uint32_t here = rp_.node[std::size_t(me_)];
+  std::vector<std::pair<int, std::uint64_t>> forwarded;  // puts not yet known complete, oldest first
   for (std::uint64_t k = 0; k < rp_.relays[std::size_t(me_)]; ++k) {
     nic::Notice n;
     co_await r_.poll_range(protocol_tag(Kind::kRelay, 0), protocol_tag(Kind::kRelay, kNumberMask), &n);
@@ -373,8 +386,13 @@ fw::Task RankMpi::relay_agent() {
     std::uint64_t handle = 0;
     co_await r_.put(tni, to, r_.remote_key(to, kTransitMemid), 0, r_.remote_key(r_.rank(), kTransitMemid), 0,
                     m.bytes + rp_.options.header_bytes, protocol_tag(kind, msg), &handle);
-    co_await r_.complete(tni, handle);
+    forwarded.emplace_back(tni, handle);
+    if (forwarded.size() > kRelayWindow) {  // the oldest collected, so the completion queue never fills
+      co_await r_.complete(forwarded.front().first, forwarded.front().second);
+      forwarded.erase(forwarded.begin());
+    }
   }
+  for (const auto& [tni, handle] : forwarded) co_await r_.complete(tni, handle);
 }
 
 }  // namespace
@@ -401,10 +419,17 @@ std::string waiting_for(const Replay& rp, int me) {
                          a.peer == kAnySource ? "any rank" : "rank " + std::to_string(a.peer),
                          a.tag == kAnyTag ? "any" : std::to_string(a.tag), comm(a.comm));
       break;
-    case Act::kComplete: what = fmt::format(", waiting for request {}", a.request); break;
-    case Act::kSend: what = fmt::format(", sending to rank {}", a.peer); break;
-    case Act::kCollective: what = ", in a collective on " + comm(a.comm); break;
-    default: break;
+    case Act::kComplete:
+      what = fmt::format(", waiting for request {}", a.request);
+      break;
+    case Act::kSend:
+      what = fmt::format(", sending to rank {}", a.peer);
+      break;
+    case Act::kCollective:
+      what = ", in a collective on " + comm(a.comm);
+      break;
+    default:
+      break;
   }
   return fmt::format("in {} (its MPI call {}){}", rp.trace->call_names[actions[call].call], number, what);
 }
