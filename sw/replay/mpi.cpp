@@ -55,7 +55,7 @@ class RankMpi {
   fw::Task relay_agent();
   fw::Task put(int tni, int to, int memid, std::uint64_t length, std::uint32_t tag, int src_memid, Pending p);
 
-  int tni_to(int peer) const { return rp_.ocs ? 0 : peer % r_.tnis(); }
+  int tni_to(int peer) const { return rp_.hybrid ? 0 : peer % r_.tnis(); }
   bool matches(const Posted& p, const Message& m) const {
     return (p.src == kAnySource || p.src == m.src) && (p.tag == kAnyTag || p.tag == m.tag) &&
            p.comm == m.comm;
@@ -98,7 +98,7 @@ fw::Task RankMpi::run() {
   region(kSendMemid, plan_.max_send[std::size_t(me_)] + h);
   region(kRecvMemid, plan_.max_recv[std::size_t(me_)]);
   region(kEagerMemid, rp_.options.eager_limit + h);
-  if (rp_.ocs) region(kTransitMemid, rp_.transit_bytes + h);
+  if (rp_.hybrid) region(kTransitMemid, rp_.transit_bytes + h);
   coll_.send_memid = 2;
   coll_.recv_memid = 1;
   coll_.send_address = region(2, plan_.coll_send[std::size_t(me_)]);
@@ -106,7 +106,7 @@ fw::Task RankMpi::run() {
   if (rp_.start > r_.now()) co_await r_.compute(rp_.start - r_.now());
 
   fw::Task agent;
-  if (rp_.ocs && rp_.relays[std::size_t(me_)] > 0) {
+  if (rp_.hybrid && rp_.relays[std::size_t(me_)] > 0) {
     agent = relay_agent();
     r_.spawn(agent);
   }
@@ -122,7 +122,7 @@ fw::Task RankMpi::run() {
     if (open == requests_.end()) break;
     co_await wait(open->first);
   }
-  if (rp_.ocs && rp_.relays[std::size_t(me_)] > 0) co_await agent;
+  if (rp_.hybrid && rp_.relays[std::size_t(me_)] > 0) co_await agent;
   rp_.at_action[std::size_t(me_)] = actions.size();
   rp_.end_ps[std::size_t(me_)] = r_.now();
 }
@@ -185,11 +185,9 @@ fw::Task RankMpi::send(std::uint64_t request) {
     co_await arrive(msg, false);
     co_return;
   }
-  const std::uint32_t from = rp_.node[std::size_t(me_)], to = rp_.node[std::size_t(m.dst)];
-  if (rp_.ocs && rp_.ocs->takes_ocs(from, to, m.bytes)) {
-    const std::vector<hybrid::Hop> hops = rp_.ocs->route(from, to, m.bytes, msg);
-    const hybrid::Hop& first = hops.front();
-    const Kind k = hops.size() == 1 ? Kind::kRouted : Kind::kRelay;
+  if (const std::vector<hybrid::Hop>* hops = rp_.route(m)) {
+    const hybrid::Hop& first = hops->front();
+    const Kind k = hops->size() == 1 ? Kind::kRouted : Kind::kRelay;
     co_await put(first.optical ? 1 : 0, rp_.trace_of_node[first.to], kTransitMemid, m.bytes + h,
                  protocol_tag(k, msg), kSendMemid, Pending{Pending::kSendDone, 0, request, msg});
   } else if (m.bytes <= rp_.options.eager_limit) {
@@ -375,8 +373,7 @@ fw::Task RankMpi::relay_agent() {
     co_await r_.poll_range(protocol_tag(Kind::kRelay, 0), protocol_tag(Kind::kRelay, kNumberMask), &n);
     const std::uint64_t msg = n.tag & kNumberMask;
     const Message& m = plan_.messages[msg];
-    const std::vector<hybrid::Hop> hops =
-        rp_.ocs->route(rp_.node[std::size_t(m.src)], rp_.node[std::size_t(m.dst)], m.bytes, msg);
+    const std::vector<hybrid::Hop>& hops = *rp_.route(m);
     std::size_t h = 0;
     while (h + 1 < hops.size() && hops[h].to != here) ++h;
     const hybrid::Hop& next = hops[h + 1];

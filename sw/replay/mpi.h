@@ -12,6 +12,7 @@
 // carries is pushed along its route (EO-OE relays, sw/hybrid/forwarding.h).
 #pragma once
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "firmware/rank.h"
@@ -19,7 +20,7 @@
 #include "sw/replay/plan.h"
 
 namespace kairo::hybrid {
-class ForwardingTables;
+struct Hop;
 }
 
 namespace kairo::replay {
@@ -43,15 +44,24 @@ struct Replay {
   const Trace* trace = nullptr;
   const Plan* plan = nullptr;
   Options options;
-  sim::Time start = 0;             // when every rank starts its trace
-  double compute_scale = 1.0;      // traced compute time x this
-  double copy_bytes_per_s = 1e10;  // an eager message's copy out of the bounce buffer
-  std::vector<int> fw_rank;        // trace rank -> the machine's rank it runs as
-  std::vector<int> trace_of_node;  // node -> trace rank (-1: none)
+  sim::Time start = 0;              // when every rank starts its trace
+  double compute_scale = 1.0;       // traced compute time x this
+  double copy_bytes_per_s = 1e10;   // an eager message's copy out of the bounce buffer
+  std::vector<int> fw_rank;         // trace rank -> the machine's rank it runs as
+  std::vector<int> trace_of_node;   // node -> trace rank (-1: none)
   std::vector<std::uint32_t> node;  // trace rank -> node
-  // The hybrid network: routes over the optical pathways (null: none), and
-  // how many messages each rank relays.
-  const hybrid::ForwardingTables* ocs = nullptr;
+  // The hybrid network with pathways: the route of every (sender,
+  // receiver) pair the optical network carries (the pattern workload's
+  // routes, from the trace's byte matrix), taken by each of its messages
+  // above the threshold; and how many messages each rank relays.
+  bool hybrid = false;
+  std::uint64_t ocs_threshold = 0;
+  std::unordered_map<std::uint64_t, std::vector<hybrid::Hop>> routes;  // (src << 32 | dst) -> hops
+  const std::vector<hybrid::Hop>* route(const Message& m) const {
+    if (!hybrid || m.bytes <= ocs_threshold) return nullptr;
+    auto it = routes.find((std::uint64_t(m.src) << 32) | std::uint32_t(m.dst));
+    return it == routes.end() ? nullptr : &it->second;
+  }
   std::vector<std::uint64_t> relays;
   std::uint64_t transit_bytes = 8;
   // Recorded, per trace rank: when it finished, its compute time, and its

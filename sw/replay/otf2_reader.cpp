@@ -19,25 +19,102 @@ namespace {
 
 // Calls that move nothing between ranks (replayed as their compute gap).
 const std::set<std::string>& local_calls() {
-  static const std::set<std::string> s = {
-      "MPI_Init", "MPI_Init_thread", "MPI_Finalize", "MPI_Comm_rank", "MPI_Comm_size", "MPI_Wtime",
-      "MPI_Wtick", "MPI_Get_count", "MPI_Initialized", "MPI_Finalized", "MPI_Abort", "MPI_Get_processor_name",
-      "MPI_Comm_group", "MPI_Group_incl", "MPI_Group_excl", "MPI_Group_free", "MPI_Group_rank",
-      "MPI_Group_size", "MPI_Group_translate_ranks", "MPI_Comm_free", "MPI_Comm_set_name",
-      "MPI_Comm_get_name", "MPI_Request_free", "MPI_Cancel", "MPI_Query_thread", "MPI_Get_version",
-      "MPI_Pcontrol", "MPI_Op_create", "MPI_Op_free", "MPI_Probe", "MPI_Iprobe", "MPI_Comm_compare",
-      "MPI_Errhandler_set", "MPI_Comm_set_errhandler", "MPI_Comm_get_attr", "MPI_Attr_get",
-      "MPI_Comm_test_inter", "MPI_Dims_create", "MPI_Cart_coords", "MPI_Cart_rank", "MPI_Cart_shift",
-      "MPI_Cart_get", "MPI_Cartdim_get", "MPI_Topo_test", "MPI_Status_set_elements", "MPI_Buffer_attach",
-      "MPI_Buffer_detach", "MPI_Address", "MPI_Get_address", "MPI_Error_string", "MPI_Error_class",
-      "MPI_Waitall", "MPI_Wait", "MPI_Waitany", "MPI_Waitsome", "MPI_Test", "MPI_Testall", "MPI_Testany",
-      "MPI_Testsome", "MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend", "MPI_Isend", "MPI_Issend",
-      "MPI_Ibsend", "MPI_Irsend", "MPI_Recv", "MPI_Irecv", "MPI_Sendrecv", "MPI_Sendrecv_replace",
-      "MPI_Barrier", "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Gather", "MPI_Gatherv",
-      "MPI_Scatter", "MPI_Scatterv", "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall", "MPI_Alltoallv",
-      "MPI_Alltoallw", "MPI_Reduce_scatter", "MPI_Reduce_scatter_block", "MPI_Scan", "MPI_Exscan",
-      "MPI_Comm_split", "MPI_Comm_dup", "MPI_Comm_create", "MPI_Comm_split_type", "MPI_Cart_create",
-      "MPI_Cart_sub", "MPI_Comm_dup_with_info", "MPI_Comm_idup"};
+  static const std::set<std::string> s = {"MPI_Init",
+                                          "MPI_Init_thread",
+                                          "MPI_Finalize",
+                                          "MPI_Comm_rank",
+                                          "MPI_Comm_size",
+                                          "MPI_Wtime",
+                                          "MPI_Wtick",
+                                          "MPI_Get_count",
+                                          "MPI_Initialized",
+                                          "MPI_Finalized",
+                                          "MPI_Abort",
+                                          "MPI_Get_processor_name",
+                                          "MPI_Comm_group",
+                                          "MPI_Group_incl",
+                                          "MPI_Group_excl",
+                                          "MPI_Group_free",
+                                          "MPI_Group_rank",
+                                          "MPI_Group_size",
+                                          "MPI_Group_translate_ranks",
+                                          "MPI_Comm_free",
+                                          "MPI_Comm_set_name",
+                                          "MPI_Comm_get_name",
+                                          "MPI_Request_free",
+                                          "MPI_Cancel",
+                                          "MPI_Query_thread",
+                                          "MPI_Get_version",
+                                          "MPI_Pcontrol",
+                                          "MPI_Op_create",
+                                          "MPI_Op_free",
+                                          "MPI_Probe",
+                                          "MPI_Iprobe",
+                                          "MPI_Comm_compare",
+                                          "MPI_Errhandler_set",
+                                          "MPI_Comm_set_errhandler",
+                                          "MPI_Comm_get_attr",
+                                          "MPI_Attr_get",
+                                          "MPI_Comm_test_inter",
+                                          "MPI_Dims_create",
+                                          "MPI_Cart_coords",
+                                          "MPI_Cart_rank",
+                                          "MPI_Cart_shift",
+                                          "MPI_Cart_get",
+                                          "MPI_Cartdim_get",
+                                          "MPI_Topo_test",
+                                          "MPI_Status_set_elements",
+                                          "MPI_Buffer_attach",
+                                          "MPI_Buffer_detach",
+                                          "MPI_Address",
+                                          "MPI_Get_address",
+                                          "MPI_Error_string",
+                                          "MPI_Error_class",
+                                          "MPI_Waitall",
+                                          "MPI_Wait",
+                                          "MPI_Waitany",
+                                          "MPI_Waitsome",
+                                          "MPI_Test",
+                                          "MPI_Testall",
+                                          "MPI_Testany",
+                                          "MPI_Testsome",
+                                          "MPI_Send",
+                                          "MPI_Ssend",
+                                          "MPI_Bsend",
+                                          "MPI_Rsend",
+                                          "MPI_Isend",
+                                          "MPI_Issend",
+                                          "MPI_Ibsend",
+                                          "MPI_Irsend",
+                                          "MPI_Recv",
+                                          "MPI_Irecv",
+                                          "MPI_Sendrecv",
+                                          "MPI_Sendrecv_replace",
+                                          "MPI_Barrier",
+                                          "MPI_Bcast",
+                                          "MPI_Reduce",
+                                          "MPI_Allreduce",
+                                          "MPI_Gather",
+                                          "MPI_Gatherv",
+                                          "MPI_Scatter",
+                                          "MPI_Scatterv",
+                                          "MPI_Allgather",
+                                          "MPI_Allgatherv",
+                                          "MPI_Alltoall",
+                                          "MPI_Alltoallv",
+                                          "MPI_Alltoallw",
+                                          "MPI_Reduce_scatter",
+                                          "MPI_Reduce_scatter_block",
+                                          "MPI_Scan",
+                                          "MPI_Exscan",
+                                          "MPI_Comm_split",
+                                          "MPI_Comm_dup",
+                                          "MPI_Comm_create",
+                                          "MPI_Comm_split_type",
+                                          "MPI_Cart_create",
+                                          "MPI_Cart_sub",
+                                          "MPI_Comm_dup_with_info",
+                                          "MPI_Comm_idup"};
   return s;
 }
 
@@ -58,13 +135,13 @@ struct CommDef {
 // One location's events as they are read.
 struct Loc {
   int rank = 0;
-  int depth = 0;         // nesting of MPI regions (only the outermost is a call)
+  int depth = 0;          // nesting of MPI regions (only the outermost is a call)
   bool sendrecv = false;  // the call is MPI_Sendrecv(_replace): its records are buffered
   bool has_call = false;
   bool unknown = false;  // the call is not one the replay knows
   std::string unknown_name;
   std::uint64_t last_leave = 0, first_leave = 0, last_enter = 0;
-  std::vector<Action> buffered;                             // a sendrecv's send and receive
+  std::vector<Action> buffered;                           // a sendrecv's send and receive
   std::unordered_map<std::uint64_t, std::size_t> irecvs;  // request id -> its kRecv action
 };
 
@@ -88,13 +165,13 @@ struct Reader {
 
   [[noreturn]] void fail(const std::string& what) const { throw TraceError(t.path + ": " + what); }
   std::uint64_t ns(std::uint64_t ticks) const {
-    return resolution == 1000000000 ? ticks
-                                    : std::uint64_t(double(ticks) * 1e9 / double(resolution) + 0.5);
+    return resolution == 1000000000 ? ticks : std::uint64_t(double(ticks) * 1e9 / double(resolution) + 0.5);
   }
   std::uint32_t comm(std::uint32_t ref, const Loc& l) const {
     auto it = comm_index.find(ref);
-    if (it == comm_index.end()) fail("rank " + std::to_string(l.rank) + ": a record names communicator " +
-                                     std::to_string(ref) + ", which the definitions lack");
+    if (it == comm_index.end())
+      fail("rank " + std::to_string(l.rank) + ": a record names communicator " + std::to_string(ref) +
+           ", which the definitions lack");
     return it->second;
   }
   int world(std::uint32_t comm, std::uint32_t rank_in_comm, const Loc& l) const {
@@ -117,9 +194,12 @@ struct Reader {
     if (!list || ref == OTF2_UNDEFINED_ATTRIBUTE ||
         OTF2_AttributeList_GetAttributeByID(list, ref, &type, &value) != OTF2_SUCCESS)
       return false;
-    if (type == OTF2_TYPE_INT32) *v = value.int32;
-    else if (type == OTF2_TYPE_COMM) *v = std::int32_t(value.commRef);
-    else return false;
+    if (type == OTF2_TYPE_INT32)
+      *v = value.int32;
+    else if (type == OTF2_TYPE_COMM)
+      *v = std::int32_t(value.commRef);
+    else
+      return false;
     return true;
   }
 };
@@ -148,55 +228,51 @@ OTF2_ErrorCode on_error(void* user, const char*, uint64_t, const char*, OTF2_Err
                         va_list va) {
   char buf[512];
   std::vsnprintf(buf, sizeof buf, fmt, va);
-  *static_cast<std::string*>(user) = std::string(OTF2_Error_GetDescription(code)) + (buf[0] ? ": " : "") + buf;
+  *static_cast<std::string*>(user) =
+      std::string(OTF2_Error_GetDescription(code)) + (buf[0] ? ": " : "") + buf;
   return code;
 }
 
 // ---- global definitions ----
 OTF2_CallbackCode def_string(void* u, OTF2_StringRef ref, const char* s) {
-  return guarded(u, [&] {
-  self(u)->strings[ref] = s ? s : "";
-  });
+  return guarded(u, [&] { self(u)->strings[ref] = s ? s : ""; });
 }
 OTF2_CallbackCode def_clock(void* u, uint64_t resolution, uint64_t, uint64_t, uint64_t) {
   return guarded(u, [&] {
-  if (resolution == 0) self(u)->fail("clock properties give a timer resolution of 0");
-  self(u)->resolution = resolution;
+    if (resolution == 0) self(u)->fail("clock properties give a timer resolution of 0");
+    self(u)->resolution = resolution;
   });
 }
 OTF2_CallbackCode def_location(void* u, OTF2_LocationRef ref, OTF2_StringRef, OTF2_LocationType, uint64_t,
                                OTF2_LocationGroupRef) {
-  return guarded(u, [&] {
-  self(u)->locations.push_back(ref);
-  });
+  return guarded(u, [&] { self(u)->locations.push_back(ref); });
 }
 OTF2_CallbackCode def_region(void* u, OTF2_RegionRef ref, OTF2_StringRef name, OTF2_StringRef, OTF2_StringRef,
-                             OTF2_RegionRole, OTF2_Paradigm paradigm, OTF2_RegionFlag, OTF2_StringRef, uint32_t,
-                             uint32_t) {
+                             OTF2_RegionRole, OTF2_Paradigm paradigm, OTF2_RegionFlag, OTF2_StringRef,
+                             uint32_t, uint32_t) {
   return guarded(u, [&] {
-  Region& g = self(u)->regions[ref];
-  g.name = self(u)->strings[name];
-  g.mpi = paradigm == OTF2_PARADIGM_MPI || g.name.rfind("MPI_", 0) == 0;
+    Region& g = self(u)->regions[ref];
+    g.name = self(u)->strings[name];
+    g.mpi = paradigm == OTF2_PARADIGM_MPI || g.name.rfind("MPI_", 0) == 0;
   });
 }
 OTF2_CallbackCode def_group(void* u, OTF2_GroupRef ref, OTF2_StringRef, OTF2_GroupType type,
                             OTF2_Paradigm paradigm, OTF2_GroupFlag, uint32_t n, const uint64_t* members) {
   return guarded(u, [&] {
-  self(u)->groups[ref] = Group{type, paradigm, std::vector<std::uint64_t>(members, members + n)};
+    self(u)->groups[ref] = Group{type, paradigm, std::vector<std::uint64_t>(members, members + n)};
   });
 }
 OTF2_CallbackCode def_comm(void* u, OTF2_CommRef ref, OTF2_StringRef name, OTF2_GroupRef group, OTF2_CommRef,
                            OTF2_CommFlag) {
-  return guarded(u, [&] {
-  self(u)->comm_defs[ref] = CommDef{self(u)->strings[name], group};
-  });
+  return guarded(u, [&] { self(u)->comm_defs[ref] = CommDef{self(u)->strings[name], group}; });
 }
-OTF2_CallbackCode def_attribute(void* u, OTF2_AttributeRef ref, OTF2_StringRef name, OTF2_StringRef, OTF2_Type) {
+OTF2_CallbackCode def_attribute(void* u, OTF2_AttributeRef ref, OTF2_StringRef name, OTF2_StringRef,
+                                OTF2_Type) {
   return guarded(u, [&] {
-  const std::string& n = self(u)->strings[name];
-  if (n == "kairo::posted_source") self(u)->posted_source = ref;
-  if (n == "kairo::posted_tag") self(u)->posted_tag = ref;
-  if (n == "kairo::posted_comm") self(u)->posted_comm = ref;
+    const std::string& n = self(u)->strings[name];
+    if (n == "kairo::posted_source") self(u)->posted_source = ref;
+    if (n == "kairo::posted_tag") self(u)->posted_tag = ref;
+    if (n == "kairo::posted_comm") self(u)->posted_comm = ref;
   });
 }
 
@@ -204,90 +280,91 @@ OTF2_CallbackCode def_attribute(void* u, OTF2_AttributeRef ref, OTF2_StringRef n
 OTF2_CallbackCode ev_enter(OTF2_LocationRef l, OTF2_TimeStamp time, uint64_t, void* u, OTF2_AttributeList*,
                            OTF2_RegionRef region) {
   return guarded(u, [&] {
-  Reader& r = *self(u);
-  auto it = r.regions.find(region);
-  if (it == r.regions.end()) r.fail("an Enter names an undefined region " + std::to_string(region));
-  if (!it->second.mpi) return;
-  Loc& s = loc(u, l);
-  if (s.depth++ > 0) return;
-  auto c = r.region_call.find(region);
-  if (c == r.region_call.end()) {
-    if (r.t.call_names.size() >= 65535) r.fail("more than 65,535 distinct MPI regions");
-    c = r.region_call.emplace(region, std::uint16_t(r.t.call_names.size())).first;
-    r.t.call_names.push_back(it->second.name);
-  }
-  const std::string& name = it->second.name;
-  s.sendrecv = name == "MPI_Sendrecv" || name == "MPI_Sendrecv_replace";
-  s.unknown = !local_calls().count(name);
-  if (s.unknown) s.unknown_name = name;
-  const std::uint64_t now = r.ns(time);
-  Action a;
-  a.act = Act::kCall;
-  a.call = c->second;
-  a.bytes = s.has_call && now > s.last_leave ? now - s.last_leave : 0;
-  r.t.actions[std::size_t(s.rank)].push_back(a);
-  s.last_enter = now;
+    Reader& r = *self(u);
+    auto it = r.regions.find(region);
+    if (it == r.regions.end()) r.fail("an Enter names an undefined region " + std::to_string(region));
+    if (!it->second.mpi) return;
+    Loc& s = loc(u, l);
+    if (s.depth++ > 0) return;
+    auto c = r.region_call.find(region);
+    if (c == r.region_call.end()) {
+      if (r.t.call_names.size() >= 65535) r.fail("more than 65,535 distinct MPI regions");
+      c = r.region_call.emplace(region, std::uint16_t(r.t.call_names.size())).first;
+      r.t.call_names.push_back(it->second.name);
+    }
+    const std::string& name = it->second.name;
+    s.sendrecv = name == "MPI_Sendrecv" || name == "MPI_Sendrecv_replace";
+    s.unknown = !local_calls().count(name);
+    if (s.unknown) s.unknown_name = name;
+    const std::uint64_t now = r.ns(time);
+    Action a;
+    a.act = Act::kCall;
+    a.call = c->second;
+    a.bytes = s.has_call && now > s.last_leave ? now - s.last_leave : 0;
+    r.t.actions[std::size_t(s.rank)].push_back(a);
+    s.last_enter = now;
   });
 }
 
 OTF2_CallbackCode ev_leave(OTF2_LocationRef l, OTF2_TimeStamp time, uint64_t, void* u, OTF2_AttributeList*,
                            OTF2_RegionRef region) {
   return guarded(u, [&] {
-  Reader& r = *self(u);
-  auto it = r.regions.find(region);
-  if (it == r.regions.end() || !it->second.mpi) return;
-  Loc& s = loc(u, l);
-  if (s.depth == 0) r.fail("rank " + std::to_string(s.rank) + ": a Leave of " + it->second.name +
-                           " without its Enter");
-  if (--s.depth > 0) return;
-  std::vector<Action>& out = r.t.actions[std::size_t(s.rank)];
-  if (s.sendrecv) {  // as MPI does it: post the receive, start the send, then wait for both
-    s.sendrecv = false;
-    std::vector<std::uint64_t> ids;
-    for (int pass = 0; pass < 2; ++pass)
-      for (Action a : s.buffered)
-        if ((pass == 0) == (a.act == Act::kRecv)) {
-          a.request = (std::uint64_t(1) << 63) | ++r.synthetic;
-          ids.push_back(a.request);
-          out.push_back(a);
-        }
-    for (std::uint64_t id : ids) out.push_back(Action{Act::kComplete, 0, 0, 0, 0, 0, id});
-    s.buffered.clear();
-  }
-  if (s.unknown) ++r.t.unknown_calls[s.unknown_name];
-  out.push_back(Action{Act::kEnd});
-  const std::uint64_t now = r.ns(time);
-  if (!s.has_call) s.first_leave = now;
-  s.has_call = true;
-  s.last_leave = now;
+    Reader& r = *self(u);
+    auto it = r.regions.find(region);
+    if (it == r.regions.end() || !it->second.mpi) return;
+    Loc& s = loc(u, l);
+    if (s.depth == 0)
+      r.fail("rank " + std::to_string(s.rank) + ": a Leave of " + it->second.name + " without its Enter");
+    if (--s.depth > 0) return;
+    std::vector<Action>& out = r.t.actions[std::size_t(s.rank)];
+    if (s.sendrecv) {  // as MPI does it: post the receive, start the send, then wait for both
+      s.sendrecv = false;
+      std::vector<std::uint64_t> ids;
+      for (int pass = 0; pass < 2; ++pass)
+        for (Action a : s.buffered)
+          if ((pass == 0) == (a.act == Act::kRecv)) {
+            a.request = (std::uint64_t(1) << 63) | ++r.synthetic;
+            ids.push_back(a.request);
+            out.push_back(a);
+          }
+      for (std::uint64_t id : ids) out.push_back(Action{Act::kComplete, 0, 0, 0, 0, 0, id});
+      s.buffered.clear();
+    }
+    if (s.unknown) ++r.t.unknown_calls[s.unknown_name];
+    out.push_back(Action{Act::kEnd});
+    const std::uint64_t now = r.ns(time);
+    if (!s.has_call) s.first_leave = now;
+    s.has_call = true;
+    s.last_leave = now;
   });
 }
 
 OTF2_CallbackCode ev_send(OTF2_LocationRef l, OTF2_TimeStamp, uint64_t, void* u, OTF2_AttributeList*,
                           uint32_t receiver, OTF2_CommRef comm, uint32_t tag, uint64_t length) {
   return guarded(u, [&] {
-  Reader& r = *self(u);
-  Loc& s = loc(u, l);
-  const std::uint32_t c = r.comm(comm, s);
-  r.emit(s, Action{Act::kSend, 0, r.world(c, receiver, s), std::int32_t(tag), c, length, 0});
+    Reader& r = *self(u);
+    Loc& s = loc(u, l);
+    const std::uint32_t c = r.comm(comm, s);
+    r.emit(s, Action{Act::kSend, 0, r.world(c, receiver, s), std::int32_t(tag), c, length, 0});
   });
 }
 
 OTF2_CallbackCode ev_isend(OTF2_LocationRef l, OTF2_TimeStamp, uint64_t, void* u, OTF2_AttributeList*,
-                           uint32_t receiver, OTF2_CommRef comm, uint32_t tag, uint64_t length, uint64_t request) {
+                           uint32_t receiver, OTF2_CommRef comm, uint32_t tag, uint64_t length,
+                           uint64_t request) {
   return guarded(u, [&] {
-  Reader& r = *self(u);
-  Loc& s = loc(u, l);
-  const std::uint32_t c = r.comm(comm, s);
-  r.emit(s, Action{Act::kSend, 0, r.world(c, receiver, s), std::int32_t(tag), c, length, request});
+    Reader& r = *self(u);
+    Loc& s = loc(u, l);
+    const std::uint32_t c = r.comm(comm, s);
+    r.emit(s, Action{Act::kSend, 0, r.world(c, receiver, s), std::int32_t(tag), c, length, request});
   });
 }
 
 OTF2_CallbackCode ev_complete(OTF2_LocationRef l, OTF2_TimeStamp, uint64_t, void* u, OTF2_AttributeList*,
                               uint64_t request) {
   return guarded(u, [&] {
-  Loc& s = loc(u, l);
-  self(u)->emit(s, Action{Act::kComplete, 0, 0, 0, 0, 0, request});
+    Loc& s = loc(u, l);
+    self(u)->emit(s, Action{Act::kComplete, 0, 0, 0, 0, 0, request});
   });
 }
 
@@ -309,10 +386,10 @@ void post_receive(Reader& r, Loc& s, const OTF2_AttributeList* list, Action a) {
 OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef l, OTF2_TimeStamp, uint64_t, void* u,
                                    OTF2_AttributeList* list, uint64_t request) {
   return guarded(u, [&] {
-  Reader& r = *self(u);
-  Loc& s = loc(u, l);
-  if (s.sendrecv) r.fail("rank " + std::to_string(s.rank) + ": an MpiIrecvRequest inside MPI_Sendrecv");
-  post_receive(r, s, list, Action{Act::kRecv, 0, 0, 0, 0, 0, request});
+    Reader& r = *self(u);
+    Loc& s = loc(u, l);
+    if (s.sendrecv) r.fail("rank " + std::to_string(s.rank) + ": an MpiIrecvRequest inside MPI_Sendrecv");
+    post_receive(r, s, list, Action{Act::kRecv, 0, 0, 0, 0, 0, request});
   });
 }
 
@@ -326,74 +403,96 @@ void fill_envelope(Reader& r, Loc& s, Action& a, std::uint32_t sender, OTF2_Comm
 OTF2_CallbackCode ev_irecv(OTF2_LocationRef l, OTF2_TimeStamp, uint64_t, void* u, OTF2_AttributeList*,
                            uint32_t sender, OTF2_CommRef comm, uint32_t tag, uint64_t, uint64_t request) {
   return guarded(u, [&] {
-  Reader& r = *self(u);
-  Loc& s = loc(u, l);
-  auto it = s.irecvs.find(request);
-  if (it == s.irecvs.end())
-    r.fail("rank " + std::to_string(s.rank) + ": an MpiIrecv completes request " + std::to_string(request) +
-           ", which no MpiIrecvRequest started");
-  Action& a = r.t.actions[std::size_t(s.rank)][it->second];
-  fill_envelope(r, s, a, sender, comm, tag);
-  a.bytes = 0;
-  s.irecvs.erase(it);
-  r.emit(s, Action{Act::kComplete, 0, 0, 0, 0, 0, request});
+    Reader& r = *self(u);
+    Loc& s = loc(u, l);
+    auto it = s.irecvs.find(request);
+    if (it == s.irecvs.end())
+      r.fail("rank " + std::to_string(s.rank) + ": an MpiIrecv completes request " + std::to_string(request) +
+             ", which no MpiIrecvRequest started");
+    Action& a = r.t.actions[std::size_t(s.rank)][it->second];
+    fill_envelope(r, s, a, sender, comm, tag);
+    a.bytes = 0;
+    s.irecvs.erase(it);
+    r.emit(s, Action{Act::kComplete, 0, 0, 0, 0, 0, request});
   });
 }
 
 OTF2_CallbackCode ev_recv(OTF2_LocationRef l, OTF2_TimeStamp, uint64_t, void* u, OTF2_AttributeList* list,
                           uint32_t sender, OTF2_CommRef comm, uint32_t tag, uint64_t) {
   return guarded(u, [&] {
-  Reader& r = *self(u);
-  Loc& s = loc(u, l);
-  Action a{Act::kRecv, 0, 0, 0, r.comm(comm, s), 0, 0};
-  std::int32_t src = 0, ptag = 0;
-  if (Reader::posted(list, r.posted_source, &src) && Reader::posted(list, r.posted_tag, &ptag)) {
-    a.peer = src < 0 ? kAnySource : r.world(a.comm, std::uint32_t(src), s);
-    a.tag = ptag < 0 ? kAnyTag : ptag;
-  } else {
-    a.peer = r.world(a.comm, sender, s);
-    a.tag = std::int32_t(tag);
-  }
-  r.emit(s, a);
+    Reader& r = *self(u);
+    Loc& s = loc(u, l);
+    Action a{Act::kRecv, 0, 0, 0, r.comm(comm, s), 0, 0};
+    std::int32_t src = 0, ptag = 0;
+    if (Reader::posted(list, r.posted_source, &src) && Reader::posted(list, r.posted_tag, &ptag)) {
+      a.peer = src < 0 ? kAnySource : r.world(a.comm, std::uint32_t(src), s);
+      a.tag = ptag < 0 ? kAnyTag : ptag;
+    } else {
+      a.peer = r.world(a.comm, sender, s);
+      a.tag = std::int32_t(tag);
+    }
+    r.emit(s, a);
   });
 }
 
 OTF2_CallbackCode ev_cancelled(OTF2_LocationRef l, OTF2_TimeStamp, uint64_t, void* u, OTF2_AttributeList*,
                                uint64_t request) {
   return guarded(u, [&] {
-  Reader& r = *self(u);
-  Loc& s = loc(u, l);
-  auto it = s.irecvs.find(request);
-  if (it != s.irecvs.end()) {
-    r.t.actions[std::size_t(s.rank)][it->second].act = Act::kSkip;
-    s.irecvs.erase(it);
-  }
+    Reader& r = *self(u);
+    Loc& s = loc(u, l);
+    auto it = s.irecvs.find(request);
+    if (it != s.irecvs.end()) {
+      r.t.actions[std::size_t(s.rank)][it->second].act = Act::kSkip;
+      s.irecvs.erase(it);
+    }
   });
 }
 
 CollOp coll_op(OTF2_CollectiveOp op, bool* vector) {
   *vector = false;
   switch (op) {
-    case OTF2_COLLECTIVE_OP_BARRIER: return CollOp::kBarrier;
-    case OTF2_COLLECTIVE_OP_BCAST: return CollOp::kBcast;
-    case OTF2_COLLECTIVE_OP_GATHERV: *vector = true; return CollOp::kGather;
-    case OTF2_COLLECTIVE_OP_GATHER: return CollOp::kGather;
-    case OTF2_COLLECTIVE_OP_SCATTERV: *vector = true; return CollOp::kScatter;
-    case OTF2_COLLECTIVE_OP_SCATTER: return CollOp::kScatter;
-    case OTF2_COLLECTIVE_OP_ALLGATHERV: *vector = true; return CollOp::kAllgather;
-    case OTF2_COLLECTIVE_OP_ALLGATHER: return CollOp::kAllgather;
+    case OTF2_COLLECTIVE_OP_BARRIER:
+      return CollOp::kBarrier;
+    case OTF2_COLLECTIVE_OP_BCAST:
+      return CollOp::kBcast;
+    case OTF2_COLLECTIVE_OP_GATHERV:
+      *vector = true;
+      return CollOp::kGather;
+    case OTF2_COLLECTIVE_OP_GATHER:
+      return CollOp::kGather;
+    case OTF2_COLLECTIVE_OP_SCATTERV:
+      *vector = true;
+      return CollOp::kScatter;
+    case OTF2_COLLECTIVE_OP_SCATTER:
+      return CollOp::kScatter;
+    case OTF2_COLLECTIVE_OP_ALLGATHERV:
+      *vector = true;
+      return CollOp::kAllgather;
+    case OTF2_COLLECTIVE_OP_ALLGATHER:
+      return CollOp::kAllgather;
     case OTF2_COLLECTIVE_OP_ALLTOALLV:
-    case OTF2_COLLECTIVE_OP_ALLTOALLW: *vector = true; return CollOp::kAlltoall;
-    case OTF2_COLLECTIVE_OP_ALLTOALL: return CollOp::kAlltoall;
-    case OTF2_COLLECTIVE_OP_ALLREDUCE: return CollOp::kAllreduce;
-    case OTF2_COLLECTIVE_OP_REDUCE: return CollOp::kReduce;
-    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER: *vector = true; return CollOp::kReduceScatter;
-    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK: return CollOp::kReduceScatter;
+    case OTF2_COLLECTIVE_OP_ALLTOALLW:
+      *vector = true;
+      return CollOp::kAlltoall;
+    case OTF2_COLLECTIVE_OP_ALLTOALL:
+      return CollOp::kAlltoall;
+    case OTF2_COLLECTIVE_OP_ALLREDUCE:
+      return CollOp::kAllreduce;
+    case OTF2_COLLECTIVE_OP_REDUCE:
+      return CollOp::kReduce;
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER:
+      *vector = true;
+      return CollOp::kReduceScatter;
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK:
+      return CollOp::kReduceScatter;
     case OTF2_COLLECTIVE_OP_SCAN:
-    case OTF2_COLLECTIVE_OP_EXSCAN: return CollOp::kScan;
+    case OTF2_COLLECTIVE_OP_EXSCAN:
+      return CollOp::kScan;
     case OTF2_COLLECTIVE_OP_CREATE_HANDLE:
-    case OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE: return CollOp::kCreateHandle;
-    default: return CollOp::kOther;
+    case OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE:
+      return CollOp::kCreateHandle;
+    default:
+      return CollOp::kOther;
   }
 }
 
@@ -401,17 +500,17 @@ OTF2_CallbackCode ev_coll_end(OTF2_LocationRef l, OTF2_TimeStamp, uint64_t, void
                               OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root, uint64_t sent,
                               uint64_t received) {
   return guarded(u, [&] {
-  Reader& r = *self(u);
-  Loc& s = loc(u, l);
-  Collective c;
-  c.op = coll_op(op, &c.vector);
-  c.comm = r.comm(comm, s);
-  c.root = root >= OTF2_UNDEFINED_UINT32 - 2 ? -1 : std::int32_t(root);
-  c.sent = sent;
-  c.received = received;
-  auto& list = r.t.collectives[std::size_t(s.rank)];
-  r.emit(s, Action{Act::kCollective, 0, 0, 0, c.comm, list.size(), 0});
-  list.push_back(c);
+    Reader& r = *self(u);
+    Loc& s = loc(u, l);
+    Collective c;
+    c.op = coll_op(op, &c.vector);
+    c.comm = r.comm(comm, s);
+    c.root = root >= OTF2_UNDEFINED_UINT32 - 2 ? -1 : std::int32_t(root);
+    c.sent = sent;
+    c.received = received;
+    auto& list = r.t.collectives[std::size_t(s.rank)];
+    r.emit(s, Action{Act::kCollective, 0, 0, 0, c.comm, list.size(), 0});
+    list.push_back(c);
   });
 }
 
@@ -484,16 +583,16 @@ void read_properties(Reader& r, OTF2_Reader* rd) {
 }  // namespace
 
 const char* coll_name(CollOp op) {
-  static const char* const names[] = {"barrier", "bcast",  "gather", "scatter",        "allgather",
-                                      "alltoall", "allreduce", "reduce", "reduce_scatter", "scan",
-                                      "comm_create", "other"};
+  static const char* const names[] = {"barrier",        "bcast",    "gather",      "scatter",
+                                      "allgather",      "alltoall", "allreduce",   "reduce",
+                                      "reduce_scatter", "scan",     "comm_create", "other"};
   return names[int(op)];
 }
 
 Trace read_otf2(const std::string& anchor) {
   Reader r;
   r.t.path = anchor;
-  struct stat st{};
+  struct stat st {};
   if (stat(anchor.c_str(), &st) != 0) r.fail("no such file (expected an OTF2 anchor file, DIR/traces.otf2)");
   if (!S_ISREG(st.st_mode)) r.fail("not a file (expected an OTF2 anchor file, DIR/traces.otf2)");
   OTF2_ErrorCallback before = OTF2_Error_RegisterCallback(on_error, &r.error);

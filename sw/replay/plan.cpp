@@ -38,19 +38,36 @@ std::uint64_t instance_size(CollOp op, bool vector, int root, const std::vector<
     sum_recv += c.received;
     std::uint64_t s = 0;
     switch (op) {
-      case CollOp::kBcast: s = m == root ? per_member(c.sent, n) : c.received; break;
-      case CollOp::kReduce: s = m == root ? per_member(c.received, n) : c.sent; break;
-      case CollOp::kGather: s = m == root ? 0 : c.sent; break;
-      case CollOp::kScatter: s = m == root ? 0 : c.received; break;
-      case CollOp::kAllgather: s = per_member(c.received, n); break;
+      case CollOp::kBcast:
+        s = m == root ? per_member(c.sent, n) : c.received;
+        break;
+      case CollOp::kReduce:
+        s = m == root ? per_member(c.received, n) : c.sent;
+        break;
+      case CollOp::kGather:
+        s = m == root ? 0 : c.sent;
+        break;
+      case CollOp::kScatter:
+        s = m == root ? 0 : c.received;
+        break;
+      case CollOp::kAllgather:
+        s = per_member(c.received, n);
+        break;
       case CollOp::kAlltoall:
-      case CollOp::kAllreduce: s = per_member(c.sent, n); break;
-      case CollOp::kReduceScatter: s = vector ? c.sent : std::uint64_t(n) * per_member(c.sent, n); break;
+      case CollOp::kAllreduce:
+        s = per_member(c.sent, n);
+        break;
+      case CollOp::kReduceScatter:
+        s = vector ? c.sent : std::uint64_t(n) * per_member(c.sent, n);
+        break;
       case CollOp::kScan:
         s = std::max(c.sent / std::uint64_t(n - m), c.received / std::uint64_t(m + 1));
         break;
-      case CollOp::kCreateHandle: s = 8; break;
-      default: break;
+      case CollOp::kCreateHandle:
+        s = 8;
+        break;
+      default:
+        break;
     }
     size = std::max(size, s);
   }
@@ -73,10 +90,14 @@ std::pair<std::uint64_t, std::uint64_t> regions(const Instance& in) {
     case CollOp::kReduce:
     case CollOp::kReduceScatter:
     case CollOp::kScan:
-    case CollOp::kCreateHandle: return {s, s * (log + 2)};
-    case CollOp::kBcast: return {8, s};
-    case CollOp::kBarrier: return {8, 8};
-    default: return {p * s + 8, p * s + 8 * p + 8};  // blocks of p members (gather, alltoall, ...)
+    case CollOp::kCreateHandle:
+      return {s, s * (log + 2)};
+    case CollOp::kBcast:
+      return {8, s};
+    case CollOp::kBarrier:
+      return {8, 8};
+    default:
+      return {p * s + 8, p * s + 8 * p + 8};  // blocks of p members (gather, alltoall, ...)
   }
 }
 
@@ -94,35 +115,56 @@ const std::vector<std::string>& algorithms(CollOp op) {
   static const std::vector<std::string> chain = {"chain"};
   static const std::vector<std::string> none = {};
   switch (op) {
-    case CollOp::kBarrier: return barrier;
-    case CollOp::kBcast: return bcast;
-    case CollOp::kReduce: return reduce;
+    case CollOp::kBarrier:
+      return barrier;
+    case CollOp::kBcast:
+      return bcast;
+    case CollOp::kReduce:
+      return reduce;
     case CollOp::kAllreduce:
-    case CollOp::kCreateHandle: return allreduce;
-    case CollOp::kReduceScatter: return rs;
-    case CollOp::kAlltoall: return a2a;
+    case CollOp::kCreateHandle:
+      return allreduce;
+    case CollOp::kReduceScatter:
+      return rs;
+    case CollOp::kAlltoall:
+      return a2a;
     case CollOp::kGather:
-    case CollOp::kScatter: return linear;
-    case CollOp::kAllgather: return ring;
-    case CollOp::kScan: return chain;
-    default: return none;
+    case CollOp::kScatter:
+      return linear;
+    case CollOp::kAllgather:
+      return ring;
+    case CollOp::kScan:
+      return chain;
+    default:
+      return none;
   }
 }
 
 std::string default_algorithm(CollOp op, int p, std::uint64_t size) {
   switch (op) {
-    case CollOp::kBarrier: return power_of_two(p) ? "recursive-doubling" : "dissemination";
-    case CollOp::kBcast: return size < 12288 || p < 8 ? "binomial" : "vandegeijn";
-    case CollOp::kReduce: return size < 65536 ? "binomial" : "rabenseifner";
-    case CollOp::kAllreduce: return size < 10000 || size / 8 < std::uint64_t(p) ? "recursive-doubling" : "ring";
-    case CollOp::kCreateHandle: return "recursive-doubling";
-    case CollOp::kReduceScatter: return power_of_two(p) && size < 524288 ? "halving" : "ring";
-    case CollOp::kAlltoall: return size < 3000 ? "a2a" : "pairwise";
+    case CollOp::kBarrier:
+      return power_of_two(p) ? "recursive-doubling" : "dissemination";
+    case CollOp::kBcast:
+      return size < 12288 || p < 8 ? "binomial" : "vandegeijn";
+    case CollOp::kReduce:
+      return size < 65536 ? "binomial" : "rabenseifner";
+    case CollOp::kAllreduce:
+      return size < 10000 || size / 8 < std::uint64_t(p) ? "recursive-doubling" : "ring";
+    case CollOp::kCreateHandle:
+      return "recursive-doubling";
+    case CollOp::kReduceScatter:
+      return power_of_two(p) && size < 524288 ? "halving" : "ring";
+    case CollOp::kAlltoall:
+      return size < 3000 ? "a2a" : "pairwise";
     case CollOp::kGather:
-    case CollOp::kScatter: return "linear";
-    case CollOp::kAllgather: return "ring";
-    case CollOp::kScan: return "chain";
-    default: return "";
+    case CollOp::kScatter:
+      return "linear";
+    case CollOp::kAllgather:
+      return "ring";
+    case CollOp::kScan:
+      return "chain";
+    default:
+      return "";
   }
 }
 
@@ -133,8 +175,8 @@ Plan make_plan(const Trace& t, const Options& o) {
       if (name == coll_name(CollOp(k))) {
         const auto& list = algorithms(CollOp(k));
         if (std::find(list.begin(), list.end(), algo) == list.end())
-          throw std::invalid_argument(fmt::format("--param algo.{}={}: expected one of: {}", name, algo,
-                                                  fmt::join(list, ", ")));
+          throw std::invalid_argument(
+              fmt::format("--param algo.{}={}: expected one of: {}", name, algo, fmt::join(list, ", ")));
         known = true;
       }
     if (!known)
@@ -158,13 +200,14 @@ Plan make_plan(const Trace& t, const Options& o) {
     for (const Action& a : t.actions[std::size_t(s)]) {
       if (a.act != Act::kSend) continue;
       if (a.peer < 0 || a.peer >= n)
-        throw TraceError(fmt::format("{}: rank {} sends to rank {}, outside the trace's {} ranks", t.path, s,
-                                     a.peer, n));
+        throw TraceError(
+            fmt::format("{}: rank {} sends to rank {}, outside the trace's {} ranks", t.path, s, a.peer, n));
       const std::uint32_t seq = next_seq[std::size_t(s)][a.peer]++;
       pl.inbound[std::size_t(a.peer)][s].push_back(pl.messages.size());
       pl.messages.push_back(Message{s, a.peer, seq, a.comm, a.tag, a.bytes});
       pl.max_send[std::size_t(s)] = std::max(pl.max_send[std::size_t(s)], a.bytes);
-      if (a.bytes > o.eager_limit) pl.max_recv[std::size_t(a.peer)] = std::max(pl.max_recv[std::size_t(a.peer)], a.bytes);
+      if (a.bytes > o.eager_limit)
+        pl.max_recv[std::size_t(a.peer)] = std::max(pl.max_recv[std::size_t(a.peer)], a.bytes);
       auto& pair = pl.pairs[{s, a.peer}];
       ++pair.first;
       pair.second += a.bytes;
@@ -258,21 +301,41 @@ coll::Schedule instance_schedule(const Instance& in, const std::vector<int>& mem
   const std::string& a = in.algo;
   coll::Reduction red{me, p, in.root, in.size, 1, 1};
   switch (in.op) {
-    case CollOp::kBarrier: s = coll::barrier(a, me, p, 1); break;
-    case CollOp::kBcast: s = coll::bcast(a, me, p, in.root, in.size, 1, 1); break;
-    case CollOp::kReduce: s = coll::reduction(coll::ReductionKind::kReduce, a, red); break;
+    case CollOp::kBarrier:
+      s = coll::barrier(a, me, p, 1);
+      break;
+    case CollOp::kBcast:
+      s = coll::bcast(a, me, p, in.root, in.size, 1, 1);
+      break;
+    case CollOp::kReduce:
+      s = coll::reduction(coll::ReductionKind::kReduce, a, red);
+      break;
     case CollOp::kAllreduce:
-    case CollOp::kCreateHandle: s = coll::reduction(coll::ReductionKind::kAllreduce, a, red); break;
-    case CollOp::kReduceScatter: s = coll::reduction(coll::ReductionKind::kReduceScatter, a, red); break;
-    case CollOp::kAlltoall: s = coll::alltoall(a, me, p, in.size, 1); break;
-    case CollOp::kGather: s = coll::gather_linear(me, p, in.root, in.size, 1); break;
-    case CollOp::kScatter: s = coll::scatter_linear(me, p, in.root, in.size, 1); break;
-    case CollOp::kAllgather: s = coll::allgather_ring(me, p, in.size, 1); break;
+    case CollOp::kCreateHandle:
+      s = coll::reduction(coll::ReductionKind::kAllreduce, a, red);
+      break;
+    case CollOp::kReduceScatter:
+      s = coll::reduction(coll::ReductionKind::kReduceScatter, a, red);
+      break;
+    case CollOp::kAlltoall:
+      s = coll::alltoall(a, me, p, in.size, 1);
+      break;
+    case CollOp::kGather:
+      s = coll::gather_linear(me, p, in.root, in.size, 1);
+      break;
+    case CollOp::kScatter:
+      s = coll::scatter_linear(me, p, in.root, in.size, 1);
+      break;
+    case CollOp::kAllgather:
+      s = coll::allgather_ring(me, p, in.size, 1);
+      break;
     case CollOp::kScan:  // Open MPI's linear scan: wait for the prefix from me - 1, add, pass it on
-      if (me > 0) s.push_back(coll::Step({}, {coll::Wait{me - 1, 1}}, {coll::Op{coll::Op::Kind::kSum, 0, 0, in.size}}));
+      if (me > 0)
+        s.push_back(coll::Step({}, {coll::Wait{me - 1, 1}}, {coll::Op{coll::Op::Kind::kSum, 0, 0, in.size}}));
       if (me + 1 < p) s.push_back(coll::Step({coll::Put{me + 1, 0, 0, in.size, 1}}, {}));
       break;
-    default: break;
+    default:
+      break;
   }
   for (coll::Step& st : s) {
     for (coll::Put& put : st.puts) {

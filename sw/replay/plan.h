@@ -31,9 +31,10 @@ struct Instance {
   CollOp op = CollOp::kBarrier;
   std::uint32_t comm = 0;
   int p = 1;
-  int root = 0;            // comm rank
-  std::uint64_t size = 0;  // the algorithm's size: the vector (reductions, bcast) or the block (gather, alltoall)
-  std::string algo;        // empty: runs nothing (p = 1, or a handle's destruction)
+  int root = 0;  // comm rank
+  std::uint64_t size =
+      0;             // the algorithm's size: the vector (reductions, bcast) or the block (gather, alltoall)
+  std::string algo;  // empty: runs nothing (p = 1, or a handle's destruction)
   std::uint64_t traced_bytes = 0;  // sizeSent summed over the members, as recorded
 };
 
@@ -46,7 +47,7 @@ struct Options {
 
 struct Plan {
   int ranks = 0;
-  std::vector<Message> messages;            // sender-major: rank s's k-th send is first_message[s] + k
+  std::vector<Message> messages;             // sender-major: rank s's k-th send is first_message[s] + k
   std::vector<std::uint64_t> first_message;  // per rank, and the total at [ranks]
   // Per receiver, per sender: the messages' indices in sequence order.
   std::vector<std::unordered_map<int, std::vector<std::uint64_t>>> inbound;

@@ -66,7 +66,7 @@ struct Collective {
   CollOp op = CollOp::kBarrier;
   bool vector = false;  // a v-variant (gatherv, alltoallv, ...)
   std::uint32_t comm = 0;
-  std::int32_t root = -1;  // comm rank, -1 when none
+  std::int32_t root = -1;                // comm rank, -1 when none
   std::uint64_t sent = 0, received = 0;  // bytes, as OTF2 records them (Score-P's convention)
 };
 

@@ -23,7 +23,8 @@ class TraceWorkload final : public Workload {
   TraceWorkload(Params& prm, const MachineInfo& m) : plat_(*m.platform) {
     path_ = prm.text("trace", "");
     if (path_.empty())
-      throw std::invalid_argument("--workload trace: needs --param trace=DIR/traces.otf2 (an OTF2 archive's anchor file)");
+      throw std::invalid_argument(
+          "--workload trace: needs --param trace=DIR/traces.otf2 (an OTF2 archive's anchor file)");
     rp_.compute_scale = prm.real("compute_scale", 1.0, 0.0, 1e6);
     rp_.options.eager_limit = prm.bytes("eager_limit", 12288, 0, std::uint64_t(1) << 40);
     rp_.copy_bytes_per_s = prm.real("copy_gbps", 10.0, 1e-3, 1e6) * 1e9;
@@ -41,26 +42,30 @@ class TraceWorkload final : public Workload {
       throw std::invalid_argument("--param scheme=" + scheme_ + ": " + plat_.name +
                                   " has no optical network (an ocs: section); use scheme=eps");
     if (plat_.ocs.present)
-      requested_ = int(prm.integer("pathways", plat_.ocs.pathways, 0,
-                                   std::int64_t(plat_.ocs.optical_nodes.size()) / 2));
+      requested_ = int(
+          prm.integer("pathways", plat_.ocs.pathways, 0, std::int64_t(plat_.ocs.optical_nodes.size()) / 2));
     try {
       trace_ = replay::read_otf2(path_);
       if (strict == "true" && !trace_.unknown_calls.empty()) {
         std::string list;
-        for (const auto& [name, n] : trace_.unknown_calls) list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", name, n);
-        throw std::invalid_argument("--param trace=" + path_ + ": MPI calls the replay does not know: " + list +
+        for (const auto& [name, n] : trace_.unknown_calls)
+          list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", name, n);
+        throw std::invalid_argument("--param trace=" + path_ +
+                                    ": MPI calls the replay does not know: " + list +
                                     " (without --param strict=true they are replayed as their compute gaps)");
       }
       if (std::uint64_t(trace_.ranks) > std::uint64_t(m.nodes))
-        throw std::invalid_argument(fmt::format("--param trace={}: the trace has {} ranks, but {} has {}", path_,
-                                                trace_.ranks, plat_.name, m.nodes));
+        throw std::invalid_argument(fmt::format("--param trace={}: the trace has {} ranks, but {} has {}",
+                                                path_, trace_.ranks, plat_.name, m.nodes));
       plan_ = replay::make_plan(trace_, rp_.options);
     } catch (const replay::TraceError& e) {
       throw std::invalid_argument(std::string("--param trace: ") + e.what());
     }
     for (const auto& [name, n] : trace_.unknown_calls)
-      std::cerr << fmt::format("kairo: trace: {} {} call(s) not replayed (not point to point or a collective); "
-                               "their time counts as compute\n", n, name);
+      std::cerr << fmt::format(
+          "kairo: trace: {} {} call(s) not replayed (not point to point or a collective); "
+          "their time counts as compute\n",
+          n, name);
     place(m);
     lay_out();
   }
@@ -84,7 +89,7 @@ class TraceWorkload final : public Workload {
       if (std::string why = h->preset_pathway(pw.a, pw.b); !why.empty())
         throw std::invalid_argument(fmt::format("trace: pathway {} - {}: {}", pw.a, pw.b, why));
   }
-  bool uses_optical() const override { return tables_ != nullptr; }
+  bool uses_optical() const override { return rp_.hybrid; }
 
   fw::Task program(fw::Rank& r) override {
     const int t = trace_of_fw_[std::size_t(r.rank())];
@@ -120,7 +125,6 @@ class TraceWorkload final : public Workload {
   replay::Replay rp_;
   std::vector<int> trace_of_fw_;
   std::vector<hybrid::Pathway> pathways_;
-  std::unique_ptr<hybrid::ForwardingTables> tables_;
   Footprint footprint_;
   std::uint64_t routed_ = 0, relayed_hops_ = 0;
 };
@@ -138,9 +142,10 @@ void TraceWorkload::place(const MachineInfo& m) {
   for (std::uint64_t r = 0; r < plat_.ranks(); ++r) fw_of_node[plat_.node_of_rank(r)] = int(r);
   if (plat_.ocs.present && scheme_ != "eps") {
     if (std::uint64_t(n) != plat_.nodes() || plat_.ranks() != plat_.nodes())
-      throw std::invalid_argument(fmt::format("--param scheme={}: needs a trace with one rank per node ({} has {} "
-                                              "nodes, the trace {} ranks); use scheme=eps",
-                                              scheme_, plat_.name, plat_.nodes(), n));
+      throw std::invalid_argument(
+          fmt::format("--param scheme={}: needs a trace with one rank per node ({} has {} "
+                      "nodes, the trace {} ranks); use scheme=eps",
+                      scheme_, plat_.name, plat_.nodes(), n));
     hybrid::EpsShape shape;
     shape.edges = plat_.fabric.edges;
     shape.hosts_per_edge = plat_.fabric.hosts_per_edge;
@@ -160,11 +165,17 @@ void TraceWorkload::place(const MachineInfo& m) {
       pathways_ = std::move(pl.pathways);
     }
     for (int i = 0; i < n; ++i) fw_of_trace[std::size_t(i)] = fw_of_node[node_of[std::size_t(i)]];
-    tables_ = std::make_unique<hybrid::ForwardingTables>(shape, pathways_, optical, plat_.ocs.threshold_bytes);
-    rp_.ocs = tables_.get();
+    const hybrid::ForwardingTables tables(shape, pathways_, optical, plat_.ocs.threshold_bytes);
+    rp_.hybrid = true;
+    rp_.ocs_threshold = plat_.ocs.threshold_bytes;
+    for (hybrid::Flow& f : tables.plan(pat, node_of))
+      if (f.hops.size() > 1 || (f.hops.size() == 1 && f.hops[0].optical))
+        rp_.routes[(std::uint64_t(f.src_rank) << 32) | std::uint32_t(f.dst_rank)] = std::move(f.hops);
     if (plan_.messages.size() > replay::kNumberMask)
-      throw std::invalid_argument(fmt::format("--param trace={}: {} messages; routing over pathways numbers them "
-                                              "in 29 bits; use scheme=eps", path_, plan_.messages.size()));
+      throw std::invalid_argument(
+          fmt::format("--param trace={}: {} messages; routing over pathways numbers them "
+                      "in 29 bits; use scheme=eps",
+                      path_, plan_.messages.size()));
   }
   rp_.fw_rank = fw_of_trace;
   trace_of_fw_.assign(std::size_t(m.nodes), -1);
@@ -177,17 +188,14 @@ void TraceWorkload::place(const MachineInfo& m) {
     rp_.trace_of_node[rp_.node[std::size_t(i)]] = i;
   }
   rp_.relays.assign(std::size_t(n), 0);
-  if (tables_) {
-    for (std::uint64_t k = 0; k < plan_.messages.size(); ++k) {
-      const replay::Message& msg = plan_.messages[k];
-      const std::uint32_t a = rp_.node[std::size_t(msg.src)], b = rp_.node[std::size_t(msg.dst)];
-      if (msg.src == msg.dst || !tables_->takes_ocs(a, b, msg.bytes)) continue;
-      const std::vector<hybrid::Hop> hops = tables_->route(a, b, msg.bytes, k);
-      ++routed_;
-      for (std::size_t h = 0; h + 1 < hops.size(); ++h) ++rp_.relays[std::size_t(rp_.trace_of_node[hops[h].to])];
-      relayed_hops_ += hops.size() - 1;
-      rp_.transit_bytes = std::max(rp_.transit_bytes, msg.bytes);
-    }
+  for (const replay::Message& msg : plan_.messages) {
+    const std::vector<hybrid::Hop>* hops = msg.src == msg.dst ? nullptr : rp_.route(msg);
+    if (!hops) continue;
+    ++routed_;
+    for (std::size_t h = 0; h + 1 < hops->size(); ++h)
+      ++rp_.relays[std::size_t(rp_.trace_of_node[(*hops)[h].to])];
+    relayed_hops_ += hops->size() - 1;
+    rp_.transit_bytes = std::max(rp_.transit_bytes, msg.bytes);
   }
   const std::size_t ranks = std::size_t(n);
   rp_.end_ps.assign(ranks, 0);
@@ -207,7 +215,7 @@ void TraceWorkload::lay_out() {
     double b = double(pages(plan_.max_send[r] + h)) + double(pages(plan_.max_recv[r])) +
                double(pages(rp_.options.eager_limit + h)) + double(pages(plan_.coll_send[r])) +
                double(pages(plan_.coll_recv[r]));
-    if (tables_) b += double(pages(rp_.transit_bytes + h));
+    if (rp_.hybrid) b += double(pages(rp_.transit_bytes + h));
     footprint_.data_bytes += b;
     rank = std::max(rank, b);
   }
@@ -236,7 +244,7 @@ Outcome TraceWorkload::outcome(HostMemory*) {
   d["p2p_bytes"] = p2p_bytes;
   d["eager_messages"] = eager;
   d["rendezvous_messages"] = rendezvous;
-  if (tables_) {
+  if (rp_.hybrid) {
     d["routed_messages"] = routed_;
     d["relayed_hops"] = relayed_hops_;
     d["pathways_assigned"] = pathways_.size();
@@ -260,7 +268,8 @@ Outcome TraceWorkload::outcome(HostMemory*) {
   }
   nlohmann::json calls = nlohmann::json::object();
   for (std::size_t k = 0; k < kinds; ++k)
-    calls[trace_.call_names[k]] = {{"count", count[k]}, {"bytes", bytes[k]}, {"time_ns", double(ps[k]) / 1000.0}};
+    calls[trace_.call_names[k]] = {
+        {"count", count[k]}, {"bytes", bytes[k]}, {"time_ns", double(ps[k]) / 1000.0}};
   d["calls"] = std::move(calls);
   nlohmann::json colls = nlohmann::json::object();
   for (const replay::Instance& in : plan_.instances) {
@@ -276,9 +285,12 @@ Outcome TraceWorkload::outcome(HostMemory*) {
   d["collectives"] = std::move(colls);
   nlohmann::json per_rank = nlohmann::json::array();
   for (int r = 0; r < trace_.ranks; ++r) {
-    const double end = double(rp_.end_ps[std::size_t(r)] - std::min(rp_.end_ps[std::size_t(r)], kStart)) / 1000.0;
+    const double end =
+        double(rp_.end_ps[std::size_t(r)] - std::min(rp_.end_ps[std::size_t(r)], kStart)) / 1000.0;
     const double compute = double(rp_.compute_ps[std::size_t(r)]) / 1000.0;
-    per_rank.push_back({{"rank", r}, {"end_ns", end}, {"compute_ns", compute},
+    per_rank.push_back({{"rank", r},
+                        {"end_ns", end},
+                        {"compute_ns", compute},
                         {"communication_ns", std::max(0.0, end - compute)}});
   }
   d["per_rank"] = std::move(per_rank);
@@ -289,6 +301,8 @@ Outcome TraceWorkload::outcome(HostMemory*) {
 
 }  // namespace
 
-std::unique_ptr<Workload> make_trace(Params& p, const MachineInfo& m) { return std::make_unique<TraceWorkload>(p, m); }
+std::unique_ptr<Workload> make_trace(Params& p, const MachineInfo& m) {
+  return std::make_unique<TraceWorkload>(p, m);
+}
 
 }  // namespace kairo::sw

@@ -102,6 +102,10 @@ CASES = {
     # a scenario file (docs/rdma.md, "Scenarios"): completions recorded on every process, counters
     # and memory read by process 0 after the gather; its expectations hold in both runs
     "run-scenario-fetchadd-tofusmall-np2": (2, ["run", "tofu-small", "--scenario", "{in}/scenario.yaml"]),
+    # an MPI trace replayed (docs/traces.md): matching, rendezvous gets and
+    # collectives between ranks of different processes
+    "run-trace-tofusmall-np2": (2, ["run", "tofu-small", "--workload", "trace", "--param",
+                                    "trace={repo}/examples/traces/small-8/traces.otf2", "--mode", "size-only"]),
     "run-alltoall-epstree-np4": (4, ["run", "eps-tree-128", "--workload", "alltoall", "--param", "size=1KiB"]),
     "run-a2at-sizeonly-torus8x8-np3": (3, ["run", "torus-8x8", "--workload", "alltoall", "--param", "algo=a2at",
                                            "--param", "size=16KiB", "--mode", "size-only"]),
@@ -307,6 +311,8 @@ expect:
 """
 
 
+# the repository, for the inputs it ships ({repo}/examples/...)
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # inputs a case names as {in}/NAME
 INPUTS = {"far.csv": far_pattern, "scenario.yaml": fetch_add_scenario}
 
@@ -318,7 +324,7 @@ def check_case(kairo, mpirun, name):
         for f, make in INPUTS.items():
             with open(os.path.join(d, f), "w") as out:
                 out.write(make())
-        args = [a.replace("{in}", d) for a in args]
+        args = [a.replace("{in}", d).replace("{repo}", REPO) for a in args]
         one_dir, split_dir = os.path.join(d, "one"), os.path.join(d, "split")
         os.mkdir(one_dir)
         os.mkdir(split_dir)
