@@ -23,7 +23,8 @@ class Otf2Writer {
     OTF2_Archive_SetFlushCallbacks(archive_, &kFlush, nullptr);
     OTF2_Archive_SetSerialCollectiveCallbacks(archive_);
     OTF2_Archive_OpenEvtFiles(archive_);
-    for (int r = 0; r < ranks; ++r) writers_.push_back(OTF2_Archive_GetEvtWriter(archive_, OTF2_LocationRef(r)));
+    for (int r = 0; r < ranks; ++r)
+      writers_.push_back(OTF2_Archive_GetEvtWriter(archive_, OTF2_LocationRef(r)));
     attrs_ = OTF2_AttributeList_New();
   }
   ~Otf2Writer() {
@@ -55,7 +56,8 @@ class Otf2Writer {
   // MPI_Isend: the call, then (inside a wait) its completion.
   void isend(int rank, std::uint64_t t, int to, int tag, std::uint64_t bytes, std::uint64_t request) {
     enter(rank, t, "MPI_Isend");
-    OTF2_EvtWriter_MpiIsend(w(rank), nullptr, t, std::uint32_t(to), kWorld, std::uint32_t(tag), bytes, request);
+    OTF2_EvtWriter_MpiIsend(w(rank), nullptr, t, std::uint32_t(to), kWorld, std::uint32_t(tag), bytes,
+                            request);
     leave(rank, t, "MPI_Isend");
   }
   void isend_done(int rank, std::uint64_t t, std::uint64_t request) {
@@ -71,7 +73,8 @@ class Otf2Writer {
     leave(rank, t, "MPI_Irecv");
   }
   void irecv_done(int rank, std::uint64_t t, int from, int tag, std::uint64_t bytes, std::uint64_t request) {
-    OTF2_EvtWriter_MpiIrecv(w(rank), nullptr, t, std::uint32_t(from), kWorld, std::uint32_t(tag), bytes, request);
+    OTF2_EvtWriter_MpiIrecv(w(rank), nullptr, t, std::uint32_t(from), kWorld, std::uint32_t(tag), bytes,
+                            request);
   }
   void collective(int rank, std::uint64_t t, const std::string& region, OTF2_CollectiveOp op,
                   std::uint64_t sent, std::uint64_t received, std::uint32_t root = OTF2_UNDEFINED_UINT32) {
@@ -109,7 +112,8 @@ class Otf2Writer {
     for (const auto& [name, ref] : attributes_)
       OTF2_GlobalDefWriter_WriteAttribute(g, ref, str(name), str(""),
                                           name == "kairo::posted_comm" ? OTF2_TYPE_COMM : OTF2_TYPE_INT32);
-    OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, str("machine"), str("machine"), OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, str("machine"), str("machine"),
+                                             OTF2_UNDEFINED_SYSTEM_TREE_NODE);
     std::vector<std::uint64_t> members;
     for (int r = 0; r < ranks_; ++r) {
       const std::string name = "MPI Rank " + std::to_string(r);
@@ -124,7 +128,8 @@ class Otf2Writer {
                                     OTF2_GROUP_FLAG_NONE, std::uint32_t(ranks_), members.data());
     OTF2_GlobalDefWriter_WriteGroup(g, 1, str("world"), OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
                                     OTF2_GROUP_FLAG_NONE, std::uint32_t(ranks_), members.data());
-    OTF2_GlobalDefWriter_WriteComm(g, kWorld, str("MPI_COMM_WORLD"), 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+    OTF2_GlobalDefWriter_WriteComm(g, kWorld, str("MPI_COMM_WORLD"), 1, OTF2_UNDEFINED_COMM,
+                                   OTF2_COMM_FLAG_NONE);
     OTF2_Archive_Close(archive_);
     OTF2_AttributeList_Delete(attrs_);
     archive_ = nullptr;

@@ -25,7 +25,8 @@ std::string anchor(const std::string& dir) { return dir + "/traces.otf2"; }
 
 test::CommandResult replay(const std::string& dir, std::vector<std::string> extra = {},
                            const std::string& platform = "tofu-small") {
-  std::vector<std::string> args = {"run",   platform, "--workload", "trace", "--param", "trace=" + anchor(dir),
+  std::vector<std::string> args = {"run",    platform,    "--workload",
+                                   "trace",  "--param",   "trace=" + anchor(dir),
                                    "--mode", "size-only", "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   return run_kairo(args, {120, 0});
@@ -136,7 +137,8 @@ TEST(TraceReplay, ARankWaitingForAMessageNobodySendsIsNamed) {
   const auto r = replay(dir);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("ranks never finished"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("rank 0: trace rank 0 is in MPI_Recv (its MPI call 2), waiting for a message from rank 1 with tag 3"),
+  EXPECT_NE(r.err.find("rank 0: trace rank 0 is in MPI_Recv (its MPI call 2), waiting for a message from "
+                       "rank 1 with tag 3"),
             std::string::npos)
       << r.err;
 }
@@ -203,7 +205,7 @@ TEST(TraceReplay, MissingTruncatedAndCorruptArchivesAreBadInput) {
   // A whole archive whose rank 0 events are cut in half.
   const std::string cut = one_way({100, 200, 300, 400, 50000, 60000});
   const std::string evt = cut + "/traces/0.evt";
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(::stat(evt.c_str(), &st), 0);
   ASSERT_EQ(::truncate(evt.c_str(), st.st_size / 2), 0);
   r = replay(cut);
@@ -214,6 +216,24 @@ TEST(TraceReplay, MissingTruncatedAndCorruptArchivesAreBadInput) {
   r = run_kairo({"run", "tofu-small", "--workload", "trace", "--quiet"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("needs --param trace=DIR/traces.otf2"), std::string::npos) << r.err;
+}
+
+// examples/traces/small-8: tests/trace/mpi_small.c traced at 8 ranks, with
+// the program's own account of its messages beside it (program.json). The
+// replay moves exactly those, and every RDMA operation it makes keeps the
+// NIC's ordering promises (the operation log's checker).
+TEST(TraceReplay, TheShippedTraceMovesWhatItsProgramSentAndPassesTheOrderingChecker) {
+  const std::string dir = std::string(KAIRO_SOURCE_DIR) + "/examples/traces/small-8";
+  const auto own = nlohmann::json::parse(test::read_file(dir + "/program.json"));
+  const std::string ops = test::temp_dir() + "/ops.csv";
+  const auto r = replay(dir, {"--op-log", ops, "--check-ops"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("no violation"), std::string::npos) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["details"]["p2p_pairs"], own["pairs"]);
+  for (const auto& [name, per_rank] : own["collectives"].items())
+    EXPECT_EQ(j["details"]["calls"][name]["count"].get<int>(), per_rank.get<int>() * own["ranks"].get<int>())
+        << name;
 }
 
 }  // namespace
