@@ -59,9 +59,9 @@ for tool in mpif77 mpicc mpirun make cc; do
 done
 
 scratch=${KAIRO_NAS_SCRATCH:-$(mktemp -d /tmp/kairo-nas.XXXXXX)}
-mkdir -p "$scratch"
-scratch=$(cd "$scratch" && pwd -P)
+scratch=$(realpath -m "$scratch")
 case $scratch/ in "$repo"/*) die "scratch directory $scratch is inside the repository $repo" ;; esac
+mkdir -p "$scratch"
 echo "trace_nas: building in $scratch" >&2
 
 # Locate (or fetch) the NPB3.3-MPI source.
