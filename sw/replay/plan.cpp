@@ -168,7 +168,7 @@ std::string default_algorithm(CollOp op, int p, std::uint64_t size) {
   }
 }
 
-Plan make_plan(const Trace& t, const Options& o) {
+void check_options(const Options& o) {
   for (const auto& [name, algo] : o.algorithms) {
     bool known = false;
     for (int k = 0; k <= int(CollOp::kScan); ++k)
@@ -184,6 +184,10 @@ Plan make_plan(const Trace& t, const Options& o) {
                                   ": not a collective (barrier, bcast, reduce, allreduce, reduce_scatter, "
                                   "alltoall, gather, scatter, allgather, scan)");
   }
+}
+
+Plan make_plan(const Trace& t, const Options& o) {
+  check_options(o);
   Plan pl;
   const int n = t.ranks;
   pl.ranks = n;

@@ -60,6 +60,10 @@ struct Plan {
   std::map<std::pair<int, int>, std::pair<std::uint64_t, std::uint64_t>> pairs;
 };
 
+// Throws std::invalid_argument for an algorithm override that names no
+// collective or an algorithm it does not have (before any trace is read).
+void check_options(const Options& o);
+
 // Throws TraceError (naming the ranks, the communicator and the call) when
 // members of a communicator disagree on its collectives, or
 // std::invalid_argument for an unknown algorithm override.

@@ -3,6 +3,7 @@
 // error naming it (check_all_used).
 #pragma once
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <optional>
@@ -65,9 +66,14 @@ class Params {
     char* end = nullptr;
     const double x = std::strtod(v->c_str(), &end);
     if (v->empty() || *end || !(x >= lo && x <= hi))
-      throw std::invalid_argument("--param " + k + "=" + *v + ": expected a number in [" +
-                                  std::to_string(lo) + ", " + std::to_string(hi) + "]");
+      throw std::invalid_argument("--param " + k + "=" + *v + ": expected a number in [" + shortest(lo) +
+                                  ", " + shortest(hi) + "]");
     return x;
+  }
+  static std::string shortest(double x) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", x);
+    return b;
   }
   void check_all_used(const std::string& workload) const {
     for (const auto& [k, v] : values_)

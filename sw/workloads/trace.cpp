@@ -44,6 +44,8 @@ class TraceWorkload final : public Workload {
     if (plat_.ocs.present)
       requested_ = int(
           prm.integer("pathways", plat_.ocs.pathways, 0, std::int64_t(plat_.ocs.optical_nodes.size()) / 2));
+    replay::check_options(rp_.options);
+    prm.check_all_used("trace");  // every parameter taken: a misspelt one is named before the trace is read
     try {
       trace_ = replay::read_otf2(path_);
       if (strict == "true" && !trace_.unknown_calls.empty()) {
