@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes kairo's input parsers with libFuzzer under ASan+UBSan (tests/fuzz):
 # fuzz_platform (platform YAML), fuzz_counter_log (.kcl/.csv counter logs, as
-# `kairo view` reads them) and fuzz_op_log (operation logs and rules files,
-# as `kairo check-ops` reads and checks them).
+# `kairo view` reads them), fuzz_op_log (operation logs and rules files,
+# as `kairo check-ops` reads and checks them) and fuzz_otf2 (OTF2 archives, as
+# `kairo run --workload trace` reads them).
 #   tools/fuzz.sh [SECONDS]   seconds per fuzzer, default 1800
 # Builds in build-fuzz/ (clang, -DKAIRO_FUZZ=ON), keeps the growing corpus in
 # build-fuzz/corpus/<fuzzer>/, crash/timeout/oom reproducers in
@@ -30,13 +31,13 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DKAIRO_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build-fuzz -j "$jobs" --target fuzz_platform fuzz_counter_log fuzz_op_log
+cmake --build build-fuzz -j "$jobs" --target fuzz_platform fuzz_counter_log fuzz_op_log fuzz_otf2
 
 # Seeds, made afresh each run: the shipped and the known-bad platforms, and
 # small counter logs in both formats written by the (Release) kairo binary.
 seeds=build-fuzz/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds/fuzz_platform" "$seeds/fuzz_counter_log" "$seeds/fuzz_op_log" build-fuzz/artifacts
+mkdir -p "$seeds/fuzz_platform" "$seeds/fuzz_counter_log" "$seeds/fuzz_op_log" "$seeds/fuzz_otf2" build-fuzz/artifacts
 cp platforms/*.yaml tests/bad_platforms/* "$seeds/fuzz_platform/"
 kairo=build/kairo
 [ -x "$kairo" ] || cmake --build build -j "$jobs" --target kairo
@@ -75,6 +76,15 @@ printf 'rules:\n  - name: notice after writes\n    before: {event: dma_write, ki
 oplog_seed rules.yaml 2 "$tmp_ops/rules.yaml"
 rm -rf "$tmp_ops"
 
+# OTF2: the shipped trace's files, each behind the byte that says which it
+# replaces (tests/fuzz/fuzz_otf2.cpp).
+otf2=examples/traces/small-8
+i=0
+for f in traces/0.evt traces.def traces/0.def traces.otf2; do
+  { printf "\\$(printf '%03o' "$i")"; cat "$otf2/$f"; } >"$seeds/fuzz_otf2/$(basename "$f")"
+  i=$((i + 1))
+done
+
 # A dictionary for the YAML fuzzer: every key and unit the shipped platforms use.
 { grep -ohE '[a-z_]+:' platforms/*.yaml tests/bad_platforms/*
   grep -ohE '[0-9][A-Za-z/]+' platforms/*.yaml | sed 's/^[0-9]//'
@@ -109,10 +119,10 @@ fuzz_one() {
     [ -z "$found" ] || printf '  reproducer: %s\n' $found
   } >"build-fuzz/$f.result"
 }
-for f in fuzz_platform fuzz_counter_log fuzz_op_log; do fuzz_one "$f" & done
+for f in fuzz_platform fuzz_counter_log fuzz_op_log fuzz_otf2; do fuzz_one "$f" & done
 wait
 status=0
-for f in fuzz_platform fuzz_counter_log fuzz_op_log; do
+for f in fuzz_platform fuzz_counter_log fuzz_op_log fuzz_otf2; do
   cat "build-fuzz/$f.result"
   grep -q ": clean$" "build-fuzz/$f.result" || status=1
 done
