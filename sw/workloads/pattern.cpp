@@ -88,12 +88,7 @@ class PatternWorkload final : public Workload {
       throw std::invalid_argument(fmt::format("--param pattern={}: {} processes, but {} has {} ranks",
                                               source_, pat.ranks, p.name, p.ranks()));
     iterations_ = int(prm.integer("iterations", 5, 1, 1000));
-    scheme_ = prm.text("scheme", p.ocs.present ? "sp" : "eps");
-    if (scheme_ != "sp" && scheme_ != "cp" && scheme_ != "eps")
-      throw std::invalid_argument("--param scheme=" + scheme_ + ": expected sp, cp or eps");
-    if (scheme_ != "eps" && !p.ocs.present)
-      throw std::invalid_argument("--param scheme=" + scheme_ + ": " + p.name +
-                                  " has no optical network (an ocs: section); use scheme=eps");
+    scheme_ = scheme_param(prm, p);
     requested_ =
         int(prm.integer("pathways", p.ocs.pathways, 0, std::int64_t(p.ocs.optical_nodes.size()) / 2));
     circuits_ = prm.text("circuits", "preset");

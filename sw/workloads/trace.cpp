@@ -35,12 +35,7 @@ class TraceWorkload final : public Workload {
       const std::string name = replay::coll_name(replay::CollOp(k));
       if (std::string a = prm.text("algo." + name, ""); !a.empty()) rp_.options.algorithms[name] = a;
     }
-    scheme_ = prm.text("scheme", plat_.ocs.present ? "sp" : "eps");
-    if (scheme_ != "sp" && scheme_ != "cp" && scheme_ != "eps")
-      throw std::invalid_argument("--param scheme=" + scheme_ + ": expected sp, cp or eps");
-    if (scheme_ != "eps" && !plat_.ocs.present)
-      throw std::invalid_argument("--param scheme=" + scheme_ + ": " + plat_.name +
-                                  " has no optical network (an ocs: section); use scheme=eps");
+    scheme_ = scheme_param(prm, plat_);
     if (plat_.ocs.present)
       requested_ = int(
           prm.integer("pathways", plat_.ocs.pathways, 0, std::int64_t(plat_.ocs.optical_nodes.size()) / 2));

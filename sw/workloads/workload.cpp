@@ -77,6 +77,16 @@ std::string workload_names() {
   return s;
 }
 
+std::string scheme_param(Params& prm, const platforms::Platform& p) {
+  const std::string s = prm.text("scheme", p.ocs.present ? "sp" : "eps");
+  if (s != "sp" && s != "cp" && s != "eps")
+    throw std::invalid_argument("--param scheme=" + s + ": expected sp, cp or eps");
+  if (s != "eps" && !p.ocs.present)
+    throw std::invalid_argument("--param scheme=" + s + ": " + p.name +
+                                " has no optical network (an ocs: section); use scheme=eps");
+  return s;
+}
+
 std::string algorithm_param(Params& prm, const std::vector<std::string>& algos) {
   const std::string a = prm.text("algo", algos.front());
   if (std::find(algos.begin(), algos.end(), a) == algos.end())

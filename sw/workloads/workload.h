@@ -127,6 +127,10 @@ struct WorkloadInfo {
 const std::vector<WorkloadInfo>& workloads();
 std::string workload_names();  // "pingpong, put-bw, random-ring"
 
+// `--param scheme=` of the workloads that route over the hybrid network's
+// pathways: sp, cp or eps (default: sp where the platform has an optical
+// network, else eps); sp and cp only where it has one.
+std::string scheme_param(Params& prm, const platforms::Platform& p);
 // `--param algo=`: one of `algos` (the first is the default), or an error naming them.
 std::string algorithm_param(Params& prm, const std::vector<std::string>& algos);
 // What every collective reports: from kStart to the slowest rank's end
