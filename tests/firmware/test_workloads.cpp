@@ -201,6 +201,9 @@ LimitedRun run_limited(const std::vector<std::string>& args, unsigned seconds = 
   return l;
 }
 
+// The trace workload's input: the 8-rank trace in examples/traces.
+std::string shipped_trace() { return std::string(KAIRO_SOURCE_DIR) + "/examples/traces/small-8/traces.otf2"; }
+
 // `kairo run` refuses the run as bad input, at once (nothing was allocated
 // or simulated), with a message that names the workload and each of `mentions`.
 void expect_refused(const std::string& workload, std::vector<std::string> args,
@@ -256,6 +259,8 @@ TEST(Workloads, EveryWorkloadRefusesMoreThan8GiBOfBuffersInDataMode) {
       {"reduce", with({"run", "tofu-small", "--param", "size=64MiB"}, big_descriptors)},
       // 2 x 96 x 96 x 1 MiB
       {"alltoall", {"run", "tofu-small", "--param", "size=1MiB"}},
+      // the shipped 8-rank trace with 2 GiB bounce buffers: 8 x 2 GiB
+      {"trace", {"run", "tofu-small", "--param", "trace=" + shipped_trace(), "--param", "eager_limit=2GiB"}},
   };
   for (const auto& w : sw::workloads()) {
     if (std::string(w.name) == "barrier") continue;  // no size: its 8 B signals (next test)
@@ -290,6 +295,10 @@ TEST(Workloads, EveryWorkloadRefusesBuffersLargerThanTheNodeMemory) {
       {"reduce",
        {"run", "tofu-small", "--param", "size=1MiB", "--set", "nic.memory_size=4MiB"}},  // 1 + 7 MiB
       {"alltoall", {"run", "tofu-k", "--param", "size=16MB"}},
+      // a 2 MiB bounce buffer in 1 MiB of node memory
+      {"trace",
+       {"run", "tofu-small", "--param", "trace=" + shipped_trace(), "--param", "eager_limit=2MiB", "--set",
+        "nic.memory_size=1MiB"}},
   };
   for (const auto& w : sw::workloads()) {
     const auto c = cases.find(w.name);
