@@ -22,9 +22,6 @@
 #include "sw/replay/plan.h"
 #include "sw/replay/trace.h"
 
-// libsystemc refers to sc_main; libFuzzer has its own main().
-extern "C" int sc_main(int, char**) { return 0; }
-
 namespace {
 std::filesystem::path scratch;
 const char* const kFiles[] = {"traces/0.evt", "traces.def", "traces/0.def", "traces.otf2"};
@@ -46,8 +43,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::ifstream in(file, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), {});
   }();
-  std::ofstream(file, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data) + 1,
-                                                                 std::streamsize(size - 1));
+  std::ofstream(file, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(data) + 1, std::streamsize(size - 1));
   try {
     const kairo::replay::Trace t = kairo::replay::read_otf2((scratch / "traces.otf2").string());
     (void)kairo::replay::make_plan(t, {});
