@@ -162,7 +162,7 @@ OpRecord parse_json_row(std::string_view line, std::uint64_t* seq) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(line);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // a parse error, or a number out of range (406)
     throw LineError{fmt::format("expected one JSON object: {}", e.what())};
   }
   if (!j.is_object()) throw LineError{"expected one JSON object per line"};

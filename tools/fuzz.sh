@@ -101,6 +101,9 @@ fuzz_one() {
   start=$(date +%s)
   local dict=()
   [ -f "build-fuzz/$f.dict" ] && dict=(-dict="build-fuzz/$f.dict")
+  # libotf2 leaks its archive handle when an anchor file does not parse
+  # (otf2_archive_open, Debian's 3.0.2): not kairo's, and kairo exits then.
+  [ "$f" = fuzz_otf2 ] && dict+=(-detect_leaks=0)
   # shellcheck disable=SC2086  # KAIRO_FUZZ_FLAGS is a list of flags
   "build-fuzz/$f" "$corpus" "$seeds/$f" "${dict[@]}" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=25 \
     -artifact_prefix="build-fuzz/artifacts/$f-" -print_final_stats=1 ${KAIRO_FUZZ_FLAGS:-} >"$log" 2>&1 || rc=$?

@@ -370,6 +370,9 @@ TEST(OpCheckReader, MalformedLogsNameFileAndLine) {
       "\n",
       OpLogFormat::kJsonLines, "2", "unknown key 'x'");
   expect_log_error("{\"seq\":0,\"time_ps\":1\n", OpLogFormat::kJsonLines, "1", "expected one JSON object");
+  // a number past 2^64 (JSON's grammar allows it; the reader refuses it as bad input, found by fuzz_op_log)
+  expect_log_error("{\"seq\":0,\"time_ps\":42E4967297}\n", OpLogFormat::kJsonLines, "1",
+                   "expected one JSON object");
   expect_log_error("{\"seq\":0,\"time_ps\":1,\"node\":0,\"kind\":\"put\",\"event\":\"doorbell\"}\n",
                    OpLogFormat::kJsonLines, "1", "missing key 'status'");
   EXPECT_THROW(op_log_format_of("log.txt"), std::invalid_argument);
