@@ -103,9 +103,10 @@ fuzz_one() {
   [ -f "build-fuzz/$f.dict" ] && dict=(-dict="build-fuzz/$f.dict")
   # libotf2 leaks its archive handle when an anchor file does not parse
   # (otf2_archive_open, Debian's 3.0.2): not kairo's, and kairo exits then.
-  [ "$f" = fuzz_otf2 ] && dict+=(-detect_leaks=0)
+  local asan="$ASAN_OPTIONS"
+  [ "$f" = fuzz_otf2 ] && dict+=(-detect_leaks=0) && asan="$asan:detect_leaks=0"
   # shellcheck disable=SC2086  # KAIRO_FUZZ_FLAGS is a list of flags
-  "build-fuzz/$f" "$corpus" "$seeds/$f" "${dict[@]}" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=25 \
+  ASAN_OPTIONS="$asan" "build-fuzz/$f" "$corpus" "$seeds/$f" "${dict[@]}" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=25 \
     -artifact_prefix="build-fuzz/artifacts/$f-" -print_final_stats=1 ${KAIRO_FUZZ_FLAGS:-} >"$log" 2>&1 || rc=$?
   # A finding: a non-zero exit, a new reproducer, or a report in the log
   # (with -fork=1 -ignore_crashes=1 libFuzzer exits 0 after findings).
