@@ -13,7 +13,6 @@ struct RunSummary {
   int ranks = 0;
   std::vector<uint64_t> events;  // per rank: its location's numberOfEvents
   uint64_t trace_length = 0;     // ns, the latest timestamp of any rank
-  std::vector<int> used;         // per Region: 1 when any rank entered it
   bool self_used = false;
   std::vector<CommRecord> comms;
 };

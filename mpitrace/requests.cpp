@@ -12,6 +12,7 @@ namespace {
 std::vector<Pending> g_table(64);
 size_t g_used = 0;  // occupied slots
 uint64_t g_next_id = 1;
+uint64_t g_next_order = 1;
 
 size_t slot_of(MPI_Request handle) {
   uintptr_t bits = 0;
@@ -20,7 +21,6 @@ size_t slot_of(MPI_Request handle) {
 }
 
 Pending* insert(const Pending& p);
-Pending* find(MPI_Request handle);
 
 void grow() {
   std::vector<Pending> old(g_table.size() * 2);
@@ -31,12 +31,7 @@ void grow() {
 }
 
 Pending* insert(const Pending& p) {
-  // A handle MPI reused after a completion the tracer did not see replaces
-  // the stale entry.
-  if (Pending* stale = find(p.handle)) {
-    *stale = p;
-    return stale;
-  }
+  // Equal handles get entries of their own (requests.h): no lookup first.
   if (2 * (g_used + 1) > g_table.size()) grow();
   size_t i = slot_of(p.handle);
   while (g_table[i].handle != MPI_REQUEST_NULL) i = (i + 1) & (g_table.size() - 1);
@@ -45,35 +40,44 @@ Pending* insert(const Pending& p) {
   return &g_table[i];
 }
 
-}  // namespace
-
-uint64_t track_send(MPI_Request handle) {
+Pending started(const MPI_Request* where, bool with_id) {
   Pending p;
-  p.handle = handle;
-  p.id = g_next_id++;
-  return insert(p)->id;
+  p.handle = *where;
+  p.where = where;
+  p.id = with_id ? g_next_id++ : 0;
+  p.order = g_next_order++;
+  return p;
 }
 
-uint64_t track_recv(MPI_Request handle, MPI_Datatype type, uint32_t comm) {
-  Pending p;
-  p.handle = handle;
-  p.id = g_next_id++;
+}  // namespace
+
+uint64_t track_send(const MPI_Request* where) { return insert(started(where, true))->id; }
+
+uint64_t track_recv(const MPI_Request* where, MPI_Datatype type, uint32_t comm) {
+  Pending p = started(where, true);
   p.receive = true;
   p.type = type;
   p.comm = comm;
   return insert(p)->id;
 }
 
-Pending* find_request(MPI_Request handle) { return find(handle); }
-
-namespace {
-Pending* find(MPI_Request handle) {
-  if (handle == MPI_REQUEST_NULL) return nullptr;
-  for (size_t i = slot_of(handle); g_table[i].handle != MPI_REQUEST_NULL; i = (i + 1) & (g_table.size() - 1))
-    if (g_table[i].handle == handle) return &g_table[i];
-  return nullptr;
+void track_null(const MPI_Request* where) {
+  if (*where != MPI_REQUEST_NULL) insert(started(where, false));
 }
-}  // namespace
+
+Pending* find_request(MPI_Request handle, const MPI_Request* where) {
+  if (handle == MPI_REQUEST_NULL) return nullptr;
+  Pending* oldest = nullptr;
+  Pending* oldest_here = nullptr;
+  for (size_t i = slot_of(handle); g_table[i].handle != MPI_REQUEST_NULL;
+       i = (i + 1) & (g_table.size() - 1)) {
+    Pending& p = g_table[i];
+    if (p.handle != handle) continue;
+    if (!oldest || p.order < oldest->order) oldest = &p;
+    if (p.where == where && (!oldest_here || p.order < oldest_here->order)) oldest_here = &p;
+  }
+  return oldest_here ? oldest_here : oldest;
+}
 
 void forget_request(Pending* p) {
   // Backward-shift deletion keeps every probe chain unbroken without tombstones.
@@ -95,6 +99,7 @@ void forget_request(Pending* p) {
 void Completion::snapshot(int count, const MPI_Request* requests) {
   if (handles_.size() < static_cast<size_t>(count)) handles_.resize(static_cast<size_t>(count));
   std::copy(requests, requests + count, handles_.begin());
+  where_ = requests;
 }
 
 MPI_Status* Completion::statuses(int count, MPI_Status* user) {
@@ -104,8 +109,12 @@ MPI_Status* Completion::statuses(int count, MPI_Status* user) {
 }
 
 void Completion::complete(int index, const MPI_Status& status) {
-  Pending* p = find_request(handles_[static_cast<size_t>(index)]);
+  Pending* p = find_request(handles_[static_cast<size_t>(index)], where_ + index);
   if (!p) return;
+  if (p->id == 0) {  // MPI_PROC_NULL as peer: no records
+    forget_request(p);
+    return;
+  }
   // Score-P's rule: a request MPI_Cancel was called on ends in
   // MpiRequestCancelled if the cancel took effect, else completes normally.
   int cancelled = 0;
@@ -125,7 +134,8 @@ void Completion::complete(int index, const MPI_Status& status) {
 
 void Completion::not_complete(int index) {
   const MPI_Request handle = handles_[static_cast<size_t>(index)];
-  if (const Pending* p = find_request(handle))
+  const Pending* p = find_request(handle, where_ + index);
+  if (p && p->id != 0)
     check(OTF2_EvtWriter_MpiRequestTest(events(), nullptr, now(), p->id), "MpiRequestTest");
 }
 

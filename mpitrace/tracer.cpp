@@ -40,10 +40,9 @@ OTF2_Archive* g_archive = nullptr;
 OTF2_EvtWriter* g_writer = nullptr;
 OTF2_AttributeList* g_attrs = nullptr;
 bool g_cpu_clock = false;
-uint64_t g_t0 = 0;       // the chosen clock at the ranks' common start
-uint64_t g_last = 0;     // the latest timestamp handed out
-uint64_t g_wall_t0 = 0;  // CLOCK_MONOTONIC at MPI_Init's return
-int g_used[kRegionCount] = {};
+uint64_t g_t0 = 0;           // the chosen clock at the ranks' common start
+uint64_t g_last = 0;         // the latest timestamp handed out
+uint64_t g_wall_t0 = 0;      // CLOCK_MONOTONIC at MPI_Init's return
 std::string g_error;         // the first libotf2 error of this rank
 std::string g_otf2_message;  // libotf2's own words for its latest error
 
@@ -140,7 +139,6 @@ void start(Region init) {
   g_t0 = raw_now();
   g_wall_t0 = read_clock(CLOCK_MONOTONIC);
   g_session = g_recording = true;
-  mark_used(init);
   check(OTF2_EvtWriter_Enter(g_writer, nullptr, 0, static_cast<OTF2_RegionRef>(init)), "Enter");
   leave(init);
 }
@@ -152,8 +150,6 @@ RunSummary summarize(uint64_t events) {
   run.events.resize(g_rank == 0 ? static_cast<size_t>(g_size) : 0);
   PMPI_Gather(&events, 1, MPI_UINT64_T, run.events.data(), 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
   PMPI_Reduce(&g_last, &run.trace_length, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
-  run.used.resize(kRegionCount);
-  PMPI_Reduce(g_used, run.used.data(), static_cast<int>(kRegionCount), MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
   int self = comm_self_used() ? 1 : 0;
   int any_self = 0;
   PMPI_Reduce(&self, &any_self, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
@@ -220,7 +216,6 @@ uint64_t now() {
 }
 OTF2_EvtWriter* events() { return g_writer; }
 OTF2_AttributeList* attributes() { return g_attrs; }
-void mark_used(Region r) { g_used[static_cast<uint32_t>(r)] = 1; }
 
 void check(OTF2_ErrorCode code, const char* what) {
   if (code == OTF2_SUCCESS || !g_error.empty()) return;

@@ -43,10 +43,8 @@ OTF2_AttributeList* attributes();
 // Remembers the first libotf2 error and stops recording on this rank; the
 // ranks agree on the outcome at MPI_Finalize.
 void check(OTF2_ErrorCode code, const char* what);
-void mark_used(Region r);
 
 inline void enter(Region r) {
-  mark_used(r);
   check(OTF2_EvtWriter_Enter(events(), nullptr, now(), static_cast<OTF2_RegionRef>(r)), "Enter");
 }
 inline void leave(Region r) {

@@ -1,7 +1,8 @@
 // Point-to-point calls: the records of the call that starts a message. A
 // blocking send writes MpiSend, a blocking receive MpiRecv with the posted
 // source and tag as attributes; a nonblocking call writes MpiIsend or
-// MpiIrecvRequest and leaves the completion to Wait/Test (wrap_wait.cpp).
+// MpiIrecvRequest and leaves the completion to Wait/Test (wrap_wait.cpp);
+// one with MPI_PROC_NULL as peer writes nothing but is tracked (requests.h).
 // Every byte count is count * MPI_Type_size: the payload, not the envelope.
 #include "mpitrace/comms.h"
 #include "mpitrace/requests.h"
@@ -30,12 +31,15 @@ int nonblocking_send(Region region,
   if (!recording()) return pmpi(buf, count, type, dest, tag, comm, request);
   Call call(region);
   const int rc = pmpi(buf, count, type, dest, tag, comm, request);
-  if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL) {
-    const uint64_t id = track_send(*request);
-    check(OTF2_EvtWriter_MpiIsend(events(), nullptr, now(), static_cast<uint32_t>(dest), comm_id(comm),
-                                  static_cast<uint32_t>(tag), bytes_of(count, type), id),
-          "MpiIsend");
+  if (rc != MPI_SUCCESS) return rc;
+  if (dest == MPI_PROC_NULL) {
+    track_null(request);
+    return rc;
   }
+  const uint64_t id = track_send(request);
+  check(OTF2_EvtWriter_MpiIsend(events(), nullptr, now(), static_cast<uint32_t>(dest), comm_id(comm),
+                                static_cast<uint32_t>(tag), bytes_of(count, type), id),
+        "MpiIsend");
   return rc;
 }
 
@@ -92,13 +96,16 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
   if (!recording()) return PMPI_Irecv(buf, count, type, source, tag, comm, request);
   Call call(Region::MPI_Irecv);
   const int rc = PMPI_Irecv(buf, count, type, source, tag, comm, request);
-  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) {
-    const uint32_t cid = comm_id(comm);
-    const uint64_t id = track_recv(*request, type, cid);
-    add_posted(source, tag);
-    OTF2_AttributeList_AddCommRef(attributes(), kPostedComm, cid);
-    check(OTF2_EvtWriter_MpiIrecvRequest(events(), attributes(), now(), id), "MpiIrecvRequest");
+  if (rc != MPI_SUCCESS) return rc;
+  if (source == MPI_PROC_NULL) {
+    track_null(request);
+    return rc;
   }
+  const uint32_t cid = comm_id(comm);
+  const uint64_t id = track_recv(request, type, cid);
+  add_posted(source, tag);
+  OTF2_AttributeList_AddCommRef(attributes(), kPostedComm, cid);
+  check(OTF2_EvtWriter_MpiIrecvRequest(events(), attributes(), now(), id), "MpiIrecvRequest");
   return rc;
 }
 

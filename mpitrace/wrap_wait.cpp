@@ -110,22 +110,25 @@ int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices
   const int rc = PMPI_Testsome(incount, requests, outcount, indices, st);
   if (*outcount == MPI_UNDEFINED) return rc;
   for (int k = 0; k < *outcount; ++k) c.complete(indices[k], st[k]);
-  // The completed ones are no longer tracked: what remains is still running.
-  for (int i = 0; i < incount; ++i) c.not_complete(i);
+  // MPI set the completed ones to MPI_REQUEST_NULL: what remains is still
+  // running. (Their handles cannot tell: a completed one can share its handle
+  // with a request elsewhere, requests.h.)
+  for (int i = 0; i < incount; ++i)
+    if (requests[i] != MPI_REQUEST_NULL) c.not_complete(i);
   return rc;
 }
 
 int MPI_Cancel(MPI_Request* request) {
   if (!recording()) return PMPI_Cancel(request);
   Call call(Region::MPI_Cancel);
-  if (Pending* p = find_request(*request)) p->cancel_requested = true;
+  if (Pending* p = find_request(*request, request)) p->cancel_requested = true;
   return PMPI_Cancel(request);
 }
 
 int MPI_Request_free(MPI_Request* request) {
   if (!recording()) return PMPI_Request_free(request);
   Call call(Region::MPI_Request_free);
-  Pending* p = find_request(*request);
+  Pending* p = find_request(*request, request);
   if (!p) return PMPI_Request_free(request);
   if (!p->cancel_requested) {
     // Freed while active: MPI completes it out of sight, so does the trace.

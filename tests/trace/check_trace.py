@@ -10,7 +10,11 @@ asserts that:
   - the MpiCollectiveEnd records count the program's collectives per rank, and
     a few of their byte counts follow Score-P's convention;
   - every MpiIsend has its MpiIsendComplete and every MpiIrecvRequest its
-    MpiIrecv (same location, same request id);
+    MpiIrecv (same location, same request id), each inside a Wait or Test
+    call; and each of MPI_Wait, Waitall, Waitany, Waitsome, Test, Testall,
+    Testany and Testsome completes sends and receives on every rank (the
+    program's small sends in flight together share one request handle in
+    Open MPI: tests/trace/mpi_small.c's shared_handles);
   - every MpiRecv and MpiIrecvRequest carries kairo::posted_source and
     kairo::posted_tag (and MpiIrecvRequest kairo::posted_comm), with -1 for
     the program's wildcard receives;
@@ -117,6 +121,7 @@ def check_trace(args, np, program, clock):
         check_requests_fortran(events)
     else:
         check_requests(events)
+        check_completions(events, np)
         check_posted(events)
     check_collectives(events, own, np, scorep_bytes=not args.fortran)
     check_time(events)
@@ -164,6 +169,30 @@ def check_requests(events):
     expect(by_kind["MPI_IRECV_REQUEST"] == by_kind["MPI_IRECV"],
            f"IrecvRequest without Irecv: {sorted(by_kind['MPI_IRECV_REQUEST'] ^ by_kind['MPI_IRECV'])[:5]}")
     expect(by_kind["MPI_REQUEST_TEST"], "no MpiRequestTest although the program tests running requests")
+
+
+COMPLETING_CALLS = ["MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome",
+                    "MPI_Test", "MPI_Testall", "MPI_Testany", "MPI_Testsome"]
+
+
+def check_completions(events, np):
+    """Completion records inside the calls that complete requests, every kind of call at work."""
+    inside = {}  # location -> region name of the call in progress
+    seen = collections.Counter()  # (location, region, record)
+    for name, loc, _, fields, _ in events:
+        if name == "ENTER":
+            inside[loc] = fields.get("Region", "").split('"')[1]
+        elif name == "LEAVE":
+            inside.pop(loc, None)
+        elif name in ("MPI_ISEND_COMPLETE", "MPI_IRECV"):
+            region = inside.get(loc)
+            expect(region in COMPLETING_CALLS,
+                   f"location {loc}: {name} for request {fields.get('Request')} inside {region}, not a Wait or Test")
+            seen[(loc, region, name)] += 1
+    for loc in range(np):
+        for region in COMPLETING_CALLS:
+            for record in ("MPI_ISEND_COMPLETE", "MPI_IRECV"):
+                expect(seen[(loc, region, record)] > 0, f"location {loc}: no {record} inside any {region}")
 
 
 def check_posted(events):

@@ -106,6 +106,60 @@ static void nonblocking(void) {
   }
 }
 
+/* Several small sends in flight at once, each set completed by one kind of
+ * call. Open MPI finishes a small send inside MPI_Isend and hands all such
+ * sends one shared request handle, as it does for every request with
+ * MPI_PROC_NULL as peer; the tracer must still complete each request in the
+ * call that completes it. Per round: three receives from the left, three
+ * sends of at most 64 bytes to the right, a send to and a receive from
+ * MPI_PROC_NULL. */
+enum { WAIT, WAITANY, TESTANY, WAITSOME, TESTSOME, NKINDS };
+
+static void post_small(MPI_Request req[8], int tag) {
+  const int right = (g_rank + 1) % g_size, left = (g_rank + g_size - 1) % g_size;
+  static const int sizes[3] = {0, 8, 64};
+  for (int i = 0; i < 3; ++i) {
+    sent(right, sizes[i]);
+    MPI_Isend(g_buf[1], sizes[i], MPI_CHAR, right, tag + i, MPI_COMM_WORLD, &req[i]);
+  }
+  MPI_Isend(g_buf[1], 8, MPI_CHAR, MPI_PROC_NULL, tag, MPI_COMM_WORLD, &req[3]);
+  for (int i = 0; i < 3; ++i)
+    MPI_Irecv(g_rbuf[1] + 64 * i, 64, MPI_CHAR, left, tag + i, MPI_COMM_WORLD, &req[4 + i]);
+  MPI_Irecv(g_rbuf[2], 8, MPI_CHAR, MPI_PROC_NULL, tag, MPI_COMM_WORLD, &req[7]);
+}
+
+static void shared_handles(void) {
+  MPI_Request req[8];
+  MPI_Status statuses[8];
+  int index, flag, outcount, indices[8];
+  for (int kind = 0; kind < NKINDS; ++kind) {
+    post_small(req, 100 + 10 * kind);
+    compute(5); /* let the receives match */
+    int done = 0;
+    switch (kind) {
+      case WAIT: /* the last send first: not the order they were started in */
+        for (int i = 7; i >= 0; --i) MPI_Wait(&req[i], &statuses[0]);
+        break;
+      case WAITANY:
+        for (int i = 0; i < 8; ++i) MPI_Waitany(8, req, &index, MPI_STATUS_IGNORE);
+        MPI_Waitany(8, req, &index, MPI_STATUS_IGNORE); /* all inactive: MPI_UNDEFINED */
+        break;
+      case TESTANY:
+        while (done < 8) {
+          MPI_Testany(8, req, &index, &flag, &statuses[0]);
+          if (flag && index != MPI_UNDEFINED) ++done;
+        }
+        break;
+      case WAITSOME:
+        for (; done < 8; done += outcount) MPI_Waitsome(8, req, &outcount, indices, statuses);
+        break;
+      case TESTSOME:
+        for (; done < 8; done += outcount) MPI_Testsome(8, req, &outcount, indices, MPI_STATUSES_IGNORE);
+        break;
+    }
+  }
+}
+
 static void sendrecv(void) {
   const int right = (g_rank + 1) % g_size, left = (g_rank + g_size - 1) % g_size;
   sent(right, kMid);
@@ -226,6 +280,8 @@ int main(int argc, char** argv) {
   blocking_pairs();
   compute(100);
   nonblocking();
+  compute(100);
+  shared_handles();
   compute(100);
   sendrecv();
   compute(100);
