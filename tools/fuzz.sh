@@ -108,9 +108,10 @@ fuzz_one() {
   local asan="$ASAN_OPTIONS"
   # A corrupt anchor can also keep libotf2's loader busy for about 10 s
   # (Release; 37 s under ASan) before it fails cleanly: a longer timeout.
-  [ "$f" = fuzz_otf2 ] && dict+=(-detect_leaks=0 -timeout=90) && asan="$asan:detect_leaks=0:allocator_may_return_null=1"
+  local limit=25
+  [ "$f" = fuzz_otf2 ] && dict+=(-detect_leaks=0) && limit=90 && asan="$asan:detect_leaks=0:allocator_may_return_null=1"
   # shellcheck disable=SC2086  # KAIRO_FUZZ_FLAGS is a list of flags
-  ASAN_OPTIONS="$asan" "build-fuzz/$f" "$corpus" "$seeds/$f" "${dict[@]}" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=25 \
+  ASAN_OPTIONS="$asan" "build-fuzz/$f" "$corpus" "$seeds/$f" "${dict[@]}" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout="$limit" \
     -artifact_prefix="build-fuzz/artifacts/$f-" -print_final_stats=1 ${KAIRO_FUZZ_FLAGS:-} >"$log" 2>&1 || rc=$?
   # A finding: a non-zero exit, a new reproducer, or a report in the log
   # (with -fork=1 -ignore_crashes=1 libFuzzer exits 0 after findings).
