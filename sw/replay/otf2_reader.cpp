@@ -17,8 +17,10 @@
 namespace kairo::replay {
 namespace {
 
-// Calls that move nothing between ranks (replayed as their compute gap).
-const std::set<std::string>& local_calls() {
+// The MPI calls the replay knows: those it replays, and those that move
+// nothing between ranks (replayed as their compute gap). Any other MPI call
+// is an unknown one (Trace::unknown_calls).
+const std::set<std::string>& known_calls() {
   static const std::set<std::string> s = {"MPI_Init",
                                           "MPI_Init_thread",
                                           "MPI_Finalize",
@@ -141,8 +143,12 @@ struct Loc {
   bool unknown = false;  // the call is not one the replay knows
   std::string unknown_name;
   std::uint64_t last_leave = 0, first_leave = 0, last_enter = 0;
-  std::vector<Action> buffered;                           // a sendrecv's send and receive
-  std::unordered_map<std::uint64_t, std::size_t> irecvs;  // request id -> its kRecv action
+  std::vector<Action> buffered;  // a sendrecv's send and receive
+  struct OpenReceive {
+    std::size_t action = 0;  // its kRecv action
+    bool posted = false;     // the envelope as posted is known (kairo's tracer's attributes)
+  };
+  std::unordered_map<std::uint64_t, OpenReceive> irecvs;  // by request id
 };
 
 struct Reader {
@@ -294,7 +300,7 @@ OTF2_CallbackCode ev_enter(OTF2_LocationRef l, OTF2_TimeStamp time, uint64_t, vo
     }
     const std::string& name = it->second.name;
     s.sendrecv = name == "MPI_Sendrecv" || name == "MPI_Sendrecv_replace";
-    s.unknown = !local_calls().count(name);
+    s.unknown = !known_calls().count(name);
     if (s.unknown) s.unknown_name = name;
     const std::uint64_t now = r.ns(time);
     Action a;
@@ -369,17 +375,21 @@ OTF2_CallbackCode ev_complete(OTF2_LocationRef l, OTF2_TimeStamp, uint64_t, void
 }
 
 // A receive as posted: the kairo tracer's attributes give the source, tag
-// and communicator as the program passed them (wildcards included); without
-// them (a Score-P trace) the envelope it matched, filled in at completion.
-void post_receive(Reader& r, Loc& s, const OTF2_AttributeList* list, Action a) {
+// and communicator as the program passed them (wildcards included). False
+// without them (a Score-P trace): the receive then matches the envelope it
+// matched when traced, from its completion record.
+bool posted_envelope(Reader& r, Loc& s, const OTF2_AttributeList* list, Action& a) {
   std::int32_t src = 0, tag = 0, comm = 0;
-  if (Reader::posted(list, r.posted_source, &src) && Reader::posted(list, r.posted_tag, &tag)) {
-    if (Reader::posted(list, r.posted_comm, &comm)) a.comm = r.comm(std::uint32_t(comm), s);
-    a.peer = src < 0 ? kAnySource : r.world(a.comm, std::uint32_t(src), s);
-    a.tag = tag < 0 ? kAnyTag : tag;
-    a.bytes = 1;  // envelope known
-  }
-  if (a.request) s.irecvs[a.request] = r.t.actions[std::size_t(s.rank)].size();
+  if (!Reader::posted(list, r.posted_source, &src) || !Reader::posted(list, r.posted_tag, &tag)) return false;
+  if (Reader::posted(list, r.posted_comm, &comm)) a.comm = r.comm(std::uint32_t(comm), s);
+  a.peer = src < 0 ? kAnySource : r.world(a.comm, std::uint32_t(src), s);
+  a.tag = tag < 0 ? kAnyTag : tag;
+  return true;
+}
+
+void post_receive(Reader& r, Loc& s, const OTF2_AttributeList* list, Action a) {
+  const bool posted = posted_envelope(r, s, list, a);
+  if (a.request) s.irecvs[a.request] = Loc::OpenReceive{r.t.actions[std::size_t(s.rank)].size(), posted};
   r.emit(s, a);
 }
 
@@ -393,13 +403,6 @@ OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef l, OTF2_TimeStamp, uint64_t,
   });
 }
 
-void fill_envelope(Reader& r, Loc& s, Action& a, std::uint32_t sender, OTF2_CommRef comm, uint32_t tag) {
-  if (a.bytes == 1) return;  // posted envelope from the attributes
-  a.comm = r.comm(comm, s);
-  a.peer = r.world(a.comm, sender, s);
-  a.tag = std::int32_t(tag);
-}
-
 OTF2_CallbackCode ev_irecv(OTF2_LocationRef l, OTF2_TimeStamp, uint64_t, void* u, OTF2_AttributeList*,
                            uint32_t sender, OTF2_CommRef comm, uint32_t tag, uint64_t, uint64_t request) {
   return guarded(u, [&] {
@@ -409,9 +412,12 @@ OTF2_CallbackCode ev_irecv(OTF2_LocationRef l, OTF2_TimeStamp, uint64_t, void* u
     if (it == s.irecvs.end())
       r.fail("rank " + std::to_string(s.rank) + ": an MpiIrecv completes request " + std::to_string(request) +
              ", which no MpiIrecvRequest started");
-    Action& a = r.t.actions[std::size_t(s.rank)][it->second];
-    fill_envelope(r, s, a, sender, comm, tag);
-    a.bytes = 0;
+    if (!it->second.posted) {  // the envelope it matched
+      Action& a = r.t.actions[std::size_t(s.rank)][it->second.action];
+      a.comm = r.comm(comm, s);
+      a.peer = r.world(a.comm, sender, s);
+      a.tag = std::int32_t(tag);
+    }
     s.irecvs.erase(it);
     r.emit(s, Action{Act::kComplete, 0, 0, 0, 0, 0, request});
   });
@@ -423,11 +429,7 @@ OTF2_CallbackCode ev_recv(OTF2_LocationRef l, OTF2_TimeStamp, uint64_t, void* u,
     Reader& r = *self(u);
     Loc& s = loc(u, l);
     Action a{Act::kRecv, 0, 0, 0, r.comm(comm, s), 0, 0};
-    std::int32_t src = 0, ptag = 0;
-    if (Reader::posted(list, r.posted_source, &src) && Reader::posted(list, r.posted_tag, &ptag)) {
-      a.peer = src < 0 ? kAnySource : r.world(a.comm, std::uint32_t(src), s);
-      a.tag = ptag < 0 ? kAnyTag : ptag;
-    } else {
+    if (!posted_envelope(r, s, list, a)) {  // the envelope it matched
       a.peer = r.world(a.comm, sender, s);
       a.tag = std::int32_t(tag);
     }
@@ -442,7 +444,7 @@ OTF2_CallbackCode ev_cancelled(OTF2_LocationRef l, OTF2_TimeStamp, uint64_t, voi
     Loc& s = loc(u, l);
     auto it = s.irecvs.find(request);
     if (it != s.irecvs.end()) {
-      r.t.actions[std::size_t(s.rank)][it->second].act = Act::kSkip;
+      r.t.actions[std::size_t(s.rank)][it->second.action].act = Act::kSkip;
       s.irecvs.erase(it);
     }
   });
@@ -652,8 +654,8 @@ Trace read_otf2(const std::string& anchor) {
     Loc& s = r.locs[i];
     if (s.depth != 0)
       r.fail("rank " + std::to_string(i) + "'s events end inside an MPI call (a truncated trace?)");
-    for (const auto& [req, at] : s.irecvs) {  // never completed: left out
-      r.t.actions[i][at].act = Act::kSkip;
+    for (const auto& [req, open] : s.irecvs) {  // never completed: left out
+      r.t.actions[i][open.action].act = Act::kSkip;
       ++r.t.dropped_receives;
     }
     r.t.recorded_ns[i] = s.last_enter > s.first_leave ? s.last_enter - s.first_leave : 0;
