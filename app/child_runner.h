@@ -1,9 +1,14 @@
 // The child runner of kairo's variants (run --compare/--param sizes=, traffic
-// --sweep): each variant in a forked child, since SystemC elaborates once per
-// process; the child's text (its JSON summary) comes back through a pipe.
+// --sweep, experiments): each variant in a forked child, since SystemC
+// elaborates once per process; the child's text (its JSON summary) comes back
+// through a pipe. A ChildPool keeps several children running at once.
 #pragma once
+#include <sys/types.h>
+
+#include <cstddef>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace kairo::app {
 
@@ -17,5 +22,31 @@ struct ChildResult {
 // in the child as it would have in the parent. Throws std::runtime_error when
 // the pipe or the child cannot be made.
 ChildResult run_in_child(const std::function<int(std::string& text)>& body);
+
+// Children running side by side: start() forks one (as run_in_child) and
+// returns at once; next_done() waits for whichever finishes first. Children
+// left running when the pool goes are killed and reaped.
+class ChildPool {
+ public:
+  ChildPool() = default;
+  ChildPool(const ChildPool&) = delete;
+  ChildPool& operator=(const ChildPool&) = delete;
+  ~ChildPool();
+
+  // Starts `body` in a child, known to the caller as `tag`.
+  void start(std::size_t tag, const std::function<int(std::string& text)>& body);
+  std::size_t running() const { return children_.size(); }
+  // Waits for a child to finish (one must be running): its tag and result.
+  std::pair<std::size_t, ChildResult> next_done();
+
+ private:
+  struct Child {
+    std::size_t tag;
+    pid_t pid;
+    int fd;
+    std::string text;
+  };
+  std::vector<Child> children_;
+};
 
 }  // namespace kairo::app

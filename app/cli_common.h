@@ -44,6 +44,7 @@ void add_run_command(CLI::App& app, int& exit_code);
 void add_view_command(CLI::App& app, int& exit_code);
 void add_plot_command(CLI::App& app, int& exit_code);
 void add_check_ops_command(CLI::App& app, int& exit_code);
+void add_experiment_command(CLI::App& app, int& exit_code);
 
 // Writes text to a file (its directory must exist); throws sim::OutputError
 // (a std::runtime_error) naming the option and the file, and leaves no partial file.

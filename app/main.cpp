@@ -129,6 +129,7 @@ int run_main(int argc, char** argv) {
   add_view_command(app, exit_code);
   add_plot_command(app, exit_code);
   add_check_ops_command(app, exit_code);
+  add_experiment_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -26,4 +26,22 @@ inline std::vector<std::string> wrap_words(const std::string& text, std::size_t 
   return lines;
 }
 
+// Text for an SVG document: & < > " as entities.
+inline std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '&')
+      out += "&amp;";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '"')
+      out += "&quot;";
+    else
+      out += c;
+  }
+  return out;
+}
+
 }  // namespace kairo::app

@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ pkg-config libsystemc-dev libyaml-cpp-dev libgtest-dev
           libcli11-dev nlohmann-json3-dev libfmt-dev zlib1g-dev libmetis-dev verilator gtkwave chromium python3-venv
-          clang-format openmpi-bin libopenmpi-dev libotf2-trace-dev otf2-tools gfortran)
+          clang-format openmpi-bin libopenmpi-dev libotf2-trace-dev otf2-tools gfortran
+          libboost-math-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

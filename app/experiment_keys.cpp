@@ -1,0 +1,83 @@
+// The traffic options an experiment's configurations may set (app/experiment.h):
+// the names are `kairo traffic`'s options without their dashes, '-' as '_'.
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include "app/experiment.h"
+
+namespace kairo::app::experiment {
+namespace {
+
+std::uint64_t whole(const std::string& key, const std::string& v, std::uint64_t lo, std::uint64_t hi) {
+  const bool digits = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos;
+  errno = 0;
+  const std::uint64_t x = digits ? std::strtoull(v.c_str(), nullptr, 10) : 0;
+  if (!digits || errno == ERANGE || x < lo || x > hi)
+    throw std::invalid_argument(fmt::format("{}: expected a whole number in [{}, {}], got '{}'", key, lo, hi, v));
+  return x;
+}
+
+double fraction(const std::string& key, const std::string& v) {
+  char* end = nullptr;
+  const double x = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end != '\0' || !(x >= 0 && x <= 1))
+    throw std::invalid_argument(fmt::format("{}: expected a number in [0, 1], got '{}'", key, v));
+  return x;
+}
+
+// "[0, 5]", "0,5" or "3": node ids.
+std::vector<router::NodeId> nodes(const std::string& key, std::string v) {
+  if (!v.empty() && v.front() == '[' && v.back() == ']') v = v.substr(1, v.size() - 2);
+  std::vector<router::NodeId> out;
+  std::stringstream ss(v);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    out.push_back(router::NodeId(whole(key, item, 0, 0xffffffffu)));
+  }
+  if (out.empty()) throw std::invalid_argument(key + ": expected a list of node ids, got '" + v + "'");
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::pair<std::string, std::string>>& traffic_keys() {
+  static const std::vector<std::pair<std::string, std::string>> keys = {
+      {"pattern", "a traffic pattern (kairo traffic --pattern)"},
+      {"packet_flits", "packet size in flits"},
+      {"warmup_cycles", "warm-up cycles"},
+      {"measure_cycles", "measurement window in cycles"},
+      {"drain_cycles", "longest drain in cycles"},
+      {"hotspot_nodes", "hotspot pattern: node ids"},
+      {"hotspot_fraction", "hotspot pattern: share of packets sent to hotspots"},
+  };
+  return keys;
+}
+
+bool apply_traffic_key(traffic::TrafficOptions& o, const std::string& key, const std::string& value) {
+  if (key == "pattern") {
+    o.pattern = value;  // traffic::validate names the patterns
+  } else if (key == "packet_flits") {
+    o.packet_flits = int(whole(key, value, 1, 65535));
+  } else if (key == "warmup_cycles") {
+    o.warmup_cycles = whole(key, value, 0, ~std::uint64_t(0));
+  } else if (key == "measure_cycles") {
+    o.measure_cycles = whole(key, value, 1, ~std::uint64_t(0));
+  } else if (key == "drain_cycles") {
+    o.drain_cycles = whole(key, value, 0, ~std::uint64_t(0));
+  } else if (key == "hotspot_nodes") {
+    o.hotspots = nodes(key, value);
+  } else if (key == "hotspot_fraction") {
+    o.hotspot_fraction = fraction(key, value);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace kairo::app::experiment
