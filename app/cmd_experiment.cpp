@@ -57,7 +57,8 @@ int run_experiment_command(const ExperimentArgs& a) {
   if (!world.root()) return code;
   std::cout << experiment::markdown_table(summary);
   std::cerr << fmt::format(
-      "kairo experiment: {} configuration(s) x {} seed(s): {} run(s) made, {} kept from an earlier run, {:.1f} s; "
+      "kairo experiment: {} configuration(s) x {} seed(s): {} run(s) made, {} kept from an earlier run, "
+      "{:.1f} s; "
       "summary in {}/summary.{{csv,json,md,svg}}\n",
       spec.configurations.size(), spec.seeds.size(), summary["runs_made"].get<std::uint64_t>(),
       summary["runs_kept"].get<std::uint64_t>(), summary["wall_s"].get<double>(), spec.out_dir);
@@ -69,10 +70,12 @@ int run_experiment_command(const ExperimentArgs& a) {
 void add_experiment_command(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<ExperimentArgs>();
   CLI::App* c = app.add_subcommand(
-      "experiment", "run an experiment file: a grid of configurations, a measure, seeds (docs/experiments.md)");
+      "experiment",
+      "run an experiment file: a grid of configurations, a measure, seeds (docs/experiments.md)");
   c->add_option("file", a->file, "the experiment (YAML)")->required();
-  c->add_option("-j,--jobs", a->jobs, "runs at once on this machine (default: its cores, shared among mpirun's "
-                                      "processes)")
+  c->add_option("-j,--jobs", a->jobs,
+                "runs at once on this machine (default: its cores, shared among mpirun's "
+                "processes)")
       ->check(CLI::Range(1, 1024));
   c->add_flag("--fresh", a->fresh, "run every point again, ignoring the runs kept in the output directory");
   c->add_flag("--quiet", a->quiet, "no line per finished run on stderr");

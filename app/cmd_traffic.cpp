@@ -4,9 +4,12 @@
 
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "app/child_runner.h"
 #include "app/cli_common.h"
+#include "app/experiment.h"
+#include "app/experiment_report.h"
 #include "app/observe.h"
 #include "app/plot_data.h"
 #include "platforms/partition.h"
@@ -28,26 +31,18 @@ struct TrafficArgs {
   std::string partition = "auto";
   std::vector<std::uint32_t> hotspots;
   bool quiet = false;
-  Observe observe;  // waveforms and counter logs
+  Observe observe;                   // waveforms and counter logs
+  std::vector<std::string> compare;  // --compare KEY=V1,V2,... (repeatable): a grid
+  bool saturation = false;           // --saturation: search for the saturation point
+  double precision = 0.005;          // --precision: of the search
+  std::uint64_t seeds = 1;           // --seeds N: seeds --seed .. --seed + N - 1
+  int jobs = 0;                      // -j: runs at once (0: the machine's cores)
 };
 
-// Runs one traffic point in a child process (app/child_runner.h) and
-// returns its JSON.
-nlohmann::json run_point_in_child(const platforms::Platform& plat, traffic::TrafficOptions opt) {
-  const ChildResult child = run_in_child([&](std::string& out) {
-    try {
-      opt.exiting_after = true;
-      auto r = traffic::run_traffic(plat, opt);
-      out = r.json.dump();
-      return r.deadlock || r.lost_or_duplicated ? 1 : 0;
-    } catch (const std::exception& e) {
-      out = nlohmann::json{{"error", e.what()}}.dump();
-      return 2;
-    }
-  });
-  if (child.text.empty())
-    throw std::runtime_error("sweep point at rate " + std::to_string(opt.rate) + " crashed");
-  return nlohmann::json::parse(child.text);
+int jobs_of(const TrafficArgs& a) {
+  if (a.jobs > 0) return a.jobs;
+  const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+  return std::max(1, cores / sim::MpiWorld::get().size());
 }
 
 std::vector<double> parse_rates(const std::string& list) {
@@ -75,17 +70,26 @@ std::vector<nlohmann::json> sweep_points(const platforms::Platform& plat, Traffi
   std::vector<nlohmann::json> results(rates.size());
   std::vector<char> mine;
   sim::ByteWriter w(mine);
+  ChildPool pool;  // this process's points, -j at a time, written out in rate order
+  std::vector<std::size_t> order;
+  auto finish = [&] {
+    auto [i, child] = pool.next_done();
+    results[i] = child.text.empty()
+                     ? nlohmann::json{{"error", fmt::format("sweep point at rate {} crashed", rates[i])}}
+                     : nlohmann::json::parse(child.text);
+  };
   for (std::size_t i = 0; i < rates.size(); ++i) {
     if (int(i % std::size_t(world.size())) != world.rank()) continue;
     traffic::TrafficOptions o = a.opt;
     o.rate = rates[i];
     o.partition = nullptr;
     if (!a.quiet) std::cerr << fmt::format("kairo traffic: sweep point rate {}\n", rates[i]);
-    try {
-      results[i] = run_point_in_child(plat, o);
-    } catch (const std::runtime_error& e) {  // the point's child crashed: the error is the point's
-      results[i] = nlohmann::json{{"error", e.what()}};
-    }
+    if (int(pool.running()) >= jobs_of(a)) finish();
+    pool.start(i, experiment::traffic_child(plat, o));
+    order.push_back(i);
+  }
+  while (pool.running() > 0) finish();
+  for (std::size_t i : order) {
     w.put(std::uint64_t(i));
     w.put_string(results[i].dump());
   }
@@ -170,6 +174,20 @@ int sweep_and_report(const platforms::Platform& plat, TrafficArgs& a) {
   std::string csv;
   const nlohmann::json result = sweep(plat, a, code, csv);
   if (!sim::MpiWorld::get().root()) return code;
+  // The saturation point, said whatever else is written (the table may have gone to a file).
+  if (result["saturation_rate"].is_null())
+    std::cerr << fmt::format(
+        "kairo traffic: saturation: no swept rate saturated (highest accepted {:.4f} flits/node/cycle); "
+        "sweep higher "
+        "or use --saturation\n",
+        result["max_accepted_flits_per_node_cycle"].get<double>());
+  else
+    std::cerr << fmt::format(
+        "kairo traffic: saturation: at rate {} (the first swept rate with accepted < 0.95 x offered or "
+        "latency > 3 "
+        "x the lowest rate's); last stable rate {}; highest accepted {:.4f} flits/node/cycle\n",
+        result["saturation_rate"].dump(), result["last_stable_rate"].dump(),
+        result["max_accepted_flits_per_node_cycle"].get<double>());
   if (!a.csv_path.empty()) {
     if (write_summary("--csv", a.csv_path, csv) != kExitOk) code = kExitBadInput;
   } else {
@@ -190,6 +208,65 @@ int sweep_and_report(const platforms::Platform& plat, TrafficArgs& a) {
   return code;
 }
 
+// --compare, --saturation or --seeds: an experiment (app/experiment.h) built from the options.
+int compare_and_report(TrafficArgs& a) {
+  if (a.observe.any())
+    throw std::invalid_argument(
+        "--vcd/--fst/--counters record one run: not with --compare, --saturation or --seeds");
+  if (a.opt.batch_packets > 0)
+    throw std::invalid_argument(
+        "--compare/--saturation/--seeds: measure at injection rates; batch mode (--batch) has none");
+  if (a.saturation && !a.sweep.empty())
+    throw std::invalid_argument("--saturation: searches for the saturation point itself; not with --sweep");
+  experiment::Spec s;
+  s.file = "kairo traffic";
+  s.platform = a.platform;
+  s.sets = a.sets;
+  s.traffic = a.opt;
+  s.traffic.progress = nullptr;
+  std::vector<std::pair<std::string, std::vector<experiment::Setting>>> keys;
+  for (const std::string& kv : a.compare) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
+      throw std::invalid_argument(
+          "--compare: expected KEY=V1,V2,... (a platform parameter or a traffic option), got '" + kv + "'");
+    const std::string key = kv.substr(0, eq);
+    for (const auto& [k, _] : keys)
+      if (k == key) throw std::invalid_argument("--compare: key '" + key + "' given twice");
+    std::vector<experiment::Setting> values;
+    for (const std::string& v : experiment::split_values(kv.substr(eq + 1)))
+      values.push_back({key, v, "--compare " + key});
+    keys.emplace_back(key, values);
+  }
+  if (!keys.empty())
+    s.configurations = experiment::grid(keys);
+  else
+    s.configurations.push_back({"as set", {}});
+  if (a.saturation) {
+    s.measure = experiment::Measure::kSaturation;
+    s.rule.precision = a.precision;
+  } else if (!a.sweep.empty()) {
+    s.measure = experiment::Measure::kSweep;
+    s.rates = parse_rates(a.sweep);
+  } else {
+    s.measure = experiment::Measure::kRate;
+    s.rate = a.opt.rate;
+  }
+  for (std::uint64_t i = 0; i < a.seeds; ++i) s.seeds.push_back(a.opt.seed + i);
+  s.seeds.erase(s.seeds.begin());  // the default {1}
+  s.csv_path = a.csv_path;
+  s.json_path = a.json_path;
+  s.plot_path = a.plot_path;
+  experiment::check_spec(s);
+  experiment::RunOptions opt;
+  opt.jobs = jobs_of(a);
+  opt.quiet = a.quiet;
+  int code = kExitOk;
+  const nlohmann::json summary = experiment::run(s, opt, code);
+  if (sim::MpiWorld::get().root() && a.csv_path.empty()) std::cout << experiment::markdown_table(summary);
+  return code;
+}
+
 int run_traffic_command(TrafficArgs& a) {
   try {
     platforms::Platform plat = platforms::load_platform(a.platform, a.sets);
@@ -200,10 +277,11 @@ int run_traffic_command(TrafficArgs& a) {
     platforms::parse_partition_method(a.partition);  // checked in one process too: it matters under mpirun
     sim::check_host_memory(fmt::format("platform {} ({} nodes)", plat.name, plat.nodes()),
                            platforms::estimated_host_bytes(plat, false));
-    if (!a.csv_path.empty() && a.sweep.empty())
-      throw std::invalid_argument("--csv: writes the --sweep table; give --sweep RATES");
-    if (!a.plot_path.empty() && a.sweep.empty())
-      throw std::invalid_argument("--plot: draws the --sweep points; give --sweep RATES");
+    const bool several = !a.sweep.empty() || !a.compare.empty() || a.saturation || a.seeds > 1;
+    if (!a.csv_path.empty() && !several)
+      throw std::invalid_argument("--csv: writes the table of --sweep, --compare, --saturation or --seeds");
+    if (!a.plot_path.empty() && !several)
+      throw std::invalid_argument("--plot: draws the points of --sweep, --compare, --saturation or --seeds");
     if (const plot::Kind k = plot::parse_kind(a.plot_kind, "--plot-kind");
         k != plot::Kind::kLatency && k != plot::Kind::kThroughput)
       throw std::invalid_argument("--plot-kind: a sweep draws latency or throughput, got '" + a.plot_kind +
@@ -219,6 +297,12 @@ int run_traffic_command(TrafficArgs& a) {
           a.observe.check_outputs();
         }))
       return code;
+    if (!a.compare.empty() || a.saturation || a.seeds > 1) {
+      if (!(a.precision > 0 && a.precision <= 0.5))
+        throw std::invalid_argument(
+            fmt::format("--precision: expected a load in (0, 0.5], got {}", a.precision));
+      return compare_and_report(a);
+    }
     // Under mpirun: one run split over the processes (docs/parallel.md).
     platforms::Partition part;
     if (world.parallel()) {
@@ -322,7 +406,10 @@ void add_traffic_command(CLI::App& app, int& exit_code) {
   c->add_option("--hotspot-fraction", a->opt.hotspot_fraction,
                 "hotspot pattern: share of packets sent to hotspots")
       ->capture_default_str();
-  c->add_option("--sweep", a->sweep, "comma-separated rates: latency/throughput table and saturation point");
+  c->add_option(
+      "--sweep", a->sweep,
+      "comma-separated rates: latency/throughput table; the saturation point (the first swept rate past "
+      "it) is printed on stderr");
   c->add_option("--csv", a->csv_path, "with --sweep: write the table here (default: stdout)");
   c->add_option("--json", a->json_path, "write the result summary (JSON) here");
   c->add_option("--plot", a->plot_path,
@@ -332,6 +419,21 @@ void add_traffic_command(CLI::App& app, int& exit_code) {
                 "offered, saturation marked)")
       ->capture_default_str();
   c->add_option("--set", a->sets, "override a platform parameter, key=value (repeatable)");
+  c->add_option("--compare", a->compare,
+                "KEY=V1,V2,...: run each value of a platform parameter or traffic option (repeatable: every "
+                "combination) and print one table (docs/experiments.md)");
+  c->add_flag("--saturation", a->saturation,
+              "search for the saturation point by bisection on offered load (docs/experiments.md)");
+  c->add_option("--precision", a->precision,
+                "--saturation: stop when the bracket is this narrow (flits/node/cycle)")
+      ->capture_default_str();
+  c->add_option("--seeds", a->seeds,
+                "run every point with N seeds (--seed, --seed + 1, ...): mean and 95% interval")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1000)));
+  c->add_option("-j,--jobs", a->jobs,
+                "runs at once for --sweep, --compare, --saturation, --seeds (default: the cores)")
+      ->check(CLI::Range(1, 1024));
   c->add_option(
        "--partition", a->partition,
        "under mpirun: how the platform is split over the processes, auto|blocks|metis (docs/parallel.md)")

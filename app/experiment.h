@@ -51,9 +51,9 @@ struct Spec {
   std::vector<Configuration> configurations;
   std::vector<std::string> varying;  // the keys configurations set, in first-seen order
   Measure measure = Measure::kSaturation;
-  double rate = 0.1;           // kRate
-  std::vector<double> rates;   // kSweep
-  SaturationRule rule;         // kSaturation
+  double rate = 0.1;          // kRate
+  std::vector<double> rates;  // kSweep
+  SaturationRule rule;        // kSaturation
   std::vector<std::uint64_t> seeds{1};
   std::string out_dir;  // runs/ and the summary files; empty: nothing kept (kairo traffic --compare)
   std::string csv_path, json_path, markdown_path, plot_path;  // each empty: not written
@@ -64,6 +64,9 @@ const std::vector<std::pair<std::string, std::string>>& traffic_keys();
 // Sets traffic option `key` to `value`; false when `key` is not a traffic
 // option; throws std::invalid_argument("KEY: expected ..., got ...") on a bad value.
 bool apply_traffic_key(traffic::TrafficOptions& o, const std::string& key, const std::string& value);
+
+// "a,b,[c, d]": values split at the commas outside brackets and braces.
+std::vector<std::string> split_values(const std::string& list);
 
 // Reads an experiment file; throws std::invalid_argument "FILE:LINE:COL: ..."
 // naming the key. Checks every configuration (its platform loads, its
@@ -80,7 +83,7 @@ void check_spec(Spec& spec);
 std::vector<Configuration> grid(const std::vector<std::pair<std::string, std::vector<Setting>>>& keys);
 
 struct RunOptions {
-  int jobs = 1;       // children at once on this process
+  int jobs = 1;  // children at once on this process
   bool quiet = false;
   bool fresh = false;  // ignore runs kept in out_dir/runs
 };

@@ -22,8 +22,8 @@ double number(const std::string& key, const std::string& v, double lo, double hi
   char* end = nullptr;
   errno = 0;
   const double x = std::strtod(v.c_str(), &end);
-  const bool ok = !v.empty() && *end == '\0' && errno == 0 && std::isfinite(x) && x <= hi &&
-                  (open_lo ? x > lo : x >= lo);
+  const bool ok =
+      !v.empty() && *end == '\0' && errno == 0 && std::isfinite(x) && x <= hi && (open_lo ? x > lo : x >= lo);
   if (!ok)
     throw std::invalid_argument(
         fmt::format("{}: expected a number in {}{}, {}], got '{}'", key, open_lo ? "(" : "[", lo, hi, v));
@@ -80,8 +80,9 @@ std::vector<std::pair<std::string, std::vector<Setting>>> read_grid(const Reader
 
 Configuration read_configuration(const Reader& r, const YAML::Node& n) {
   if (!n.IsMap() || n.size() == 0)
-    r.fail(n, fmt::format("configurations: expected a mapping of keys to values (and an optional name), got {}",
-                          Reader::describe(n)));
+    r.fail(n,
+           fmt::format("configurations: expected a mapping of keys to values (and an optional name), got {}",
+                       Reader::describe(n)));
   Fields f(r, n, "configurations");
   Configuration c;
   for (const auto& kv : n) {
@@ -91,7 +92,8 @@ Configuration read_configuration(const Reader& r, const YAML::Node& n) {
       continue;
     }
     check_key(r, kv.first, "configurations");
-    if (!kv.second.IsDefined() || kv.second.IsNull()) r.fail(kv.first, fmt::format("configurations: '{}' has no value", k));
+    if (!kv.second.IsDefined() || kv.second.IsNull())
+      r.fail(kv.first, fmt::format("configurations: '{}' has no value", k));
     c.settings.push_back({k, flow(kv.second), where(r, kv.second)});
   }
   return c;
@@ -167,7 +169,8 @@ Spec read_spec(const std::string& path) {
   } catch (const YAML::BadFile&) {
     throw std::invalid_argument(path + ": cannot read the experiment file");
   } catch (const YAML::Exception& e) {
-    throw std::invalid_argument(fmt::format("{}:{}:{}: not YAML: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
+    throw std::invalid_argument(
+        fmt::format("{}:{}:{}: not YAML: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
   const Reader r(path);
   Spec s;
@@ -178,9 +181,10 @@ Spec read_spec(const std::string& path) {
     Fields sf(r, *sets, "set");
     for (const auto& kv : *sets) {
       if (kv.first.Scalar().find('.') == std::string::npos)
-        r.fail(kv.first, fmt::format("set: '{}' is not a platform parameter (KEY.NAME, kairo --list-params); traffic "
-                                     "options go under traffic:",
-                                     kv.first.Scalar()));
+        r.fail(kv.first,
+               fmt::format("set: '{}' is not a platform parameter (KEY.NAME, kairo --list-params); traffic "
+                           "options go under traffic:",
+                           kv.first.Scalar()));
       s.sets.push_back(kv.first.Scalar() + "=" + flow(kv.second));
     }
   }
@@ -201,7 +205,8 @@ Spec read_spec(const std::string& path) {
   if (auto g = f.get("grid")) keys = read_grid(r, *g);
   if (!keys.empty()) s.configurations = grid(keys);
   if (auto list = f.get("configurations"))
-    for (const auto& c : r.list(*list, "configurations")) s.configurations.push_back(read_configuration(r, c));
+    for (const auto& c : r.list(*list, "configurations"))
+      s.configurations.push_back(read_configuration(r, c));
   if (s.configurations.empty()) s.configurations.push_back({"as set", {}});  // the fixed configuration alone
   read_measure(r, f.need("measure"), s);
   if (auto seeds = f.get("seeds")) s.seeds = read_seeds(r, *seeds);
@@ -258,13 +263,15 @@ void check_spec(Spec& s) {
     // options on it; a failure is placed at the setting its message names.
     try {
       const platforms::Platform plat = platforms::load_platform(s.platform, sets);
-      o.rate = s.measure == Measure::kSweep ? s.rates.front() : s.measure == Measure::kRate ? s.rate : s.rule.low;
+      o.rate = s.measure == Measure::kSweep  ? s.rates.front()
+               : s.measure == Measure::kRate ? s.rate
+                                             : s.rule.low;
       traffic::validate(o, plat);
     } catch (const std::exception& e) {
       const std::string msg = e.what();
       for (const Setting& v : c.settings)
         if (msg.find(v.key) != std::string::npos)
-          throw std::invalid_argument(fmt::format("{}: {}: {}", v.where, v.key, msg));
+          throw std::invalid_argument(fmt::format("{}: {}", v.where, msg));
       throw std::invalid_argument(
           fmt::format("{}: configuration '{}': {}", s.file, c.name.empty() ? "as set" : c.name, msg));
     }

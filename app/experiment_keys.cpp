@@ -17,7 +17,8 @@ std::uint64_t whole(const std::string& key, const std::string& v, std::uint64_t 
   errno = 0;
   const std::uint64_t x = digits ? std::strtoull(v.c_str(), nullptr, 10) : 0;
   if (!digits || errno == ERANGE || x < lo || x > hi)
-    throw std::invalid_argument(fmt::format("{}: expected a whole number in [{}, {}], got '{}'", key, lo, hi, v));
+    throw std::invalid_argument(
+        fmt::format("{}: expected a whole number in [{}, {}], got '{}'", key, lo, hi, v));
   return x;
 }
 
@@ -45,6 +46,21 @@ std::vector<router::NodeId> nodes(const std::string& key, std::string v) {
 }
 
 }  // namespace
+
+std::vector<std::string> split_values(const std::string& list) {
+  std::vector<std::string> out(1);
+  int depth = 0;
+  for (char ch : list) {
+    depth += ch == '[' || ch == '{' ? 1 : ch == ']' || ch == '}' ? -1 : 0;
+    if (ch == ',' && depth == 0)
+      out.emplace_back();
+    else
+      out.back() += ch;
+  }
+  for (const std::string& v : out)
+    if (v.empty()) throw std::invalid_argument("--compare: an empty value in '" + list + "'");
+  return out;
+}
 
 const std::vector<std::pair<std::string, std::string>>& traffic_keys() {
   static const std::vector<std::pair<std::string, std::string>> keys = {

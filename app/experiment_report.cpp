@@ -19,9 +19,10 @@ namespace kairo::app::experiment {
 using nlohmann::json;
 
 json record_json(const RunRecord& r) {
-  return {{"rate", r.rate},         {"offered", r.offered},   {"accepted", r.accepted},
-          {"latency", r.latency},   {"p99", r.p99},           {"deadlock", r.deadlock},
-          {"drain_limited", r.drain_limited}, {"lost", r.lost}, {"error", r.error}};
+  return {
+      {"rate", r.rate},  {"offered", r.offered},   {"accepted", r.accepted},           {"latency", r.latency},
+      {"p99", r.p99},    {"deadlock", r.deadlock}, {"drain_limited", r.drain_limited}, {"lost", r.lost},
+      {"error", r.error}};
 }
 
 RunRecord record_from_json(const json& j) {
@@ -53,8 +54,9 @@ std::string cell(const Spec& s, const Configuration& c, const std::string& key) 
 }
 
 // One row: a configuration (at a rate, for a sweep) and its figures over seeds.
-json row(const Spec& s, std::size_t c, const std::vector<std::pair<const Figure*, std::vector<double>>>& figures,
-         std::size_t seeds, const json& rate = nullptr) {
+json row(const Spec& s, std::size_t c,
+         const std::vector<std::pair<const Figure*, std::vector<double>>>& figures, std::size_t seeds,
+         const json& rate = nullptr) {
   json settings = json::object();
   for (const auto& k : s.varying) settings[k] = cell(s, s.configurations[c], k);
   json r = {{"configuration", s.configurations[c].name}, {"settings", settings}, {"seeds", seeds}};
@@ -81,7 +83,8 @@ json rows(const Spec& s, const std::vector<TaskResult>& results, json& per_seed,
     for (const TaskResult* t : mine)
       for (const auto& [rate, r] : t->runs) {
         failed = failed || !r.error.empty() || r.deadlock || r.lost;
-        per_seed.push_back({{"configuration", s.configurations[c].name}, {"seed", t->seed}, {"run", record_json(r)}});
+        per_seed.push_back(
+            {{"configuration", s.configurations[c].name}, {"seed", t->seed}, {"run", record_json(r)}});
       }
     if (s.measure == Measure::kSaturation) {
       std::vector<double> thr, rate, zero;
@@ -94,9 +97,12 @@ json rows(const Spec& s, const std::vector<TaskResult>& results, json& per_seed,
       json r = row(s, c, {{&kSatThroughput, thr}, {&kSatRate, rate}, {&kZeroLoad, zero}}, mine.size());
       std::size_t above = 0;
       for (const TaskResult* t : mine) above += t->hi >= s.rule.high && !t->runs.count(s.rule.high);
-      if (above) r["note"] = fmt::format("{} seed(s) found no saturated rate below {}: a lower bound", above, s.rule.high);
+      if (above)
+        r["note"] =
+            fmt::format("{} seed(s) found no saturated rate below {}: a lower bound", above, s.rule.high);
       if (thr.size() < mine.size())
-        r["note"] = fmt::format("{} seed(s) saturated at the lowest rate {}", mine.size() - thr.size(), s.rule.low);
+        r["note"] =
+            fmt::format("{} seed(s) saturated at the lowest rate {}", mine.size() - thr.size(), s.rule.low);
       out.push_back(r);
     } else {
       const std::vector<double> rates = s.measure == Measure::kRate ? std::vector<double>{s.rate} : s.rates;
@@ -170,7 +176,8 @@ std::string markdown_table(const json& summary) {
   std::string out = head + "\n" + rule + "\n";
   for (const auto& r : summary["rows"]) {
     out += "| " + r["configuration"].get<std::string>() + " |";
-    for (const auto& k : summary["varying"]) out += " " + r["settings"][k.get<std::string>()].get<std::string>() + " |";
+    for (const auto& k : summary["varying"])
+      out += " " + r["settings"][k.get<std::string>()].get<std::string>() + " |";
     if (!sat) out += fmt::format(" {} |", r["rate"].get<double>());
     out += fmt::format(" {} |", r["seeds"].get<std::size_t>());
     for (const Figure* f : figs) out += " " + mean_ci(r[f->name]) + " |";
@@ -179,8 +186,8 @@ std::string markdown_table(const json& summary) {
   return out;
 }
 
-json summarize(const Spec& s, const std::vector<platforms::Platform>& plats, const std::vector<TaskResult>& results,
-               const Counts& counts, int& code) {
+json summarize(const Spec& s, const std::vector<platforms::Platform>& plats,
+               const std::vector<TaskResult>& results, const Counts& counts, int& code) {
   (void)plats;
   json per_seed = json::array();
   bool failed = false;
@@ -192,7 +199,8 @@ json summarize(const Spec& s, const std::vector<platforms::Platform>& plats, con
     if (table[i][key]["n"] == 0) continue;
     const json at = table[i].value("rate", json(nullptr));
     auto it = best.find(at);
-    const double v = table[i][key]["mean"], b = it == best.end() ? 0 : table[it->second][key]["mean"].get<double>();
+    const double v = table[i][key]["mean"],
+                 b = it == best.end() ? 0 : table[it->second][key]["mean"].get<double>();
     if (it == best.end() || (s.measure == Measure::kSaturation ? v > b : v < b)) best[at] = i;
   }
   for (const auto& [at, i] : best) table[i]["best"] = true;
@@ -205,28 +213,30 @@ json summarize(const Spec& s, const std::vector<platforms::Platform>& plats, con
                        {"precision", s.rule.precision},
                        {"accepted_fraction", s.rule.accepted_fraction},
                        {"latency_factor", s.rule.latency_factor},
-                       {"saturated_when", "accepted < accepted_fraction x offered, or average packet latency > "
-                                          "latency_factor x the zero-load latency (the low rate's), or the "
-                                          "measured packets did not drain, or a deadlock"}};
+                       {"saturated_when",
+                        "accepted < accepted_fraction x offered, or average packet latency > "
+                        "latency_factor x the zero-load latency (the low rate's), or the "
+                        "measured packets did not drain, or a deadlock"}};
   const traffic::TrafficOptions& o = s.traffic;
-  json summary = {{"experiment", s.file},
-                  {"platform", s.platform},
-                  {"sets", plot::sets_json(s.sets)},
-                  {"traffic",
-                   {{"pattern", o.pattern},
-                    {"packet_flits", o.packet_flits},
-                    {"warmup_cycles", o.warmup_cycles},
-                    {"measure_cycles", o.measure_cycles},
-                    {"drain_cycles", o.drain_cycles}}},
-                  {"measure", measure},
-                  {"seeds", s.seeds},
-                  {"varying", s.varying},
-                  {"rows", table},
-                  {"runs", per_seed},
-                  {"runs_made", counts.ran},
-                  {"runs_kept", counts.kept},
-                  {"wall_s", counts.wall_s},
-                  {"confidence", "95% two-sided Student-t interval of the mean over seeds (ci95: half-width)"}};
+  json summary = {
+      {"experiment", s.file},
+      {"platform", s.platform},
+      {"sets", plot::sets_json(s.sets)},
+      {"traffic",
+       {{"pattern", o.pattern},
+        {"packet_flits", o.packet_flits},
+        {"warmup_cycles", o.warmup_cycles},
+        {"measure_cycles", o.measure_cycles},
+        {"drain_cycles", o.drain_cycles}}},
+      {"measure", measure},
+      {"seeds", s.seeds},
+      {"varying", s.varying},
+      {"rows", table},
+      {"runs", per_seed},
+      {"runs_made", counts.ran},
+      {"runs_kept", counts.kept},
+      {"wall_s", counts.wall_s},
+      {"confidence", "95% two-sided Student-t interval of the mean over seeds (ci95: half-width)"}};
   if (failed) code = kExitSimFailure;
   auto write = [&](const std::string& option, const std::string& path, const std::string& text) {
     if (path.empty()) return;

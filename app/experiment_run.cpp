@@ -53,12 +53,14 @@ RunRecord record_of(double rate, const json& j) {
   r.p99 = double(j["latency_percentiles_cycles"].value("p99", std::uint64_t(0)));
   r.deadlock = j.value("deadlock", false);
   r.drain_limited = j.value("drain_limited", false);
-  r.lost = j.value("packets_lost", std::uint64_t(0)) != 0 || j.value("packets_duplicated", std::uint64_t(0)) != 0;
+  r.lost =
+      j.value("packets_lost", std::uint64_t(0)) != 0 || j.value("packets_duplicated", std::uint64_t(0)) != 0;
   return r;
 }
 
 bool saturated(const SaturationRule& rule, const RunRecord& r, double zero_load_latency) {
-  return !r.error.empty() || r.deadlock || r.drain_limited || r.accepted < rule.accepted_fraction * r.offered ||
+  return !r.error.empty() || r.deadlock || r.drain_limited ||
+         r.accepted < rule.accepted_fraction * r.offered ||
          r.latency > rule.latency_factor * zero_load_latency;
 }
 
@@ -70,8 +72,8 @@ struct Task {
   std::uint64_t seed = 0;
   std::map<double, RunRecord> done;
   std::set<double> in_flight;
-  double lo = 0, hi = 0;       // saturation: the bracket
-  bool below_range = false;    // saturation: the low rate itself saturated
+  double lo = 0, hi = 0;     // saturation: the bracket
+  bool below_range = false;  // saturation: the low rate itself saturated
 
   std::vector<double> ready(const Spec& s) const {
     std::vector<double> out;
@@ -108,9 +110,9 @@ std::string run_key(const Spec& s, const Configuration& c, std::uint64_t seed, d
   for (const auto& kv : s.sets) k += "set " + kv + "\n";
   for (const Setting& v : c.settings) k += "config " + v.key + "=" + v.value + "\n";
   const traffic::TrafficOptions& o = s.traffic;
-  k += fmt::format("pattern={} packet_flits={} warmup={} measure={} drain={} hotspot_fraction={} hotspots=",
-                   o.pattern, o.packet_flits, o.warmup_cycles, o.measure_cycles, o.drain_cycles,
-                   o.hotspot_fraction);
+  k += fmt::format(
+      "pattern={} packet_flits={} warmup={} measure={} drain={} hotspot_fraction={} hotspots=", o.pattern,
+      o.packet_flits, o.warmup_cycles, o.measure_cycles, o.drain_cycles, o.hotspot_fraction);
   for (auto h : o.hotspots) k += std::to_string(h) + ",";
   return k + fmt::format("\nseed={} rate={}\n", seed, rate);
 }
@@ -231,7 +233,9 @@ json run(const Spec& s, const RunOptions& opt, int& code) {
   if (!s.out_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(s.out_dir + "/runs", ec);
-    if (ec) throw std::invalid_argument(fmt::format("outputs.dir: cannot make '{}/runs': {}", s.out_dir, ec.message()));
+    if (ec)
+      throw std::invalid_argument(
+          fmt::format("outputs.dir: cannot make '{}/runs': {}", s.out_dir, ec.message()));
   }
   std::vector<platforms::Platform> plats;
   for (const Configuration& c : s.configurations) {

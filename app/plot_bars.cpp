@@ -20,7 +20,8 @@ std::string num(double v) { return fmt::format("{:.2f}", v); }
 std::string bar_chart(const json& summary, const std::string& figure, const std::string& axis_title) {
   const json& rows = summary["rows"];
   std::size_t label_chars = 0;
-  for (const auto& r : rows) label_chars = std::max(label_chars, text_chars(r["configuration"].get<std::string>()));
+  for (const auto& r : rows)
+    label_chars = std::max(label_chars, text_chars(r["configuration"].get<std::string>()));
   const double left = std::clamp(16.0 + 6.2 * double(label_chars), 90.0, 330.0);
   const std::size_t max_chars = std::size_t((left - 16) / 6.2);
   constexpr double kRight = 610, kTop = 56, kBar = 22, kGap = 8;
@@ -47,8 +48,9 @@ std::string bar_chart(const json& summary, const std::string& figure, const std:
   for (double v : t.at) {
     out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#ddd\"/>\n", num(X(v)),
                        num(kTop - 4), num(bottom));
-    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(X(v)), num(bottom + 16),
-                       tick_label(v, Scale::kLinear, t.at.size() > 1 ? t.at[1] - t.at[0] : 0));
+    out +=
+        fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(X(v)), num(bottom + 16),
+                    tick_label(v, Scale::kLinear, t.at.size() > 1 ? t.at[1] - t.at[0] : 0));
   }
   out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num((left + kRight) / 2),
                      num(bottom + 40), xml_escape(axis_title));
@@ -67,12 +69,13 @@ std::string bar_chart(const json& summary, const std::string& figure, const std:
         num(left), num(y), num(X(m) - left), num(kBar), r.value("best", false) ? "#D55E00" : "#0072B2", m);
     if (!x["ci95"].is_null()) {
       const double c = x["ci95"], a = X(std::max(0.0, m - c)), b = X(m + c), mid = y + kBar / 2;
-      out += fmt::format("<path class=\"ci\" d=\"M{0} {1}H{2}M{0} {3}V{4}M{2} {3}V{4}\" stroke=\"black\" "
-                         "fill=\"none\" data-ci95=\"{5}\"/>\n",
-                         num(a), num(mid), num(b), num(mid - 5), num(mid + 5), c);
+      out += fmt::format(
+          "<path class=\"ci\" d=\"M{0} {1}H{2}M{0} {3}V{4}M{2} {3}V{4}\" stroke=\"black\" "
+          "fill=\"none\" data-ci95=\"{5}\"/>\n",
+          num(a), num(mid), num(b), num(mid - 5), num(mid + 5), c);
     }
-    out += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"white\">{}{}</text>\n", num(left + 4), num(y + kBar / 2 + 4),
-                       fmt::format("{:.4g}", m), r.value("best", false) ? " ★" : "");
+    out += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"white\">{}{}</text>\n", num(left + 4),
+                       num(y + kBar / 2 + 4), fmt::format("{:.4g}", m), r.value("best", false) ? " ★" : "");
   }
   out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"black\"/>\n", num(left),
                      num(kTop - 4), num(bottom));
@@ -105,7 +108,8 @@ std::string sweep_chart(const json& summary) {
 
 std::string experiment_svg(const json& summary) {
   const std::string kind = summary["measure"]["kind"];
-  if (kind == "saturation") return bar_chart(summary, "saturation_throughput", "saturation throughput (flits/node/cycle)");
+  if (kind == "saturation")
+    return bar_chart(summary, "saturation_throughput", "saturation throughput (flits/node/cycle)");
   if (kind == "rate")
     return bar_chart(summary, "avg_packet_latency_cycles",
                      fmt::format("average packet latency at {} flits/node/cycle (cycles)",

@@ -14,8 +14,8 @@ namespace kairo::app::stats {
 struct Summary {
   std::size_t n = 0;
   double mean = 0;
-  double sd = 0;                      // sample standard deviation (n - 1); 0 for one sample
-  std::optional<double> ci95;         // half-width of the 95% interval; none for n < 2
+  double sd = 0;               // sample standard deviation (n - 1); 0 for one sample
+  std::optional<double> ci95;  // half-width of the 95% interval; none for n < 2
 };
 
 inline Summary summarize(const std::vector<double>& xs) {
