@@ -391,6 +391,16 @@ void add_traffic_command(CLI::App& app, int& exit_code) {
   c->add_option("--warmup-cycles", a->opt.warmup_cycles, "warm-up cycles (not measured)")
       ->capture_default_str()
       ->check(whole_number());
+  c->add_flag(
+      "--warmup-converge", a->opt.warmup_converge,
+      "end the warm-up once latency and accepted rate settle (BookSim's test, per --sample-cycles period, "
+      "within --warmup-threshold); --warmup-cycles is then the longest warm-up");
+  c->add_option("--sample-cycles", a->opt.sample_cycles, "--warmup-converge: the sample period in cycles")
+      ->capture_default_str()
+      ->check(whole_number());
+  c->add_option("--warmup-threshold", a->opt.warmup_threshold,
+                "--warmup-converge: the largest relative change between periods")
+      ->capture_default_str();
   c->add_option("--measure-cycles", a->opt.measure_cycles, "measurement window in cycles")
       ->capture_default_str()
       ->check(whole_number());

@@ -71,6 +71,9 @@ const std::vector<std::pair<std::string, std::string>>& traffic_keys() {
       {"drain_cycles", "longest drain in cycles"},
       {"hotspot_nodes", "hotspot pattern: node ids"},
       {"hotspot_fraction", "hotspot pattern: share of packets sent to hotspots"},
+      {"warmup_converge", "true: end the warm-up once latency and accepted rate settle"},
+      {"sample_cycles", "warmup_converge: the sample period in cycles"},
+      {"warmup_threshold", "warmup_converge: the largest relative change between periods"},
   };
   return keys;
 }
@@ -90,6 +93,14 @@ bool apply_traffic_key(traffic::TrafficOptions& o, const std::string& key, const
     o.hotspots = nodes(key, value);
   } else if (key == "hotspot_fraction") {
     o.hotspot_fraction = fraction(key, value);
+  } else if (key == "warmup_converge") {
+    if (value != "true" && value != "false")
+      throw std::invalid_argument(fmt::format("{}: expected true or false, got '{}'", key, value));
+    o.warmup_converge = value == "true";
+  } else if (key == "sample_cycles") {
+    o.sample_cycles = whole(key, value, 1, ~std::uint64_t(0));
+  } else if (key == "warmup_threshold") {
+    o.warmup_threshold = fraction(key, value);
   } else {
     return false;
   }

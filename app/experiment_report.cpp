@@ -30,6 +30,7 @@ RunRecord record_from_json(const json& j) {
   r.rate = j["rate"], r.offered = j["offered"], r.accepted = j["accepted"], r.latency = j["latency"];
   r.p99 = j["p99"], r.deadlock = j["deadlock"], r.drain_limited = j["drain_limited"], r.lost = j["lost"];
   r.error = j["error"];
+  r.warmup_unconverged = j.value("warmup_unconverged", false);
   return r;
 }
 
@@ -86,6 +87,9 @@ json rows(const Spec& s, const std::vector<TaskResult>& results, json& per_seed,
         per_seed.push_back(
             {{"configuration", s.configurations[c].name}, {"seed", t->seed}, {"run", record_json(r)}});
       }
+    std::size_t unsettled = 0;
+    for (const TaskResult* t : mine)
+      for (const auto& [rate, r] : t->runs) unsettled += r.warmup_unconverged;
     if (s.measure == Measure::kSaturation) {
       std::vector<double> thr, rate, zero;
       for (const TaskResult* t : mine) {
@@ -103,6 +107,7 @@ json rows(const Spec& s, const std::vector<TaskResult>& results, json& per_seed,
       if (thr.size() < mine.size())
         r["note"] =
             fmt::format("{} seed(s) saturated at the lowest rate {}", mine.size() - thr.size(), s.rule.low);
+      if (unsettled) r["warmup_unconverged_runs"] = unsettled;
       out.push_back(r);
     } else {
       const std::vector<double> rates = s.measure == Measure::kRate ? std::vector<double>{s.rate} : s.rates;
@@ -114,6 +119,7 @@ json rows(const Spec& s, const std::vector<TaskResult>& results, json& per_seed,
         }
         out.push_back(row(s, c, {{&kOffered, off}, {&kAccepted, acc}, {&kLatency, lat}, {&kP99, p99}},
                           mine.size(), rate));
+        if (unsettled) out.back()["warmup_unconverged_runs"] = unsettled;
       }
     }
   }

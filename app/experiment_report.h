@@ -19,7 +19,8 @@ struct RunRecord {
   double rate = 0;  // offered load asked for
   double offered = 0, accepted = 0, latency = 0, p99 = 0;
   bool deadlock = false, drain_limited = false, lost = false;
-  std::string error;  // the run did not give a result
+  bool warmup_unconverged = false;  // warmup_converge: the longest warm-up passed without settling
+  std::string error;                // the run did not give a result
 };
 
 RunRecord record_of(double rate, const nlohmann::json& traffic_json);

@@ -114,6 +114,8 @@ std::string run_key(const Spec& s, const Configuration& c, std::uint64_t seed, d
       "pattern={} packet_flits={} warmup={} measure={} drain={} hotspot_fraction={} hotspots=", o.pattern,
       o.packet_flits, o.warmup_cycles, o.measure_cycles, o.drain_cycles, o.hotspot_fraction);
   for (auto h : o.hotspots) k += std::to_string(h) + ",";
+  if (o.warmup_converge)
+    k += fmt::format(" converge sample={} threshold={}", o.sample_cycles, o.warmup_threshold);
   return k + fmt::format("\nseed={} rate={}\n", seed, rate);
 }
 

@@ -34,6 +34,8 @@ void TrafficContext::deliver(hw::Packet* p) {
   const Time tail = clock.ceil(p->tail_ps);
   if (tail > stats.last_delivery_ps) stats.last_delivery_ps = tail;
   if (measuring) stats.window_flits_delivered += p->flits;
+  stats.flits_delivered += p->flits;
+  stats.latency_sum_ps += tail - p->created_ps;
   if (p->measured) {
     ++stats.measured_delivered;
     stats.measured_hops += p->hops;

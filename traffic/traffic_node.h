@@ -24,6 +24,9 @@ struct TrafficStats {
   std::vector<std::uint64_t> latency_cycles;  // per measured packet: creation to tail delivery
   std::vector<std::uint8_t> deliveries;       // per packet id: times delivered
   sim::Time last_delivery_ps = 0;
+  // Every delivery, measured or not: the warm-up's convergence test
+  // (TrafficOptions::warmup_converge) reads them per sample period.
+  std::uint64_t flits_delivered = 0, latency_sum_ps = 0;
   // From `deliveries` once the run is over (count_deliveries): packets
   // delivered at least once, and more than once.
   std::uint64_t distinct_delivered = 0, duplicated = 0;

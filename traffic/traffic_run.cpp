@@ -77,6 +77,12 @@ void validate(const TrafficOptions& o, const platforms::Platform& p) {
   if (const std::string need = node_count_need(pattern, p.nodes()); !need.empty())
     throw std::invalid_argument(
         fmt::format("--pattern {}: needs {}; {} has {} nodes", o.pattern, need, p.name, p.nodes()));
+  if (o.batch_packets == 0 && o.warmup_converge) {
+    if (o.sample_cycles == 0) throw std::invalid_argument("--sample-cycles: expected at least 1 cycle");
+    if (!(o.warmup_threshold > 0 && o.warmup_threshold <= 1))
+      throw std::invalid_argument(fmt::format(
+          "--warmup-threshold: expected a relative change in (0, 1], got {}", o.warmup_threshold));
+  }
   if (o.batch_packets == 0 && o.measure_cycles == 0)
     throw std::invalid_argument("--measure-cycles: expected at least 1 cycle");
   // Simulated time is 64-bit picoseconds: the run's phases, in picoseconds,
@@ -115,16 +121,32 @@ double peak_rss_mib() {
 // measured packet delivered, or at the drain limit.
 class PhaseClock : public sim::EventTarget {
  public:
-  enum : std::uint32_t { kWarmupEnd, kMeasureEnd, kDrainCheck, kDrainLimit };
+  enum : std::uint32_t { kWarmupEnd, kMeasureEnd, kDrainCheck, kDrainLimit, kWarmupSample };
   static constexpr std::uint64_t kDrainCheckCycles = 32;
   bool drain_limited = false;
   std::function<void(bool, sim::Time)> around_reset;  // TrafficOptions::around_reset
   nlohmann::json ports;  // per port name: link counters over the measurement window
   std::uint64_t window_link_flits = 0;
-  PhaseClock(TrafficContext& ctx, platforms::Network& net, const platforms::Partition* part)
-      : ctx_(ctx), net_(net), part_(part) {}
+  PhaseClock(TrafficContext& ctx, platforms::Network& net, const platforms::Partition* part,
+             const TrafficOptions& o)
+      : ctx_(ctx), net_(net), part_(part), o_(o) {}
+  // The warm-up's end and the phases after it, from `warmup_end`.
+  void schedule_phases(sim::Time warmup_end) {
+    sim::EventQueue& q = *ctx_.queue;
+    q.at(warmup_end, sim::kPrioSync, this, kWarmupEnd);
+    const std::uint64_t wm =
+        o_.warmup_cycles + o_.measure_cycles;  // the drain limit counts the longest warm-up
+    q.at(warmup_end + ctx_.clock.cycles(o_.measure_cycles), sim::kPrioSync, this, kMeasureEnd);
+    q.at(warmup_end + ctx_.clock.cycles(o_.measure_cycles + (o_.drain_cycles ? o_.drain_cycles : wm)),
+         sim::kPrioSync, this, kDrainLimit);
+  }
+  bool warmup_converged = false;
+  std::uint64_t warmup_cycles_used = 0;
   void on_event(std::uint32_t kind, std::uint32_t, void*) override {
-    if (kind == kWarmupEnd) {
+    if (kind == kWarmupSample) {
+      sample_warmup();
+    } else if (kind == kWarmupEnd) {
+      warmup_cycles_used = ctx_.clock.to_cycles(ctx_.queue->now());
       if (around_reset) around_reset(false, ctx_.queue->now());
       for (std::size_t i = 0; i < net_.num_routers(); ++i)
         net_.router_at(i).reset_counters(ctx_.queue->now());
@@ -145,6 +167,28 @@ class PhaseClock : public sim::EventTarget {
   }
 
  private:
+  // One sample period of a converging warm-up (TrafficOptions::warmup_converge).
+  void sample_warmup() {
+    std::vector<std::uint64_t> now = {ctx_.stats.delivered, ctx_.stats.flits_delivered,
+                                      ctx_.stats.latency_sum_ps};
+    if (part_) sim::MpiWorld::get().sum(now);
+    const double packets = double(now[0] - last_[0]);
+    const double accepted = double(now[1] - last_[1]);
+    const double latency = packets > 0 ? double(now[2] - last_[2]) / packets : 0;
+    last_ = now;
+    auto close = [&](double cur, double prev) {
+      return cur > 0 && std::fabs(cur - prev) / cur <= o_.warmup_threshold;
+    };
+    warmup_converged = periods_ > 0 && close(latency, prev_latency_) && close(accepted, prev_accepted_);
+    ++periods_;
+    prev_latency_ = latency, prev_accepted_ = accepted;
+    const sim::Time t = ctx_.queue->now(), next = t + ctx_.clock.cycles(o_.sample_cycles);
+    if (warmup_converged || next > ctx_.clock.cycles(o_.warmup_cycles))
+      schedule_phases(t);
+    else
+      ctx_.queue->at(next, sim::kPrioSync, this, kWarmupSample);
+  }
+
   void check_drain() {
     if (!ctx_.generating) return;
     std::vector<std::uint64_t> counts = {ctx_.stats.measured_created, ctx_.stats.measured_delivered};
@@ -238,6 +282,10 @@ class PhaseClock : public sim::EventTarget {
   TrafficContext& ctx_;
   platforms::Network& net_;
   const platforms::Partition* part_;
+  const TrafficOptions& o_;
+  std::vector<std::uint64_t> last_ = {0, 0, 0};  // delivered packets, flits, latency sum at the last sample
+  double prev_latency_ = 0, prev_accepted_ = 0;
+  int periods_ = 0;
 };
 
 // Traffic goes over the packet-switched network interfaces, the ones without
@@ -374,7 +422,7 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
     nodes.emplace_back(ctx, n, o.seed);
     for (int ni = 0; ni < ctx.interfaces; ++ni) net.endpoint(n, ni).set_client(&nodes.back());
   }
-  PhaseClock phases(ctx, net, part);
+  PhaseClock phases(ctx, net, part, o);
   phases.around_reset = o.around_reset;
   if (o.batch_packets > 0) {
     ctx.measuring = true;  // every batch packet is measured
@@ -386,11 +434,10 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   } else {
     for (auto& n : nodes)
       if (mine(n.id())) n.start(0);
-    queue.at(ctx.clock.cycles(o.warmup_cycles), sim::kPrioSync, &phases, PhaseClock::kWarmupEnd);
-    const std::uint64_t wm = o.warmup_cycles + o.measure_cycles;
-    queue.at(ctx.clock.cycles(wm), sim::kPrioSync, &phases, PhaseClock::kMeasureEnd);
-    queue.at(ctx.clock.cycles(wm + (o.drain_cycles ? o.drain_cycles : wm)), sim::kPrioSync, &phases,
-             PhaseClock::kDrainLimit);
+    if (o.warmup_converge)
+      queue.at(ctx.clock.cycles(o.sample_cycles), sim::kPrioSync, &phases, PhaseClock::kWarmupSample);
+    else
+      phases.schedule_phases(ctx.clock.cycles(o.warmup_cycles));
   }
 
   if (o.on_built) o.on_built(net, queue);
@@ -466,6 +513,12 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
     r.json["ports"] = phases.ports;
     r.json["window_link_flits"] = phases.window_link_flits;
     r.json["drain_cycles"] = o.drain_cycles ? o.drain_cycles : o.warmup_cycles + o.measure_cycles;
+    if (o.warmup_converge)
+      r.json["warmup"] = {{"rule", "converge"},
+                          {"sample_cycles", o.sample_cycles},
+                          {"threshold", o.warmup_threshold},
+                          {"converged", phases.warmup_converged},
+                          {"cycles", phases.warmup_cycles_used}};
   }
   r.deadlock = deadlock;
   r.blocked = net.watchdog().blocked();

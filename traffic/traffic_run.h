@@ -31,7 +31,15 @@ struct TrafficOptions {
   std::string pattern = "uniform";
   double rate = 0.1;  // flits per node per router cycle, in (0, 1]
   int packet_flits = 4;
-  std::uint64_t warmup_cycles = 1000;
+  std::uint64_t warmup_cycles = 1000;  // with warmup_converge: the longest warm-up
+  // Warm-up until convergence (docs/traffic.md): in sample periods of
+  // sample_cycles, the warm-up ends after the first period whose average
+  // packet latency and accepted rate (of the packets delivered in it) both
+  // differ from the previous period's by at most warmup_threshold (relative),
+  // BookSim's test; or at warmup_cycles, and the JSON then says it did not converge.
+  bool warmup_converge = false;
+  std::uint64_t sample_cycles = 1000;
+  double warmup_threshold = 0.05;
   std::uint64_t measure_cycles = 10000;
   std::uint64_t drain_cycles = 0;  // 0: warmup + measure
   std::uint64_t seed = 1;
