@@ -102,6 +102,22 @@ struct Task {
     }
     (saturated(s.rule, r, done.at(s.rule.low).latency) ? hi : lo) = r.rate;
   }
+  // The bracket from the runs alone (a task run by another process): the
+  // search only ever narrows it, so it is the highest stable rate and the
+  // lowest saturated one.
+  void settle(const Spec& s) {
+    if (s.measure != Measure::kSaturation || !done.count(s.rule.low)) return;
+    const RunRecord& zero = done.at(s.rule.low);
+    below_range = saturated(s.rule, zero, HUGE_VAL);
+    lo = s.rule.low, hi = s.rule.high;
+    for (const auto& [rate, r] : done)
+      if (rate != s.rule.low) {
+        if (saturated(s.rule, r, zero.latency))
+          hi = std::min(hi, rate);
+        else
+          lo = std::max(lo, rate);
+      }
+  }
 };
 
 // The key a run is kept under: everything that decides its result.
@@ -259,6 +275,7 @@ json run(const Spec& s, const RunOptions& opt, int& code) {
   counts.ran = sums[0], counts.kept = sums[1];
   gather(tasks);
   if (!world.root()) return nullptr;
+  for (Task& t : tasks) t.settle(s);
   std::vector<TaskResult> results;
   for (const Task& t : tasks) results.push_back({t.config, t.seed, t.done, t.lo, t.hi, t.below_range});
   counts.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

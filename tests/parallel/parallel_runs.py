@@ -151,6 +151,12 @@ CASES = {
 SWEEPS = {
     "sweep-mesh8x8-np3": (3, ["traffic", "mesh-8x8", "--sweep", "0.1,0.2,0.3,0.45",
                               "--warmup-cycles", "300", "--measure-cycles", "1000"]),
+    # experiments from kairo traffic's options: configuration x seed i on process i mod N, the table process 0's
+    "compare-traffic-mesh8x8-np2": (2, ["traffic", "mesh-8x8", "--compare", "router.vcs=2,4", "--seeds", "2",
+                                        "--rate", "0.3", "--warmup-cycles", "300", "--measure-cycles", "1000"]),
+    "saturation-traffic-mesh8x8-np3": (3, ["traffic", "mesh-8x8", "--saturation", "--precision", "0.05",
+                                           "--compare", "router.allocator=islip,round_robin",
+                                           "--warmup-cycles", "300", "--measure-cycles", "1000"]),
     # kairo run's variants: value i on process i mod N, the table process 0's
     "compare-barrier-tofusmall-np2": (2, ["run", "tofu-small", "--workload", "barrier",
                                           "--compare", "algo=ring,recursive-doubling,dissemination"]),
