@@ -55,7 +55,7 @@ int run_experiment_command(const ExperimentArgs& a) {
     return bad_input(e.what());
   }
   if (!world.root()) return code;
-  std::cout << experiment::markdown_table(summary);
+  std::cout << experiment::markdown_table(summary) << std::flush;
   std::cerr << fmt::format(
       "kairo experiment: {} configuration(s) x {} seed(s): {} run(s) made, {} kept from an earlier run, "
       "{:.1f} s; "
