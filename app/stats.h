@@ -29,7 +29,11 @@ inline Summary summarize(const std::vector<double>& xs) {
   double sq = 0;
   for (double x : xs) sq += (x - s.mean) * (x - s.mean);
   s.sd = std::sqrt(sq / double(s.n - 1));
-  const boost::math::students_t t(double(s.n - 1));
+  // In double throughout: the default policy promotes to long double, whose
+  // constants Boost.Math computes at start-up (and which valgrind's x87
+  // emulation overflows on).
+  using Policy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+  const boost::math::students_t_distribution<double, Policy> t(double(s.n - 1));
   s.ci95 = boost::math::quantile(boost::math::complement(t, 0.025)) * s.sd / std::sqrt(double(s.n));
   return s;
 }
