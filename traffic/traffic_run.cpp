@@ -72,6 +72,21 @@ void validate(const TrafficOptions& o, const platforms::Platform& p) {
         fmt::format("--pattern bad_dragon: needs a dragonfly (it sends each node's packets to the next "
                     "group); {} is a {}",
                     p.name, fabric_description(p)));
+  if (pattern == Pattern::kHotspot) {
+    if (o.hotspots.empty())
+      throw std::invalid_argument(
+          "--hotspot-nodes: the hotspot pattern needs the node ids that attract traffic (e.g. "
+          "--hotspot-nodes 0,5)");
+    for (router::NodeId h : o.hotspots)
+      if (h >= p.nodes())
+        throw std::invalid_argument(fmt::format("--hotspot-nodes: node {} does not exist; {} has nodes 0..{}",
+                                                h, p.name, p.nodes() - 1));
+    if (!(o.hotspot_fraction >= 0 && o.hotspot_fraction <= 1))
+      throw std::invalid_argument(
+          fmt::format("--hotspot-fraction: expected the share of packets sent to the hotspot nodes, within "
+                      "[0, 1], got {}",
+                      o.hotspot_fraction));
+  }
   if (const std::string need = node_count_need(pattern, p.nodes()); !need.empty())
     throw std::invalid_argument(
         fmt::format("--pattern {}: needs {}; {} has {} nodes", o.pattern, need, p.name, p.nodes()));

@@ -1,8 +1,8 @@
 // Traffic sources (traffic/injection.h): BookSim's on/off process against its
 // Markov chain (long-run rate, stationary start, period lengths, the variance
-// of window counts), the packet-size mix against its weights, a whole on/off
-// run with a size mix against the rate and the mix's mean, and each bad
-// option refused naming it.
+// of window counts), the packet-size mix against its weights, hot-spot
+// destinations against their shares, a whole on/off run with a size mix
+// against the rate and the mix's mean, and each bad option refused naming it.
 // Every expected value and tolerance comes from the formulas written here.
 #include <gtest/gtest.h>
 
@@ -15,6 +15,7 @@
 
 #include "tests/test_support.h"
 #include "traffic/injection.h"
+#include "traffic/pattern.h"
 #include "traffic/traffic_run.h"
 
 namespace kairo {
@@ -191,13 +192,44 @@ TEST(PacketSizeMix, ParsesSizesWithWeightsAndRefusesAnythingElseNamingTheOption)
   EXPECT_EQ(traffic::parse_packet_sizes("4"), (V{{4, 1.0}}));
   EXPECT_EQ(traffic::parse_packet_sizes("2:3,16"), (V{{2, 3.0}, {16, 1.0}}));
   EXPECT_DOUBLE_EQ(traffic::mean_packet_flits({{1, 0.5}, {8, 0.5}}), 4.5);
-  for (const char* bad : {"", "0:1", "-2:1", "4:0", "4:-1", "4:nan", "4:inf", "x", "4:", "1:0.5,", "1.5:1", "4:1:2"}) {
+  for (const char* bad :
+       {"", "0:1", "-2:1", "4:0", "4:-1", "4:nan", "4:inf", "x", "4:", "1:0.5,", "1.5:1", "4:1:2"}) {
     try {
       traffic::parse_packet_sizes(bad);
       ADD_FAILURE() << "accepted '" << bad << "'";
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find("--packet-sizes"), std::string::npos) << e.what();
     }
+  }
+}
+
+// Hot spot: with probability f one of the H hotspot nodes (equally; a hotspot
+// may draw itself), otherwise a node other than the source. From source s the
+// share to the hotspot set is f + (1 - f) |H \ {s}| / (N - 1); summed over
+// sources with M packets each, the count is a sum of binomials.
+TEST(HotSpot, ShareToTheHotspotsIsTheFractionPlusTheirUniformShare) {
+  const std::vector<router::NodeId> hot = {5, 40};
+  const std::uint64_t nodes = 64, per_source = 20000;
+  for (double f : {0.0, 0.2, 0.7}) {
+    const traffic::DestinationPicker picker(router::NodeId(nodes), nullptr, traffic::Pattern::kHotspot, 1,
+                                            hot, f);
+    double to_hot = 0, expected = 0, variance = 0, to_first = 0;
+    for (router::NodeId s = 0; s < nodes; ++s) {
+      sim::Rng rng(1, s);
+      const bool is_hot = s == 5 || s == 40;
+      const double q = f + (1 - f) * double(hot.size() - (is_hot ? 1 : 0)) / double(nodes - 1);
+      expected += double(per_source) * q;
+      variance += double(per_source) * q * (1 - q);
+      for (std::uint64_t i = 0; i < per_source; ++i) {
+        const router::NodeId d = picker.pick(s, rng);
+        if (!is_hot) ASSERT_NE(d, s) << "only a hotspot sends to itself";
+        to_hot += d == 5 || d == 40;
+        to_first += d == 5;
+      }
+    }
+    EXPECT_NEAR(to_hot, expected, 4 * std::sqrt(variance)) << "fraction " << f;
+    // The two hotspots share equally: the first gets half, within the binomial spread of a split.
+    EXPECT_NEAR(to_first, to_hot / 2, 4 * std::sqrt(to_hot / 4)) << "fraction " << f;
   }
 }
 
@@ -222,7 +254,8 @@ TEST(TrafficSources, OnOffRunOffersAndAcceptsTheRateAndCreatesTheMixsMeanSize) {
   ASSERT_FALSE(r.deadlock);
   ASSERT_FALSE(r.lost_or_duplicated);
   const nlohmann::json& j = r.json;
-  const double nodes = 64, m = double(o.measure_cycles), mean = 4.5, size_var = 0.5 * 1 + 0.5 * 64 - mean * mean;
+  const double nodes = 64, m = double(o.measure_cycles), mean = 4.5,
+               size_var = 0.5 * 1 + 0.5 * 64 - mean * mean;
   const Chain c{0.1, 0.4, o.rate / mean};
   const double node_var = m * c.p * size_var + mean * mean * c.count_variance(o.measure_cycles);
   const double sigma = std::sqrt(nodes * node_var) / (nodes * m);
@@ -263,20 +296,24 @@ TEST(TrafficSources, EachBadSourceOptionIsRefusedNamingTheOption) {
   expect_bad_input({"--packet-sizes", "4:0"}, {"--packet-sizes"});
   expect_bad_input({"--packet-sizes", "a:b"}, {"--packet-sizes"});
   expect_bad_input({"--packet-sizes", "4:1", "--packet-flits", "4"}, {"--packet-sizes", "--packet-flits"});
+  expect_bad_input({"--pattern", "hotspot"}, {"--hotspot-nodes"});
+  expect_bad_input({"--pattern", "hotspot", "--hotspot-nodes", "64"}, {"--hotspot-nodes", "64", "0..63"});
+  expect_bad_input({"--pattern", "hotspot", "--hotspot-nodes", "3", "--hotspot-fraction", "1.5"},
+                   {"--hotspot-fraction", "[0, 1]"});
 }
 
 TEST(TrafficSources, CommandLineRunsOnOffWithASizeMixAndBatchWithAMix) {
   const std::string dir = test::temp_dir();
-  auto r = test::run_kairo({"traffic", "mesh-8x8", "--injection", "onoff", "--burst-alpha", "0.1", "--burst-beta",
-                            "0.4", "--rate", "0.1", "--packet-sizes", "1:0.5,8:0.5", "--measure-cycles", "2000",
-                            "--quiet", "--json", dir + "/on.json"});
+  auto r = test::run_kairo({"traffic", "mesh-8x8", "--injection", "onoff", "--burst-alpha", "0.1",
+                            "--burst-beta", "0.4", "--rate", "0.1", "--packet-sizes", "1:0.5,8:0.5",
+                            "--measure-cycles", "2000", "--quiet", "--json", dir + "/on.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(test::read_file(dir + "/on.json"));
   EXPECT_EQ(j["injection"]["burst_alpha"], 0.1);
   EXPECT_EQ(j["injection"]["burst_beta"], 0.4);
   EXPECT_EQ(j["injection"]["initial_state"], "stationary");
-  r = test::run_kairo(
-      {"traffic", "mesh-8x8", "--batch", "50", "--packet-sizes", "2,6", "--quiet", "--json", dir + "/b.json"});
+  r = test::run_kairo({"traffic", "mesh-8x8", "--batch", "50", "--packet-sizes", "2,6", "--quiet", "--json",
+                       dir + "/b.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   j = nlohmann::json::parse(test::read_file(dir + "/b.json"));
   // 3200 packets of 2 or 6 flits, equally likely: mean 4, standard deviation 2 / sqrt(3200).
