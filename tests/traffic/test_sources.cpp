@@ -81,8 +81,8 @@ TEST(OnOffSource, LongRunRateIsTheRateWithinTheChainsStandardDeviation) {
 
 // BookSim starts each source on or off with probability 1/2; kairo's start in
 // the stationary state, on with probability alpha / (alpha + beta), so cycle 0
-// already offers p (with alpha 0.02 and beta 0.08 BookSim's start would offer
-// 2.5 p there).
+// already offers p (with alpha 0.02 and beta 0.08 BookSim's start, advanced
+// one cycle, would offer r1 (1 + alpha - beta) / 2 = 2.35 p there).
 TEST(OnOffSource, StartsInTheStationaryStateSoTheFirstCycleOffersTheLongRunRate) {
   const Chain c{0.02, 0.08, 0.05};
   const OnOffProcess proc(c.p, c.alpha, c.beta, kCycle);
