@@ -310,7 +310,9 @@ void add_traffic_command(CLI::App& app, int& exit_code) {
        "--packet-sizes", [a](const std::string& s) { a->opt.packet_sizes = traffic::parse_packet_sizes(s); },
        "packet sizes in flits with weights, F1:W1,F2:W2,... (instead of --packet-flits)")
       ->excludes(flits);
-  c->add_option("--injection", a->opt.injection, "injection process, bernoulli|onoff (docs/traffic.md)")
+  std::string processes;
+  for (const auto& n : traffic::injection_names()) processes += (processes.empty() ? "" : "|") + n;
+  c->add_option("--injection", a->opt.injection, "injection process, " + processes + " (docs/traffic.md)")
       ->capture_default_str();
   c->add_option("--burst-alpha", a->opt.burst_alpha,
                 "onoff: probability that an off source turns on, per cycle")

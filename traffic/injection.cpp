@@ -16,11 +16,6 @@ namespace kairo::traffic {
 
 using sim::Time;
 
-const std::vector<std::string>& injection_names() {
-  static const std::vector<std::string> names = {"bernoulli", "onoff"};
-  return names;
-}
-
 OnOffProcess::OnOffProcess(double packets_per_cycle, double alpha, double beta, sim::Clock clock)
     : alpha_(alpha),
       beta_(beta),
@@ -113,12 +108,6 @@ double onoff_max_rate(double alpha, double beta, double mean_flits) {
   return std::min(1.0, mean_flits * alpha / (alpha + beta));
 }
 
-std::unique_ptr<InjectionProcess> make_injection(const std::string& name, double packets_per_cycle,
-                                                 double alpha, double beta, sim::Clock clock) {
-  if (name == "onoff") return std::make_unique<OnOffProcess>(packets_per_cycle, alpha, beta, clock);
-  return std::make_unique<BernoulliProcess>(packets_per_cycle, clock);
-}
-
 namespace {
 
 void check_sizes(const TrafficOptions& o, int max_flits, const std::string& source) {
@@ -140,7 +129,7 @@ void check_sizes(const TrafficOptions& o, int max_flits, const std::string& sour
   }
 }
 
-void check_onoff(const TrafficOptions& o) {
+void check_onoff(const TrafficOptions& o, double mean) {
   if (o.batch_packets > 0)
     throw std::invalid_argument(
         "--injection onoff: batch mode (--batch) queues every packet at once and has no injection process");
@@ -154,30 +143,74 @@ void check_onoff(const TrafficOptions& o) {
         fmt::format("--burst-beta: expected the probability that an on source turns off in a cycle, within "
                     "(0, 1], got {}",
                     o.burst_beta));
-  const double mean = o.packet_sizes.empty() ? double(o.packet_flits) : mean_packet_flits(o.packet_sizes);
   const double r1 = o.rate / mean * (o.burst_alpha + o.burst_beta) / o.burst_alpha;
   if (r1 > 1 + 1e-12)
     throw std::invalid_argument(fmt::format(
         "--rate: {} flits per node per cycle with --injection onoff (--burst-alpha {}, --burst-beta {}, "
-        "packets of "
-        "{:.6g} flits on average) needs a packet in r1 = {:.6g} of the on cycles, more than one a cycle; the "
-        "highest "
-        "--rate is {:.6g} (mean size x alpha / (alpha + beta))",
+        "packets of {:.6g} flits on average) needs a packet in r1 = {:.6g} of the on cycles, more than one a "
+        "cycle; the highest --rate is {:.6g} (mean size x alpha / (alpha + beta))",
         o.rate, o.burst_alpha, o.burst_beta, mean, r1, onoff_max_rate(o.burst_alpha, o.burst_beta, mean)));
+}
+
+// Every injection process, one entry each: its name, what it needs of the
+// options (with packets of `mean` flits on average) and its builder.
+struct ProcessKind {
+  std::string name;
+  void (*check)(const TrafficOptions& o, double mean);
+  std::unique_ptr<InjectionProcess> (*build)(const TrafficOptions& o, double p, sim::Clock clock);
+};
+
+const std::vector<ProcessKind>& kinds() {
+  static const std::vector<ProcessKind> k = {
+      {"bernoulli", [](const TrafficOptions&, double) {},
+       [](const TrafficOptions&, double p, sim::Clock c) -> std::unique_ptr<InjectionProcess> {
+         return std::make_unique<BernoulliProcess>(p, c);
+       }},
+      {"onoff", check_onoff,
+       [](const TrafficOptions& o, double p, sim::Clock c) -> std::unique_ptr<InjectionProcess> {
+         return std::make_unique<OnOffProcess>(p, o.burst_alpha, o.burst_beta, c);
+       }},
+  };
+  return k;
+}
+
+const ProcessKind* find_kind(const std::string& name) {
+  for (const ProcessKind& k : kinds())
+    if (k.name == name) return &k;
+  return nullptr;
 }
 
 }  // namespace
 
+const std::vector<std::string>& injection_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const ProcessKind& k : kinds()) n.push_back(k.name);
+    return n;
+  }();
+  return names;
+}
+
+double source_mean_flits(const TrafficOptions& o) {
+  return o.packet_sizes.empty() ? double(o.packet_flits) : mean_packet_flits(o.packet_sizes);
+}
+
+std::unique_ptr<InjectionProcess> make_injection(const TrafficOptions& o, sim::Clock clock) {
+  const ProcessKind* kind = find_kind(o.injection);
+  if (!kind) throw std::invalid_argument("--injection: unknown injection process '" + o.injection + "'");
+  return kind->build(o, o.rate / source_mean_flits(o), clock);
+}
+
 void validate_source(const TrafficOptions& o, int max_packet_flits, const std::string& platform_source) {
-  const auto& names = injection_names();
-  if (std::find(names.begin(), names.end(), o.injection) == names.end()) {
+  const ProcessKind* kind = find_kind(o.injection);
+  if (!kind) {
     std::string known;
-    for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+    for (const auto& n : injection_names()) known += (known.empty() ? "" : ", ") + n;
     throw std::invalid_argument(
         fmt::format("--injection: unknown injection process '{}'; expected one of {}", o.injection, known));
   }
   check_sizes(o, max_packet_flits, platform_source);
-  if (o.injection == "onoff") check_onoff(o);
+  kind->check(o, source_mean_flits(o));
 }
 
 }  // namespace kairo::traffic

@@ -23,7 +23,8 @@
 
 namespace kairo::traffic {
 
-// Known injection process names (--injection), in the order above.
+// Known injection process names (--injection), in the order above. Adding a
+// process: a class below and one entry in injection.cpp's table of kinds.
 const std::vector<std::string>& injection_names();
 
 // One source's state: onoff's current (or next) on-period, the cycles
@@ -110,11 +111,14 @@ double mean_packet_flits(const std::vector<std::pair<int, double>>& sizes);
 // `mean_flits` on average: r1 = 1, and at most 1.
 double onoff_max_rate(double alpha, double beta, double mean_flits);
 
-// The run's process: `name` one of injection_names(), `packets_per_cycle` = p.
-std::unique_ptr<InjectionProcess> make_injection(const std::string& name, double packets_per_cycle,
-                                                 double alpha, double beta, sim::Clock clock);
-
 struct TrafficOptions;
+// The mean packet size of a run's sources: its mix's, or packet_flits.
+double source_mean_flits(const TrafficOptions& o);
+
+// The run's process (o.injection), creating p = o.rate / source_mean_flits(o)
+// packets per cycle on average.
+std::unique_ptr<InjectionProcess> make_injection(const TrafficOptions& o, sim::Clock clock);
+
 // The source options of a run (--injection, --burst-alpha, --burst-beta,
 // --packet-sizes, with --rate and --batch): throws std::invalid_argument
 // naming the option. `max_packet_flits` is router.max_packet_flits of the

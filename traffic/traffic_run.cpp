@@ -274,7 +274,7 @@ std::uint64_t percentile(const std::vector<std::uint64_t>& sorted, double q) {
 // mean size of the packets created in the measurement window.
 void add_source_fields(json& j, const TrafficOptions& o, const TrafficStats& s) {
   if (o.injection == "bernoulli" && o.packet_sizes.empty()) return;
-  const double mean = o.packet_sizes.empty() ? double(o.packet_flits) : mean_packet_flits(o.packet_sizes);
+  const double mean = source_mean_flits(o);
   if (o.batch_packets == 0) {
     json injection = {{"process", o.injection}};
     if (o.injection == "onoff") {
@@ -399,9 +399,7 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   ctx.flit_bytes = plat.router.flit_bytes;
   // The rate is in flits: packets are created at rate / mean size per cycle.
   std::unique_ptr<InjectionProcess> injection;
-  if (o.batch_packets == 0)
-    injection = make_injection(o.injection, o.rate / ctx.sizes.mean_flits(), o.burst_alpha, o.burst_beta,
-                               net.clock());
+  if (o.batch_packets == 0) injection = make_injection(o, net.clock());
   ctx.injection = injection.get();
   ctx.nodes = net.num_nodes();
   // A partitioned run (docs/parallel.md): this process's nodes generate; the
