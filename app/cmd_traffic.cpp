@@ -16,6 +16,7 @@
 #include "sim/host_memory.h"
 #include "sim/mpi_world.h"
 #include "sim/output_file.h"
+#include "traffic/injection.h"
 #include "traffic/pattern.h"
 #include "traffic/traffic_run.h"
 
@@ -387,7 +388,22 @@ void add_traffic_command(CLI::App& app, int& exit_code) {
   c->add_option("--pattern", a->opt.pattern, patterns + " (docs/traffic.md)")->capture_default_str();
   c->add_option("--rate", a->opt.rate, "injection rate, flits per node per router cycle, in (0, 1]")
       ->capture_default_str();
-  c->add_option("--packet-flits", a->opt.packet_flits, "packet size in flits")->capture_default_str();
+  CLI::Option* flits =
+      c->add_option("--packet-flits", a->opt.packet_flits, "packet size in flits")->capture_default_str();
+  c->add_option_function<std::string>(
+       "--packet-sizes", [a](const std::string& s) { a->opt.packet_sizes = traffic::parse_packet_sizes(s); },
+       "packet sizes in flits with weights, F1:W1,F2:W2,... (instead of --packet-flits)")
+      ->excludes(flits);
+  std::string processes;
+  for (const auto& n : traffic::injection_names()) processes += (processes.empty() ? "" : "|") + n;
+  c->add_option("--injection", a->opt.injection, "injection process, " + processes + " (docs/traffic.md)")
+      ->capture_default_str();
+  c->add_option("--burst-alpha", a->opt.burst_alpha,
+                "onoff: probability that an off source turns on, per cycle")
+      ->capture_default_str();
+  c->add_option("--burst-beta", a->opt.burst_beta,
+                "onoff: probability that an on source turns off, per cycle")
+      ->capture_default_str();
   c->add_option("--warmup-cycles", a->opt.warmup_cycles, "warm-up cycles (not measured)")
       ->capture_default_str()
       ->check(whole_number());

@@ -1,4 +1,4 @@
-// Traffic sources and sinks: Bernoulli creation, the source queue, injection
+// Traffic sources and sinks: packet creation, the source queue, injection
 // over the node's packet-switched interfaces, and the delivery record.
 #include "traffic/traffic_node.h"
 
@@ -8,15 +8,16 @@ namespace kairo::traffic {
 
 using sim::Time;
 
-hw::Packet* TrafficContext::create(router::NodeId src, std::uint64_t count, router::NodeId dst, Time now) {
+hw::Packet* TrafficContext::create(router::NodeId src, std::uint64_t count, router::NodeId dst, int flits,
+                                   Time now) {
   hw::Packet* p = pool.get();
   p->id = std::uint64_t(src) + nodes * count;
   p->label = p->id + 1;  // unique in the run, as the waveform showed it before the NIC's labels
   p->created_ps = now;
   p->src = src;
   p->dst = dst;
-  p->flits = std::uint16_t(packet_flits);
-  p->bytes = std::uint32_t(packet_flits * flit_bytes);
+  p->flits = std::uint16_t(flits);
+  p->bytes = std::uint32_t(flits * flit_bytes);
   p->measured = measuring;
   ++stats.created;
   if (measuring) {
@@ -55,28 +56,33 @@ TrafficNode::TrafficNode(TrafficContext& ctx, router::NodeId id, std::uint64_t s
   for (int ni = 0; ni < ctx.interfaces; ++ni) interfaces_.push_back(&ctx.net->endpoint(id, ni));
 }
 
-void TrafficNode::start(Time t) { schedule_next(t); }
-
-// Trials happen once per cycle starting at `from`; the first success is
-// geometric(p) trials away.
-void TrafficNode::schedule_next(Time from) {
-  if (ctx_.p_create <= 0) return;
-  const std::uint64_t gap = rng_.geometric(ctx_.p_create) - 1;
-  ctx_.queue->at(from + ctx_.clock.cycles(gap), sim::kPrioState, this, 0);
+void TrafficNode::start(Time t) {
+  if (!ctx_.injection) return;
+  ctx_.injection->start(t, rng_, source_);
+  schedule_next(t);
 }
 
+// The next creation at or after cycle `from`.
+void TrafficNode::schedule_next(Time from) {
+  ctx_.queue->at(ctx_.injection->next(from, rng_, source_), sim::kPrioState, this, 0);
+}
+
+// A packet: its destination, then its size, from the node's own stream.
 void TrafficNode::on_event(std::uint32_t, std::uint32_t, void*) {
   if (!ctx_.generating) return;
   const Time now = ctx_.queue->now();
-  source_queue_.push(ctx_.create(id_, created_++, ctx_.picker->pick(id_, rng_), now));
+  const router::NodeId dst = ctx_.picker->pick(id_, rng_);
+  source_queue_.push(ctx_.create(id_, created_++, dst, ctx_.sizes.draw(rng_), now));
   try_inject();
   schedule_next(now + ctx_.clock.period_ps);
 }
 
 void TrafficNode::enqueue_batch(std::uint64_t n) {
   const Time now = ctx_.queue->now();
-  for (std::uint64_t i = 0; i < n; ++i)
-    source_queue_.push(ctx_.create(id_, created_++, ctx_.picker->pick(id_, rng_), now));
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const router::NodeId dst = ctx_.picker->pick(id_, rng_);
+    source_queue_.push(ctx_.create(id_, created_++, dst, ctx_.sizes.draw(rng_), now));
+  }
   try_inject();
 }
 

@@ -1,5 +1,6 @@
-// One node's traffic generator and sink: creates packets by a Bernoulli
-// process (sampled as geometric gaps, so idle cycles cost nothing), queues
+// One node's traffic generator and sink: creates packets by the run's
+// injection process (traffic/injection.h: Bernoulli or on/off, sampled so that
+// idle cycles cost nothing) with sizes from its packet-size mix, queues
 // them at the source (source queueing counts in packet latency), injects them
 // through the node's packet-switched network interfaces, and records each
 // arrival. Packets are addressed to a node; the network maps it to its route.
@@ -11,6 +12,7 @@
 #include "hw/common/packet.h"
 #include "platforms/network.h"
 #include "sim/random.h"
+#include "traffic/injection.h"
 #include "traffic/pattern.h"
 
 namespace kairo::traffic {
@@ -43,9 +45,9 @@ struct TrafficContext {
   const DestinationPicker* picker = nullptr;
   hw::PacketPool pool;
   sim::Clock clock;
-  int packet_flits = 1;
+  PacketSizeMix sizes;
   int flit_bytes = 32;
-  double p_create = 0;  // packet creations per node per cycle
+  const InjectionProcess* injection = nullptr;  // null: no creations (batch mode)
   bool generating = true;
   bool measuring = false;     // inside the measurement window
   bool measure_done = false;  // measurement window closed
@@ -54,7 +56,7 @@ struct TrafficContext {
 
   // A packet's id is its source's own count, interleaved over the nodes
   // (src + nodes * count): the same whatever process creates it.
-  hw::Packet* create(router::NodeId src, std::uint64_t count, router::NodeId dst, sim::Time now);
+  hw::Packet* create(router::NodeId src, std::uint64_t count, router::NodeId dst, int flits, sim::Time now);
   void deliver(hw::Packet* p);
 };
 
@@ -62,7 +64,7 @@ class TrafficNode : public hw::EndpointClient, public sim::EventTarget {
  public:
   TrafficNode(TrafficContext& ctx, router::NodeId id, std::uint64_t seed);
   // ctx.net and ctx.interfaces must be set.
-  // Schedules the first creation (Bernoulli mode) at or after `t`.
+  // Starts the source (ctx.injection) at `t`: schedules its first creation.
   void start(sim::Time t);
   // Queues n packets now (batch mode) and starts injecting.
   void enqueue_batch(std::uint64_t n);
@@ -80,6 +82,7 @@ class TrafficNode : public hw::EndpointClient, public sim::EventTarget {
   router::NodeId id_;
   std::vector<hw::Endpoint*> interfaces_;  // the node's packet-switched ones, looked up once
   sim::Rng rng_;
+  SourceState source_;
   hw::PacketFifo source_queue_;
   int next_ni_ = 0;
   std::uint64_t created_ = 0;

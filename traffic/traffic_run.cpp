@@ -18,6 +18,7 @@
 #include "sim/kernel.h"
 #include "sim/mpi_world.h"
 #include "sim/window_runner.h"
+#include "traffic/injection.h"
 #include "traffic/traffic_node.h"
 #include "traffic/traffic_parallel.h"
 #include "traffic/traffic_progress.h"
@@ -55,10 +56,7 @@ void validate(const TrafficOptions& o, const platforms::Platform& p) {
   if (o.batch_packets == 0 && !(o.rate > 0 && o.rate <= 1))
     throw std::invalid_argument(fmt::format(
         "--rate: expected an injection rate in flits per node per cycle within (0, 1], got {}", o.rate));
-  if (o.packet_flits < 1 || o.packet_flits > p.router.max_packet_flits)
-    throw std::invalid_argument(
-        fmt::format("--packet-flits: expected 1..{} (router.max_packet_flits of {}), got {}",
-                    p.router.max_packet_flits, p.source, o.packet_flits));
+  validate_source(o, p.router.max_packet_flits, p.source);
   const Pattern pattern = *parse_pattern(o.pattern);
   if (needs_torus(pattern) && p.kind != platforms::FabricKind::kTorus) {
     std::string others;
@@ -74,6 +72,21 @@ void validate(const TrafficOptions& o, const platforms::Platform& p) {
         fmt::format("--pattern bad_dragon: needs a dragonfly (it sends each node's packets to the next "
                     "group); {} is a {}",
                     p.name, fabric_description(p)));
+  if (pattern == Pattern::kHotspot) {
+    if (o.hotspots.empty())
+      throw std::invalid_argument(
+          "--hotspot-nodes: the hotspot pattern needs the node ids that attract traffic (e.g. "
+          "--hotspot-nodes 0,5)");
+    for (router::NodeId h : o.hotspots)
+      if (h >= p.nodes())
+        throw std::invalid_argument(fmt::format("--hotspot-nodes: node {} does not exist; {} has nodes 0..{}",
+                                                h, p.name, p.nodes() - 1));
+    if (!(o.hotspot_fraction >= 0 && o.hotspot_fraction <= 1))
+      throw std::invalid_argument(
+          fmt::format("--hotspot-fraction: expected the share of packets sent to the hotspot nodes, within "
+                      "[0, 1], got {}",
+                      o.hotspot_fraction));
+  }
   if (const std::string need = node_count_need(pattern, p.nodes()); !need.empty())
     throw std::invalid_argument(
         fmt::format("--pattern {}: needs {}; {} has {} nodes", o.pattern, need, p.name, p.nodes()));
@@ -304,6 +317,34 @@ std::uint64_t percentile(const std::vector<std::uint64_t>& sorted, double q) {
   return sorted[std::min(sorted.size() - 1, i == 0 ? 0 : i - 1)];
 }
 
+// The sources, beyond the default (Bernoulli, one size: `mode` and
+// `packet_flits` say it all): the injection process, the size mix and the
+// mean size of the packets created in the measurement window.
+void add_source_fields(json& j, const TrafficOptions& o, const TrafficStats& s) {
+  if (o.injection == "bernoulli" && o.packet_sizes.empty()) return;
+  const double mean = source_mean_flits(o);
+  if (o.batch_packets == 0) {
+    json injection = {{"process", o.injection}};
+    if (o.injection == "onoff") {
+      const OnOffProcess p(o.rate / mean, o.burst_alpha, o.burst_beta, {});
+      injection["burst_alpha"] = o.burst_alpha;
+      injection["burst_beta"] = o.burst_beta;
+      injection["burst_r1"] = p.r1();
+      injection["on_share"] = p.on_share();
+      injection["initial_state"] = "stationary";
+    }
+    j["injection"] = injection;
+  }
+  if (!o.packet_sizes.empty()) {
+    json sizes = json::array();
+    for (const auto& [f, w] : o.packet_sizes) sizes.push_back({{"flits", f}, {"weight", w}});
+    j["packet_sizes"] = sizes;
+    j["packet_sizes_mean_flits"] = mean;
+  }
+  j["avg_packet_flits"] =
+      s.measured_created ? double(s.window_flits_created) / double(s.measured_created) : 0.0;
+}
+
 json summarize(const platforms::Platform& plat, const TrafficOptions& o, TrafficContext& ctx,
                platforms::Network& net, double elaborate_s, double wall_s, std::uint64_t events,
                const router::Watchdog& wd) {
@@ -323,14 +364,14 @@ json summarize(const platforms::Platform& plat, const TrafficOptions& o, Traffic
   j["platform"] = plat.name;
   j["nodes"] = net.num_nodes();
   j["pattern"] = o.pattern;
-  j["packet_flits"] = o.packet_flits;
+  if (o.packet_sizes.empty()) j["packet_flits"] = o.packet_flits;
   j["seed"] = o.seed;
   if (o.batch_packets > 0) {
     j["mode"] = "batch";
     j["batch_packets"] = o.batch_packets;
     j["batch_cycles"] = s.last_delivery_ps / period;
   } else {
-    j["mode"] = "bernoulli";
+    j["mode"] = o.injection;
     j["rate"] = o.rate;
     j["warmup_cycles"] = o.warmup_cycles;
     j["measure_cycles"] = o.measure_cycles;
@@ -338,6 +379,7 @@ json summarize(const platforms::Platform& plat, const TrafficOptions& o, Traffic
     j["accepted_flits_per_node_cycle"] =
         double(s.window_flits_delivered) / (nodes * double(o.measure_cycles));
   }
+  add_source_fields(j, o, s);
   j["measured_packets"] = s.measured_delivered;
   j["avg_packet_latency_cycles"] = lat_sum / md;
   j["avg_network_latency_cycles"] = double(s.network_latency_sum_ps) / double(period) / md;
@@ -401,9 +443,12 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   ctx.picker = &picker;
   ctx.clock = net.clock();  // of the routers or switches the endpoints attach to
   ctx.interfaces = packet_interfaces(net);
-  ctx.packet_flits = o.packet_flits;
+  ctx.sizes = o.packet_sizes.empty() ? PacketSizeMix(o.packet_flits) : PacketSizeMix(o.packet_sizes);
   ctx.flit_bytes = plat.router.flit_bytes;
-  ctx.p_create = o.batch_packets > 0 ? 0.0 : o.rate / o.packet_flits;
+  // The rate is in flits: packets are created at rate / mean size per cycle.
+  std::unique_ptr<InjectionProcess> injection;
+  if (o.batch_packets == 0) injection = make_injection(o, net.clock());
+  ctx.injection = injection.get();
   ctx.nodes = net.num_nodes();
   // A partitioned run (docs/parallel.md): this process's nodes generate; the
   // cut links get stand-ins for the other processes' routers.

@@ -1,8 +1,8 @@
 // The synthetic-traffic runner router architects compare designs with, on
 // any platform's network (mesh/torus, fat tree, clusters, the hybrid
-// network's packet switches): Bernoulli injection per node at a rate in flits
-// per node per cycle of the routers or switches the hosts attach to, one
-// pattern, and the classic phases:
+// network's packet switches): Bernoulli or on/off injection per node
+// (traffic/injection.h) at a rate in flits per node per cycle of the routers
+// or switches the hosts attach to, one pattern, and the classic phases:
 //   warm-up   traffic runs, nothing is measured; counters reset at its end
 //   measure   packets created in this window are the measured ones
 //   drain     traffic keeps flowing until every measured packet has arrived
@@ -17,6 +17,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hw/common/topology.h"
@@ -31,6 +32,12 @@ struct TrafficOptions {
   std::string pattern = "uniform";
   double rate = 0.1;  // flits per node per router cycle, in (0, 1]
   int packet_flits = 4;
+  // The sources (traffic/injection.h): "bernoulli" or "onoff" (BookSim's
+  // on_off, its burst_alpha and burst_beta with their defaults).
+  std::string injection = "bernoulli";
+  double burst_alpha = 0.5, burst_beta = 0.5;
+  // Packet sizes in flits with weights; when not empty, replaces packet_flits.
+  std::vector<std::pair<int, double>> packet_sizes;
   std::uint64_t warmup_cycles = 1000;  // with warmup_converge: the longest warm-up
   // Warm-up until convergence (docs/traffic.md): in sample periods of
   // sample_cycles, the warm-up ends after the first period whose average

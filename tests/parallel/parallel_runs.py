@@ -32,6 +32,10 @@ CASES = {
     "traffic-mesh8x8-metis-np3": (3, ["traffic", "mesh-8x8", "--rate", "0.3", "--partition", "metis"] + TRAFFIC),
     "traffic-mesh16x16-batch-np2": (2, ["traffic", "mesh-16x16", "--batch", "10", "--pattern", "bitcomp"]),
     "traffic-epstree-np4": (4, ["traffic", "eps-tree-128", "--rate", "0.3"] + TRAFFIC),
+    # on/off sources with a packet-size mix: each node's chain and sizes come from its own stream
+    "traffic-mesh8x8-onoff-sizes-np2": (2, ["traffic", "mesh-8x8", "--rate", "0.25", "--injection", "onoff",
+                                            "--burst-alpha", "0.1", "--burst-beta", "0.4", "--packet-sizes",
+                                            "1:0.5,8:0.5"] + TRAFFIC),
     # router options of issue 19: adaptive choices and the VC allocation stage decided on each side of the cut
     "traffic-torus8x8-adaptive-spec-np3": (3, ["traffic", "torus-8x8", "--rate", "0.6", "--set",
                                                "router.routing=minimal_adaptive", "--set", "router.vc_allocator=islip",
@@ -189,6 +193,8 @@ ERRORS = {
     "error-bad-json-path": (2, None, ["traffic", "mesh-8x8", "--json", "/nonexistent-dir/r.json"],
                             ["--json", "does not exist"]),
     "error-bad-rate": (2, None, ["traffic", "mesh-8x8", "--rate", "7"], ["--rate"]),
+    "error-onoff-rate-too-high": (2, None, ["traffic", "mesh-8x8", "--injection", "onoff", "--burst-alpha", "0.1",
+                                            "--burst-beta", "0.4", "--rate", "0.9"], ["--rate", "highest --rate is 0.8"]),
     "error-run-more-processes-than-routers": (3, TINY, ["run", "{platform}", "--workload", "pingpong"],
                                               ["mpirun -np 3", "at most 2"]),
     "error-run-bad-tni-counters-path": (2, None, ["run", "tofu-small", "--workload", "barrier", "--tni-counters",
