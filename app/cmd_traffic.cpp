@@ -137,16 +137,21 @@ nlohmann::json sweep(const platforms::Platform& plat, TrafficArgs& a, int& code,
     if (saturated && saturation.is_null()) saturation = r;
     if (!saturated && saturation.is_null()) last_stable = r;
   }
-  return {
+  nlohmann::json out = {
       {"platform", plat.name},
       {"pattern", a.opt.pattern},
-      {"packet_flits", a.opt.packet_flits},
       {"sets", plot::sets_json(a.sets)},
       {"sweep", points},
       {"saturation_rate", saturation},
       {"last_stable_rate", last_stable},
       {"max_accepted_flits_per_node_cycle", max_accepted},
       {"saturation_rule", "first rate with accepted < 0.95 x offered or latency > 3 x the lowest rate's"}};
+  if (a.opt.packet_sizes.empty())
+    out["packet_flits"] = a.opt.packet_flits;
+  else
+    out["packet_sizes"] = a.opt.packet_sizes;  // a mix has no one size (the points say the mean)
+  if (a.opt.injection != "bernoulli") out["injection"] = a.opt.injection;
+  return out;
 }
 
 int sweep_and_report(const platforms::Platform& plat, TrafficArgs& a);

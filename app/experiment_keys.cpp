@@ -2,12 +2,14 @@
 // the names are `kairo traffic`'s options without their dashes, '-' as '_'.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
 
 #include "app/experiment.h"
+#include "traffic/injection.h"
 
 namespace kairo::app::experiment {
 namespace {
@@ -66,6 +68,10 @@ const std::vector<std::pair<std::string, std::string>>& traffic_keys() {
   static const std::vector<std::pair<std::string, std::string>> keys = {
       {"pattern", "a traffic pattern (kairo traffic --pattern)"},
       {"packet_flits", "packet size in flits"},
+      {"packet_sizes", "a mix of packet sizes, F1:W1,F2:W2,... (flits:weight)"},
+      {"injection", "injection process (bernoulli, onoff)"},
+      {"burst_alpha", "onoff: probability per cycle that an off source turns on"},
+      {"burst_beta", "onoff: probability per cycle that an on source turns off"},
       {"warmup_cycles", "warm-up cycles"},
       {"measure_cycles", "measurement window in cycles"},
       {"drain_cycles", "longest drain in cycles"},
@@ -83,6 +89,19 @@ bool apply_traffic_key(traffic::TrafficOptions& o, const std::string& key, const
     o.pattern = value;  // traffic::validate names the patterns
   } else if (key == "packet_flits") {
     o.packet_flits = int(whole(key, value, 1, 65535));
+  } else if (key == "packet_sizes") {
+    try {
+      std::string v = value;  // "[1:0.5, 8:0.5]" (a YAML list, or brackets in --compare) or "1:0.5,8:0.5"
+      if (v.size() >= 2 && v.front() == '[' && v.back() == ']') v = v.substr(1, v.size() - 2);
+      v.erase(std::remove(v.begin(), v.end(), ' '), v.end());
+      o.packet_sizes = traffic::parse_packet_sizes(v);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(key + ": " + e.what());
+    }
+  } else if (key == "injection") {
+    o.injection = value;  // traffic::validate names the processes
+  } else if (key == "burst_alpha" || key == "burst_beta") {
+    (key == "burst_alpha" ? o.burst_alpha : o.burst_beta) = fraction(key, value);
   } else if (key == "warmup_cycles") {
     o.warmup_cycles = whole(key, value, 0, ~std::uint64_t(0));
   } else if (key == "measure_cycles") {

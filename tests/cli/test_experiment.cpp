@@ -63,8 +63,8 @@ std::string with_dir(std::string text, const std::string& dir) {
 
 TEST(Experiment, TheGridIsTheCartesianProductInTheOrderWrittenAndEachRunIsTheSingleRun) {
   const std::string dir = test::temp_dir();
-  const auto r = run_kairo({"experiment", test::write_file(dir, "grid.yaml", with_dir(kGrid, dir + "/out")), "-j", "2",
-                            "--quiet"});
+  const auto r = run_kairo({"experiment", test::write_file(dir, "grid.yaml", with_dir(kGrid, dir + "/out")),
+                            "-j", "2", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json s = read_json(dir + "/out/summary.json");
   const std::vector<std::pair<std::string, std::string>> expected = {
@@ -83,7 +83,8 @@ TEST(Experiment, TheGridIsTheCartesianProductInTheOrderWrittenAndEachRunIsTheSin
     }
     EXPECT_EQ(row["avg_packet_latency_cycles"]["samples"], json(samples));
     // Mean and 95% interval of two samples: t(0.975, 1) = 12.7062 (a printed t table).
-    const double mean = (samples[0] + samples[1]) / 2, sd = std::abs(samples[0] - samples[1]) / std::sqrt(2.0);
+    const double mean = (samples[0] + samples[1]) / 2,
+                 sd = std::abs(samples[0] - samples[1]) / std::sqrt(2.0);
     EXPECT_NEAR(row["avg_packet_latency_cycles"]["mean"].get<double>(), mean, 1e-9);
     EXPECT_NEAR(row["avg_packet_latency_cycles"]["ci95"].get<double>(), 12.7062 * sd / std::sqrt(2.0),
                 1e-4 * (1 + sd));
@@ -91,21 +92,23 @@ TEST(Experiment, TheGridIsTheCartesianProductInTheOrderWrittenAndEachRunIsTheSin
   // The summary's other forms: one CSV line and one Markdown row per configuration, and a figure.
   const std::string csv = test::read_file(dir + "/out/summary.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
-  EXPECT_NE(test::read_file(dir + "/out/summary.md").find("| router.vcs=2 pattern=transpose |"), std::string::npos);
+  EXPECT_NE(test::read_file(dir + "/out/summary.md").find("| router.vcs=2 pattern=transpose |"),
+            std::string::npos);
   EXPECT_NE(test::read_file(dir + "/out/summary.svg").find("class=\"ci\""), std::string::npos);
 }
 
 TEST(Experiment, ThreeSeedsIntervalFollowsTheTable) {
   const std::string dir = test::temp_dir();
-  std::vector<std::string> args = {"traffic", "mesh-8x8", "--rate", "0.1", "--seeds", "3", "--seed", "5",
-                                   "--quiet", "--json", dir + "/s.json"};
+  std::vector<std::string> args = {"traffic", "mesh-8x8", "--rate",  "0.1",    "--seeds",      "3",
+                                   "--seed",  "5",        "--quiet", "--json", dir + "/s.json"};
   args.insert(args.end(), kShort.begin(), kShort.end());
   const auto r = run_kairo(args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json row = read_json(dir + "/s.json")["rows"][0];
   std::vector<double> xs;
   for (int seed : {5, 6, 7})
-    xs.push_back(single_run({"--rate", "0.1", "--seed", std::to_string(seed)})["accepted_flits_per_node_cycle"]);
+    xs.push_back(
+        single_run({"--rate", "0.1", "--seed", std::to_string(seed)})["accepted_flits_per_node_cycle"]);
   const double mean = (xs[0] + xs[1] + xs[2]) / 3;
   double sq = 0;
   for (double x : xs) sq += (x - mean) * (x - mean);
@@ -118,8 +121,8 @@ TEST(Experiment, ThreeSeedsIntervalFollowsTheTable) {
 
 TEST(Experiment, TheSaturationSearchBracketsTheRuleToThePrecisionAsked) {
   const std::string dir = test::temp_dir();
-  std::vector<std::string> args = {"traffic", "mesh-8x8", "--saturation", "--precision", "0.02", "--quiet",
-                                   "--json", dir + "/s.json"};
+  std::vector<std::string> args = {"traffic", "mesh-8x8", "--saturation", "--precision",
+                                   "0.02",    "--quiet",  "--json",       dir + "/s.json"};
   args.insert(args.end(), kShort.begin(), kShort.end());
   const auto r = run_kairo(args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -135,8 +138,8 @@ TEST(Experiment, TheSaturationSearchBracketsTheRuleToThePrecisionAsked) {
   ASSERT_GT(zero, 0);
   for (const auto& run : s["runs"]) {
     const json& x = run["run"];
-    const bool sat = x["accepted"].get<double>() < 0.95 * x["offered"].get<double>() || x["latency"] > 3 * zero ||
-                     x["drain_limited"] == true;
+    const bool sat = x["accepted"].get<double>() < 0.95 * x["offered"].get<double>() ||
+                     x["latency"] > 3 * zero || x["drain_limited"] == true;
     if (sat) hi = std::min(hi, x["rate"].get<double>());
     if (!sat) lo = std::max(lo, x["rate"].get<double>());
   }
@@ -183,11 +186,13 @@ outputs: {dir: )" + dir + "/out}\n");
 }
 
 TEST(Experiment, TrafficCompareKeepsTheOrderAskedAndMarksTheBestApart) {
-  std::vector<std::string> args = {"traffic", "mesh-8x8", "--compare", "router.vcs=4,1,2", "--rate", "0.3", "--quiet"};
+  std::vector<std::string> args = {"traffic", "mesh-8x8", "--compare", "router.vcs=4,1,2",
+                                   "--rate",  "0.3",      "--quiet"};
   args.insert(args.end(), kShort.begin(), kShort.end());
   const auto r = run_kairo(args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto p4 = r.out.find("| router.vcs=4 |"), p1 = r.out.find("| router.vcs=1 |"), p2 = r.out.find("| router.vcs=2 |");
+  const auto p4 = r.out.find("| router.vcs=4 |"), p1 = r.out.find("| router.vcs=1 |"),
+             p2 = r.out.find("| router.vcs=2 |");
   ASSERT_NE(p4, std::string::npos) << r.out;
   EXPECT_LT(p4, p1);
   EXPECT_LT(p1, p2);
@@ -198,8 +203,8 @@ TEST(Experiment, TrafficCompareKeepsTheOrderAskedAndMarksTheBestApart) {
 }
 
 TEST(Experiment, TheSweepPrintsItsSaturationPoint) {
-  std::vector<std::string> args = {"traffic", "mesh-8x8", "--sweep", "0.1,0.7", "--quiet", "--csv",
-                                   test::temp_dir() + "/s.csv"};
+  std::vector<std::string> args = {
+      "traffic", "mesh-8x8", "--sweep", "0.1,0.7", "--quiet", "--csv", test::temp_dir() + "/s.csv"};
   args.insert(args.end(), kShort.begin(), kShort.end());
   const auto r = run_kairo(args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -222,14 +227,14 @@ TEST(Experiment, SweepPointsSideBySideGiveTheSameTable) {
 TEST(Experiment, TheWarmupEndsWhenLatencyAndThroughputSettle) {
   // Below saturation the periods settle (a whole number of periods, inside the bound); far above
   // it latency grows every period, and the warm-up runs to its bound, saying so.
-  const json low = single_run({"--rate", "0.1", "--warmup-converge", "--sample-cycles", "500", "--warmup-cycles",
-                               "20000", "--measure-cycles", "1500"},
+  const json low = single_run({"--rate", "0.1", "--warmup-converge", "--sample-cycles", "500",
+                               "--warmup-cycles", "20000", "--measure-cycles", "1500"},
                               false);
   EXPECT_TRUE(low["warmup"]["converged"].get<bool>());
   EXPECT_EQ(low["warmup"]["cycles"].get<std::uint64_t>() % 500, 0u);
   EXPECT_LT(low["warmup"]["cycles"].get<std::uint64_t>(), 20000u);
-  const json high =
-      single_run({"--rate", "0.8", "--warmup-converge", "--warmup-cycles", "4000", "--measure-cycles", "1500"}, false);
+  const json high = single_run(
+      {"--rate", "0.8", "--warmup-converge", "--warmup-cycles", "4000", "--measure-cycles", "1500"}, false);
   EXPECT_FALSE(high["warmup"]["converged"].get<bool>());
   EXPECT_EQ(high["warmup"]["cycles"], 4000);
 }
