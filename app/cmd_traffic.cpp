@@ -13,6 +13,7 @@
 #include "sim/host_memory.h"
 #include "sim/mpi_world.h"
 #include "sim/output_file.h"
+#include "traffic/booksim_config.h"
 #include "traffic/pattern.h"
 #include "traffic/traffic_run.h"
 
@@ -29,7 +30,35 @@ struct TrafficArgs {
   std::vector<std::uint32_t> hotspots;
   bool quiet = false;
   Observe observe;  // waveforms and counter logs
+  // --booksim FILE [key=value ...] (traffic/booksim_config.h); --print-config.
+  std::string booksim;
+  std::vector<std::string> overrides;
+  bool print_config = false;
+  nlohmann::json booksim_run;
 };
+
+// --booksim: the platform and traffic options from a BookSim configuration;
+// options given on the command line keep their values.
+void take_booksim(TrafficArgs& a, const std::function<bool(const char*)>& given) {
+  if (a.booksim.empty()) {
+    if (a.platform.empty())
+      throw std::invalid_argument("platform: expected a platform name or --booksim FILE.cfg");
+    if (!a.overrides.empty() || a.print_config)
+      throw std::invalid_argument(
+          a.print_config ? "--print-config: prints a --booksim configuration's mapping"
+                         : "'" + a.overrides[0] + "': key=value overrides follow --booksim FILE");
+    return;
+  }
+  if (!a.platform.empty() && a.platform.find('=') == std::string::npos)
+    throw std::invalid_argument(
+        "'" + a.platform +
+        "': with --booksim, expected BookSim key=value overrides and no platform (the "
+        "configuration names it)");
+  if (!a.platform.empty()) a.overrides.insert(a.overrides.begin(), a.platform);
+  const traffic::BookSimRun run = traffic::read_booksim(a.booksim, a.overrides);
+  traffic::apply_booksim(run, a.platform, a.sets, a.opt, given);
+  a.booksim_run = run.json();
+}
 
 // Runs one traffic point in a child process (app/child_runner.h) and
 // returns its JSON.
@@ -190,14 +219,19 @@ int sweep_and_report(const platforms::Platform& plat, TrafficArgs& a) {
   return code;
 }
 
-int run_traffic_command(TrafficArgs& a) {
+int run_traffic_command(TrafficArgs& a, const std::function<bool(const char*)>& given) {
   try {
+    take_booksim(a, given);
     platforms::Platform plat = platforms::load_platform(a.platform, a.sets);
     a.opt.hotspots.assign(a.hotspots.begin(), a.hotspots.end());
     if (!a.quiet) a.opt.progress = [](const std::string& line) { std::cerr << line << "\n"; };
     a.opt.warn = [](const std::string& line) { std::cerr << line << "\n"; };
     traffic::validate(a.opt, plat);
     platforms::parse_partition_method(a.partition);  // checked in one process too: it matters under mpirun
+    if (a.print_config) {
+      std::cout << a.booksim_run.dump(2) << "\n";
+      return kExitOk;
+    }
     sim::check_host_memory(fmt::format("platform {} ({} nodes)", plat.name, plat.nodes()),
                            platforms::estimated_host_bytes(plat, false));
     if (!a.csv_path.empty() && a.sweep.empty())
@@ -296,8 +330,13 @@ int run_traffic_command(TrafficArgs& a) {
 void add_traffic_command(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<TrafficArgs>();
   CLI::App* c = app.add_subcommand("traffic", "run synthetic traffic on a platform (any fabric)");
-  c->add_option("platform", a->platform, "shipped platform name (see `kairo platforms`) or YAML file")
-      ->required();
+  c->add_option("platform", a->platform,
+                "shipped platform name (see `kairo platforms`) or YAML file; with --booksim, none");
+  c->add_option("overrides", a->overrides, "with --booksim: BookSim key=value overrides after the file");
+  c->add_option("--booksim", a->booksim,
+                "run a BookSim 2 configuration file (docs/traffic.md): its platform, router and traffic");
+  c->add_flag("--print-config", a->print_config,
+              "with --booksim: print the kairo settings (JSON), run nothing");
   std::string patterns;
   for (const auto& n : traffic::pattern_names()) patterns += (patterns.empty() ? "" : "|") + n;
   c->add_option("--pattern", a->opt.pattern, patterns + " (docs/traffic.md)")->capture_default_str();
@@ -338,7 +377,9 @@ void add_traffic_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   a->observe.add_options(c);
   c->add_flag("--quiet", a->quiet, "no progress on stderr");
-  c->callback([a, &exit_code] { exit_code = run_traffic_command(*a); });
+  c->callback([a, c, &exit_code] {
+    exit_code = run_traffic_command(*a, [c](const char* o) { return c->count(o) > 0; });
+  });
 }
 
 }  // namespace kairo::app
