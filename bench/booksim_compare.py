@@ -3,9 +3,11 @@
 "Validation against BookSim 2").
 
 For every case of the reference directory (`../shared/reference/booksim/`:
-cfg/<case>.cfg, results.csv, summary.csv, README.md), configures kairo from the
-case's BookSim configuration file, runs it at BookSim's injection rates and
-compares three figures with BookSim's, at the issue's tolerances:
+cfg/<case>.cfg, results.csv, summary.csv, README.md), runs the case's BookSim
+configuration file through `kairo traffic --booksim` (kairo's own mapping,
+traffic/booksim_config.cpp; `--print-config` gives the settings the table
+lists) at BookSim's injection rates and compares three figures with BookSim's,
+at the issue's tolerances:
 
   zero-load latency      the 0.005 point's average packet latency (cycles),
                          within 1 cycle
@@ -19,9 +21,9 @@ compares three figures with BookSim's, at the issue's tolerances:
                          not converge, kairo is measured over the cycles
                          BookSim's figure covers (mean of --window-seeds seeds)
 
-A case kairo cannot configure (a topology, routing, pattern, flow control or
-option it lacks, or settings kairo fails with) is listed as not computable
-with the reason; nothing is approximated. The expected figures are BookSim's,
+A case kairo refuses (a key or value it does not model: kairo exits 2 naming
+it) is listed as not computable with kairo's message; nothing is
+approximated. The expected figures are BookSim's,
 read from the reference files; kairo's runs are deterministic (fixed seeds).
 --set KEY=VALUE changes a setting in every case after the mapping, for
 investigations (the table's first line names it).
