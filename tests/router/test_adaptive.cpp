@@ -170,6 +170,26 @@ TEST(AdaptiveRouting, BookSimsSelectionTakesTheLowestNumberedFreeVcAndHalfWayGoe
   EXPECT_EQ(lone_packet(2, "most_credits").adaptive, 2u);
 }
 
+// BookSim's selection keeps Duato's conditions: every head still asks for its
+// escape VC each round (beside the adaptive ones), so far past saturation
+// nothing deadlocks and every packet arrives, also under wormhole flow
+// control (BookSim's).
+TEST(AdaptiveRouting, BookSimsSelectionNoDeadlockFarPastSaturation) {
+  const std::vector<std::tuple<std::string, std::string, std::vector<std::string>>> cases = {
+      {"torus-8x8", "tornado", kBookSimAdaptive},
+      {"torus-8x8", "uniform", with(kBookSimAdaptive, {"router.tie_break=random"})},
+      {"torus-8x8", "bitcomp", with(kBookSimAdaptive, {"router.flow_control=wormhole"})},
+      {"mesh-8x8", "transpose", {"router.routing=minimal_adaptive", "router.vc_allocator=islip"}}};
+  for (const auto& [platform, pattern, sets] : cases) {
+    const auto j = run(platform, pattern, 0.95, with(sets, {"router.adaptive_selection=vc_allocator"}));
+    EXPECT_EQ(j["deadlock"], false) << platform << " " << pattern;
+    EXPECT_EQ(j["packets_lost"], 0) << platform << " " << pattern;
+    EXPECT_EQ(j["packets_created"], j["packets_delivered"]) << platform << " " << pattern;
+    EXPECT_GT(j["adaptive_hops"].get<std::uint64_t>(), 0u) << platform << " " << pattern;
+    EXPECT_GT(j["escape_hops"].get<std::uint64_t>(), 0u) << platform << " " << pattern;
+  }
+}
+
 TEST(AdaptiveRouting, SelectionByTheVcAllocatorWithoutOneIsRefusedNamingTheKey) {
   try {
     platforms::load_platform("torus-8x8",
