@@ -170,6 +170,41 @@ TEST(AdaptiveRouting, BookSimsSelectionTakesTheLowestNumberedFreeVcAndHalfWayGoe
   EXPECT_EQ(lone_packet(2, "most_credits").adaptive, 2u);
 }
 
+// Node 0 (0,0) sends A to node 1 (1,0), then B to node 18 (2,2), both at
+// once: B follows A through the injection port, 4 cycles behind. When B is
+// allocated at router 0, A has just taken a VC on X+ and holds it (or has
+// left 4 flits in it: 4 credits against 8 in every other VC). B's ways: X+
+// and Y+ adaptive, X+ escape (dimension order).
+//   most_credits: A takes the adaptive VC on X+ (adaptive first); for B the
+//   adaptive VC on X+ is held or has fewer credits than Y+'s: B leaves by Y+.
+//   vc_allocator (BookSim): A takes the lowest-numbered VC, the escape VC 0
+//   on X+; B asks for every free VC of its ways and accepts the lowest-
+//   numbered that grants (iSLIP's accept pointer, from 0 on B's fresh input
+//   VC): X+'s VCs are numbered 0-2, Y+'s 6-8, so B leaves by X+ whatever
+//   its VCs' credits.
+std::pair<std::uint64_t, std::uint64_t> two_packets(const std::string& selection) {
+  const auto p = platforms::load_platform("torus-8x8",
+                                          with(kBookSimAdaptive, {"router.adaptive_selection=" + selection}));
+  test::NetBench bench(p);
+  bench.send(0, 1, 4, 0);
+  bench.send(0, 18, 4, 0);
+  bench.run();
+  EXPECT_EQ(bench.deliveries().size(), 2u);
+  const auto& topo = bench.net().topology();
+  const auto& r0 = bench.net().router(0);
+  return {r0.link_counters(topo.port_of(0, +1)).packets_sent,
+          r0.link_counters(topo.port_of(1, +1)).packets_sent};
+}
+
+TEST(AdaptiveRouting, BookSimsSelectionIgnoresCreditCountsWhereMostCreditsDoesNot) {
+  const auto [credits_x, credits_y] = two_packets("most_credits");
+  EXPECT_EQ(credits_x, 1u) << "A alone by X+";
+  EXPECT_EQ(credits_y, 1u) << "B by Y+, the adaptive way with the most free credits";
+  const auto [alloc_x, alloc_y] = two_packets("vc_allocator");
+  EXPECT_EQ(alloc_x, 2u) << "A and B by X+: its VCs are numbered first";
+  EXPECT_EQ(alloc_y, 0u);
+}
+
 // BookSim's selection keeps Duato's conditions: every head still asks for its
 // escape VC each round (beside the adaptive ones), so far past saturation
 // nothing deadlocks and every packet arrives, also under wormhole flow
