@@ -361,6 +361,10 @@ BookSimRun map_booksim(const std::vector<BookSimEntry>& entries, const std::stri
 
   r.rate_scale = c.integer("injection_rate_uses_flits", 0, 1) == 1 ? 1.0 : double(r.packet_flits);
   r.rate = c.real("injection_rate") * r.rate_scale;
+  if (r.rate > 1)
+    c.fail("injection_rate",
+           fmt::format("expected at most one flit per node-cycle, got {} flits{}", r.rate,
+                       r.rate_scale == 1 ? "" : " (injection_rate_uses_flits = 0: packets)"));
   // BookSim warms up for warmup_periods sample periods and measures at most
   // max_samples periods in all: kairo measures BookSim's longest window.
   const long period = c.integer("sample_period", 1, 1L << 40),

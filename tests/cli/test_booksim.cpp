@@ -163,6 +163,9 @@ TEST(BookSimCli, KeysKairoDoesNotModelAndBadValuesAreRefusedNamingFileLineAndKey
   // BookSim's command-line overrides after the file: named as given.
   expect_refused(booksim(kMesh, {"watch_out=w.txt"}), "command line 'watch_out=w.txt'", "watch_out");
   expect_refused(booksim(kMesh, {"k=1"}), "command line 'k=1'", "k");
+  expect_refused(booksim(kMesh + "packet_size = 4;\n", {"injection_rate=0.5"}),
+                 "command line 'injection_rate=0.5'",
+                 "injection_rate");  // 0.5 packets of 4 flits: 2 flits a cycle
   expect_refused(booksim(kMesh, {"hotspot"}), "'hotspot'", "key=value");
   // A key left at BookSim's default kairo cannot take: no routing function.
   expect_refused(booksim("topology = mesh;\n"), "x.cfg (BookSim's default", "routing_function");
