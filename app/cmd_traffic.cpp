@@ -12,10 +12,12 @@
 #include "app/experiment_report.h"
 #include "app/observe.h"
 #include "app/plot_data.h"
+#include "app/traffic_args.h"
 #include "platforms/partition.h"
 #include "sim/host_memory.h"
 #include "sim/mpi_world.h"
 #include "sim/output_file.h"
+#include "traffic/booksim_config.h"
 #include "traffic/injection.h"
 #include "traffic/pattern.h"
 #include "traffic/traffic_run.h"
@@ -23,43 +25,27 @@
 namespace kairo::app {
 namespace {
 
-struct TrafficArgs {
-  std::string platform;
-  std::vector<std::string> sets;
-  traffic::TrafficOptions opt;
-  std::string json_path, csv_path, plot_path, sweep;
-  std::string plot_kind = "latency";  // --plot-kind
-  std::string partition = "auto";
-  std::vector<std::uint32_t> hotspots;
-  bool quiet = false;
-  Observe observe;                   // waveforms and counter logs
-  std::vector<std::string> compare;  // --compare KEY=V1,V2,... (repeatable): a grid
-  bool saturation = false;           // --saturation: search for the saturation point
-  double precision = 0.005;          // --precision: of the search
-  std::uint64_t seeds = 1;           // --seeds N: seeds --seed .. --seed + N - 1
-  int jobs = 0;                      // -j: runs at once (0: the machine's cores)
-};
-
-int jobs_of(const TrafficArgs& a) {
-  if (a.jobs > 0) return a.jobs;
-  const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
-  return std::max(1, cores / sim::MpiWorld::get().size());
-}
-
-std::vector<double> parse_rates(const std::string& list) {
-  std::vector<double> rates;
-  std::stringstream ss(list);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    char* end = nullptr;
-    double r = std::strtod(item.c_str(), &end);
-    if (item.empty() || *end != '\0' || !(r > 0 && r <= 1))
-      throw std::invalid_argument("--sweep: expected a comma-separated list of rates within (0, 1], got '" +
-                                  item + "'");
-    rates.push_back(r);
+// --booksim: the platform and traffic options from a BookSim configuration;
+// options given on the command line keep their values.
+void take_booksim(TrafficArgs& a, const std::function<bool(const char*)>& given) {
+  if (a.booksim.empty()) {
+    if (a.platform.empty())
+      throw std::invalid_argument("platform: expected a platform name or --booksim FILE.cfg");
+    if (!a.overrides.empty() || a.print_config)
+      throw std::invalid_argument(
+          a.print_config ? "--print-config: prints a --booksim configuration's mapping"
+                         : "'" + a.overrides[0] + "': key=value overrides follow --booksim FILE");
+    return;
   }
-  if (rates.empty()) throw std::invalid_argument("--sweep: expected at least one rate");
-  return rates;
+  if (!a.platform.empty() && a.platform.find('=') == std::string::npos)
+    throw std::invalid_argument(
+        "'" + a.platform +
+        "': with --booksim, expected BookSim key=value overrides and no platform (the "
+        "configuration names it)");
+  if (!a.platform.empty()) a.overrides.insert(a.overrides.begin(), a.platform);
+  const traffic::BookSimRun run = traffic::read_booksim(a.booksim, a.overrides);
+  traffic::apply_booksim(run, a.platform, a.sets, a.opt, given);
+  a.booksim_run = run.json();
 }
 
 // Every sweep point's JSON, in rate order. Under mpirun the points are
@@ -214,73 +200,19 @@ int sweep_and_report(const platforms::Platform& plat, TrafficArgs& a) {
   return code;
 }
 
-// --compare, --saturation or --seeds: an experiment (app/experiment.h) built from the options.
-int compare_and_report(TrafficArgs& a) {
-  if (a.observe.any())
-    throw std::invalid_argument(
-        "--vcd/--fst/--counters record one run: not with --compare, --saturation or --seeds");
-  if (a.opt.batch_packets > 0)
-    throw std::invalid_argument(
-        "--compare/--saturation/--seeds: measure at injection rates; batch mode (--batch) has none");
-  if (a.saturation && !a.sweep.empty())
-    throw std::invalid_argument("--saturation: searches for the saturation point itself; not with --sweep");
-  experiment::Spec s;
-  s.file = "kairo traffic";
-  s.platform = a.platform;
-  s.sets = a.sets;
-  s.traffic = a.opt;
-  s.traffic.progress = nullptr;
-  std::vector<std::pair<std::string, std::vector<experiment::Setting>>> keys;
-  for (const std::string& kv : a.compare) {
-    const auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
-      throw std::invalid_argument(
-          "--compare: expected KEY=V1,V2,... (a platform parameter or a traffic option), got '" + kv + "'");
-    const std::string key = kv.substr(0, eq);
-    for (const auto& [k, _] : keys)
-      if (k == key) throw std::invalid_argument("--compare: key '" + key + "' given twice");
-    std::vector<experiment::Setting> values;
-    for (const std::string& v : experiment::split_values(kv.substr(eq + 1)))
-      values.push_back({key, v, "--compare " + key});
-    keys.emplace_back(key, values);
-  }
-  if (!keys.empty())
-    s.configurations = experiment::grid(keys);
-  else
-    s.configurations.push_back({"as set", {}});
-  if (a.saturation) {
-    s.measure = experiment::Measure::kSaturation;
-    s.rule.precision = a.precision;
-  } else if (!a.sweep.empty()) {
-    s.measure = experiment::Measure::kSweep;
-    s.rates = parse_rates(a.sweep);
-  } else {
-    s.measure = experiment::Measure::kRate;
-    s.rate = a.opt.rate;
-  }
-  for (std::uint64_t i = 0; i < a.seeds; ++i) s.seeds.push_back(a.opt.seed + i);
-  s.seeds.erase(s.seeds.begin());  // the default {1}
-  s.csv_path = a.csv_path;
-  s.json_path = a.json_path;
-  s.plot_path = a.plot_path;
-  experiment::check_spec(s);
-  experiment::RunOptions opt;
-  opt.jobs = jobs_of(a);
-  opt.quiet = a.quiet;
-  int code = kExitOk;
-  const nlohmann::json summary = experiment::run(s, opt, code);
-  if (sim::MpiWorld::get().root() && a.csv_path.empty()) std::cout << experiment::markdown_table(summary);
-  return code;
-}
-
-int run_traffic_command(TrafficArgs& a) {
+int run_traffic_command(TrafficArgs& a, const std::function<bool(const char*)>& given) {
   try {
+    take_booksim(a, given);
     platforms::Platform plat = platforms::load_platform(a.platform, a.sets);
     a.opt.hotspots.assign(a.hotspots.begin(), a.hotspots.end());
     if (!a.quiet) a.opt.progress = [](const std::string& line) { std::cerr << line << "\n"; };
     a.opt.warn = [](const std::string& line) { std::cerr << line << "\n"; };
     traffic::validate(a.opt, plat);
     platforms::parse_partition_method(a.partition);  // checked in one process too: it matters under mpirun
+    if (a.print_config) {
+      std::cout << a.booksim_run.dump(2) << "\n";
+      return kExitOk;
+    }
     sim::check_host_memory(fmt::format("platform {} ({} nodes)", plat.name, plat.nodes()),
                            platforms::estimated_host_bytes(plat, false));
     const bool several = !a.sweep.empty() || !a.compare.empty() || a.saturation || a.seeds > 1;
@@ -386,8 +318,13 @@ int run_traffic_command(TrafficArgs& a) {
 void add_traffic_command(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<TrafficArgs>();
   CLI::App* c = app.add_subcommand("traffic", "run synthetic traffic on a platform (any fabric)");
-  c->add_option("platform", a->platform, "shipped platform name (see `kairo platforms`) or YAML file")
-      ->required();
+  c->add_option("platform", a->platform,
+                "shipped platform name (see `kairo platforms`) or YAML file; with --booksim, none");
+  c->add_option("overrides", a->overrides, "with --booksim: BookSim key=value overrides after the file");
+  c->add_option("--booksim", a->booksim,
+                "run a BookSim 2 configuration file (docs/traffic.md): its platform, router and traffic");
+  c->add_flag("--print-config", a->print_config,
+              "with --booksim: print the kairo settings (JSON), run nothing");
   std::string patterns;
   for (const auto& n : traffic::pattern_names()) patterns += (patterns.empty() ? "" : "|") + n;
   c->add_option("--pattern", a->opt.pattern, patterns + " (docs/traffic.md)")->capture_default_str();
@@ -471,7 +408,9 @@ void add_traffic_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   a->observe.add_options(c);
   c->add_flag("--quiet", a->quiet, "no progress on stderr");
-  c->callback([a, &exit_code] { exit_code = run_traffic_command(*a); });
+  c->callback([a, c, &exit_code] {
+    exit_code = run_traffic_command(*a, [c](const char* o) { return c->count(o) > 0; });
+  });
 }
 
 }  // namespace kairo::app

@@ -3,9 +3,11 @@
 "Validation against BookSim 2").
 
 For every case of the reference directory (`../shared/reference/booksim/`:
-cfg/<case>.cfg, results.csv, summary.csv, README.md), configures kairo from the
-case's BookSim configuration file, runs it at BookSim's injection rates and
-compares three figures with BookSim's, at the issue's tolerances:
+cfg/<case>.cfg, results.csv, summary.csv, README.md), runs the case's BookSim
+configuration file through `kairo traffic --booksim` (kairo's own mapping,
+traffic/booksim_config.cpp; `--print-config` gives the settings the table
+lists) at BookSim's injection rates and compares three figures with BookSim's,
+at the issue's tolerances:
 
   zero-load latency      the 0.005 point's average packet latency (cycles),
                          within 1 cycle
@@ -19,9 +21,9 @@ compares three figures with BookSim's, at the issue's tolerances:
                          not converge, kairo is measured over the cycles
                          BookSim's figure covers (mean of --window-seeds seeds)
 
-A case kairo cannot configure (a topology, routing, pattern, flow control or
-option it lacks, or settings kairo fails with) is listed as not computable
-with the reason; nothing is approximated. The expected figures are BookSim's,
+A case kairo refuses (a key or value it does not model: kairo exits 2 naming
+it) is listed as not computable with kairo's message; nothing is
+approximated. The expected figures are BookSim's,
 read from the reference files; kairo's runs are deterministic (fixed seeds).
 --set KEY=VALUE changes a setting in every case after the mapping, for
 investigations (the table's first line names it).
@@ -38,7 +40,6 @@ import concurrent.futures
 import csv
 import json
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -79,26 +80,6 @@ class NotComputable(Exception):
 
 # ---- the reference ----------------------------------------------------------------------------------------------
 
-def parse_cfg(path):
-    """BookSim's `key = value;` configuration file, // comments removed. Values stay strings."""
-    cfg = {}
-    with open(path) as f:
-        text = f.read()
-    for raw in text.split("\n"):
-        line = raw.split("//", 1)[0].strip()
-        if not line:
-            continue
-        for stmt in line.split(";"):
-            stmt = stmt.strip()
-            if not stmt:
-                continue
-            if "=" not in stmt:
-                raise ValueError(f"{path}: cannot parse {stmt!r}")
-            key, value = stmt.split("=", 1)
-            cfg[key.strip()] = value.strip()
-    return cfg
-
-
 def load_reference(ref):
     with open(os.path.join(ref, "summary.csv"), newline="") as f:
         summary = {r["case"]: r for r in csv.DictReader(f)}
@@ -111,7 +92,7 @@ def load_reference(ref):
     cases = []
     for case in summary:
         cfg_path = os.path.join(ref, "cfg", case + ".cfg")
-        cases.append({"case": case, "cfg": parse_cfg(cfg_path), "summary": summary[case],
+        cases.append({"case": case, "cfg": cfg_path, "summary": summary[case],
                       "runs": results.get(case, [])})
     return cases
 
@@ -122,178 +103,29 @@ def fnum(s):
 
 # ---- BookSim configuration -> kairo -----------------------------------------------------------------------------
 
-# BookSim traffic name -> kairo pattern (docs/traffic.md, "Against BookSim 2's definitions").
-PATTERNS = {"uniform": "uniform_self", "transpose": "transpose", "bitcomp": "bitcomp", "bitrev": "bitrev",
-            "shuffle": "shuffle", "tornado": "tornado", "neighbor": "neighbor", "randperm": "randperm",
-            "diagonal": "diagonal", "asymmetric": "asymmetric", "taper64": "taper64", "bad_dragon": "bad_dragon"}
-ALLOCATORS = {"islip", "separable_input_first", "separable_output_first", "wavefront"}
-# Keys whose value must be the one given: kairo has the same behaviour and no setting to change it.
-REQUIRED = {"router": "iq", "buffer_policy": "private", "wait_for_tail_credit": "0", "hold_switch_for_packet": "0",
-            "arb_type": "round_robin", "input_speedup": "1", "output_speedup": "1", "internal_speedup": "1.0",
-            "injection_process": "bernoulli", "include_queuing": "1", "st_prepare_delay": "0",
-            "xr": "1"}  # xr: terminals per router in x (tornado, neighbor); kairo has one node per router
-# Simulation control: BookSim's measurement procedure, replaced by kairo's fixed windows (docs/traffic.md).
-SIM_CONTROL = {"sim_type", "sample_period", "warmup_periods", "max_samples", "latency_thres", "warmup_thres",
-               "acc_warmup_thres", "stopping_thres", "acc_stopping_thres", "seed", "perm_seed"}
-MAPPED = {"topology", "k", "n", "use_noc_latency", "routing_function", "num_vcs", "vc_buf_size", "vc_allocator",
-          "sw_allocator", "alloc_iters", "speculative", "routing_delay", "vc_alloc_delay", "sw_alloc_delay",
-          "st_final_delay", "credit_delay", "traffic", "packet_size", "injection_rate_uses_flits"}
-
-
-# kairo's defaults for router keys a platform file may leave out (docs/parameters.md).
-ROUTER_DEFAULTS = {"routing": "dimension_order", "tie_break": "balanced", "islip_iterations": "2"}
-
-
-def platform_router(platform):
-    """The router: keys of a shipped platform file (platforms/<name>.yaml), as strings."""
-    values, inside = {}, False
-    with open(os.path.join(ROOT, "platforms", platform + ".yaml")) as f:
-        for line in f:
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            if not line.startswith(" "):
-                inside = line.startswith("router:")
-                continue
-            m = re.match(r"\s+(\w+):\s*([^#]*?)\s*(#.*)?$", line)
-            if inside and m:
-                values[m.group(1)] = m.group(2)
-    values.setdefault("host_bandwidth", values.get("link_bandwidth"))
-    for k, v in ROUTER_DEFAULTS.items():
-        values.setdefault(k, v)
-    return values
-
-
-def kairo_config(cfg, probe, overrides=()):
-    """The kairo settings of a BookSim configuration: platform, pattern, packet flits, `--set`s, the
-    per-hop zero-load cost in cycles, and notes on the mapping; `overrides` (key=value) replace or add
-    settings after the mapping. Raises NotComputable with every missing
-    feature named. `probe(platform, sets, packet_flits)` returns None when kairo accepts the settings,
-    otherwise its error message."""
-    missing = []
-    topology = cfg.get("topology", "")
-    routing = cfg.get("routing_function", "")
-    traffic = cfg.get("traffic", "")
-    dragonfly = topology == "dragonflynew"
-    if not dragonfly and topology not in ("mesh", "torus"):
-        missing.append(f"the {topology} topology")
-    if routing not in (("min", "ugal") if dragonfly else ("dim_order", "min_adapt")):
-        missing.append(f"the {routing}_{topology} routing function")
-    if dragonfly and cfg.get("n") != "1":
-        missing.append(f"a dragonflynew with n = {cfg.get('n')} (BookSim's asserts n = 1)")
-    if traffic not in PATTERNS:
-        missing.append(f"the {traffic} traffic pattern")
-    for key, want in REQUIRED.items():
-        if cfg.get(key, want) != want:
-            missing.append(f"{key} = {cfg[key]} (kairo has {key} = {want} only)")
-    for key in cfg:
-        if key not in REQUIRED and key not in SIM_CONTROL and key not in MAPPED:
-            missing.append(f"a counterpart of BookSim's {key} = {cfg[key]}")
-    if topology in ("mesh", "torus") and (cfg.get("n") != "2"):
-        missing.append(f"a {cfg.get('n')}-dimensional {topology} platform with BookSim's router (kairo's are 2-D)")
-    if missing:
-        raise NotComputable("needs " + "; ".join(missing))
-
-    notes = []
-    k = int(cfg["k"])
-    wrap = topology == "torus"
-    if dragonfly:
-        # dragonflynew with n = 1: p = k hosts and h = k global links per router, a = 2k routers a group,
-        # a*h + 1 groups (dragonfly-342 for k = 3). One flit per 1 ns cycle on every channel; a BookSim
-        # channel of L cycles is that flit time plus a cable of L - 1 ns: its compiled-in DRAGON_LATENCY
-        # gives 10 cycles within a group and 100 between groups, 1 to and from a host.
-        platform = "dragonfly-342"
-        sets = ["router.clock=1GHz", "router.flit_size=32B", "links.host.bandwidth=32GB/s",
-                "links.local.bandwidth=32GB/s", "links.global.bandwidth=32GB/s", "links.host.latency=0ns",
-                "links.local.latency=9ns", "links.global.latency=99ns"]
-        if k != 3:
-            sets += [f"topology.dragonfly.p={k}", f"topology.dragonfly.a={2 * k}", f"topology.dragonfly.h={k}"]
-        link_cycles = 10  # the per-hop figure below: a local hop (a global one is 90 cycles more)
-    else:
-        platform = f"{topology}-8x8"
-        # One flit per 1 ns cycle on every channel, as BookSim's one flit per cycle.
-        sets = ["router.clock=1GHz", "router.flit_size=32B", "router.link_bandwidth=32GB/s",
-                "router.host_bandwidth=32GB/s"]
-        if k != 8:
-            sets += [f"topology.dims.X.size={k}", f"topology.dims.Y.size={k}"]
-        # Links. kairo's flit time on these platforms is one 1 ns cycle (32 B flits at 32 GB/s, 1 GHz); a
-        # BookSim channel of L cycles is that flit time plus a cable of L - 1 ns. BookSim: mesh channels 1
-        # cycle, torus channels 2 (kncube.cpp, with use_noc_latency=1), injection and ejection channels 1.
-        link_cycles = 2 if (wrap and cfg.get("use_noc_latency", "1") == "1") else 1
-        sets += [f"router.cable_latency={link_cycles - 1}ns", "router.host_latency=0ns"]
-    # Router pipeline: BookSim's routing, VC allocation, switch allocation and switch traversal delays.
-    routing_c, vc_c, sw_c = int(cfg["routing_delay"]), int(cfg["vc_alloc_delay"]), int(cfg["sw_alloc_delay"])
-    st_c = int(cfg["st_final_delay"])
-    sets += [f"router.routing_cycles={routing_c}", f"router.vc_alloc_cycles={vc_c}",
-             f"router.sw_alloc_cycles={sw_c}", f"router.switch_traversal_cycles={st_c}"]
-    # Credits: BookSim's credit channel has the flit channel's latency, plus credit_delay; kairo returns
-    # credits credit_delay_cycles + cable latency after the tail leaves: 1 + credit_delay cycles.
-    sets.append(f"router.credit_delay_cycles={1 + int(cfg['credit_delay'])}")
-    per_hop = routing_c + vc_c + sw_c + st_c + link_cycles
-
-    vcs = int(cfg["num_vcs"])
-    if routing == "min_adapt" and wrap:
-        # min_adapt_torus uses VC 0 and VC 1 as the dateline escape channels and VC 3 as the only adaptive
-        # one, whatever num_vcs is; VC 2 never carries a packet between routers. kairo's minimal_adaptive
-        # gives every VC above its escape VCs (VC 0, VC 1) to adaptive hops: 3 VCs is BookSim's set.
-        notes.append(f"router.vcs=3: BookSim's min_adapt_torus uses VCs 0-1 (escape) and 3 (adaptive) between "
-                     f"routers, of its {vcs}")
-        vcs = 3
-    sets += [f"router.vcs={vcs}", f"router.vc_buffer_flits={cfg['vc_buf_size']}"]
-
-    alloc, va = cfg["sw_allocator"], cfg.get("vc_allocator", "islip")
-    for what, name in (("switch", alloc), ("VC", va)):
-        if name not in ALLOCATORS:
-            raise NotComputable(f"needs BookSim's {name} {what} allocator")
-    # BookSim's iq router allocates VCs in a stage of its own (vc_allocator), then the switch.
-    sets += [f"router.allocator={alloc}", f"router.vc_allocator={va}"]
-    if "islip" in (alloc, va):
-        sets.append(f"router.islip_iterations={int(cfg.get('alloc_iters', '1'))}")
-    if dragonfly:
-        # min_dragonflynew: VC 0 up to the global channel, VC 1 from it on; ugal_dragonflynew: VC = phase.
-        # kairo's minimal and ugal take the same classes (hw/router/dragonfly_routing.h). Both eject on
-        # the phase's VC too (out_vc = f->ph at the destination router): router.ejection_vc=phase.
-        sets.append(f"router.routing={'minimal' if routing == 'min' else 'ugal'}")
-        sets.append("router.ejection_vc=phase")
-    elif routing == "dim_order":
-        sets.append("router.routing=dimension_order")
-        if wrap:
-            sets.append("router.tie_break=random")  # dim_order_torus: a coin per packet half-way round
-    else:
-        sets.append("router.routing=minimal_adaptive")
-    if wrap:
-        # dor_next_torus fixes a packet's dateline class as it enters a ring, by whether it will cross the
-        # wrap-around link (also for min_adapt_torus's escape VCs); kairo's default switches at the crossing.
-        sets.append("router.dateline=at_entry")
-
-    flits = int(cfg["packet_size"])
-    if flits > 8:
-        sets.append(f"router.max_packet_flits={flits}")
-    if flits > int(cfg["vc_buf_size"]):
-        # BookSim's iq router is wormhole for every packet; kairo's default is virtual cut-through, the
-        # same timing while a packet fits in a VC buffer. A longer packet needs kairo's wormhole.
-        sets.append("router.flow_control=wormhole")
-    if cfg.get("speculative", "0") != "0":
-        sets.append("router.speculative=true")
+def kairo_config(cfg_path, kairo, overrides=()):
+    """The kairo settings of a BookSim configuration file, as kairo maps it (`kairo traffic --booksim FILE
+    --print-config`, traffic/booksim_config.cpp: the one mapping): platform, pattern, packet flits, `--set`s,
+    the per-hop zero-load cost in cycles, the rate's scale (flits per unit of BookSim's injection_rate) and
+    notes; `overrides` (key=value) are the investigations' --set, after the mapping's. Raises NotComputable
+    with kairo's message when kairo refuses the configuration (exit 2)."""
+    argv = [kairo.path, "traffic", "--booksim", cfg_path, "--print-config"]
+    for o in overrides:
+        argv += ["--set", o]
+    p = subprocess.run(argv, capture_output=True, text=True)
+    if p.returncode != 0:
+        errors = [x for x in p.stderr.splitlines() if x.startswith("kairo: error: ")]
+        msg = errors[0][len("kairo: error: "):] if errors else f"exit code {p.returncode}"
+        raise NotComputable(f"kairo refuses it: {msg}", msg)
+    kc = json.loads(p.stdout)
+    sets = kc["sets"]
     for extra in overrides:  # --set: an investigation's change of the mapping, named in the output
         key = extra.split("=", 1)[0]
         sets = [x for x in sets if x.split("=", 1)[0] != key] + [extra]
-    refusal = probe(platform, tuple(sets), flits)
-    if refusal:
-        need = []
-        if flits > int(cfg["vc_buf_size"]):
-            need.append(f"wormhole flow control ({flits}-flit packets in {cfg['vc_buf_size']}-flit VC buffers)")
-        if cfg.get("speculative", "0") != "0":
-            need.append("speculative switch allocation (BookSim's speculative=1)")
-        if need:
-            raise NotComputable(f"needs {'; '.join(need)} (issue 19)", refusal)
-        raise NotComputable(f"kairo fails with these settings: {refusal}", refusal)
-    rate_scale = 1.0 if cfg.get("injection_rate_uses_flits", "0") == "1" else float(flits)
-    # The commands name only what differs from the shipped platform.
-    shipped = platform_router(platform)
-    sets = [x for x in sets if not (x.startswith("router.") and
-                                    shipped.get(x[len("router."):].split("=")[0]) == x.split("=", 1)[1])]
-    return {"platform": platform, "pattern": PATTERNS[traffic], "packet_flits": flits, "sets": sets,
-            "per_hop_cycles": per_hop, "rate_scale": rate_scale, "notes": notes}
+    kc["sets"] = sets
+    kc["cfg"] = cfg_path
+    kc["overrides"] = list(overrides)
+    return kc
 
 
 # ---- running kairo ---------------------------------------------------------------------------------------------
@@ -304,35 +136,18 @@ class Kairo:
         self.path = path
         self.seed, self.warmup, self.measure, self.zero_load_measure = seed, warmup, measure, zero_load_measure
         self.window_seeds = window_seeds
-        self._probes = {}
 
-    def argv(self, kc, rates, measure, warmup=None, seed=None):
+    def argv(self, kc, rates, measure, warmup=None, seed=None, cfg=None):
+        """kairo's arguments: the case's BookSim file through --booksim, at rates in flits per node-cycle,
+        over these cycles (kairo's windows, not BookSim's), the investigations' --set after."""
         rate_arg = ["--sweep", ",".join(f"{r:.3f}" for r in rates)] if len(rates) > 1 else \
             ["--rate", f"{rates[0]:.3f}"]
-        argv = ["traffic", kc["platform"], "--pattern", kc["pattern"], *rate_arg,
-                "--packet-flits", str(kc["packet_flits"]),
+        argv = ["traffic", "--booksim", cfg or kc["cfg"], *rate_arg,
                 "--warmup-cycles", str(self.warmup if warmup is None else warmup),
                 "--measure-cycles", str(measure), "--seed", str(self.seed if seed is None else seed)]
-        for s in kc["sets"]:
+        for s in kc["overrides"]:
             argv += ["--set", s]
         return argv
-
-    def probe(self, platform, sets, flits):
-        """None when kairo accepts these settings (a 10-cycle run), else its error message."""
-        key = (platform, sets, flits)
-        if key not in self._probes:
-            argv = [self.path, "traffic", platform, "--rate", "0.01", "--packet-flits", str(flits),
-                    "--warmup-cycles", "0", "--measure-cycles", "10", "--quiet"]
-            for s in sets:
-                argv += ["--set", s]
-            p = subprocess.run(argv, capture_output=True, text=True)
-            msg = None
-            if p.returncode != 0:
-                errors = [x for x in p.stderr.splitlines() if x.startswith("kairo: error: ")]
-                msg = errors[0][len("kairo: error: "):] if errors else f"exit code {p.returncode}"
-                msg = msg.replace("Error: (E549) uncaught exception: ", "").split("; expected one of")[0]
-            self._probes[key] = msg
-        return self._probes[key]
 
     def run(self, kc, rates, measure, warmup=None, seed=None):
         with tempfile.TemporaryDirectory() as d:
@@ -347,7 +162,8 @@ class Kairo:
 
     def command(self, kc, rates, measure, warmup=None):
         """The command as the docs print it (from the repository root)."""
-        return shlex.join(["build/kairo"] + self.argv(kc, rates, measure, warmup) + ["--json", "out/b.json"])
+        cfg = os.path.relpath(os.path.abspath(kc["cfg"]), ROOT)
+        return shlex.join(["build/kairo"] + self.argv(kc, rates, measure, warmup, cfg=cfg) + ["--json", "out/b.json"])
 
 
 def booksim_window(sample_periods):
@@ -386,7 +202,7 @@ def compare_case(ref_case, kairo, only_rates=None, zero_load=True, overrides=())
                                      "saturation_throughput_at_rate": fnum(summ["saturation_throughput_at_rate"]),
                                      "saturation_throughput_source": summ["saturation_throughput_source"]}}
     try:
-        kc = kairo_config(cfg, kairo.probe, overrides)
+        kc = kairo_config(cfg, kairo, overrides)
     except NotComputable as e:
         out["computable"] = False
         out["reason"] = e.args[0]
@@ -581,12 +397,14 @@ def markdown(results, args_line, measure, seeds, seed=SEED, zl_measure=ZERO_LOAD
                          f"{p['kairo_accepted_booksim_window_sd']:.4f}")
             lines.append(f"| `{r['case']}` | {p['rate']:.3f}{mark} ({st}) | {blat} | {p['kairo_latency']:.2f} | {diff} "
                          f"| {bacc} | {kacc} | {blinks} | {p['kairo_links']:.3f} |")
-    lines += ["", "kairo's settings per case: `kairo traffic PLATFORM --pattern PATTERN --packet-flits 4 --seed "
-              f"{seed} --set ...` with the settings below; the zero-load point `--rate 0.005 --warmup-cycles "
-              f"{WARMUP_CYCLES} --measure-cycles {zl_measure}`, the sweep `--sweep` over BookSim's other rates "
-              f"with `--warmup-cycles {WARMUP_CYCLES} --measure-cycles {measure}`, and at each rate where BookSim "
-              "did not converge `--rate R --warmup-cycles START --measure-cycles LENGTH` over its window "
-              f"(seeds {seed} to {seed + seeds - 1}). The bench's `--json` output holds every command.", "", "| case | platform | pattern | `--set` |", "|---|---|---|---|"]
+    lines += ["", "kairo runs each case's BookSim file: `kairo traffic --booksim cfg/CASE.cfg --seed "
+              f"{seed}`, which maps it to the platform, pattern, packet size and `--set`s below "
+              "(`--print-config` prints them; docs/traffic.md, \"Running a BookSim configuration\"); the zero-load "
+              f"point `--rate 0.005 --warmup-cycles {WARMUP_CYCLES} --measure-cycles {zl_measure}`, the sweep "
+              f"`--sweep` over BookSim's other rates with `--warmup-cycles {WARMUP_CYCLES} --measure-cycles "
+              f"{measure}`, and at each rate where BookSim did not converge `--rate R --warmup-cycles START "
+              f"--measure-cycles LENGTH` over its window (seeds {seed} to {seed + seeds - 1}). The bench's `--json` "
+              "output holds every command.", "", "| case | platform | pattern | `--set` |", "|---|---|---|---|"]
     for r in comp:
         k = r["kairo"]
         note = f" ({'; '.join(k['notes'])})" if k["notes"] else ""

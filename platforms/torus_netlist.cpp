@@ -12,7 +12,7 @@ TorusNetlist::TorusNetlist(const Platform& platform, sim::EventQueue& queue)
       topo_(platform.dims),
       routing_(router::make_routing(platform.router.routing, topo_, platform.router.routing_order,
                                     platform.router.tie_break, platform.router.dateline,
-                                    platform.router.bubble())) {
+                                    platform.router.bubble(), platform.router.adaptive_half_way)) {
   const RouterParams& rp = platform_.router;
   cfg_.topo = &topo_;
   cfg_.routing = routing_.get();

@@ -8,8 +8,8 @@
 namespace kairo::router {
 
 MinimalAdaptiveRouting::MinimalAdaptiveRouting(const Topology& topo, std::vector<int> order, TieBreak tie,
-                                               DatelineRule dateline, bool bubble)
-    : topo_(topo), escape_(topo, std::move(order), tie, dateline, bubble) {
+                                               DatelineRule dateline, bool bubble, HalfWay half_way)
+    : topo_(topo), escape_(topo, std::move(order), tie, dateline, bubble), half_way_(half_way) {
   for (int d = 0; d < topo.num_dims(); ++d)
     if (topo.is_ring(d) && !bubble) escape_vcs_ = 2;
 }
@@ -51,7 +51,7 @@ int MinimalAdaptiveRouting::options(const Coord& here, const Coord& dst, int in_
         dirs[nd++] = dst[d] > here[d] ? +1 : -1;
       } else {
         const int plus = (dst[d] - here[d] + spec.size) % spec.size, minus = spec.size - plus;
-        if (plus <= minus) dirs[nd++] = +1;
+        if (plus < minus || (plus == minus && half_way_ == HalfWay::kBoth)) dirs[nd++] = +1;
         if (minus <= plus) dirs[nd++] = -1;
       }
       for (int i = 0; i < nd; ++i) {

@@ -2,7 +2,8 @@
 //
 // A packet may take any productive hop: in every dimension where it is not
 // yet at its destination's coordinate, the shorter way round (both ways when
-// it is exactly half-way round an even ring), on the adaptive VCs. Its
+// it is exactly half-way round an even ring, or the - way only under
+// HalfWay::kMinus), on the adaptive VCs. Its
 // escape way is dimension-order routing on the escape VCs (VC 0, and VC 1
 // after the dateline when the topology has a ring), which the router takes
 // when no adaptive way can take the packet. A packet that has entered the
@@ -28,8 +29,11 @@ class MinimalAdaptiveRouting final : public Routing {
   // order, tie: the escape network's dimension order and half-way tie-break.
   // bubble: the escape network is one VC under bubble flow control (as Blue
   // Gene/L's torus) instead of two dateline classes.
+  // half_way: the productive ways of a packet exactly half-way round an
+  // even ring.
   MinimalAdaptiveRouting(const Topology& topo, std::vector<int> order, TieBreak tie,
-                         DatelineRule dateline = DatelineRule::kOnCrossing, bool bubble = false);
+                         DatelineRule dateline = DatelineRule::kOnCrossing, bool bubble = false,
+                         HalfWay half_way = HalfWay::kBoth);
 
   // The escape hop; marked `adaptive` unless the packet is in the escape
   // network already (or arrived).
@@ -51,6 +55,7 @@ class MinimalAdaptiveRouting final : public Routing {
   const Topology& topo_;
   DimensionOrderRouting escape_;
   int escape_vcs_ = 1;
+  HalfWay half_way_;
 };
 
 }  // namespace kairo::router

@@ -34,8 +34,10 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
   }
   if (!cfg.vc_allocator.empty()) {
     // Inputs: the input VCs by their index (port << vshift_ | vc, so room
-    // for a power of two per port); outputs: port * vcs + vc.
-    va_ = make_allocator(cfg.vc_allocator, int(in_vcs_.size()), cfg.vcs, np * cfg.vcs, false,
+    // for a power of two per port); outputs: port * vcs + vc, also the VC
+    // asked for when a head may ask on several ports (adaptive_by_vc_allocator).
+    va_ = make_allocator(cfg.vc_allocator, int(in_vcs_.size()),
+                         cfg.adaptive_by_vc_allocator ? np * cfg.vcs : cfg.vcs, np * cfg.vcs, false,
                          cfg.islip_iterations);
     if (!va_) throw std::invalid_argument("unknown VC allocator '" + cfg.vc_allocator + "'");
     if (cfg.speculative) spec_ = make_allocator(cfg.allocator, np, cfg.vcs, np, false, cfg.islip_iterations);

@@ -265,6 +265,13 @@ class Router : public sc_core::sc_module,
   // With a VC allocation stage (staged) the output need not be free yet,
   // and VCs held by other packets are skipped.
   int choose_option(int idx, sim::Time t, bool staged = false);
+  // router.adaptive_selection: vc_allocator. request_ways asks the VC
+  // allocator for every free VC with credits on every way of the head of
+  // `idx` (each request named by its output VC, port * vcs + vc); false if
+  // none. take_way writes the granted output VC's way into the head and its
+  // packet, and returns the VC.
+  bool request_ways(int idx, sim::Time t, std::uint64_t age);
+  int take_way(int idx, int granted);
   sim::Time option_wake(int idx, sim::Time t);
   bool output_free(const Port& out, sim::Time t) const {
     return out.out.free_at < t + cfg_.traversal_ps + cfg_.clock.period_ps;

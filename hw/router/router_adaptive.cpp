@@ -60,4 +60,57 @@ Time Router::option_wake(int idx, Time t) {
   return wake;
 }
 
+// router.adaptive_selection: vc_allocator, BookSim's iq router with min_adapt
+// routing: the routing function lists the ways with a preference (adaptive
+// first), every free VC of every way is requested, and the VC allocator's
+// matching picks. (BookSim's iSLIP ignores the preference; its VCs are free
+// when no packet holds them, kairo's also need credits for the whole
+// packet, virtual cut-through.) A packet not adaptive asks on its one way.
+bool Router::request_ways(int idx, Time t, std::uint64_t age) {
+  hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
+  const Head& h = in_vcs_[std::size_t(idx)].head;
+  RouteDecision opt[kMaxRouteOptions];
+  int n = 1;
+  if (h.adaptive)
+    n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class,
+                              cfg_.routing->random_ties() ? packet_coin(p) : 0, opt);
+  else
+    opt[0].port = h.out_port, opt[0].vc_class = h.out_class;
+  const int nv = cfg_.vcs;
+  bool asked = false;
+  for (int i = 0; i < n; ++i) {
+    const int port = opt[i].port;
+    Port& out = ports_[port];
+    apply_credits(out, port, t);
+    const std::uint32_t held = vc_held_[std::size_t(port)];
+    const int need = h.adaptive ? credit_need(port, p, opt[i].vc_class) : h.need;
+    for (int v = cfg_.class_first(opt[i].vc_class), e = cfg_.class_last(opt[i].vc_class); v < e; ++v) {
+      if (held >> v & 1 || out.credits()[v] < need) continue;
+      va_->add_request(idx, port * nv + v, port * nv + v, age);
+      asked = true;
+    }
+  }
+  return asked;
+}
+
+int Router::take_way(int idx, int granted) {
+  const int nv = cfg_.vcs, port = granted / nv, v = granted % nv;
+  Head& h = in_vcs_[std::size_t(idx)].head;
+  if (!h.adaptive) return v;
+  hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
+  RouteDecision opt[kMaxRouteOptions];
+  const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class,
+                                      cfg_.routing->random_ties() ? packet_coin(p) : 0, opt);
+  for (int i = 0; i < n; ++i) {
+    if (opt[i].port != port || v < cfg_.class_first(opt[i].vc_class) || v >= cfg_.class_last(opt[i].vc_class))
+      continue;
+    h.out_port = p.out_port = std::int16_t(port);
+    h.out_class = p.out_class = opt[i].vc_class;
+    h.need = credit_need(port, p, opt[i].vc_class);
+    p.out_dim = std::int8_t(opt[i].dim);
+    break;
+  }
+  return v;
+}
+
 }  // namespace kairo::router

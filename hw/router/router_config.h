@@ -51,6 +51,10 @@ struct RouterConfig {
   // (VcClass::kRingEntry). 0: off, a packet takes its own flits.
   int bubble_flits = 0;
   int islip_iterations = kDefaultIslipIterations;  // used by the "islip" allocator
+  // router.adaptive_selection: vc_allocator (minimal adaptive routing with a
+  // VC allocation stage): a head asks the VC allocator for the free VCs of
+  // every way it may take, and the allocator's grant picks the way.
+  bool adaptive_by_vc_allocator = false;
   // Switched fabrics: ports to other switches first, then `network_interfaces`
   // host ports; routes come from the table, not from coordinates; packets
   // may wait for their tail (store-and-forward). Mesh/torus: link_ports < 0

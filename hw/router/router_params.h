@@ -36,6 +36,18 @@ enum class FlowControl : std::uint8_t { kCutThrough, kWormhole, kBubble };
 //           min_dragonflynew and ugal_dragonflynew eject (one VC per phase)
 enum class EjectionVc : std::uint8_t { kAny, kPhase };
 
+// How a router picks among minimal adaptive routing's ways
+// (router.adaptive_selection):
+//   kMostCredits  at each round, the adaptive way whose output is free and has
+//                 the most free credits in an adaptive VC; the escape way only
+//                 when no adaptive way can go
+//   kVcAllocator  every free VC of every way, adaptive and escape alike, is
+//                 requested from the VC allocator (router.vc_allocator), whose
+//                 matching picks: BookSim's iq router, whose VC allocator
+//                 (iSLIP) ignores the routing function's preference for the
+//                 adaptive ways
+enum class AdaptiveSelection : std::uint8_t { kMostCredits, kVcAllocator };
+
 struct RouterParams {
   static constexpr sim::Time kDefaultCablePs = 5000;  // router.cable_latency when absent: 5ns
 
@@ -55,10 +67,12 @@ struct RouterParams {
   int max_packet_flits = 64;        // router.max_packet_flits
   std::vector<int> routing_order;   // router.routing_order: [X, Y, Z, A, C, B]; default = declared order
   TieBreak tie_break = TieBreak::kBalanced;  // router.tie_break: balanced | random | plus | minus
-  RoutingAlgorithm routing = RoutingAlgorithm::kDimensionOrder;  // router.routing
-  int ugal_threshold = 30;                                       // router.ugal_threshold (flits)
-  DatelineRule dateline = DatelineRule::kOnCrossing;             // router.dateline
-  EjectionVc ejection_vc = EjectionVc::kAny;                     // router.ejection_vc: any | phase
+  RoutingAlgorithm routing = RoutingAlgorithm::kDimensionOrder;            // router.routing
+  int ugal_threshold = 30;                                                 // router.ugal_threshold (flits)
+  DatelineRule dateline = DatelineRule::kOnCrossing;                       // router.dateline
+  EjectionVc ejection_vc = EjectionVc::kAny;                               // router.ejection_vc: any | phase
+  AdaptiveSelection adaptive_selection = AdaptiveSelection::kMostCredits;  // router.adaptive_selection
+  HalfWay adaptive_half_way = HalfWay::kBoth;                              // router.adaptive_half_way
   std::string allocator = "round_robin";    // router.allocator: allocator_names() (hw/router/allocator.h)
   int network_interfaces = 1;               // router.network_interfaces: injection/ejection port pairs
   std::uint64_t watchdog_cycles = 1000000;  // router.watchdog_cycles: no progress this long = deadlock

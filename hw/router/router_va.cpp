@@ -47,11 +47,15 @@ void Router::allocate_staged() {
       Head& h = in_vcs_[std::size_t(idx)].head;
       h.chosen_vc = -1;
       if (h.held_vc >= 0 || h.ready_ps > t) continue;
+      const std::uint64_t age = by_age ? in_vcs_[std::size_t(idx)].fifo.head->created_ps : 0;
+      if (cfg_.adaptive_by_vc_allocator) {  // every way's VCs; the allocator picks (router_adaptive.cpp)
+        if (request_ways(idx, t, age)) va_heads_[std::size_t(nva++)] = idx;
+        continue;
+      }
       if (h.adaptive && choose_option(idx, t, /*staged=*/true) < 0) continue;
       Port& out = ports_[h.out_port];
       apply_credits(out, h.out_port, t);
       const std::uint32_t held = vc_held_[std::size_t(h.out_port)];
-      const std::uint64_t age = by_age ? in_vcs_[std::size_t(idx)].fifo.head->created_ps : 0;
       bool asked = false;
       for (int v = cfg_.class_first(h.out_class), e = cfg_.class_last(h.out_class); v < e; ++v) {
         if (held >> v & 1 || out.credits()[v] < h.need) continue;
@@ -65,7 +69,8 @@ void Router::allocate_staged() {
   for (int k = 0; k < nva; ++k) {
     const int idx = va_heads_[std::size_t(k)];
     Head& h = in_vcs_[std::size_t(idx)].head;
-    const int v = va_->grant_vc(idx);
+    int v = va_->grant_vc(idx);
+    if (cfg_.adaptive_by_vc_allocator && v >= 0) v = take_way(idx, v);
     AllocCounters& a = alloc_[std::size_t(h.out_port)];
     ++a.vc_requests;
     if (v < 0) continue;

@@ -122,9 +122,9 @@ RouteDecision DimensionOrderRouting::route(const Coord& here, const Coord& dst, 
 }
 
 std::unique_ptr<Routing> make_routing(RoutingAlgorithm a, const Topology& topo, std::vector<int> order,
-                                      TieBreak tie, DatelineRule dateline, bool bubble) {
+                                      TieBreak tie, DatelineRule dateline, bool bubble, HalfWay half_way) {
   if (a == RoutingAlgorithm::kMinimalAdaptive)
-    return std::make_unique<MinimalAdaptiveRouting>(topo, std::move(order), tie, dateline, bubble);
+    return std::make_unique<MinimalAdaptiveRouting>(topo, std::move(order), tie, dateline, bubble, half_way);
   return std::make_unique<DimensionOrderRouting>(topo, std::move(order), tie, dateline, bubble);
 }
 

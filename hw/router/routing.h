@@ -41,6 +41,13 @@ enum class TieBreak : std::uint8_t { kPlus, kMinus, kBalanced, kRandom };
 //                each class's paths on a ring still never close a cycle
 enum class DatelineRule : std::uint8_t { kOnCrossing, kAtEntry };
 
+// Minimal adaptive routing's productive ways for a packet exactly half-way
+// round an even ring (router.adaptive_half_way):
+//   kBoth   both directions (either is as short)
+//   kMinus  the - direction only, as BookSim's min_adapt_torus (its
+//           adaptive hop goes + only when + is strictly shorter)
+enum class HalfWay : std::uint8_t { kBoth, kMinus };
+
 struct RouteDecision {
   int port = -1;  // link port to leave through; -1 = arrived, eject
   int dim = -1;   // dimension of that hop, -1 when ejecting
@@ -124,10 +131,10 @@ class DimensionOrderRouting final : public Routing {
 enum class RoutingAlgorithm : std::uint8_t { kDimensionOrder, kMinimalAdaptive, kMinimal, kValiant, kUgal };
 
 // The strategy for `topo`; order and tie as DimensionOrderRouting's (the
-// escape network's for an adaptive one), and bubble for both.
-// Throws std::invalid_argument as DimensionOrderRouting does.
+// escape network's for an adaptive one), and bubble for both; half_way for
+// an adaptive one. Throws std::invalid_argument as DimensionOrderRouting does.
 std::unique_ptr<Routing> make_routing(RoutingAlgorithm a, const Topology& topo, std::vector<int> order,
                                       TieBreak tie, DatelineRule dateline = DatelineRule::kOnCrossing,
-                                      bool bubble = false);
+                                      bool bubble = false, HalfWay half_way = HalfWay::kBoth);
 
 }  // namespace kairo::router

@@ -137,6 +137,11 @@ void Reader::check_router(const std::vector<router::DimSpec>& dims, const Router
                              : "no ring",
                       p.vcs));
   }
+  if (p.routing == router::RoutingAlgorithm::kMinimalAdaptive &&
+      p.adaptive_selection == router::AdaptiveSelection::kVcAllocator && p.vc_allocator == "none")
+    fail_at(pick({"router.adaptive_selection", "router.vc_allocator"}), "router.adaptive_selection",
+            "expected most_credits while router.vc_allocator is none: vc_allocator lets the VC allocation "
+            "stage pick the way; name an allocator in router.vc_allocator (e.g. islip)");
   if (p.speculative && p.vc_allocator == "none")
     fail_at(
         pick({"router.speculative", "router.vc_allocator"}), "router.speculative",

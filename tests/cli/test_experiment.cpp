@@ -6,7 +6,11 @@
 // documented rule to the precision asked; an interrupted experiment resumes
 // without redoing or losing a finished run; bad experiment files exit 2
 // naming FILE:LINE and the key.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -158,17 +162,33 @@ TEST(Experiment, TheSaturationSearchBracketsTheRuleToThePrecisionAsked) {
 TEST(Experiment, AnInterruptedExperimentLosesNoFinishedRunAndRedoesNone) {
   const std::string dir = test::temp_dir();
   const std::string file = test::write_file(dir, "e.yaml", R"(platform: mesh-8x8
-traffic: {warmup_cycles: 300, measure_cycles: 3000}
+traffic: {warmup_cycles: 300, measure_cycles: 20000}
 grid:
   router.vcs: [2, 4]
 measure: {kind: sweep, rates: [0.05, 0.1, 0.2, 0.3, 0.35, 0.4]}
 seeds: 3
 outputs: {dir: )" + dir + "/out}\n");
-  // Stopped (SIGALRM) part of the way through, one run at a time.
-  test::RunLimits limits;
-  limits.seconds = 2;
-  const auto cut = run_kairo({"experiment", file, "-j", "1"}, limits);
-  ASSERT_NE(cut.exit_code, 0) << "the experiment finished within the limit: make it longer";
+  // Killed part of the way through, one run at a time: once three runs are kept.
+  auto kept_now = [&] {
+    std::size_t n = 0;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir + "/out/runs", ec))
+      if (e.path().extension() == ".json") ++n;
+    return n;
+  };
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1), ::dup2(null, 2);
+    ::execl(KAIRO_BIN, KAIRO_BIN, "experiment", file.c_str(), "-j", "1", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  while (kept_now() < 3) ::usleep(20000);
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the experiment finished before it was killed: make it longer";
   std::size_t kept = 0;
   for (const auto& e : fs::directory_iterator(dir + "/out/runs"))
     if (e.path().extension() == ".json") ++kept;

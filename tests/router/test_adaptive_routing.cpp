@@ -175,5 +175,33 @@ TEST(AdaptiveRouting, EscapeNetworkEnteredAnywhereHasAnAcyclicChannelDependencyG
   EXPECT_FALSE(escape_graph_acyclic(Topology({{"X", 5, true}, {"Y", 4, true}}), TieBreak::kBalanced, true));
 }
 
+// BookSim's min_adapt_torus offers, in each unfinished dimension of a k-ring,
+// the + way when dist2 = k - 2 ((dst - cur) mod k) > 0 and the - way
+// otherwise: half-way round an even ring (dist2 = 0) it goes -.
+// HalfWay::kMinus gives that; kBoth gives both ways at dist2 = 0.
+TEST(AdaptiveRouting, HalfWayRoundAnEvenRingTakesTheMinusWayUnderBookSimsRule) {
+  for (int k : {4, 5, 6, 8}) {
+    const Topology t({{"X", k, true}});
+    const MinimalAdaptiveRouting booksim(t, {0}, TieBreak::kRandom, DatelineRule::kAtEntry, false,
+                                         HalfWay::kMinus);
+    const MinimalAdaptiveRouting both(t, {0}, TieBreak::kRandom, DatelineRule::kAtEntry, false,
+                                      HalfWay::kBoth);
+    for (int cur = 0; cur < k; ++cur) {
+      for (int dst = 0; dst < k; ++dst) {
+        if (cur == dst) continue;
+        const int dist2 = k - 2 * ((dst - cur + k) % k);
+        const int want = t.port_of(0, dist2 > 0 ? +1 : -1);
+        RouteDecision opt[kMaxRouteOptions];
+        const int n = booksim.options({cur}, {dst}, -1, VcClass::kAny, 0, opt);
+        ASSERT_EQ(n, 2) << "one adaptive way and the escape way, " << cur << " -> " << dst << " on " << k;
+        EXPECT_EQ(opt[0].port, want) << cur << " -> " << dst << " on a " << k << "-ring";
+        EXPECT_EQ(opt[0].vc_class, VcClass::kAdaptive);
+        EXPECT_EQ(both.options({cur}, {dst}, -1, VcClass::kAny, 0, opt), dist2 == 0 ? 3 : 2)
+            << "both ways half-way round only";
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kairo::router
