@@ -209,11 +209,13 @@ std::string filter_file(const sim::Trace::States& t, const std::string& stem) {
   return t.name_of ? fmt::format("{}_{}s.txt", stem, t.table) : fmt::format("states_{}.txt", t.table);
 }
 
+// `file` as seen from `dir`; a bare name's directory is "." (the working
+// directory), never the empty path, which has no absolute form.
 std::string relative_to(const std::string& file, const std::filesystem::path& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  const fs::path abs = fs::weakly_canonical(fs::absolute(file), ec);
-  const fs::path base = fs::weakly_canonical(fs::absolute(dir), ec);
+  const fs::path abs = fs::weakly_canonical(fs::absolute(file, ec), ec);
+  const fs::path base = fs::weakly_canonical(fs::absolute(dir.empty() ? fs::path(".") : dir, ec), ec);
   const fs::path rel = abs.lexically_relative(base);
   return rel.empty() ? abs.string() : rel.string();
 }
