@@ -47,11 +47,13 @@ class BareNames : public ::testing::Test {
 };
 
 TEST_F(BareNames, RunWritesEveryOutputAndItsSaveFileFindsTheWaveform) {
-  expect_writes({"run", "tofu-small", "--workload", "pingpong", "--param", "size=4KiB", "--trace-nodes", "0,1",
-                 "--vcd", "put.vcd", "--fst", "put.fst", "--gtkw", "put.gtkw", "--json", "run.json",
-                 "--tni-counters", "tnis.csv", "--op-log", "ops.csv", "--counters", "c.kcl", "--interval", "1us",
-                 "--quiet"},
-                {"put.vcd", "put.fst", "put.gtkw", "states_dma.txt", "run.json", "tnis.csv", "ops.csv", "c.kcl"});
+  expect_writes(
+      {"run",        "tofu-small",     "--workload", "pingpong", "--param",
+       "size=4KiB",  "--trace-nodes",  "0,1",        "--vcd",    "put.vcd",
+       "--fst",      "put.fst",        "--gtkw",     "put.gtkw", "--json",
+       "run.json",   "--tni-counters", "tnis.csv",   "--op-log", "ops.csv",
+       "--counters", "c.kcl",          "--interval", "1us",      "--quiet"},
+      {"put.vcd", "put.fst", "put.gtkw", "states_dma.txt", "run.json", "tnis.csv", "ops.csv", "c.kcl"});
   EXPECT_EQ(dumpfile(dir_ + "/put.gtkw"), "put.fst") << "the save file names its waveform beside it";
   expect_writes({"run", "tofu-small", "--workload", "pingpong", "--trace-nodes", "0,1", "--vcd", "only.vcd",
                  "--gtkw", "only.gtkw", "--quiet"},
@@ -61,19 +63,20 @@ TEST_F(BareNames, RunWritesEveryOutputAndItsSaveFileFindsTheWaveform) {
   expect_writes({"run", "tofu-small", "--workload", "pingpong", "--param", "sizes=1KiB,4KiB", "--json",
                  "sizes.json", "--plot", "sizes.svg", "--quiet"},
                 {"sizes.json", "sizes.svg"});
-  expect_writes({"run", "tofu-small", "--workload", "barrier", "--compare", "algo=ring,dissemination", "--json",
-                 "cmp.json", "--quiet"},
+  expect_writes({"run", "tofu-small", "--workload", "barrier", "--compare", "algo=ring,dissemination",
+                 "--json", "cmp.json", "--quiet"},
                 {"cmp.json"});
 }
 
 TEST_F(BareNames, TrafficWritesEveryOutputAndItsSaveFileFindsTheWaveform) {
-  expect_writes({"traffic", "mesh-8x8", "--rate", "0.1", "--warmup-cycles", "100", "--measure-cycles", "200",
-                 "--trace-nodes", "0", "--vcd", "t.vcd", "--fst", "t.fst", "--gtkw", "t.gtkw", "--counters",
-                 "t.csv", "--json", "t.json", "--quiet"},
-                {"t.vcd", "t.fst", "t.gtkw", "t.csv", "t.json"});
+  expect_writes(
+      {"traffic", "mesh-8x8",      "--rate",     "0.1",   "--warmup-cycles", "100",    "--measure-cycles",
+       "200",     "--trace-nodes", "0",          "--vcd", "t.vcd",           "--fst",  "t.fst",
+       "--gtkw",  "t.gtkw",        "--counters", "t.csv", "--json",          "t.json", "--quiet"},
+      {"t.vcd", "t.fst", "t.gtkw", "t.csv", "t.json"});
   EXPECT_EQ(dumpfile(dir_ + "/t.gtkw"), "t.fst");
-  expect_writes({"traffic", "mesh-8x8", "--sweep", "0.1,0.2", "--warmup-cycles", "100", "--measure-cycles", "200",
-                 "--json", "s.json", "--csv", "s.csv", "--plot", "s.svg", "--quiet"},
+  expect_writes({"traffic", "mesh-8x8", "--sweep", "0.1,0.2", "--warmup-cycles", "100", "--measure-cycles",
+                 "200", "--json", "s.json", "--csv", "s.csv", "--plot", "s.svg", "--quiet"},
                 {"s.json", "s.csv", "s.svg"});
   expect_writes({"plot", "s.json", "--out", "p.svg"}, {"p.svg"});
 }
