@@ -43,19 +43,24 @@ void check_layout(const std::string& svg, std::size_t entries_expected, const st
   const Box view{0, 0, std::stod(vb[1]), std::stod(vb[2])};
   // The plot area: the frame drawn around the curves.
   const std::smatch area = find(
-      svg, R"re(<rect x="([-0-9.]+)" y="([-0-9.]+)" width="([-0-9.]+)" height="([-0-9.]+)" fill="none" stroke="#000"/>)re");
+      svg,
+      R"re(<rect x="([-0-9.]+)" y="([-0-9.]+)" width="([-0-9.]+)" height="([-0-9.]+)" fill="none" stroke="#000"/>)re");
   ASSERT_FALSE(area.empty()) << what;
   const double left = std::stod(area[1]), top = std::stod(area[2]);
   const Box plot{left, top, left + std::stod(area[3]), top + std::stod(area[4])};
   // The x axis's title (13px, centred) lies below the plot area; the legend must clear it too.
-  const std::smatch xt = find(svg, R"re(<text x="([-0-9.]+)" y="([-0-9.]+)" class="title" text-anchor="middle" font-size="13">([^<]*)</text>)re");
+  const std::smatch xt = find(
+      svg,
+      R"re(<text x="([-0-9.]+)" y="([-0-9.]+)" class="title" text-anchor="middle" font-size="13">([^<]*)</text>)re");
   ASSERT_FALSE(xt.empty()) << what;
   const double xt_w = kEm * 13 * double(chars(xt[3]));
   const Box x_title{std::stod(xt[1]) - xt_w / 2, std::stod(xt[2]) - 13, std::stod(xt[1]) + xt_w / 2,
                     std::stod(xt[2]) + 4};
   EXPECT_TRUE(x_title.inside(view)) << what << ": x axis title " << x_title;
 
-  const std::smatch lg = find(svg, R"re(<g class="legend" transform="translate\(([-0-9.]+),([-0-9.]+)\)">\n<rect x="0" y="0" width="([-0-9.]+)" height="([-0-9.]+)")re");
+  const std::smatch lg = find(
+      svg,
+      R"re(<g class="legend" transform="translate\(([-0-9.]+),([-0-9.]+)\)">\n<rect x="0" y="0" width="([-0-9.]+)" height="([-0-9.]+)")re");
   ASSERT_FALSE(lg.empty()) << what << ": no legend";
   const double lx = std::stod(lg[1]), ly = std::stod(lg[2]);
   const Box legend{lx, ly, lx + std::stod(lg[3]), ly + std::stod(lg[4])};
@@ -69,8 +74,8 @@ void check_layout(const std::string& svg, std::size_t entries_expected, const st
   for (std::sregex_iterator it(svg.begin(), svg.end(), entry), end; it != end; ++it, ++n) {
     const double ex = lx + std::stod((*it)[1]), ey = ly + std::stod((*it)[2]);
     const Box e{ex, ey - 8, ex + std::stod((*it)[3]) + kEm * 11 * double(chars((*it)[4])), ey + 8};
-    EXPECT_TRUE(e.inside(legend)) << what << ": entry '" << (*it)[4] << "' " << e << " spills out of the legend "
-                                  << legend;
+    EXPECT_TRUE(e.inside(legend)) << what << ": entry '" << (*it)[4] << "' " << e
+                                  << " spills out of the legend " << legend;
   }
   EXPECT_EQ(n, entries_expected) << what;
   // The y axis's title runs up the page, centred at (x, y): whole inside the
@@ -82,7 +87,8 @@ void check_layout(const std::string& svg, std::size_t entries_expected, const st
   const double tx = std::stod(yt[1]), ty = std::stod(yt[2]), font = std::stod(yt[3]);
   const double len = kEm * font * double(chars(yt[4]));
   const Box y_title{tx - font, ty - len / 2, tx + 0.3 * font, ty + len / 2};
-  EXPECT_TRUE(y_title.inside(view)) << what << ": y axis title " << y_title << " clipped by the viewBox " << view;
+  EXPECT_TRUE(y_title.inside(view)) << what << ": y axis title " << y_title << " clipped by the viewBox "
+                                    << view;
   EXPECT_GE(y_title.y0, plot.y0) << what << ": y axis title longer than the plot area";
   EXPECT_LE(y_title.y1, plot.y1) << what << ": y axis title longer than the plot area";
   const std::string axis = svg.substr(svg.find("<g class=\"axis y\">"));
@@ -99,10 +105,9 @@ class PlotLayout : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = test::temp_dir();
     for (int i = 0; i < 12; ++i) {
-      const auto r = test::run_kairo({"traffic", "mesh-8x8", "--sweep", "0.05,0.3,0.5", "--warmup-cycles", "100",
-                                      "--measure-cycles", "300", "--set",
-                                      "router.vc_buffer_flits=" + std::to_string(8 + i), "--quiet", "--json",
-                                      input(i)});
+      const auto r = test::run_kairo(
+          {"traffic", "mesh-8x8", "--sweep", "0.05,0.3,0.5", "--warmup-cycles", "100", "--measure-cycles",
+           "300", "--set", "router.vc_buffer_flits=" + std::to_string(8 + i), "--quiet", "--json", input(i)});
       ASSERT_EQ(r.exit_code, 0) << r.err;
     }
   }
@@ -134,9 +139,9 @@ TEST_F(PlotLayout, ForOneToTwelveInputsTheLegendIsInsideTheFigureAndClearOfTheCu
 
 TEST_F(PlotLayout, LongLabelsWidenTheFigureRatherThanSpillOutOfIt) {
   const std::string name(150, 'x');
-  const std::string svg =
-      plot({input(0), input(1), input(2), "--label", name + "1", "--label", name + "2", "--label", name + "3"},
-           "long.svg");
+  const std::string svg = plot(
+      {input(0), input(1), input(2), "--label", name + "1", "--label", name + "2", "--label", name + "3"},
+      "long.svg");
   const bool ringed = svg.find("class=\"mark\"") != std::string::npos;
   check_layout(svg, 3 + ringed, "three 151-character labels");
 }
