@@ -371,6 +371,21 @@ TEST(Views, ARunDirectoryGetsAReportLinkingEachFileItHoldsAndTheCommandsThatOpen
   EXPECT_FALSE(test::read_file(dir + "/v/topology_util.svg").empty());
 }
 
+// A view `kairo view LOG --out DIR` wrote inside the run directory (README:
+// `kairo view out/c.kcl --out out/view`, then `kairo view out`) is one link
+// on the report, its page, not its dozen pictures embedded as plots.
+TEST(Views, AViewWrittenIntoTheRunDirectoryIsLinkedAsAViewNotEmbeddedAsPlots) {
+  const std::string dir = test::temp_dir();
+  const std::string log = logged_run(dir, "c.kcl");
+  ASSERT_EQ(test::run_kairo({"view", log, "--out", dir + "/view"}).exit_code, 0);
+  ASSERT_EQ(test::run_kairo({"view", dir}).exit_code, 0);
+  const std::string html = test::read_file(dir + "/index.html");
+  EXPECT_EQ(html.find("<img src=\"view/"), std::string::npos) << "the view's pictures are embedded as plots";
+  EXPECT_NE(html.find("href=\"view/index.html\""), std::string::npos) << "the view's page is not linked";
+  EXPECT_NE(html.find("href=\"view-c/index.html\""), std::string::npos)
+      << "the log's own views are not linked";
+}
+
 TEST(Views, ARunDirectoryWithNothingToShowOrAMissingPathIsRefusedByName) {
   const std::string dir = test::temp_dir();
   std::filesystem::create_directories(dir + "/empty");
