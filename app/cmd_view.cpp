@@ -18,6 +18,7 @@
 //                        ABC group with the most traffic)
 #include <fmt/format.h>
 
+#include <cctype>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -115,13 +116,21 @@ int render_views(const std::string& in, const std::string& dir, const std::strin
                     topo_svg(pic, m.util[initial], run + "utilization in " + when, util_metric(), ""));
     write_text_file(dir + "/topology_stall.svg",
                     topo_svg(pic, m.stall[initial], run + "stall in " + when, stall_metric(), ""));
+    // One picture per dimension: the first three on the folded view, the
+    // folded ones (Tofu's A, B, C) on every group folded onto one, where
+    // their links are drawn (the folded view has none of them).
+    const Picture folded_groups = m.dims.size() > 3 ? picture(m, true, {}) : Picture{};
     for (const auto& g : m.group_names) {
       if (g == "ni") continue;
       const std::string dim(1, g[0]);
       const std::string file = dir + "/topology_util_" + dim + ".svg";
+      bool folded = false;  // a dimension past the first three
+      for (std::size_t k = 3; k < m.dims.size(); ++k)
+        folded |= m.dims[k][0] == std::tolower(static_cast<unsigned char>(g[0]));
       if (!std::filesystem::exists(file))
-        write_text_file(file, topo_svg(pic, m.util[initial],
-                                       fmt::format("{}utilization of the {} links in {}", run, dim, when),
+        write_text_file(file, topo_svg(folded ? folded_groups : pic, m.util[initial],
+                                       fmt::format("{}utilization of the {} links in {}{}", run, dim, when,
+                                                   folded ? ", every group folded onto one" : ""),
                                        util_metric(), dim));
     }
     if (m.dims.size() > 3) {  // one folded group unfolded: the busiest

@@ -119,7 +119,9 @@ void Observe::finish() {
   if (!vcd_.empty() && write_trace) attempt([&] { trace_.write_vcd(vcd_); });
   if (!fst_.empty() && write_trace) attempt([&] { trace_.write_fst(fst_); });
   if (!gtkw_.empty() && write_trace)  // the compressed waveform when there are both
-    attempt([&] { platforms::write_gtkw(trace_, gtkw_, fst_.empty() ? vcd_ : fst_); });
+    attempt([&] {
+      platforms::write_gtkw(trace_, gtkw_, fst_.empty() ? vcd_ : fst_, from_.empty() ? measure_from_ : 0);
+    });
   if (!failed.empty()) throw sim::OutputError(failed);
 }
 

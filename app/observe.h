@@ -25,8 +25,11 @@ class Observe {
   void check_outputs() const;
   // The routers' counters restart at `now` (a traffic run's warm-up end):
   // before and after, so that the counter log carries its totals across.
+  // The save file (--gtkw) then opens in the measurement window that starts
+  // there, unless --trace-from named where to look.
   void around_reset(bool after, sim::Time now) {
     if (log_) after ? log_->after_reset(now) : log_->before_reset(now);
+    if (after) measure_from_ = now;
   }
   // Just before the run starts (after the workload configured the machine:
   // the hybrid's preset circuits are the same in every process).
@@ -47,6 +50,7 @@ class Observe {
   platforms::TraceSelection sel_;
   sim::Trace trace_;
   std::size_t run_changes_from_ = 0;
+  sim::Time measure_from_ = 0;  // a traffic run's measurement window starts here
   std::unique_ptr<platforms::Tracer> tracer_;
   std::unique_ptr<platforms::CounterLog> log_;
   bool detached_ = false;

@@ -210,7 +210,6 @@ Chart traffic_chart(const std::vector<Curve>& curves, Kind kind) {
   ch.y = thr ? Axis{"accepted throughput (flits/node/cycle)", Scale::kLinear, true}
              : Axis{"average packet latency (cycles)", Scale::kLinear, true};
   ch.diagonal = thr;
-  ch.legend_bottom_right = thr;
   ch.mark_legend = "saturation";
   bool any_mark = false;
   for (const Curve& c : curves) {

@@ -11,10 +11,27 @@
 namespace kairo::app::plot {
 namespace {
 
-// The plot area and the lines around it (title above; tick labels, axis
-// title and a caption of up to two lines below).
-constexpr double kLeft = 74, kRight = 622, kTop = 40, kBottom = 338;
+// The plot area's top, bottom and right edge; its left edge leaves room for
+// the y axis's tick labels and title (Frame). Below it: the x tick labels
+// and title, then the legend, then the caption.
+constexpr double kTop = 40, kBottom = 338, kRight = 622;
 constexpr int kCaptionChars = 112;  // per line at 10px
+// Text widths for layout, upper bounds for a sans-serif font: the average
+// advance of a character is 0.5 to 0.6 em (Helvetica, Arial, DejaVu Sans).
+constexpr double kCharEm = 0.6;
+// The legend: entries of a 24-unit sample, a gap and the label at 11px, in
+// as many columns as fit the figure's width, rows 16 units apart.
+constexpr double kLegendSample = 32, kLegendPad = 8, kLegendRow = 16, kLegendLabelPx = 11;
+
+// Where the plot area's left edge is and where the y axis's title goes, and
+// the size of the whole drawing (the legend below may make it taller and, for
+// very long entries, wider).
+struct Frame {
+  double left = 74;
+  double y_title_x = 18;     // the title's baseline (it is rotated: it runs up the page)
+  double y_title_font = 13;  // smaller when the title is longer than the plot area is high
+  double width = kWidth, height = kHeight;
+};
 
 // Okabe and Ito's colour-blind-safe palette (yellow left out: too pale on
 // white), with black; each series also has its own marker and dash.
@@ -116,7 +133,7 @@ std::string text(double x, double y, const std::string& s, const std::string& at
 }
 
 // Ticks, grid lines and labels of one axis.
-std::string axis_svg(const Mapping& m, const Axis& a, bool x_axis) {
+std::string axis_svg(const Mapping& m, const Axis& a, bool x_axis, const Frame& fr) {
   std::string out = fmt::format("<g class=\"axis {}\">\n", x_axis ? "x" : "y");
   const double step = m.t.at.size() > 1 ? m.t.at[1] - m.t.at[0] : 0;
   for (double v : m.t.minor) {
@@ -124,7 +141,7 @@ std::string axis_svg(const Mapping& m, const Axis& a, bool x_axis) {
     out += x_axis ? fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#000\"/>\n",
                                 num(p), num(kBottom), num(kBottom + 3))
                   : fmt::format("<line x1=\"{1}\" y1=\"{0}\" x2=\"{2}\" y2=\"{0}\" stroke=\"#000\"/>\n",
-                                num(p), num(kLeft - 3), num(kLeft));
+                                num(p), num(fr.left - 3), num(fr.left));
   }
   for (double v : m.t.at) {
     const double p = m(v);
@@ -141,19 +158,19 @@ std::string axis_svg(const Mapping& m, const Axis& a, bool x_axis) {
           "<g class=\"tick\" data-value=\"{0}\"><line x1=\"{2}\" y1=\"{1}\" x2=\"{3}\" y2=\"{1}\" "
           "stroke=\"#ddd\"/>"
           "<line x1=\"{4}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#000\"/>",
-          v, num(p), num(kLeft), num(kRight), num(kLeft - 5));
-      out += text(kLeft - 8, p + 4, label, "text-anchor=\"end\"");
+          v, num(p), num(fr.left), num(kRight), num(fr.left - 5));
+      out += text(fr.left - 8, p + 4, label, "text-anchor=\"end\"");
     }
     out.insert(out.size() - 1, "</g>");
   }
   if (x_axis)
-    out += text((kLeft + kRight) / 2, kBottom + 37, a.title,
+    out += text((fr.left + kRight) / 2, kBottom + 37, a.title,
                 "class=\"title\" text-anchor=\"middle\" font-size=\"13\"");
   else
     out += fmt::format(
-        "<text class=\"title\" transform=\"translate(18,{}) rotate(-90)\" text-anchor=\"middle\" "
-        "font-size=\"13\">{}</text>\n",
-        num((kTop + kBottom) / 2), escape(a.title));
+        "<text class=\"title\" transform=\"translate({},{}) rotate(-90)\" text-anchor=\"middle\" "
+        "font-size=\"{}\">{}</text>\n",
+        num(fr.y_title_x), num((kTop + kBottom) / 2), fr.y_title_font, escape(a.title));
   return out + "</g>\n";
 }
 
@@ -182,7 +199,7 @@ struct LegendEntry {
   std::string sample;  // SVG of the line and marker, drawn at (0, 0)..(24, 0)
 };
 
-std::string legend_svg(const Chart& c) {
+std::vector<LegendEntry> legend_entries(const Chart& c) {
   std::vector<LegendEntry> entries;
   for (std::size_t i = 0; i < c.series.size(); ++i) {
     const int k = int(i);
@@ -200,23 +217,64 @@ std::string legend_svg(const Chart& c) {
   const bool marks = std::any_of(c.series.begin(), c.series.end(), [](const Series& s) { return s.marked; });
   if (marks && !c.mark_legend.empty())
     entries.push_back({c.mark_legend, "<circle cx=\"12\" cy=\"0\" r=\"7\" fill=\"none\" stroke=\"#000\"/>"});
+  return entries;
+}
+
+// The legend's grid: below the x axis's title, columns as wide as the
+// longest entry, as many as fit the figure (at least one: a wider figure).
+struct LegendGrid {
+  double x0 = 0, y0 = 0, col = 0, w = 0, h = 0;
+  std::size_t cols = 1, rows = 0;
+};
+
+LegendGrid legend_grid(const std::vector<LegendEntry>& entries, double left) {
+  LegendGrid g;
   std::size_t chars = 0;
   for (const auto& e : entries) chars = std::max(chars, text_chars(e.label));
-  const double w = 42 + 6.2 * double(chars), h = 8 + 16 * double(entries.size());
-  const double x0 = c.legend_bottom_right ? kRight - 8 - w : kLeft + 8;
-  const double y0 = c.legend_bottom_right ? kBottom - 8 - h : kTop + 8;
-  std::string out = fmt::format("<g class=\"legend\" transform=\"translate({},{})\">\n", num(x0), num(y0));
-  out += fmt::format(
-      "<rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"white\" fill-opacity=\"0.9\" "
-      "stroke=\"#999\"/>\n",
-      num(w), num(h));
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const double y = 12 + 16 * double(i);
-    out += fmt::format("<g class=\"entry\" transform=\"translate(8,{})\">{}", num(y), entries[i].sample);
-    out += text(32, 4, entries[i].label, "font-size=\"11\"");
+  g.col = kLegendSample + kLegendPad + kCharEm * kLegendLabelPx * double(chars);
+  const double room = kWidth - 2 * kLegendPad;  // the figure's width less a margin each side
+  g.cols = std::clamp<std::size_t>(std::size_t((room - kLegendPad) / g.col), 1,
+                                   std::max<std::size_t>(1, entries.size()));
+  g.rows = (entries.size() + g.cols - 1) / g.cols;
+  g.w = kLegendPad + double(g.cols) * g.col;
+  g.h = kLegendPad + kLegendRow * double(g.rows);
+  // Centred under the plot area when it fits there, else as far left as the margin allows.
+  g.x0 = std::max(kLegendPad, std::min((left + kRight - g.w) / 2, kWidth - kLegendPad - g.w));
+  g.y0 = kBottom + 50;
+  return g;
+}
+
+std::string legend_svg(const std::vector<LegendEntry>& entries, const LegendGrid& g) {
+  std::string out =
+      fmt::format("<g class=\"legend\" transform=\"translate({},{})\">\n", num(g.x0), num(g.y0));
+  out += fmt::format("<rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"white\" stroke=\"#999\"/>\n",
+                     num(g.w), num(g.h));
+  for (std::size_t i = 0; i < entries.size(); ++i) {  // down the first column, then the next
+    const double x = kLegendPad + g.col * double(i / g.rows), y = 12 + kLegendRow * double(i % g.rows);
+    out += fmt::format("<g class=\"entry\" transform=\"translate({},{})\">{}", num(x), num(y),
+                       entries[i].sample);
+    out += text(kLegendSample, 4, entries[i].label, "font-size=\"11\"");
     out.insert(out.size() - 1, "</g>");
   }
   return out + "</g>\n";
+}
+
+// The y axis's tick labels and title left of the plot area: the area's left
+// edge moves right for wide labels, and a title longer than the area is
+// high is set smaller (down to 9px) so that it stays whole.
+Frame frame_for(const Chart& c, const Mapping& my) {
+  Frame fr;
+  const double step = my.t.at.size() > 1 ? my.t.at[1] - my.t.at[0] : 0;
+  std::size_t chars = 0;
+  for (double v : my.t.at) chars = std::max(chars, text_chars(tick_label(v, c.y.scale, step)));
+  const double labels = kCharEm * 12 * double(chars);
+  const double title_chars = double(std::max<std::size_t>(1, text_chars(c.y.title)));
+  fr.y_title_font = std::clamp(std::floor((kBottom - kTop) / (kCharEm * title_chars)), 9.0, 13.0);
+  // From the left: a margin, the title's ascent (its baseline is its right side), its descent, a gap, the
+  // labels.
+  fr.y_title_x = 4 + fr.y_title_font;
+  fr.left = std::max(74.0, fr.y_title_x + 0.3 * fr.y_title_font + 6 + labels + 8);
+  return fr;
 }
 
 }  // namespace
@@ -272,18 +330,26 @@ std::string tick_label(double v, Scale scale, double step) {
 }
 
 std::string render_svg(const Chart& c) {
-  const Mapping mx{ticks_for(c, c.x, true), c.x.scale, kLeft, kRight};
   const Mapping my{ticks_for(c, c.y, false), c.y.scale, kBottom, kTop};
+  Frame fr = frame_for(c, my);
+  const Mapping mx{ticks_for(c, c.x, true), c.x.scale, fr.left, kRight};
+  const std::vector<LegendEntry> entries = legend_entries(c);
+  const LegendGrid lg = legend_grid(entries, fr.left);
+  const std::vector<std::string> lines =
+      c.caption.empty() ? std::vector<std::string>{} : wrap_words(c.caption, kCaptionChars);
+  const double caption_y = lg.y0 + lg.h + 18;  // the first caption line's baseline
+  fr.width = std::max(double(kWidth), std::ceil(lg.x0 + lg.w + kLegendPad));
+  fr.height = std::max(double(kHeight), std::ceil(caption_y + 13 * double(lines.size()) - 8));
   std::string out = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
       "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n",
-      kWidth, kHeight);
-  out += fmt::format("<rect width=\"{}\" height=\"{}\" fill=\"white\"/>\n", kWidth, kHeight);
-  out += text(kWidth / 2.0, 24, c.title, "class=\"title\" text-anchor=\"middle\" font-size=\"14\"");
-  out += axis_svg(mx, c.x, true);
-  out += axis_svg(my, c.y, false);
+      fr.width, fr.height);
+  out += fmt::format("<rect width=\"{}\" height=\"{}\" fill=\"white\"/>\n", fr.width, fr.height);
+  out += text(fr.width / 2.0, 24, c.title, "class=\"title\" text-anchor=\"middle\" font-size=\"14\"");
+  out += axis_svg(mx, c.x, true, fr);
+  out += axis_svg(my, c.y, false, fr);
   out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#000\"/>\n",
-                     num(kLeft), num(kTop), num(kRight - kLeft), num(kBottom - kTop));
+                     num(fr.left), num(kTop), num(kRight - fr.left), num(kBottom - kTop));
   if (c.diagonal) {
     // y = x over the range both axes share
     const double lo = std::max(mx.t.lo, my.t.lo), hi = std::min(mx.t.hi, my.t.hi);
@@ -297,15 +363,12 @@ std::string render_svg(const Chart& c) {
     out += fmt::format(
         "<clipPath id=\"plot-area\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath>\n<g "
         "clip-path=\"url(#plot-area)\">\n",
-        num(kLeft), num(kTop), num(kRight - kLeft), num(kBottom - kTop));
+        num(fr.left), num(kTop), num(kRight - fr.left), num(kBottom - kTop));
   for (std::size_t i = 0; i < c.series.size(); ++i) out += series_svg(c.series[i], int(i), mx, my);
   if (c.y_max > 0) out += "</g>\n";
-  out += legend_svg(c);
-  if (!c.caption.empty()) {
-    const std::vector<std::string> lines = wrap_words(c.caption, kCaptionChars);
-    for (std::size_t i = 0; i < lines.size(); ++i)
-      out += text(kLeft, kBottom + 58 + 13 * double(i), lines[i], "class=\"caption\" font-size=\"10\"");
-  }
+  out += legend_svg(entries, lg);
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    out += text(2 * kLegendPad, caption_y + 13 * double(i), lines[i], "class=\"caption\" font-size=\"10\"");
   return out + "</svg>\n";
 }
 

@@ -1,5 +1,5 @@
 // Line charts as standalone SVG for papers and reports (docs/plots.md): data
-// series in, one SVG document out. Fixed size with a viewBox, text as <text>
+// series in, one SVG document out. 640 wide with a viewBox, text as <text>
 // in a generic font family (nothing external), a colour and a marker shape
 // per series (told apart in greyscale), linear or logarithmic axes with
 // numeric ticks. The same chart gives the same bytes.
@@ -33,9 +33,8 @@ struct Chart {
   std::string caption;  // the line below it: how to read a mark, or empty
   Axis x, y;
   std::vector<Series> series;
-  bool diagonal = false;             // the y = x line (accepted against offered)
-  std::string mark_legend;           // legend entry of the ring marks, when any series has one
-  bool legend_bottom_right = false;  // else top left, where rising curves leave room
+  bool diagonal = false;    // the y = x line (accepted against offered)
+  std::string mark_legend;  // legend entry of the ring marks, when any series has one
   // The y axis ends here (0: at the data's largest y); what lies above is
   // cut off at the frame, as curves past saturation in a latency plot.
   double y_max = 0;
@@ -59,10 +58,13 @@ Ticks log_ticks(double lo, double hi);
 // on a log axis 1, 10, 100, 1k, 10k, ..., 1M, 1G (SI prefixes).
 std::string tick_label(double v, Scale scale, double step = 0);
 
-// The whole SVG document.
+// The whole SVG document: the plot area with its axes, the legend below it
+// (every entry outside the curves, in as many columns as fit), the caption
+// under the legend.
 std::string render_svg(const Chart& c);
 
-// The drawing's fixed size and plot area, in SVG user units.
+// The drawing's size in SVG user units: 640 x 420, taller when the legend
+// and caption need it (and wider for an entry too long for 640).
 constexpr int kWidth = 640, kHeight = 420;
 
 }  // namespace kairo::app::plot

@@ -98,10 +98,16 @@ std::string sizes_table(const std::vector<std::string>& sizes, const std::vector
 }
 
 std::string compare_table(const std::string& key, const std::vector<std::string>& values,
-                          const std::vector<nlohmann::json>& runs, const std::vector<std::size_t>& order) {
-  std::string table = "rank," + key + ",completion_ns,latency_ns,bandwidth_gbps,verified\n";
-  for (std::size_t r = 0; r < order.size(); ++r)
-    table += std::to_string(r + 1) + "," + row(values[order[r]], runs[order[r]]);
+                          const std::vector<nlohmann::json>& runs) {
+  double best = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    if (i == 0 || runs[i]["latency_ns"].get<double>() < best) best = runs[i]["latency_ns"].get<double>();
+  std::string table = key + ",completion_ns,latency_ns,bandwidth_gbps,verified,fastest\n";
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    std::string line = row(values[i], runs[i]);
+    line.insert(line.size() - 1, runs[i]["latency_ns"].get<double>() == best ? ",yes" : ",");
+    table += line;
+  }
   return table;
 }
 

@@ -22,9 +22,10 @@ void write_tni_csv(const std::string& path, platforms::RdmaMachine& m);
 // --param sizes=: one line per size.
 std::string sizes_table(const std::vector<std::string>& sizes, const std::vector<nlohmann::json>& runs);
 
-// --compare key=...: one line per value, fastest first (`order`).
+// --compare key=...: one line per value, in the order the values were given,
+// the lowest latency marked "yes" in the last column, fastest (every one of a tie).
 std::string compare_table(const std::string& key, const std::vector<std::string>& values,
-                          const std::vector<nlohmann::json>& runs, const std::vector<std::size_t>& order);
+                          const std::vector<nlohmann::json>& runs);
 
 // Where the fastest of two values changes between two sizes.
 struct Crossover {

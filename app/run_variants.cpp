@@ -215,12 +215,7 @@ int run_compare(const RunArgs& a) {
   std::vector<nlohmann::json> runs;
   const int code = run_each(a, key, values, key, runs);
   if (code == kExitBadInput) return code;
-  std::vector<std::size_t> order(runs.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-    return runs[x]["latency_ns"].get<double>() < runs[y]["latency_ns"].get<double>();
-  });
-  std::cout << compare_table(key, values, runs, order);
+  std::cout << compare_table(key, values, runs);
   if (write_variants(a, {{"sets", plot::sets_json(a.sets)}, {"compare", runs}}) != kExitOk)
     return kExitBadInput;
   return code;

@@ -72,8 +72,8 @@ std::string upper(std::string s) {
   return s;
 }
 
-// How to read the picture, in words.
-std::string caption(const Model& m, const Layout& lay, bool unfold) {
+// How to read the picture, in words; `all_groups`: every group folded onto one (picture()).
+std::string caption(const Model& m, const Layout& lay, bool unfold, bool all_groups) {
   const int D = int(m.dims.size());
   auto name = [&](int d) { return d < D ? upper(m.dims[std::size_t(d)]) : std::string(); };
   if (D == 0)
@@ -89,6 +89,18 @@ std::string caption(const Model& m, const Layout& lay, bool unfold) {
     c += "; " + name(lay.d2) + " links as diagonal ticks at the sending router (" + name(lay.d2) +
          "+ down-right, " + name(lay.d2) + "- up-left)";
   c += ". Colour: the value in the interval shown.";
+  if (D > 3 && unfold && all_groups) {
+    std::string inner;
+    int groups = 1;
+    for (int d = 3; d < D; ++d) inner += name(d);
+    for (int d = 0; d < 3; ++d) groups *= m.sizes[std::size_t(d)];
+    c = fmt::format(
+            "The {} links of all {} {}{}{} positions folded onto one {} group: a segment stands for that "
+            "link "
+            "of every group ({} links) and shows the most loaded of them. ",
+            inner, groups, name(0), name(1), name(2), inner, groups) +
+        c;
+  }
   if (D > 3 && !unfold) {
     std::string folded, shape;
     int n = 1;
@@ -99,8 +111,10 @@ std::string caption(const Model& m, const Layout& lay, bool unfold) {
             "{}D {} drawn as the papers on Tofu do: the {}{}{} torus laid out, each {} group ({} routers, {} "
             "in all) folded into one point. A segment stands for the {} links of one dimension and direction "
             "between two neighbouring groups and shows the most loaded of them; the {} links inside a group "
-            "are not drawn (group_util.svg unfolds the busiest group). ",
-            D, D == 6 ? "Tofu" : "torus", name(0), name(1), name(2), folded, shape, n, n, folded) +
+            "are not drawn here (group_util.svg unfolds the busiest group; topology_util_{}.svg and the "
+            "others "
+            "draw each with every group folded onto one). ",
+            D, D == 6 ? "Tofu" : "torus", name(0), name(1), name(2), folded, shape, n, n, folded, name(3)) +
         c;
   }
   return c;
@@ -191,7 +205,8 @@ Picture picture(const Model& m, bool unfold_group, const std::vector<int>& group
   pic.width = std::max(200.0, lay.width());
   pic.height = lay.height();
   pic.stroke = std::clamp(lay.cell * 0.1, 1.0, 3.5);
-  pic.caption = caption(m, lay, unfold_group);
+  const bool all_groups = unfold_group && group.empty();
+  pic.caption = caption(m, lay, unfold_group, all_groups);
   if (lay.d2 < D)
     for (int p = 0; p < lay.n2; ++p) {
       auto [x, y] = lay.origin(p);
@@ -209,7 +224,7 @@ Picture picture(const Model& m, bool unfold_group, const std::vector<int>& group
     if (unfold_group) {
       if (!inside || D <= 3) continue;
       bool mine = true;
-      for (int k = 0; k < 3; ++k) mine &= a[std::size_t(k)] == group[std::size_t(k)];
+      for (int k = 0; k < 3 && !all_groups; ++k) mine &= a[std::size_t(k)] == group[std::size_t(k)];
       if (!mine) continue;
     } else if (inside) {
       continue;  // a link inside a folded group

@@ -57,7 +57,11 @@ struct Picture {
 };
 
 // The folded view (dims beyond the first three folded), or one group
-// unfolded (its links along the other dimensions, laid out by them).
+// unfolded (its links along the other dimensions, laid out by them), or,
+// with `unfold_group` and an empty `group`, every group's links along the
+// other dimensions folded onto one group's layout: a segment stands for
+// that link of every group and shows the most loaded (on Tofu, the A, B
+// and C links of all XYZ positions on one 2x3x2 ABC group).
 Picture picture(const Model& m, bool unfold_group, const std::vector<int>& group, double width = 820,
                 double height = 600);
 

@@ -48,9 +48,17 @@ std::string slurp(const fs::path& p) {
 }
 
 // What a run directory holds, by kind; paths relative to the directory.
+// `views`: the pages of views `kairo view LOG --out DIR` wrote into it.
 struct RunFiles {
-  std::vector<fs::path> summaries, logs, waves, saves, plots, other;
+  std::vector<fs::path> summaries, logs, waves, saves, plots, views, other;
 };
+
+// A directory `kairo view LOG --out DIR` wrote: its page and its pictures.
+bool is_view_dir(const fs::path& d) {
+  std::error_code ec;
+  return fs::is_regular_file(d / "index.html", ec) && fs::is_regular_file(d / "timeseries_util.svg", ec) &&
+         fs::is_regular_file(d / "topology_util.svg", ec);
+}
 
 RunFiles scan(const fs::path& dir, const fs::path& out) {
   RunFiles f;
@@ -60,12 +68,16 @@ RunFiles scan(const fs::path& dir, const fs::path& out) {
     const std::string name = p.filename().string();
     if (it->is_directory()) {  // views a report generated, and hidden directories, are not run outputs
       if (name.rfind("view-", 0) == 0 || name[0] == '.' || it.depth() >= 2) it.disable_recursion_pending();
+      // A view kairo view wrote here: one page, linked, not a dozen pictures taken for plots.
+      else if (is_view_dir(p))
+        f.views.push_back(p / "index.html"), it.disable_recursion_pending();
       continue;
     }
     if (it->is_regular_file() && !(fs::equivalent(p.parent_path(), out) && name == "index.html"))
       all.push_back(p);
   }
   std::sort(all.begin(), all.end());
+  std::sort(f.views.begin(), f.views.end());
   for (const fs::path& p : all) {
     const std::string ext = p.extension().string();
     if (ext == ".json") {
@@ -116,7 +128,7 @@ int render_report(const std::string& run_dir, const std::string& out_s, const st
     }
     f.summaries.insert(f.summaries.begin(), summary_s);
   }
-  if (f.summaries.empty() && f.logs.empty() && f.waves.empty() && f.plots.empty())
+  if (f.summaries.empty() && f.logs.empty() && f.waves.empty() && f.plots.empty() && f.views.empty())
     return bad_input("counters " + run_dir +
                      ": a directory, but it holds no run output (summary .json, counter log .kcl/.csv, "
                      "waveform .vcd/.fst, plot .svg)");
@@ -145,8 +157,10 @@ int render_report(const std::string& run_dir, const std::string& out_s, const st
                           esc(rel(p)), esc(p.filename().string()), link(p, "plot"));
     body += "</section>\n";
   }
-  if (!f.logs.empty()) {
+  if (!f.logs.empty() || !f.views.empty()) {
     body += "<section><h2>Counter views</h2><ul>\n";
+    for (const fs::path& p : f.views)
+      body += "<li>" + link(p, "view") + ": written by kairo view (time series and topology)</li>\n";
     std::map<std::string, int> taken;
     for (const fs::path& p : f.logs) {
       std::string name = "view-" + p.stem().string();

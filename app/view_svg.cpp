@@ -113,7 +113,8 @@ std::string timeseries_svg(const Model& m, const std::map<std::string, Series>& 
 
 std::string topo_svg(const Picture& pic, const std::vector<float>& v, const std::string& title,
                      const Metric& what, const std::string& dim_filter) {
-  const double top = 28, w = std::max(pic.width, 560.0);
+  // As wide as the picture, and as its title at 13px (0.6 em a character at most).
+  const double top = 28, w = std::max({pic.width, 560.0, 20 + 0.6 * 13 * double(text_chars(title))});
   const auto lines = wrap_words(pic.caption, std::size_t(w / 6.6));
   std::string o = svg_open(w, top + pic.height + 50 + 15 * double(lines.size()), 12);
   o += fmt::format("<text x='10' y='18' font-size='13'>{}</text>\n<g transform='translate(0,{})'>\n",

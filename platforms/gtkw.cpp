@@ -95,9 +95,11 @@ bool gtkw_names_clear(const std::string& a, sim::Time ta, const std::string& b, 
   return apart >= half_widths + kGtkwMarkerGapPixels;
 }
 
-GtkwStory gtkw_story(const sim::Trace& trace, const std::vector<sim::Trace::Emitted>& changes) {
+GtkwStory gtkw_story(const sim::Trace& trace, const std::vector<sim::Trace::Emitted>& changes,
+                     sim::Time story_from) {
   GtkwStory st;
-  const sim::Time start = trace.window_from();
+  const sim::Time start = std::max(trace.window_from(), story_from);
+  st.start = start;
   sim::Time first = sim::kNever, last = start;
   for (const auto& e : changes)
     if (e.t > start) first = std::min(first, e.t), last = std::max(last, e.t);
@@ -106,7 +108,7 @@ GtkwStory gtkw_story(const sim::Trace& trace, const std::vector<sim::Trace::Emit
   st.to = last;
   const sim::Trace::Emitted* head = nullptr;
   for (const auto& e : changes)
-    if (e.v != 0 && is_packet_signal(trace.name(e.s))) {
+    if (e.v != 0 && e.t >= start && is_packet_signal(trace.name(e.s))) {
       head = &e;
       break;
     }
@@ -209,21 +211,24 @@ std::string filter_file(const sim::Trace::States& t, const std::string& stem) {
   return t.name_of ? fmt::format("{}_{}s.txt", stem, t.table) : fmt::format("states_{}.txt", t.table);
 }
 
+// `file` as seen from `dir`; a bare name's directory is "." (the working
+// directory), never the empty path, which has no absolute form.
 std::string relative_to(const std::string& file, const std::filesystem::path& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  const fs::path abs = fs::weakly_canonical(fs::absolute(file), ec);
-  const fs::path base = fs::weakly_canonical(fs::absolute(dir), ec);
+  const fs::path abs = fs::weakly_canonical(fs::absolute(file, ec), ec);
+  const fs::path base = fs::weakly_canonical(fs::absolute(dir.empty() ? fs::path(".") : dir, ec), ec);
   const fs::path rel = abs.lexically_relative(base);
   return rel.empty() ? abs.string() : rel.string();
 }
 
 }  // namespace
 
-void write_gtkw(const sim::Trace& trace, const std::string& path, const std::string& dump) {
+void write_gtkw(const sim::Trace& trace, const std::string& path, const std::string& dump,
+                sim::Time story_from) {
   namespace fs = std::filesystem;
   const auto changes = trace.emitted();
-  const GtkwStory st = gtkw_story(trace, changes);
+  const GtkwStory st = gtkw_story(trace, changes, story_from);
   const fs::path parent = fs::path(path).parent_path();
   const fs::path dir = parent.empty() ? fs::path(".") : parent;
 
@@ -254,7 +259,7 @@ void write_gtkw(const sim::Trace& trace, const std::string& path, const std::str
     groups[it->second].rows.push_back(s);
   }
   for (const auto& e : changes)
-    if (e.t > trace.window_from() && moves[e.s]) {
+    if (e.t > st.start && moves[e.s]) {
       Group& g = groups[index[block_of(trace.name(e.s))]];
       g.first = std::min(g.first, e.t);
     }

@@ -16,7 +16,10 @@
 // or, when the injecting TNI is traced and the packet is a request (not an
 // answer), to that TNI's first completion after the head: its operation's
 // end (a put's after the acknowledgement, a get's after the last response is
-// written), with a 5% margin each side. A trace bounded by --trace-to opens
+// written), with a 5% margin each side. The story is looked for from the
+// trace's start, or from a later time the caller names: a traffic run's
+// measurement window (its warm-up's end), where the network is loaded,
+// rather than its first packet into an empty network. A trace bounded by --trace-to opens
 // on the whole recorded interval instead (--trace-from to --trace-to: the
 // user named the story), with the packet's markers in it.
 //
@@ -55,6 +58,7 @@ inline constexpr int kGtkwWavePixels = kGtkwWidth - kGtkwSstWidth - kGtkwSignals
 inline constexpr int kGtkwMarkerCharPixels = 7, kGtkwMarkerGapPixels = 8;
 
 struct GtkwStory {
+  sim::Time start = 0;                               // where the story was looked for from
   sim::Time from = 0, to = 0;                        // the interval the save file opens on (margin included)
   sim::Time head = sim::kNever, tail = sim::kNever;  // the traced packet's, kNever: none
   sim::Time done = sim::kNever;                      // its operation's completion, kNever: not traced
@@ -72,12 +76,16 @@ double gtkw_ps_per_pixel(double zoom);
 // its marker, print clear of each other at `zoom`.
 bool gtkw_names_clear(const std::string& a, sim::Time ta, const std::string& b, sim::Time tb, double zoom);
 
-// The story of `trace` (see above) from its emitted changes.
-GtkwStory gtkw_story(const sim::Trace& trace, const std::vector<sim::Trace::Emitted>& changes);
+// The story of `trace` (see above) from its emitted changes, looked for
+// from `story_from` on when that is after the trace's start.
+GtkwStory gtkw_story(const sim::Trace& trace, const std::vector<sim::Trace::Emitted>& changes,
+                     sim::Time story_from = 0);
 
 // Writes the save file `path` for `trace`, whose waveform is `dump`, and the
 // translate filter files beside it (states_<table>.txt), each whole through
-// sim::OutputFile; throws sim::OutputError naming --gtkw.
-void write_gtkw(const sim::Trace& trace, const std::string& path, const std::string& dump);
+// sim::OutputFile; throws sim::OutputError naming --gtkw. The story is looked
+// for from `story_from` on (gtkw_story).
+void write_gtkw(const sim::Trace& trace, const std::string& path, const std::string& dump,
+                sim::Time story_from = 0);
 
 }  // namespace kairo::platforms

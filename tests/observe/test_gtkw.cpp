@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "platforms/gtkw.h"
+#include "platforms/platform.h"
 #include "tests/fst_rows.h"
 #include "tests/test_support.h"
 
@@ -147,6 +148,32 @@ TEST(Gtkw, ABoundedTraceOpensOnTheIntervalAsked) {
     EXPECT_LE(f.marker_b, 2200000u);
     EXPECT_LE(f.marker_a, f.marker_b);
   }
+}
+
+// A traffic run traced without --trace-from/--trace-to: its save file opens
+// inside the measurement window (from the warm-up's end, warm-up cycles x
+// the router's clock period, to the measurement's end), where the traced
+// router's links carry packets, not on the first packets into an empty network.
+TEST(Gtkw, ATrafficRunsSaveFileOpensInsideTheMeasurementWindowWhereItsLinksAreBusy) {
+  const std::string dir = test::temp_dir();
+  const std::uint64_t warmup = 1500, measure = 3000;
+  auto r = test::run_kairo({"traffic", "mesh-8x8", "--rate", "0.2", "--warmup-cycles", std::to_string(warmup),
+                            "--measure-cycles", std::to_string(measure), "--trace-nodes", "27", "--fst",
+                            dir + "/t.fst", "--gtkw", dir + "/t.gtkw", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const double period = 1e12 / platforms::load_platform("mesh-8x8").router.clock_hz;  // ps
+  const double measure_from = double(warmup) * period, measure_to = double(warmup + measure) * period;
+  const SaveFile f = parse(test::read_file(dir + "/t.gtkw"));
+  EXPECT_GE(double(f.timestart), measure_from) << "the save file opens in the warm-up";
+  EXPECT_LE(window_end(f), measure_to) << "the save file's window runs past the measurement";
+  EXPECT_GE(f.marker_a, f.timestart);
+  EXPECT_LE(double(f.marker_a), window_end(f));
+  // Some traced link is busy (a packet on it) inside the window.
+  std::size_t busy_changes = 0;
+  for (const auto& [t, s, v] : test::read_fst(dir + "/t.fst"))
+    busy_changes +=
+        ends_with(s, ".busy") && v == 1 && double(t) >= double(f.timestart) && double(t) <= window_end(f);
+  EXPECT_GT(busy_changes, 0u) << "no traced link starts a packet inside the window";
 }
 
 TEST(Gtkw, CreditCountsStayWithinTheVcBufferAndAllReturnWhenTheNetworkDrains) {

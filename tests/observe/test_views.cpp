@@ -6,8 +6,10 @@
 // run report linking what a run wrote.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -131,6 +133,61 @@ TEST(Views, AnAllToAllOnTofuSmallShowsAxesWithUnitsALegendTheFoldingAndTheRunsHe
   const std::string caption = j["caption"];
   EXPECT_NE(caption.find("ABC group"), std::string::npos) << caption;
   EXPECT_NE(caption.find("most loaded"), std::string::npos) << caption;
+}
+
+// Tofu's per-dimension pictures: none is empty. X, Y and Z on the folded
+// view, A, B and C (inside the folded groups) on every group folded onto
+// one: each draws one segment per link of its dimension and direction
+// between two positions of the laid-out dimensions, counted here from the
+// log's link table (a link's own and its peer's coordinates).
+TEST(Views, OnTofuEveryDimensionsPictureDrawsItsLinksTheFoldedABCOnesIncluded) {
+  const std::string dir = test::temp_dir();
+  auto r = test::run_kairo({"run", "tofu-small", "--workload", "alltoall", "--param", "size=1KiB",
+                            "--counters", dir + "/c.kcl", "--interval", "5us", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(test::run_kairo({"view", dir + "/c.kcl", "--out", dir + "/v"}).exit_code, 0);
+  // "x1y0z2a0b1c0" -> its six numbers.
+  auto coords = [](std::string s) {
+    if (s.rfind("rtr_", 0) == 0) s = s.substr(4);
+    std::vector<int> c;
+    for (std::size_t i = 0; i < s.size();) {
+      while (i < s.size() && std::isalpha(static_cast<unsigned char>(s[i]))) ++i;
+      std::size_t j = i;
+      while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+      c.push_back(std::stoi(s.substr(i, j - i)));
+      i = j;
+    }
+    return c;
+  };
+  const auto d = platforms::read_counter_log(dir + "/c.kcl");
+  std::map<std::string, std::set<std::vector<int>>>
+      segments;  // dimension -> (its ends in the laid-out dims, dir)
+  const std::string letters = "xyzabc";
+  for (const auto& l : d.links) {
+    const auto k = l.dim.size() == 1 ? letters.find(char(std::tolower(static_cast<unsigned char>(l.dim[0]))))
+                                     : std::string::npos;
+    if (k == std::string::npos) continue;  // ni
+    const std::vector<int> a = coords(l.coord), b = coords(l.peer);
+    ASSERT_EQ(a.size(), 6u) << l.coord;
+    ASSERT_EQ(b.size(), 6u) << l.peer;
+    const std::size_t first = k < 3 ? 0 : 3;  // X, Y, Z on the XYZ layout; A, B, C on the ABC one
+    std::vector<int> key(a.begin() + long(first), a.begin() + long(first) + 3);
+    key.insert(key.end(), b.begin() + long(first), b.begin() + long(first) + 3);
+    key.push_back(l.dir == "+" ? 1 : -1);
+    segments[std::string(1, char(std::toupper(static_cast<unsigned char>(letters[k]))))].insert(key);
+  }
+  ASSERT_EQ(segments.size(), 6u) << "tofu-small's log has links in X, Y, Z, A, B and C";
+  for (const auto& [dim, segs] : segments) {
+    const std::string svg = test::read_file(dir + "/v/topology_util_" + dim + ".svg");
+    std::size_t lines = 0;
+    for (std::size_t p = 0; (p = svg.find("<line ", p)) != std::string::npos; ++p) ++lines;
+    EXPECT_EQ(lines, segs.size()) << "topology_util_" << dim << ".svg draws " << lines
+                                  << " links, the log has " << segs.size() << " distinct " << dim
+                                  << " links in its layout";
+    if (dim >= "A" && dim <= "C")
+      EXPECT_NE(svg.find("folded onto one"), std::string::npos)
+          << dim << ": the caption says how it is folded";
+  }
 }
 
 TEST(Views, TrafficOnThe10x10x10TorusFitsTheWindowWithTheSummaryFoundNextToTheLog) {
@@ -312,6 +369,21 @@ TEST(Views, ARunDirectoryGetsAReportLinkingEachFileItHoldsAndTheCommandsThatOpen
   // The counter log's own contract is unchanged: a file with --out gets its views.
   ASSERT_EQ(test::run_kairo({"view", run_dir + "/c.kcl", "--out", dir + "/v"}).exit_code, 0);
   EXPECT_FALSE(test::read_file(dir + "/v/topology_util.svg").empty());
+}
+
+// A view `kairo view LOG --out DIR` wrote inside the run directory (README:
+// `kairo view out/c.kcl --out out/view`, then `kairo view out`) is one link
+// on the report, its page, not its dozen pictures embedded as plots.
+TEST(Views, AViewWrittenIntoTheRunDirectoryIsLinkedAsAViewNotEmbeddedAsPlots) {
+  const std::string dir = test::temp_dir();
+  const std::string log = logged_run(dir, "c.kcl");
+  ASSERT_EQ(test::run_kairo({"view", log, "--out", dir + "/view"}).exit_code, 0);
+  ASSERT_EQ(test::run_kairo({"view", dir}).exit_code, 0);
+  const std::string html = test::read_file(dir + "/index.html");
+  EXPECT_EQ(html.find("<img src=\"view/"), std::string::npos) << "the view's pictures are embedded as plots";
+  EXPECT_NE(html.find("href=\"view/index.html\""), std::string::npos) << "the view's page is not linked";
+  EXPECT_NE(html.find("href=\"view-c/index.html\""), std::string::npos)
+      << "the log's own views are not linked";
 }
 
 TEST(Views, ARunDirectoryWithNothingToShowOrAMissingPathIsRefusedByName) {

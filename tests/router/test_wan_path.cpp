@@ -180,9 +180,8 @@ TEST(WanCongestion, OnGrid2x32TheStreamsSweepPeaksBetweenFourAndSixteen) {
     std::string line;
     while (std::getline(in, line)) {
       std::istringstream f(line);
-      std::string rank, streams, completion;
-      if (std::getline(f, rank, ',') && std::getline(f, streams, ',') && std::getline(f, completion, ',') &&
-          rank != "rank")
+      std::string streams, completion;  // the table: streams,completion_ns,...,fastest
+      if (std::getline(f, streams, ',') && std::getline(f, completion, ',') && streams != "streams")
         ns[std::stoi(streams)] = std::stod(completion);
     }
     ASSERT_EQ(ns.size(), 6u) << r.out;
