@@ -5,7 +5,7 @@ The block is read from the README at test time, so whatever lines it holds
 are checked: each command (a line, with its backslash continuations; the
 `build/kairo` lines, and the mpirun ones) runs in order, through bash, in a fresh
 temporary directory that holds `build` (a link to the directory of the
-kairo binary given), `examples` (a link to the repository's) and an empty
+kairo binary given), `examples`, `tests`, `platforms` and `waves` (links to the repository's) and an empty
 `out/`, so that the examples' outputs stay out of the repository and later
 lines find what earlier ones wrote. Each must exit with code 0.
 
@@ -93,7 +93,8 @@ def main():
         return 0
     tmp = tempfile.mkdtemp(prefix="kairo-readme-")
     os.symlink(os.path.dirname(os.path.abspath(args.kairo)), os.path.join(tmp, "build"))
-    os.symlink(os.path.join(repo, "examples"), os.path.join(tmp, "examples"))
+    for d in ("examples", "tests", "platforms", "waves"):  # the inputs examples name (a BookSim configuration, ...)
+        os.symlink(os.path.join(repo, d), os.path.join(tmp, d))
     os.mkdir(os.path.join(tmp, "out"))
     failed = 0
     for c, _ in run:
