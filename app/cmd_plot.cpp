@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app/cli_common.h"
+#include "app/plot_bars.h"
 #include "app/plot_data.h"
 #include "sim/output_file.h"
 
@@ -44,6 +45,11 @@ int plot_files(const PlotArgs& a) {
     for (std::size_t i = 0; i < a.files.size(); ++i) {
       const std::string& f = a.files[i];
       inputs.push_back({f, plot::parse_input(f, read_input(f)), a.labels.empty() ? "" : a.labels[i]});
+    }
+    // An experiment's summary (docs/experiments.md) is drawn as the experiment draws it.
+    if (inputs.size() == 1 && inputs[0].data.contains("rows") && inputs[0].data.contains("measure")) {
+      sim::write_output_file("--out", a.out, plot::experiment_svg(inputs[0].data));
+      return kExitOk;
     }
     sim::write_output_file("--out", a.out, plot::render_svg(plot::make_chart(inputs, kind, a.y_max)));
     return kExitOk;

@@ -96,10 +96,13 @@ std::string sweep_chart(const json& summary) {
                         name});
       it = inputs.end() - 1;
     }
+    auto ci = [](const json& x) { return x["ci95"].is_null() ? json(0.0) : x["ci95"]; };
     it->data["sweep"].push_back({{"rate", r["rate"]},
                                  {"offered_flits_per_node_cycle", r["offered"]["mean"]},
                                  {"accepted_flits_per_node_cycle", r["accepted"]["mean"]},
-                                 {"avg_packet_latency_cycles", r["avg_packet_latency_cycles"]["mean"]}});
+                                 {"accepted_flits_per_node_cycle_ci95", ci(r["accepted"])},
+                                 {"avg_packet_latency_cycles", r["avg_packet_latency_cycles"]["mean"]},
+                                 {"avg_packet_latency_cycles_ci95", ci(r["avg_packet_latency_cycles"])}});
   }
   return render_svg(make_chart(inputs, Kind::kLatency));
 }

@@ -23,7 +23,13 @@ struct Curve {
   std::size_t input = 0;
   std::vector<std::pair<std::string, std::string>> fields;  // key, legend text
   std::vector<double> rate, x, y, accepted;                 // accepted: traffic only
+  std::vector<double> y_err, accepted_err;                  // 95% intervals (an experiment's means), else 0
 };
+
+// An optional number (an interval), 0 when absent.
+double optional_number(const json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
+}
 
 [[noreturn]] void bad(const Input& in, const std::string& what) {
   throw std::invalid_argument(in.name + ": " + what);
@@ -70,6 +76,8 @@ Curve traffic_curve(const Input& in, std::size_t index) {
     c.x.push_back(number(in, pts[i], "offered_flits_per_node_cycle", where));
     c.y.push_back(number(in, pts[i], "avg_packet_latency_cycles", where));
     c.accepted.push_back(number(in, pts[i], "accepted_flits_per_node_cycle", where));
+    c.y_err.push_back(optional_number(pts[i], "avg_packet_latency_cycles_ci95"));
+    c.accepted_err.push_back(optional_number(pts[i], "accepted_flits_per_node_cycle_ci95"));
   }
   return c;
 }
@@ -214,7 +222,8 @@ Chart traffic_chart(const std::vector<Curve>& curves, Kind kind) {
   bool any_mark = false;
   for (const Curve& c : curves) {
     Series s;
-    for (std::size_t i = 0; i < c.x.size(); ++i) s.points.push_back({c.x[i], thr ? c.accepted[i] : c.y[i]});
+    for (std::size_t i = 0; i < c.x.size(); ++i)
+      s.points.push_back({c.x[i], thr ? c.accepted[i] : c.y[i], thr ? c.accepted_err[i] : c.y_err[i]});
     const int sat = saturation_index(c.x, c.accepted, c.y);
     if (sat >= 0) s.marked = std::size_t(sat);
     any_mark = any_mark || sat >= 0;

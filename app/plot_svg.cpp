@@ -183,6 +183,15 @@ std::string series_svg(const Series& s, int i, const Mapping& mx, const Mapping&
   out += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.6\"{}/>\n", pts,
                      colour, dash.empty() ? "" : " stroke-dasharray=\"" + dash + "\"");
   for (const Point& p : s.points) out += marker(i, mx(p.x), my(p.y), colour) + "\n";
+  for (const Point& p : s.points) {  // intervals; on a log axis only where the low end stays above 0
+    if (!(p.y_err > 0) || (my.scale == Scale::kLog && p.y - p.y_err <= 0)) continue;
+    const double x = mx(p.x), lo = my(p.y - p.y_err), hi = my(p.y + p.y_err);
+    out += fmt::format(
+        "<path class=\"ci\" data-y=\"{}\" data-ci95=\"{}\" d=\"M{} {}V{}M{} {}H{}M{} {}H{}\" stroke=\"{}\" "
+        "fill=\"none\"/>\n",
+        p.y, p.y_err, num(x), num(lo), num(hi), num(x - 3), num(lo), num(x + 3), num(x - 3), num(hi),
+        num(x + 3), colour);
+  }
   if (s.marked && *s.marked < s.points.size()) {
     const Point& p = s.points[*s.marked];
     out += fmt::format(
@@ -359,13 +368,18 @@ std::string render_svg(const Chart& c) {
           "stroke-dasharray=\"3 3\"/>\n",
           num(mx(lo)), num(my(lo)), num(mx(hi)), num(my(hi)));
   }
-  if (c.y_max > 0)
+  // Curves cut at y_max, and intervals that reach past the axes, stay inside the frame.
+  const bool clip =
+      c.y_max > 0 || std::any_of(c.series.begin(), c.series.end(), [](const Series& s) {
+        return std::any_of(s.points.begin(), s.points.end(), [](const Point& p) { return p.y_err > 0; });
+      });
+  if (clip)
     out += fmt::format(
         "<clipPath id=\"plot-area\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath>\n<g "
         "clip-path=\"url(#plot-area)\">\n",
         num(fr.left), num(kTop), num(kRight - fr.left), num(kBottom - kTop));
   for (std::size_t i = 0; i < c.series.size(); ++i) out += series_svg(c.series[i], int(i), mx, my);
-  if (c.y_max > 0) out += "</g>\n";
+  if (clip) out += "</g>\n";
   out += legend_svg(entries, lg);
   for (std::size_t i = 0; i < lines.size(); ++i)
     out += text(2 * kLegendPad, caption_y + 13 * double(i), lines[i], "class=\"caption\" font-size=\"10\"");

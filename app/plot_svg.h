@@ -12,6 +12,7 @@ namespace kairo::app::plot {
 
 struct Point {
   double x = 0, y = 0;
+  double y_err = 0;  // > 0: a whisker from y - y_err to y + y_err (a 95% interval)
 };
 
 struct Series {

@@ -290,3 +290,41 @@ TEST(Experiment, BadFilesNameTheirPlaceAndKey) {
 
 }  // namespace
 }  // namespace kairo
+
+namespace kairo {
+namespace {
+
+TEST(Experiment, ASweepsFigureCarriesEachPointsIntervalAndKairoPlotRedrawsIt) {
+  const std::string dir = test::temp_dir();
+  const std::string file = test::write_file(dir, "s.yaml", R"(platform: mesh-8x8
+traffic: {warmup_cycles: 300, measure_cycles: 1500}
+grid:
+  router.allocator: [islip, oldest_first]
+measure: {kind: sweep, rates: [0.1, 0.3]}
+seeds: 3
+outputs: {dir: )" + dir + "/out}\n");
+  const auto r = run_kairo({"experiment", file, "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json s = read_json(dir + "/out/summary.json");
+  const std::string svg = test::read_file(dir + "/out/summary.svg");
+  // One whisker per point, each the half-width the table gives for that configuration and rate.
+  std::size_t whiskers = 0;
+  for (const auto& row : s["rows"]) {
+    const json& lat = row["avg_packet_latency_cycles"];
+    if (lat["ci95"].get<double>() <= 0) continue;
+    ++whiskers;
+    EXPECT_NE(svg.find("data-ci95=\"" + lat["ci95"].dump() + "\""), std::string::npos) << row.dump();
+  }
+  EXPECT_GT(whiskers, 0u);
+  std::size_t drawn = 0;
+  for (std::size_t at = svg.find("class=\"ci\""); at != std::string::npos;
+       at = svg.find("class=\"ci\"", at + 1))
+    ++drawn;
+  EXPECT_EQ(drawn, whiskers);
+  const auto p = run_kairo({"plot", dir + "/out/summary.json", "--out", dir + "/again.svg"});
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_EQ(test::read_file(dir + "/again.svg"), svg);
+}
+
+}  // namespace
+}  // namespace kairo
