@@ -2,8 +2,10 @@
 # Fuzzes kairo's input parsers with libFuzzer under ASan+UBSan (tests/fuzz):
 # fuzz_platform (platform YAML), fuzz_counter_log (.kcl/.csv counter logs, as
 # `kairo view` reads them), fuzz_op_log (operation logs and rules files,
-# as `kairo check-ops` reads and checks them) and fuzz_otf2 (OTF2 archives, as
-# `kairo run --workload trace` reads them).
+# as `kairo check-ops` reads and checks them), fuzz_otf2 (OTF2 archives, as
+# `kairo run --workload trace` reads them), fuzz_booksim (BookSim configuration
+# files, as `kairo traffic --booksim` reads them) and fuzz_experiment
+# (experiment files, as `kairo experiment` reads and checks them).
 #   tools/fuzz.sh [SECONDS]   seconds per fuzzer, default 1800
 # Builds in build-fuzz/ (clang, -DKAIRO_FUZZ=ON), keeps the growing corpus in
 # build-fuzz/corpus/<fuzzer>/, crash/timeout/oom reproducers in
@@ -31,13 +33,16 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DKAIRO_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build-fuzz -j "$jobs" --target fuzz_platform fuzz_counter_log fuzz_op_log fuzz_otf2
+cmake --build build-fuzz -j "$jobs" --target fuzz_platform fuzz_counter_log fuzz_op_log fuzz_otf2 fuzz_booksim fuzz_experiment
 
 # Seeds, made afresh each run: the shipped and the known-bad platforms, and
 # small counter logs in both formats written by the (Release) kairo binary.
 seeds=build-fuzz/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds/fuzz_platform" "$seeds/fuzz_counter_log" "$seeds/fuzz_op_log" "$seeds/fuzz_otf2" build-fuzz/artifacts
+mkdir -p "$seeds/fuzz_platform" "$seeds/fuzz_counter_log" "$seeds/fuzz_op_log" "$seeds/fuzz_otf2" \
+  "$seeds/fuzz_booksim" "$seeds/fuzz_experiment" build-fuzz/artifacts
+cp tests/validation/booksim_reference/cfg/*.cfg "$seeds/fuzz_booksim/"
+cp examples/experiments/*.yaml "$seeds/fuzz_experiment/"
 cp platforms/*.yaml tests/bad_platforms/* "$seeds/fuzz_platform/"
 kairo=build/kairo
 [ -x "$kairo" ] || cmake --build build -j "$jobs" --target kairo
@@ -128,10 +133,11 @@ fuzz_one() {
     [ -z "$found" ] || printf '  reproducer: %s\n' $found
   } >"build-fuzz/$f.result"
 }
-for f in fuzz_platform fuzz_counter_log fuzz_op_log fuzz_otf2; do fuzz_one "$f" & done
+fuzzers=(fuzz_platform fuzz_counter_log fuzz_op_log fuzz_otf2 fuzz_booksim fuzz_experiment)
+for f in "${fuzzers[@]}"; do fuzz_one "$f" & done
 wait
 status=0
-for f in fuzz_platform fuzz_counter_log fuzz_op_log fuzz_otf2; do
+for f in "${fuzzers[@]}"; do
   cat "build-fuzz/$f.result"
   grep -q ": clean$" "build-fuzz/$f.result" || status=1
 done
