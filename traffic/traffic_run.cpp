@@ -14,6 +14,7 @@
 
 #include "platforms/boundary.h"
 #include "platforms/ocs_boundary.h"
+#include "platforms/resolved.h"
 #include "sim/host_memory.h"
 #include "sim/kernel.h"
 #include "sim/mpi_world.h"
@@ -277,6 +278,7 @@ json summarize(const platforms::Platform& plat, const TrafficOptions& o, Traffic
   j["pattern"] = o.pattern;
   j["packet_flits"] = o.packet_flits;
   j["seed"] = o.seed;
+  j["resolved"] = platforms::resolved_json(plat);
   if (o.batch_packets > 0) {
     j["mode"] = "batch";
     j["batch_packets"] = o.batch_packets;
