@@ -2,6 +2,7 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "platforms/partition.h"
@@ -13,6 +14,14 @@ enum ExitCode { kExitOk = 0, kExitSimFailure = 1, kExitBadInput = 2 };
 
 // Prints "kairo: error: <msg>" on stderr and returns kExitBadInput.
 int bad_input(const std::string& msg);
+// Says on stderr each value kairo adjusted in the platform, one line each
+// ("kairo: nic.mtu 1920B adjusted to 224B: <why>"), leaving out keys that
+// start with `skip_prefix` (what the command does not build). Said also under
+// --quiet (it is a warning, not progress); the caller says it once per
+// command: on process 0, never in a sweep point's or a variant's child.
+void say_adjustments(const platforms::Platform& p, const std::string& skip_prefix = "");
+// The same from a run's resolved configuration (platforms/resolved.h).
+void say_adjustments(const nlohmann::json& resolved, const std::string& skip_prefix = "");
 // A failure of this process during a partitioned run, while the others may be
 // waiting for it in a collective: prints "kairo: error: process R of N: msg"
 // on stderr (whichever process it is) and ends every process of the run with

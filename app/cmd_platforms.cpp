@@ -10,6 +10,7 @@
 #include "hw/common/topology.h"
 #include "hw/ocs/clos_fabric.h"
 #include "platforms/platform.h"
+#include "platforms/resolved.h"
 #include "platforms/switch_netlist.h"
 #include "sim/host_memory.h"
 #include "sim/units.h"
@@ -148,11 +149,33 @@ void print_alltoall_bounds(const platforms::Platform& p, std::uint64_t m) {
   if (!b.note.empty()) std::cout << "             " << b.note << "\n";
 }
 
+// --resolved: every parameter with its value, unit and source
+// (platforms/resolved.h), in the order of `kairo --list-params`.
+void print_resolved(const platforms::Platform& p) {
+  std::cout << fmt::format("platform {} ({}): resolved configuration\n", p.name, p.source);
+  std::cout << fmt::format("  {:<32} {:<16} {:<7} {}\n", "key", "value", "unit", "source");
+  for (const auto& [key, e] : platforms::resolved_entries(p)) {
+    const nlohmann::json& v = e["value"];
+    std::string source = e["source"].get<std::string>();
+    if (source == "adjusted")
+      source += fmt::format(" from {}: {}", e["requested"].dump(), e["reason"].get<std::string>());
+    std::cout << fmt::format("  {:<32} {:<16} {:<7} {}\n", key,
+                             v.is_string() ? v.get<std::string>() : v.dump(), platforms::resolved_unit(key),
+                             source);
+  }
+}
+
 // With --processes (`partitioned`): the partition for a partitioned run too.
 int check(const std::string& name, const std::vector<std::string>& sets, bool ports, bool partitioned,
-          long long processes, const std::string& partition, const std::string& alltoall_size) {
+          long long processes, const std::string& partition, const std::string& alltoall_size,
+          bool resolved) {
   try {
     platforms::Platform p = platforms::load_platform(name, sets);
+    say_adjustments(p);
+    if (resolved) {
+      print_resolved(p);
+      return kExitOk;
+    }
     // Refused before anything is built when this host could not run it.
     const double need = platforms::estimated_host_bytes(p, true);
     sim::check_host_memory(fmt::format("platform {} ({} nodes) with its NICs", p.name, p.nodes()), need);
@@ -249,8 +272,14 @@ void add_platform_commands(CLI::App& app, int& exit_code) {
   auto alltoall_size = std::make_shared<std::string>();
   c->add_option("--alltoall-size", *alltoall_size,
                 "bytes per pair of the all-to-all whose bounds are printed (default 4KiB)");
-  c->callback([name, sets, ports, given, processes, partition, alltoall_size, &exit_code] {
-    exit_code = check(*name, *sets, *ports, given->count() > 0, *processes, *partition, *alltoall_size);
+  auto resolved = std::make_shared<bool>(false);
+  c->add_flag(
+      "--resolved", *resolved,
+      "print every parameter's value, unit and source (default, file, set or adjusted) instead of the "
+      "shape (docs/parameters.md)");
+  c->callback([name, sets, ports, given, processes, partition, alltoall_size, resolved, &exit_code] {
+    exit_code =
+        check(*name, *sets, *ports, given->count() > 0, *processes, *partition, *alltoall_size, *resolved);
   });
 }
 

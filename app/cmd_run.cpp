@@ -28,6 +28,8 @@ int run_once(RunArgs& a) {
   const sim::MpiWorld& world = sim::MpiWorld::get();
   try {
     RunPlan plan(a);
+    // A variant's child stays silent: its parent says them once (app/run_variants.cpp).
+    if (!a.summary_to && (!a.split || world.root())) say_adjustments(plan.plat);
     const auto t0 = std::chrono::steady_clock::now();
     RunMachine m(plan);
     std::unique_ptr<SplitRun> split;

@@ -14,6 +14,7 @@
 #include "app/plot_data.h"
 #include "app/traffic_args.h"
 #include "platforms/partition.h"
+#include "platforms/resolved.h"
 #include "sim/host_memory.h"
 #include "sim/mpi_world.h"
 #include "sim/output_file.h"
@@ -110,6 +111,7 @@ nlohmann::json sweep(const platforms::Platform& plat, TrafficArgs& a, int& code,
     const nlohmann::json& p = results[i];
     if (p.contains("error")) throw std::invalid_argument(p["error"].get<std::string>());
     points.push_back(p);
+    points.back().erase("resolved");  // the sweep's own, below, is every point's
     double offered = p["offered_flits_per_node_cycle"], accepted = p["accepted_flits_per_node_cycle"];
     double lat = p["avg_packet_latency_cycles"];
     if (p["deadlock"] == true || p["packets_lost"] != 0) code = kExitSimFailure;
@@ -127,6 +129,7 @@ nlohmann::json sweep(const platforms::Platform& plat, TrafficArgs& a, int& code,
       {"platform", plat.name},
       {"pattern", a.opt.pattern},
       {"sets", plot::sets_json(a.sets)},
+      {"resolved", platforms::resolved_json(plat)},
       {"sweep", points},
       {"saturation_rate", saturation},
       {"last_stable_rate", last_stable},
@@ -204,6 +207,8 @@ int run_traffic_command(TrafficArgs& a, const std::function<bool(const char*)>& 
   try {
     take_booksim(a, given);
     platforms::Platform plat = platforms::load_platform(a.platform, a.sets);
+    // A traffic run builds no NICs: their adjustments are recorded, not said.
+    if (sim::MpiWorld::get().root()) say_adjustments(plat, "nic.");
     a.opt.hotspots.assign(a.hotspots.begin(), a.hotspots.end());
     if (!a.quiet) a.opt.progress = [](const std::string& line) { std::cerr << line << "\n"; };
     a.opt.warn = [](const std::string& line) { std::cerr << line << "\n"; };

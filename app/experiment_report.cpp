@@ -12,6 +12,7 @@
 #include "app/plot_bars.h"
 #include "app/plot_data.h"
 #include "app/stats.h"
+#include "platforms/resolved.h"
 #include "sim/output_file.h"
 
 namespace kairo::app::experiment {
@@ -19,10 +20,16 @@ namespace kairo::app::experiment {
 using nlohmann::json;
 
 json record_json(const RunRecord& r) {
-  return {
-      {"rate", r.rate},  {"offered", r.offered},   {"accepted", r.accepted},           {"latency", r.latency},
-      {"p99", r.p99},    {"deadlock", r.deadlock}, {"drain_limited", r.drain_limited}, {"lost", r.lost},
-      {"error", r.error}};
+  return {{"rate", r.rate},
+          {"offered", r.offered},
+          {"accepted", r.accepted},
+          {"latency", r.latency},
+          {"p99", r.p99},
+          {"deadlock", r.deadlock},
+          {"drain_limited", r.drain_limited},
+          {"lost", r.lost},
+          {"error", r.error},
+          {"warmup_unconverged", r.warmup_unconverged}};
 }
 
 RunRecord record_from_json(const json& j) {
@@ -45,21 +52,27 @@ const char* measure_name(Measure m) {
   return m == Measure::kRate ? "rate" : m == Measure::kSweep ? "sweep" : "saturation";
 }
 
-// The value a configuration gives a varying key: its own, else the fixed one, else the default.
-std::string cell(const Spec& s, const Configuration& c, const std::string& key) {
+// The value a configuration gives a varying key: its own, else the value
+// its platform resolved to (a default or the file's) or the fixed traffic option.
+std::string cell(const Spec& s, const Configuration& c, const std::string& key, const json& resolved) {
   for (const Setting& v : c.settings)
     if (v.key == key) return v.value;
-  for (const auto& kv : s.sets)
-    if (kv.rfind(key + "=", 0) == 0) return kv.substr(key.size() + 1);
-  return "default";
+  if (resolved.contains(key)) return platforms::resolved_text(key, resolved[key]["value"]);
+  const traffic::TrafficOptions& o = s.traffic;
+  if (key == "pattern") return o.pattern;
+  if (key == "packet_flits") return std::to_string(o.packet_flits);
+  if (key == "injection") return o.injection;
+  if (key == "warmup_cycles") return std::to_string(o.warmup_cycles);
+  if (key == "measure_cycles") return std::to_string(o.measure_cycles);
+  return "as set";
 }
 
 // One row: a configuration (at a rate, for a sweep) and its figures over seeds.
-json row(const Spec& s, std::size_t c,
+json row(const Spec& s, std::size_t c, const json& resolved,
          const std::vector<std::pair<const Figure*, std::vector<double>>>& figures, std::size_t seeds,
          const json& rate = nullptr) {
   json settings = json::object();
-  for (const auto& k : s.varying) settings[k] = cell(s, s.configurations[c], k);
+  for (const auto& k : s.varying) settings[k] = cell(s, s.configurations[c], k, resolved);
   json r = {{"configuration", s.configurations[c].name}, {"settings", settings}, {"seeds", seeds}};
   if (!rate.is_null()) r["rate"] = rate;
   for (const auto& [f, xs] : figures) r[f->name] = stats::to_json(stats::summarize(xs), xs);
@@ -75,7 +88,8 @@ const Figure kLatency{"avg_packet_latency_cycles", "average packet latency (cycl
 const Figure kP99{"p99_latency_cycles", "p99 latency (cycles)"};
 
 // The rows of every configuration; `failed` when a run failed.
-json rows(const Spec& s, const std::vector<TaskResult>& results, json& per_seed, bool& failed) {
+json rows(const Spec& s, const std::vector<TaskResult>& results, const json& resolved, json& per_seed,
+          bool& failed) {
   json out = json::array();
   for (std::size_t c = 0; c < s.configurations.size(); ++c) {
     std::vector<const TaskResult*> mine;
@@ -98,7 +112,8 @@ json rows(const Spec& s, const std::vector<TaskResult>& results, json& per_seed,
         rate.push_back(t->lo);
         thr.push_back(t->runs.at(t->lo).accepted);
       }
-      json r = row(s, c, {{&kSatThroughput, thr}, {&kSatRate, rate}, {&kZeroLoad, zero}}, mine.size());
+      json r = row(s, c, resolved[c], {{&kSatThroughput, thr}, {&kSatRate, rate}, {&kZeroLoad, zero}},
+                   mine.size());
       std::size_t above = 0;
       for (const TaskResult* t : mine) above += t->hi >= s.rule.high && !t->runs.count(s.rule.high);
       if (above)
@@ -117,8 +132,9 @@ json rows(const Spec& s, const std::vector<TaskResult>& results, json& per_seed,
           const RunRecord& r = t->runs.at(rate);
           off.push_back(r.offered), acc.push_back(r.accepted), lat.push_back(r.latency), p99.push_back(r.p99);
         }
-        out.push_back(row(s, c, {{&kOffered, off}, {&kAccepted, acc}, {&kLatency, lat}, {&kP99, p99}},
-                          mine.size(), rate));
+        out.push_back(row(s, c, resolved[c],
+                          {{&kOffered, off}, {&kAccepted, acc}, {&kLatency, lat}, {&kP99, p99}}, mine.size(),
+                          rate));
         if (unsettled) out.back()["warmup_unconverged_runs"] = unsettled;
       }
     }
@@ -194,10 +210,18 @@ std::string markdown_table(const json& summary) {
 
 json summarize(const Spec& s, const std::vector<platforms::Platform>& plats,
                const std::vector<TaskResult>& results, const Counts& counts, int& code) {
-  (void)plats;
+  // Each configuration's whole resolved configuration (platforms/resolved.h).
+  json resolved = json::array(), configurations = json::array();
+  for (std::size_t c = 0; c < s.configurations.size(); ++c) {
+    resolved.push_back(platforms::resolved_json(plats[c]));
+    json settings = json::object();
+    for (const Setting& v : s.configurations[c].settings) settings[v.key] = v.value;
+    configurations.push_back(
+        {{"name", s.configurations[c].name}, {"settings", settings}, {"resolved", resolved.back()}});
+  }
   json per_seed = json::array();
   bool failed = false;
-  json table = rows(s, results, per_seed, failed);
+  json table = rows(s, results, resolved, per_seed, failed);
   // The best configuration: highest saturation throughput, or lowest latency at a rate.
   const char* key = s.measure == Measure::kSaturation ? kSatThroughput.name : kLatency.name;
   std::map<json, std::size_t> best;  // by rate (null for saturation)
@@ -233,10 +257,16 @@ json summarize(const Spec& s, const std::vector<platforms::Platform>& plats,
         {"packet_flits", o.packet_flits},
         {"warmup_cycles", o.warmup_cycles},
         {"measure_cycles", o.measure_cycles},
-        {"drain_cycles", o.drain_cycles}}},
+        {"drain_cycles", o.drain_cycles},
+        {"packet_sizes", o.packet_sizes},
+        {"injection", o.injection},
+        {"burst_alpha", o.burst_alpha},
+        {"burst_beta", o.burst_beta},
+        {"warmup_converge", o.warmup_converge}}},
       {"measure", measure},
       {"seeds", s.seeds},
       {"varying", s.varying},
+      {"configurations", configurations},
       {"rows", table},
       {"runs", per_seed},
       {"runs_made", counts.ran},

@@ -55,6 +55,7 @@ RunRecord record_of(double rate, const json& j) {
   r.drain_limited = j.value("drain_limited", false);
   r.lost =
       j.value("packets_lost", std::uint64_t(0)) != 0 || j.value("packets_duplicated", std::uint64_t(0)) != 0;
+  if (j.contains("warmup")) r.warmup_unconverged = !j["warmup"].value("converged", true);
   return r;
 }
 
@@ -132,6 +133,9 @@ std::string run_key(const Spec& s, const Configuration& c, std::uint64_t seed, d
   for (auto h : o.hotspots) k += std::to_string(h) + ",";
   if (o.warmup_converge)
     k += fmt::format(" converge sample={} threshold={}", o.sample_cycles, o.warmup_threshold);
+  if (o.injection != "bernoulli")
+    k += fmt::format(" injection={} alpha={} beta={}", o.injection, o.burst_alpha, o.burst_beta);
+  for (const auto& [flits, weight] : o.packet_sizes) k += fmt::format(" size={}:{}", flits, weight);
   return k + fmt::format("\nseed={} rate={}\n", seed, rate);
 }
 

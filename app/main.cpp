@@ -10,6 +10,7 @@
 
 #include "app/cli_common.h"
 #include "platforms/platform.h"
+#include "platforms/resolved.h"
 #include "sim/mpi_world.h"
 #include "sim/output_file.h"
 
@@ -18,6 +19,15 @@ namespace kairo::app {
 int bad_input(const std::string& msg) {
   std::cerr << "kairo: error: " << msg << "\n";
   return kExitBadInput;
+}
+
+void say_adjustments(const nlohmann::json& resolved, const std::string& skip_prefix) {
+  for (const std::string& note : platforms::adjustment_notes(resolved, skip_prefix))
+    std::cerr << "kairo: " << note << "\n";
+}
+
+void say_adjustments(const platforms::Platform& p, const std::string& skip_prefix) {
+  if (!p.adjustments.empty()) say_adjustments(platforms::resolved_json(p), skip_prefix);
 }
 
 void fail_in_parallel(const std::string& msg, int code) {

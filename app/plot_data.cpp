@@ -9,6 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "platforms/resolved.h"
+
 namespace kairo::app::plot {
 namespace {
 
@@ -24,6 +26,7 @@ struct Curve {
   std::vector<std::pair<std::string, std::string>> fields;  // key, legend text
   std::vector<double> rate, x, y, accepted;                 // accepted: traffic only
   std::vector<double> y_err, accepted_err;                  // 95% intervals (an experiment's means), else 0
+  const json* resolved = nullptr;                           // the run's resolved configuration, if it has one
 };
 
 // An optional number (an interval), 0 when absent.
@@ -43,9 +46,55 @@ double number(const Input& in, const json& j, const char* key, const std::string
 
 std::string text_of(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
-void add_sets(Curve& c, const json& j) {
+// The parameters of a curve: its JSON's resolved configuration (fields made
+// in resolved_fields), or for a JSON written before kairo recorded one, its
+// --set overrides as given.
+void add_parameters(Curve& c, const json& j) {
+  if (j.contains("resolved") && j["resolved"].is_object()) {
+    c.resolved = &j["resolved"];
+    return;
+  }
   if (!j.contains("sets") || !j["sets"].is_object()) return;
   for (const auto& [k, v] : j["sets"].items()) c.fields.emplace_back(k, k + "=" + text_of(v));
+}
+
+// The resolved parameters a legend or title names, with their real values:
+// each whose value differs between the curves, and each a --set gave (equal
+// on every curve, it goes to the title). Between curves of different
+// platforms, values only their files make differ are the platform's doing
+// (its name is in the legend): those are left out.
+void resolved_fields(std::vector<Curve>& curves) {
+  std::vector<const json*> rs;
+  for (const Curve& c : curves)
+    if (c.resolved) rs.push_back(c.resolved);
+  if (rs.empty()) return;
+  auto field = [](const Curve& c, const std::string& key) {
+    for (const auto& f : c.fields)
+      if (f.first == key) return f.second;
+    return std::string();
+  };
+  bool one_platform = true;
+  for (const Curve& c : curves)
+    one_platform = one_platform && field(c, "platform") == field(curves[0], "platform");
+  std::vector<std::string> keys;
+  for (const json* r : rs)
+    for (const auto& [k, e] : r->items()) {
+      if (k == "name" || k == "description" || std::find(keys.begin(), keys.end(), k) != keys.end()) continue;
+      bool differs = false, set = false;
+      for (const json* o : rs) {
+        differs = differs || !o->contains(k) || (*o)[k].value("value", json()) != e.value("value", json());
+        set = set || (o->contains(k) && (*o)[k].value("source", "") == "set");
+      }
+      if (set || (differs && one_platform)) keys.push_back(k);
+    }
+  for (Curve& c : curves) {
+    if (!c.resolved) continue;
+    for (const std::string& k : keys)
+      c.fields.emplace_back(
+          k, c.resolved->contains(k)
+                 ? k + "=" + platforms::resolved_text(k, (*c.resolved)[k].value("value", json()))
+                 : k + " absent");
+  }
 }
 
 // A `kairo traffic --sweep` JSON: one curve, its points sorted by rate.
@@ -57,7 +106,7 @@ Curve traffic_curve(const Input& in, std::size_t index) {
   if (j.contains("pattern")) c.fields.emplace_back("pattern", text_of(j["pattern"]) + " traffic");
   if (j.contains("packet_flits"))
     c.fields.emplace_back("packet_flits", text_of(j["packet_flits"]) + "-flit packets");
-  add_sets(c, j);
+  add_parameters(c, j);
   const json& pts = j["sweep"];
   std::vector<std::size_t> order(pts.size());
   std::iota(order.begin(), order.end(), 0);
@@ -95,7 +144,7 @@ Curve run_curve(const Input& in, std::size_t index, const json& runs, const json
       for (const auto& [k, v] : r0["params"].items())
         if (k != "size") c.fields.emplace_back(k, k + "=" + text_of(v));
   }
-  add_sets(c, top);
+  add_parameters(c, !runs.empty() && runs[0].is_object() && runs[0].contains("resolved") ? runs[0] : top);
   std::vector<std::pair<double, double>> pts;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const std::string where = fmt::format("run {}", i + 1);
@@ -132,7 +181,10 @@ std::vector<Curve> curves_of(const Input& in, std::size_t index) {
   if (j.contains("compare") && j["compare"].is_array()) {  // --compare at one size: a point per value
     if (j["compare"].empty()) bad(in, "'compare' holds no runs");
     std::vector<Curve> out;
-    for (const json& r : j["compare"]) out.push_back(run_curve(in, index, json::array({r}), j));
+    for (const json& r : j["compare"]) {
+      out.push_back(run_curve(in, index, json::array({r}), j));
+      if (r.is_object() && r.contains("resolved")) out.back().resolved = &r["resolved"];  // not the copy's
+    }
     return out;
   }
   if (j.contains("compare") && j.contains("runs") && j["runs"].is_object()) {  // --compare with sizes
@@ -190,7 +242,7 @@ std::vector<std::string> labels(const std::vector<Input>& inputs, const std::vec
   auto field = [](const Curve& c, const std::string& key) {
     for (const auto& f : c.fields)
       if (f.first == key) return f.second;
-    return key + "=default";
+    return key + " unset";  // a JSON without a resolved configuration, its --set not given
   };
   std::vector<std::string> differing, common;
   for (const auto& k : keys) {
@@ -297,6 +349,7 @@ Chart make_chart(const std::vector<Input>& inputs, Kind kind, double y_max) {
   std::vector<Curve> curves;
   for (std::size_t i = 0; i < inputs.size(); ++i)
     for (Curve& c : curves_of(inputs[i], i)) curves.push_back(std::move(c));
+  resolved_fields(curves);
   kind = resolve_kind(inputs, curves, kind);
   Chart ch;
   if (kind == Kind::kTimeSize) {

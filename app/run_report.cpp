@@ -8,6 +8,7 @@
 
 #include "app/cli_common.h"
 #include "platforms/observe_blocks.h"
+#include "platforms/resolved.h"
 
 namespace kairo::app {
 namespace {
@@ -56,6 +57,7 @@ nlohmann::json run_summary(const RunArgs& a, const RunPlan& plan, RunMachine& m,
   j["workload"] = a.workload;
   j["params"] = plan.work->params();
   j["mode"] = a.mode;
+  j["resolved"] = platforms::resolved_json(plan.plat);
   j["completion_ns"] = double(t.finished_at) / 1000.0;  // the last rank's program ends
   j["latency_ns"] = o.latency_ns;
   j["bandwidth_gbps"] = o.bandwidth_gbps;

@@ -85,9 +85,29 @@ std::vector<std::string> split_list(const std::string& list) {
   return v;
 }
 
+// Every run of the variants has the same platform: its resolved
+// configuration goes once to the top of their JSON, and its adjustments are
+// said once (process 0: every process has every run).
+void hoist_resolved(nlohmann::json& j) {
+  std::vector<nlohmann::json*> runs;
+  for (const char* key : {"sweep", "compare"})
+    if (j.contains(key) && j[key].is_array())
+      for (auto& r : j[key]) runs.push_back(&r);
+  if (j.contains("runs") && j["runs"].is_object())
+    for (auto& [value, list] : j["runs"].items())
+      for (auto& r : list) runs.push_back(&r);
+  for (nlohmann::json* r : runs)
+    if (r->is_object() && r->contains("resolved")) {
+      if (!j.contains("resolved")) j["resolved"] = (*r)["resolved"];
+      if ((*r)["resolved"] == j["resolved"]) r->erase("resolved");
+    }
+  if (j.contains("resolved") && sim::MpiWorld::get().root()) say_adjustments(j["resolved"]);
+}
+
 // The variants' JSON to --json (or nothing) and their figure to --plot
 // (or nothing); kExitBadInput when either could not be written, else kExitOk.
-int write_variants(const RunArgs& a, const nlohmann::json& j) {
+int write_variants(const RunArgs& a, nlohmann::json j) {
+  hoist_resolved(j);
   int code = kExitOk;
   if (!a.json_path.empty() && write_summary("--json", a.json_path, j.dump(2) + "\n") != kExitOk)
     code = kExitBadInput;

@@ -7,6 +7,7 @@
 // expected. The CLI turns it into exit code 2.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -40,7 +41,8 @@ struct LinkClass {
   double bytes_per_s = 0;    // links.<class>.bandwidth, per direction
   sim::Time latency_ps = 0;  // links.<class>.latency: propagation delay
   std::uint64_t buffer_bytes =
-      0;  // links.<class>.buffer: receiver's buffer per VC; 0 = router.vc_buffer_flits
+      0;                  // links.<class>.buffer: receiver's buffer per VC; 0 = router.vc_buffer_flits
+  double multiplier = 1;  // links.<class>.multiplier, already applied to bytes_per_s
 };
 
 // A fat tree, given either as two levels (edge switches with hosts, spine
@@ -81,6 +83,20 @@ struct SwitchedFabric {
   std::vector<PortOverride> ports;
 };
 
+// Where a parameter's value came from: the block's default, the platform
+// file, a --set (or a scenario's `set:`), or kairo itself, which changed a
+// configured value to make the platform work (an Adjustment says why).
+enum class ParamSource : std::uint8_t { kDefault, kFile, kSet, kAdjusted };
+
+// A value the loader changed: the key ("nic.mtu"), the value it had before
+// (in the unit of the key's declaration) and why. The new value is in the
+// Platform.
+struct Adjustment {
+  std::string key;
+  sim::ParamValue requested;
+  std::string reason;
+};
+
 struct Platform {
   std::string name;    // "mesh-8x8"
   std::string source;  // file it came from, for messages ("platforms/mesh-8x8.yaml")
@@ -94,6 +110,13 @@ struct Platform {
   bool has_nic = false;               // the file (or a --set nic.*) has a `nic:` section
   // ranks.map: the node each rank runs on; empty = rank r on node r, on every node.
   std::vector<router::NodeId> rank_nodes;
+  bool ranks_random = false;     // ranks.map: random (rank_nodes is its permutation)
+  std::uint64_t ranks_seed = 1;  // ranks.seed
+  // Provenance, for the resolved configuration (platforms/resolved.h): the
+  // source of every key path the file or a --set gave (absent: the default),
+  // and what the loader adjusted.
+  std::map<std::string, ParamSource> sources;
+  std::vector<Adjustment> adjustments;
 
   std::uint64_t nodes() const;  // hosts: the product of the dims, or edges x hosts_per_edge
   std::uint64_t ranks() const { return rank_nodes.empty() ? nodes() : rank_nodes.size(); }

@@ -55,7 +55,8 @@ struct ParamDecl {
   std::uint64_t min_bytes = 0, max_bytes = UINT64_MAX;  // sizes; min 0 = not checked
   std::vector<std::string> choices;                     // names
   std::function<void(void*, const ParamValue&)> set;    // null for kShape (read by hand)
-  const std::type_info* owner = nullptr;                // the struct `set` fills
+  std::function<ParamValue(const void*)> get;  // the value `set` wrote (or the default); null for kShape
+  const std::type_info* owner = nullptr;       // the struct `set` fills
 
   std::string leaf() const { return key.substr(key.rfind('.') + 1); }
   std::string section() const { return key.substr(0, key.find('.')); }
@@ -80,6 +81,11 @@ class ParamBlock {
     ParamDecl& d = add(name, kind, std::to_string(defaults_.*m), doc);
     d.what = what, d.min = min, d.max = max;
     d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = T(v.count); };
+    d.get = [m](const void* s) {
+      ParamValue v;
+      v.count = static_cast<long long>(static_cast<const S*>(s)->*m);
+      return v;
+    };
     return d;
   }
   template <typename T>
@@ -103,6 +109,12 @@ class ParamBlock {
     d.set = [m, choices](void* s, const ParamValue& v) {
       static_cast<S*>(s)->*m = choices[std::size_t(v.choice)].second;
     };
+    d.get = [m, choices](const void* s) {
+      ParamValue v;
+      for (std::size_t i = 0; i < choices.size() && v.choice < 0; ++i)
+        if (choices[i].second == static_cast<const S*>(s)->*m) v.choice = int(i);
+      return v;
+    };
     return d;
   }
   // true or false.
@@ -110,6 +122,11 @@ class ParamBlock {
     ParamDecl& d = add(name, ParamKind::kBool, defaults_.*m ? "true" : "false", doc);
     d.what = what;
     d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = v.flag; };
+    d.get = [m](const void* s) {
+      ParamValue v;
+      v.flag = static_cast<const S*>(s)->*m;
+      return v;
+    };
     return d;
   }
   // A value of its own shape, read by hand; declared for the key lists and the table.
@@ -153,6 +170,11 @@ ParamDecl& ParamBlock<S>::bytes(const char* name, T S::*m, std::uint64_t min, st
   ParamDecl& d = add(name, ParamKind::kBytes, shown_bytes(std::uint64_t(defaults_.*m)), doc);
   d.what = what, d.example = example, d.min_bytes = min, d.max_bytes = max;
   d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = T(v.bytes); };
+  d.get = [m](const void* s) {
+    ParamValue v;
+    v.bytes = std::uint64_t(static_cast<const S*>(s)->*m);
+    return v;
+  };
   return d;
 }
 
@@ -161,6 +183,11 @@ ParamDecl& ParamBlock<S>::rate(const char* name, double S::*m, const char* what,
   ParamDecl& d = add(name, ParamKind::kRate, shown_rate(defaults_.*m), doc);
   d.what = what;
   d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = v.number; };
+  d.get = [m](const void* s) {
+    ParamValue v;
+    v.number = static_cast<const S*>(s)->*m;
+    return v;
+  };
   return d;
 }
 
@@ -169,6 +196,11 @@ ParamDecl& ParamBlock<S>::duration(const char* name, sim::Time S::*m, const char
   ParamDecl& d = add(name, ParamKind::kDuration, shown_duration(defaults_.*m), doc);
   d.example = example;
   d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = v.time; };
+  d.get = [m](const void* s) {
+    ParamValue v;
+    v.time = static_cast<const S*>(s)->*m;
+    return v;
+  };
   return d;
 }
 
@@ -177,6 +209,11 @@ ParamDecl& ParamBlock<S>::frequency(const char* name, double S::*m, const char* 
   ParamDecl& d = add(name, ParamKind::kFrequency, shown_frequency(defaults_.*m), doc);
   d.what = what;
   d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = v.number; };
+  d.get = [m](const void* s) {
+    ParamValue v;
+    v.number = static_cast<const S*>(s)->*m;
+    return v;
+  };
   return d;
 }
 

@@ -14,6 +14,7 @@
 
 #include "platforms/boundary.h"
 #include "platforms/ocs_boundary.h"
+#include "platforms/resolved.h"
 #include "sim/host_memory.h"
 #include "sim/kernel.h"
 #include "sim/mpi_world.h"
@@ -366,6 +367,7 @@ json summarize(const platforms::Platform& plat, const TrafficOptions& o, Traffic
   j["pattern"] = o.pattern;
   if (o.packet_sizes.empty()) j["packet_flits"] = o.packet_flits;
   j["seed"] = o.seed;
+  j["resolved"] = platforms::resolved_json(plat);
   if (o.batch_packets > 0) {
     j["mode"] = "batch";
     j["batch_packets"] = o.batch_packets;

@@ -94,6 +94,7 @@ void Reader::read_links(const YAML::Node& root, Platform& pl) {
              fmt::format("expected a number > 0 (Takizawa et al. 2008's U: bandwidth x U), got {}",
                          describe(*m)));
       c.bytes_per_s *= u;
+      c.multiplier = u;
     }
     read_latency_and_buffer(*n, path, c);
   };

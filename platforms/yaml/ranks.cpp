@@ -17,11 +17,13 @@ void Reader::read_ranks(const YAML::Node& root, Platform& pl) {
   std::uint64_t seed = 1;
   if (auto s = child(*ranks, "seed"))
     seed = std::uint64_t(read_int(*s, "ranks.seed", 0, "seed of ranks.map: random", LLONG_MAX));
+  pl.ranks_seed = seed;
   auto m = child(*ranks, "map");
   if (!m) return;
   note("ranks.map", *m);
   if (m->IsScalar() && m->Scalar() == "linear") return;
   if (m->IsScalar() && m->Scalar() == "random") {
+    pl.ranks_random = true;
     pl.rank_nodes.resize(std::size_t(nodes));
     for (std::size_t i = 0; i < pl.rank_nodes.size(); ++i) pl.rank_nodes[i] = router::NodeId(i);
     std::uint64_t x = seed;  // Fisher-Yates with splitmix64: the same permutation everywhere

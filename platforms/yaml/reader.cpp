@@ -254,13 +254,36 @@ Platform Reader::read(const YAML::Node& root) {
     read_nic(*n, pl.nic);
     check_nic(pl.router, pl.nic);
   } else {
-    // No nic: section: the default NIC, its MTU cut to the router's largest packet.
-    const std::uint64_t room =
-        std::uint64_t(pl.router.max_packet_flits) * std::uint64_t(pl.router.flit_bytes);
-    if (room > pl.nic.header_bytes)
-      pl.nic.mtu_bytes = std::uint32_t(std::min<std::uint64_t>(pl.nic.mtu_bytes, room - pl.nic.header_bytes));
+    fit_default_mtu(pl);
   }
+  record_sources(pl);
   return pl;
+}
+
+// No nic: section: the default NIC, its MTU cut to the router's largest
+// packet (a router-only platform with small packets needs no NIC settings).
+// Recorded as an adjustment: the caller says it on stderr.
+void Reader::fit_default_mtu(Platform& pl) {
+  const std::uint64_t room = std::uint64_t(pl.router.max_packet_flits) * std::uint64_t(pl.router.flit_bytes);
+  if (room <= pl.nic.header_bytes || pl.nic.mtu_bytes <= room - pl.nic.header_bytes) return;
+  Adjustment a;
+  a.key = "nic.mtu";
+  a.requested.bytes = pl.nic.mtu_bytes;
+  pl.nic.mtu_bytes = std::uint32_t(room - pl.nic.header_bytes);
+  a.reason = fmt::format(
+      "the default NIC's packet (nic.header_size {}B + nic.mtu) must fit router.max_packet_flits x "
+      "router.flit_size = {} x {}B = {}B; give the platform a nic: section to choose it",
+      pl.nic.header_bytes, pl.router.max_packet_flits, pl.router.flit_bytes, room);
+  pl.adjustments.push_back(std::move(a));
+}
+
+// The source of every key path the file or a --set gave (list entries, with
+// their [i], are left out: their list's key stands for them).
+void Reader::record_sources(Platform& pl) const {
+  for (const auto& [path, mark] : marks_)
+    if (!path.empty() && path.find('[') == std::string::npos) pl.sources.emplace(path, ParamSource::kFile);
+  for (const auto& [path, set] : set_origin_) pl.sources[path] = ParamSource::kSet;
+  for (const Adjustment& a : pl.adjustments) pl.sources[a.key] = ParamSource::kAdjusted;
 }
 
 namespace {

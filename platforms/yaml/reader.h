@@ -36,6 +36,12 @@ inline const std::vector<std::string> kLinkKeys = {"bandwidth", "latency", "buff
 // links.wan only: its flow control and the loss model's values.
 inline const std::vector<std::string> kWanKeys = {"flow_control", "queue", "rto", "initial_window"};
 inline const std::vector<std::string> kDimKeys = {"name", "size", "wrap"};
+// Router keys that describe mesh/torus links and routing; a switched fabric
+// takes links.<class> and table routing instead (a dragonfly also takes
+// routing and flow_control).
+inline const std::vector<std::string> kTorusOnlyRouterKeys = {
+    "link_bandwidth", "host_bandwidth", "cable_latency", "host_latency", "routing_order",
+    "tie_break",      "routing",        "flow_control",  "dateline"};
 
 std::string join(const std::vector<std::string>& v, const char* sep = ", ");
 std::string lower(std::string s);
@@ -109,6 +115,8 @@ class Reader {
   void check_router(const std::vector<router::DimSpec>& dims, const RouterParams& p);
   void read_nic(const YAML::Node& n, NicParams& p);
   void check_nic(const RouterParams& r, const NicParams& p);
+  void fit_default_mtu(Platform& pl);
+  void record_sources(Platform& pl) const;
   void read_ocs(const YAML::Node& n, Platform& pl);
   std::vector<std::uint32_t> read_node_list(const YAML::Node& n, const std::string& path,
                                             std::uint64_t nodes);

@@ -5,14 +5,6 @@
 
 namespace kairo::platforms::yaml {
 
-namespace {
-// Router keys that describe mesh/torus links and routing; a switched fabric
-// takes links.<class> and table routing instead.
-const std::vector<std::string> kTorusOnlyRouterKeys = {"link_bandwidth", "host_bandwidth", "cable_latency",
-                                                       "host_latency",   "routing_order",  "tie_break",
-                                                       "routing",        "flow_control",   "dateline"};
-}  // namespace
-
 void Reader::read_router(const YAML::Node& r, const Platform& pl, RouterParams& p) {
   const std::vector<router::DimSpec>& dims = pl.dims;
   if (r.IsMap()) check_keys(r, "router", section_keys("router"));

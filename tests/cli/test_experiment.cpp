@@ -93,6 +93,17 @@ TEST(Experiment, TheGridIsTheCartesianProductInTheOrderWrittenAndEachRunIsTheSin
     EXPECT_NEAR(row["avg_packet_latency_cycles"]["ci95"].get<double>(), 12.7062 * sd / std::sqrt(2.0),
                 1e-4 * (1 + sd));
   }
+  // Each configuration's whole resolved configuration: the first two differ in no platform
+  // parameter (only the pattern), the first and third in router.vcs alone, set by the grid.
+  const json& cf = s["configurations"];
+  ASSERT_EQ(cf.size(), 4u);
+  EXPECT_EQ(cf[0]["resolved"], cf[1]["resolved"]);
+  std::vector<std::string> differ;
+  for (const auto& [k, v] : cf[0]["resolved"].items())
+    if (v != cf[2]["resolved"][k]) differ.push_back(k);
+  EXPECT_EQ(differ, std::vector<std::string>{"router.vcs"});
+  EXPECT_EQ(cf[2]["resolved"]["router.vcs"]["value"], 2);
+  EXPECT_EQ(cf[2]["resolved"]["router.vcs"]["source"], "set");
   // The summary's other forms: one CSV line and one Markdown row per configuration, and a figure.
   const std::string csv = test::read_file(dir + "/out/summary.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
@@ -324,6 +335,38 @@ outputs: {dir: )" + dir + "/out}\n");
   const auto p = run_kairo({"plot", dir + "/out/summary.json", "--out", dir + "/again.svg"});
   ASSERT_EQ(p.exit_code, 0) << p.err;
   EXPECT_EQ(test::read_file(dir + "/again.svg"), svg);
+}
+
+}  // namespace
+}  // namespace kairo
+
+namespace kairo {
+namespace {
+
+// A kept run is reused only for the very run: a changed traffic option
+// (the injection process, a size mix) or override makes every run new.
+TEST(Experiment, AKeptRunIsReusedOnlyForTheSameSettings) {
+  const std::string dir = test::temp_dir();
+  auto file = [&](const std::string& traffic) {
+    return test::write_file(dir, "e.yaml",
+                            "platform: mesh-8x8\ntraffic: {warmup_cycles: 300, measure_cycles: 1000" +
+                                traffic +
+                                "}\nmeasure: {kind: rate, rate: 0.1}\nseeds: 2\n"
+                                "outputs: {dir: " +
+                                dir + "/out}\n");
+  };
+  auto kept = [&](const std::string& traffic) {
+    const auto r = run_kairo({"experiment", file(traffic), "--quiet"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return read_json(dir + "/out/summary.json")["runs_kept"].get<int>();
+  };
+  EXPECT_EQ(kept(""), 0);
+  EXPECT_EQ(kept(""), 2);
+  EXPECT_EQ(kept(", injection: onoff, burst_alpha: 0.2, burst_beta: 0.2"), 0);
+  EXPECT_EQ(kept(", injection: onoff, burst_alpha: 0.2, burst_beta: 0.3"), 0);
+  EXPECT_EQ(kept(", packet_sizes: \"1:0.5,8:0.5\""), 0);
+  EXPECT_EQ(kept(", warmup_converge: true"), 0);
+  EXPECT_EQ(kept(""), 2);
 }
 
 }  // namespace

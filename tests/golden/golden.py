@@ -126,9 +126,14 @@ def digest(path):
     return hashlib.sha256(data).hexdigest()
 
 
+# The resolved configuration (the parameters, not simulated figures) is
+# checked by tests/cli/test_resolved.py, not here.
+NOT_SIMULATED = COST_KEYS | {"resolved"}
+
+
 def strip(j):
     if isinstance(j, dict):
-        return {k: strip(v) for k, v in j.items() if k not in COST_KEYS}
+        return {k: strip(v) for k, v in j.items() if k not in NOT_SIMULATED}
     if isinstance(j, list):
         return [strip(v) for v in j]
     return j
