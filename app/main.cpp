@@ -2,6 +2,7 @@
 // failure (deadlock, lost data), 2 bad input.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -27,7 +28,13 @@ void say_adjustments(const nlohmann::json& resolved, const std::string& skip_pre
 }
 
 void say_adjustments(const platforms::Platform& p, const std::string& skip_prefix) {
-  if (!p.adjustments.empty()) say_adjustments(platforms::resolved_json(p), skip_prefix);
+  // The resolved configuration only when there is something to say (it costs
+  // a start-up's worth of instructions).
+  const bool any =
+      std::any_of(p.adjustments.begin(), p.adjustments.end(), [&](const platforms::Adjustment& a) {
+        return skip_prefix.empty() || a.key.rfind(skip_prefix, 0) != 0;
+      });
+  if (any) say_adjustments(platforms::resolved_json(p), skip_prefix);
 }
 
 void fail_in_parallel(const std::string& msg, int code) {
