@@ -149,6 +149,7 @@ nlohmann::json run_json(std::vector<std::string> args, const std::string& alloca
   for (const char* cost : {"wall_s", "elaborate_s", "peak_rss_mib", "events_per_s", "flit_hops_per_s",
                            "sim_cycles_per_s", "packet_hops_per_s", "runtime_bytes_per_rank"})
     j.erase(cost);
+  j.erase("resolved");  // the configuration, which names the allocator
   return j;
 }
 
