@@ -41,29 +41,6 @@ constexpr const char* kDashes[] = {"", "6 3", "2 2", "8 3 2 3", "4 4", "1 3", "1
 constexpr int kStyles = 7;
 constexpr int kShapes = 8;
 
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 std::string num(double v) { return fmt::format("{:.2f}", v); }
 
 // Data to user units along one axis.
@@ -129,7 +106,7 @@ std::string marker(int shape, double x, double y, const char* colour) {
 }
 
 std::string text(double x, double y, const std::string& s, const std::string& attrs) {
-  return fmt::format("<text x=\"{}\" y=\"{}\" {}>{}</text>\n", num(x), num(y), attrs, escape(s));
+  return fmt::format("<text x=\"{}\" y=\"{}\" {}>{}</text>\n", num(x), num(y), attrs, xml_escape(s));
 }
 
 // Ticks, grid lines and labels of one axis.
@@ -170,7 +147,7 @@ std::string axis_svg(const Mapping& m, const Axis& a, bool x_axis, const Frame& 
     out += fmt::format(
         "<text class=\"title\" transform=\"translate({},{}) rotate(-90)\" text-anchor=\"middle\" "
         "font-size=\"{}\">{}</text>\n",
-        num(fr.y_title_x), num((kTop + kBottom) / 2), fr.y_title_font, escape(a.title));
+        num(fr.y_title_x), num((kTop + kBottom) / 2), fr.y_title_font, xml_escape(a.title));
   return out + "</g>\n";
 }
 
@@ -179,7 +156,7 @@ std::string series_svg(const Series& s, int i, const Mapping& mx, const Mapping&
   const std::string dash = kDashes[i % kStyles];
   std::string pts;
   for (const Point& p : s.points) pts += (pts.empty() ? "" : " ") + num(mx(p.x)) + "," + num(my(p.y));
-  std::string out = fmt::format("<g class=\"series\" data-label=\"{}\">\n", escape(s.label));
+  std::string out = fmt::format("<g class=\"series\" data-label=\"{}\">\n", xml_escape(s.label));
   out += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.6\"{}/>\n", pts,
                      colour, dash.empty() ? "" : " stroke-dasharray=\"" + dash + "\"");
   for (const Point& p : s.points) out += marker(i, mx(p.x), my(p.y), colour) + "\n";
