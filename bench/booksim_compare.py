@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""kairo against BookSim 2's reference sweeps (issue 19, docs/traffic.md
-"Validation against BookSim 2").
+"""kairo against BookSim 2's reference sweeps (docs/booksim.md).
 
-For every case of the reference directory (`../shared/reference/booksim/`:
-cfg/<case>.cfg, results.csv, summary.csv, README.md), runs the case's BookSim
+For every case of the reference directory (by default the repository's copy,
+tests/validation/booksim_reference/: cfg/<case>.cfg, results.csv, summary.csv;
+its README.md says where the runs come from), runs the case's BookSim
 configuration file through `kairo traffic --booksim` (kairo's own mapping,
 traffic/booksim_config.cpp; `--print-config` gives the settings the table
 lists) at BookSim's injection rates and compares three figures with BookSim's,
-at the issue's tolerances:
+at the comparison's tolerances (docs/booksim.md):
 
   zero-load latency      the 0.005 point's average packet latency (cycles),
                          within 1 cycle
@@ -29,7 +29,7 @@ read from the reference files; kairo's runs are deterministic (fixed seeds).
 investigations (the table's first line names it).
 
     python3 bench/booksim_compare.py --kairo build/kairo                       # every case, table on stdout
-    python3 bench/booksim_compare.py --kairo build/kairo --markdown docs/traffic.md --json out/booksim.json
+    python3 bench/booksim_compare.py --kairo build/kairo --markdown docs/booksim.md --json out/booksim.json
     python3 bench/booksim_compare.py --kairo build/kairo --only a_mesh8_dor_uniform c_torus8_dor_uniform
 
 --markdown FILE replaces the block between the BEGIN/END markers when FILE has
@@ -48,9 +48,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, ".."))
-DEFAULT_REFERENCE = os.path.normpath(os.path.join(ROOT, "..", "shared", "reference", "booksim"))
+DEFAULT_REFERENCE = os.path.join(ROOT, "tests", "validation", "booksim_reference")
 
-# The issue's tolerances.
+# The comparison's tolerances (docs/booksim.md).
 ZERO_LOAD_TOLERANCE_CYCLES = 1.0
 LATENCY_TOLERANCE = 0.05
 SATURATION_TOLERANCE = 0.05
@@ -60,7 +60,7 @@ BELOW_SATURATION_SHARE = 0.80
 # kairo's runs. The sweep has BookSim's warm-up (3 x 1000 cycles) and a fixed window longer than
 # BookSim's longest measurement (7 x 1000 cycles). The zero-load point runs ten times longer: about
 # 8,000 packets instead of 800, so that kairo's own sample of hop counts adds next to nothing to the
-# difference (docs/traffic.md).
+# difference (docs/booksim.md).
 WARMUP_CYCLES = 3000
 MEASURE_CYCLES = 10000
 ZERO_LOAD_MEASURE_CYCLES = 100000

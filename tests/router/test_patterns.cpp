@@ -1,5 +1,5 @@
 // BookSim 2's synthetic traffic patterns (src/traffic.cpp of commit 28f4329,
-// the one ../shared/reference/booksim/README.md ran): each destination
+// the one tests/validation/booksim_reference/ ran): each destination
 // checked against its definition written out here independently (bit strings,
 // base-8 digits, offsets), the random ones by their frequencies over fixed
 // seeds with tolerances a wrong definition fails; and the patterns that need

@@ -67,7 +67,7 @@ TEST(Traffic, UniformMeshSaturatesBelowTheBisectionBoundAndAboveSixtyPercentOfIt
 
 // BookSim 2's 8x8 torus (dim_order_torus, 4 VCs x 8 flits, 4-flit packets,
 // uniform) saturates at 0.538 flits per node and cycle
-// (../shared/reference/booksim/summary.csv, c_torus8_dor_uniform); it breaks
+// (tests/validation/booksim_reference/summary.csv, c_torus8_dor_uniform); it breaks
 // the half-way ties of its even rings with a coin per packet. Configured
 // alike (no cable or host latency) and offered 0.6, the first rate of
 // BookSim's sweep past saturation, kairo's balanced and random tie-breaks

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""kairo against BookSim 2 on a few small cases, at issue 19's tolerances
-(docs/traffic.md, "Validation against BookSim 2"; bench/booksim_compare.py runs
+"""kairo against BookSim 2 on a few small cases, at the comparison's tolerances
+(docs/booksim.md; bench/booksim_compare.py runs
 every case).
 
 The expected figures are BookSim's, read from the reference directory at test
-time (--reference: summary.csv, results.csv, cfg/; by default
-`../shared/reference/booksim/`); kairo is
+time (--reference: summary.csv, results.csv, cfg/; by default the repository's
+copy, tests/validation/booksim_reference/); kairo is
 configured from the cases' BookSim configuration files by kairo's own mapping
 (`kairo traffic --booksim FILE`, which the bench calls).
 Checked:
@@ -13,17 +13,16 @@ Checked:
   - the mapping (`kairo traffic --booksim FILE --print-config`): per-hop
     zero-load cost, VC classes, tie-break and patterns follow from the
     configuration files;
-  - zero-load latency within 1 cycle where docs/traffic.md says it is, and,
-    where it is outside, the explanation docs/traffic.md gives: at BookSim's own
+  - zero-load latency within 1 cycle where docs/booksim.md says it is, and,
+    where it is outside, the explanation docs/booksim.md gives: at BookSim's own
     hop count kairo is one cycle faster (BookSim's source cycle), within 0.15;
   - latency below saturation (BookSim-converged rates up to 80% of its
     saturation throughput) within 5%;
   - saturation throughput (the highest accepted rate, over BookSim's own window
     where BookSim did not converge) within 5%.
 
-A short rate list keeps the run under a minute. ctest passes the repository's
-copy of the reference files (tests/validation/booksim_reference/); a missing
-reference is a failure.
+A short rate list keeps the run under a minute. A missing reference is a
+failure.
 
     python3 tests/validation/test_booksim.py --kairo build/kairo
 """
@@ -37,15 +36,15 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import booksim_compare as bc  # noqa: E402
 
-# The issue's tolerances (bench/booksim_compare.py holds the same).
+# The comparison's tolerances (docs/booksim.md; bench/booksim_compare.py holds the same).
 assert bc.ZERO_LOAD_TOLERANCE_CYCLES == 1.0 and bc.LATENCY_TOLERANCE == 0.05 and bc.SATURATION_TOLERANCE == 0.05
-# BookSim counts one cycle at the source that kairo does not (docs/traffic.md): kairo's zero-load
+# BookSim counts one cycle at the source that kairo does not (docs/booksim.md): kairo's zero-load
 # latency at BookSim's hop count is BookSim's minus this, within SOURCE_CYCLE_SLACK (contention at 0.005).
 SOURCE_CYCLE = -1.0
 SOURCE_CYCLE_SLACK = 0.15
 
 # case -> (how its zero-load figure compares, the BookSim rates run besides 0.005, whether its saturation
-# throughput is within the tolerance: docs/traffic.md says which are not, and why)
+# throughput is within the tolerance: docs/booksim.md says which are not, and why)
 CASES = {
     # 5.327 links per packet in BookSim's 0.005 sample against 5.25 expected: outside by 0.26 cycles.
     "a_mesh8_dor_uniform": ("source_cycle", [0.10, 0.30, 0.40, 0.45], True),
@@ -60,7 +59,7 @@ CASES = {
     # separable allocators' round-robin arbiters honour, as kairo's second allocator does (non-speculative
     # grants win); its islip ignores priorities, so there speculation costs BookSim throughput and kairo's
     # saturation is above, also because kairo runs it virtual cut-through where BookSim's router is
-    # wormhole (docs/traffic.md): only its latency is checked.
+    # wormhole (docs/booksim.md): only its latency is checked.
     "g_mesh8_uniform_sw_separable_input_first_spec1": (None, [0.10, 0.40, 0.45], True),
     "g_mesh8_uniform_sw_islip_spec1": (None, [0.10, 0.40], False),
     # Minimal adaptive routing on the torus with BookSim's selection (its VC allocator picks among the
