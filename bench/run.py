@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""kairo's speed benchmark (issue 14): every row of the speed table, as whole
+"""kairo's speed benchmark (docs/performance.md): every row of the speed table, as whole
 processes, with medians over several runs, events, peak RSS and, where cheap,
 instruction counts from valgrind's callgrind (deterministic on a noisy machine).
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Synthetic-traffic speed benchmark (issue 2, docs/design.md section 7).
+"""Synthetic-traffic speed benchmark against BookSim 2 and Noxim (docs/performance.md, docs/design.md section 7).
 
 Runs `kairo traffic` on the configurations of the BookSim 2 reference figures
 (uniform traffic, 4-flit packets, 3000 warm-up + 3000 measured cycles, 4 VCs x

@@ -7,7 +7,7 @@ kind. Its JSON summary, with the run's own cost fields removed (wall time,
 events, memory: they are what speed work changes), and the SHA-256 of every
 other file it writes (counter logs, waveforms, TNI counter CSVs) are stored
 in tests/golden/<name>.json. The values were produced by the code at commit
-dc897e6 (before issue 14's speed work); a deliberate model change regenerates
+dc897e6 (before the speed work at Tofu scale); a deliberate model change regenerates
 them in the same commit and says why the numbers moved.
 
     python3 tests/golden/golden.py --kairo build/kairo            # check every run

@@ -1,4 +1,4 @@
-// A Wire made bytes for another process (issue 17): every field the
+// A Wire made bytes for another process (a partitioned run): every field the
 // receiving engine reads comes back equal, a data packet's payload with it,
 // and the sender's Wire returns to its pool.
 #include <gtest/gtest.h>

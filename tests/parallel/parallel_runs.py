@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Partitioned runs (issue 17, docs/parallel.md): one platform split over
+"""Partitioned runs (docs/parallel.md): one platform split over
 N processes under Open MPI gives the very results of one process.
 
 Each case runs kairo once without mpirun and once under
@@ -36,7 +36,7 @@ CASES = {
     "traffic-mesh8x8-onoff-sizes-np2": (2, ["traffic", "mesh-8x8", "--rate", "0.25", "--injection", "onoff",
                                             "--burst-alpha", "0.1", "--burst-beta", "0.4", "--packet-sizes",
                                             "1:0.5,8:0.5"] + TRAFFIC),
-    # router options of issue 19: adaptive choices and the VC allocation stage decided on each side of the cut
+    # the router options: adaptive choices and the VC allocation stage decided on each side of the cut
     "traffic-torus8x8-adaptive-spec-np3": (3, ["traffic", "torus-8x8", "--rate", "0.6", "--set",
                                                "router.routing=minimal_adaptive", "--set", "router.vc_allocator=islip",
                                                "--set", "router.speculative=true"] + TRAFFIC),

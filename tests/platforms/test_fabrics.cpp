@@ -1,4 +1,4 @@
-// Switched fabrics (issue 4): what `kairo check` counts equals the shape,
+// Switched fabrics (docs/fabrics.md): what `kairo check` counts equals the shape,
 // a put across a fat tree takes the time the parameters give, streams
 // share an oversubscribed uplink and a wide-area link as they should.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The partitioner of partitioned runs (issue 17, docs/parallel.md): owners,
+// The partitioner of partitioned runs (docs/parallel.md): owners,
 // cut links, the lookahead and the balance, each against a value the test
 // computes from the platform's parameters or from the owners themselves.
 #include <gtest/gtest.h>
