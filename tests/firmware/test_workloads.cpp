@@ -242,7 +242,7 @@ TEST(Workloads, EveryWorkloadRefusesMoreThan8GiBOfBuffersInDataMode) {
   const std::map<std::string, std::vector<std::string>> cases = {
       // put: A's buffer, B's and A's landing zone: 3 x 4 GiB
       {"pingpong", with({"run", "tofu-small", "--param", "size=4GiB"}, big_descriptors)},
-      // the source and its 4 destinations: 5 x 16 GiB (the example)
+      // the source and its 4 destinations: 5 x 16 GiB
       {"put-bw", {"run", "tofu-small", "--param", "size=16GiB"}},
       // 96 ranks x 3 x 1 GiB
       {"random-ring", {"run", "tofu-small", "--param", "size=1GiB"}},

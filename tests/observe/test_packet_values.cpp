@@ -217,7 +217,7 @@ bool clear(const std::string& a, std::uint64_t ta, const std::string& b, std::ui
 }
 
 TEST(PacketValues, AGetsSaveFileReachesItsCompletion) {
-  // As the issue ran it: relative paths, from the directory of the files.
+  // As a user runs it: relative paths, from the directory of the files.
   const std::string dir = test::temp_dir();
   const std::string cmd = "cd " + dir + " && " + KAIRO_BIN +
                           " run tofu-small --workload pingpong --param op=get --param size=4KiB "
