@@ -1,4 +1,4 @@
-// `kairo run` under mpirun (issue 17, docs/parallel.md): one machine split
+// `kairo run` under mpirun (docs/parallel.md): one machine split
 // over the processes. Every process builds the whole machine; each runs the
 // ranks of the nodes its routers carry, and their engines, memories and
 // programs; the stand-ins on the cut links carry packets (with their RDMA

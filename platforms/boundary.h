@@ -1,4 +1,4 @@
-// A process's side of a partitioned run's cut (issue 17, docs/parallel.md):
+// A process's side of a partitioned run's cut (docs/parallel.md):
 // every link between a router this process owns and one another process owns
 // gets a stand-in for the remote router. What the owned router hands it (a
 // packet's head starting onto the link, credits going back upstream) becomes

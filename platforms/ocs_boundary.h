@@ -1,5 +1,5 @@
-// The optical fabric's side of a partitioned run's cut (issue 17,
-// docs/parallel.md). The hybrid network's OCS is one central part, but its
+// The optical fabric's side of a partitioned run's cut (docs/parallel.md).
+// The hybrid network's OCS is one central part, but its
 // data plane is a set of circuits between nodes' ports: a packet entering a
 // port leaves the far end after the pathway's latency, and the credits for
 // it go back the same way. When a circuit joins nodes of two processes, the

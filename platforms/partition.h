@@ -1,4 +1,4 @@
-// The partitioner for partitioned runs (issue 17, docs/parallel.md): which
+// The partitioner for partitioned runs (docs/parallel.md): which
 // process owns each router or switch of a platform, the links the partition
 // cuts, and the lookahead a conservative parallel simulation may use.
 //

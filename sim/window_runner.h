@@ -1,5 +1,5 @@
-// Conservative synchronisation of a partitioned run (issue 17,
-// docs/parallel.md): every process runs its own partition's events in
+// Conservative synchronisation of a partitioned run (docs/parallel.md):
+// every process runs its own partition's events in
 // windows no longer than the lookahead, then the processes exchange what
 // crossed between them and agree on the next window.
 //

@@ -79,7 +79,7 @@ const std::map<std::string, std::string>& defaults() {
 }
 
 // Keys kairo does exactly as BookSim's default value does and has no setting
-// for: accepted at that value only (docs/traffic.md has why each is so).
+// for: accepted at that value only (docs/booksim.md, "Fixed options", has why each is so).
 const std::map<std::string, std::string>& fixed() {
   static const std::map<std::string, std::string> f = {
       {"router", "iq"},  // input-queued VC router

@@ -1,5 +1,5 @@
-// A partitioned traffic run's pieces that need every process (issue 17,
-// docs/parallel.md): the measurement window's port counters and the run's
+// A partitioned traffic run's pieces that need every process (docs/parallel.md):
+// the measurement window's port counters and the run's
 // statistics, gathered so that process 0 summarizes exactly what one process
 // would have.
 #pragma once
