@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cstring>
 
+#include "analysis/bounds.h"
 #include "sw/collectives/alltoall.h"
 #include "sw/collectives/barrier.h"
-#include "sw/collectives/bounds.h"
 #include "sw/collectives/executor.h"
 
 namespace kairo::sw {
@@ -154,7 +154,7 @@ class Alltoall final : public Workload {
     }
     // The bounds hold for an all-to-all among every node, one rank each.
     if (std::uint64_t(p_) == m_.platform->nodes() && m_.platform->rank_nodes.empty()) {
-      const coll::AlltoallBounds b = coll::alltoall_bounds(*m_.platform, size_);
+      const analysis::AlltoallBounds b = analysis::alltoall_bounds(*m_.platform, size_);
       nlohmann::json j = {{"injection_ns", b.injection_ns}, {"binding", b.binding}};
       if (b.network_ns > 0) {  // Yazaki et al. 2015's formula (1): a mesh/torus
         j["network_ns"] = b.network_ns;

@@ -22,13 +22,10 @@
 #include "firmware/rank.h"
 #include "platforms/network.h"
 #include "platforms/platform.h"
+#include "platforms/rdma_machine.h"
 #include "sw/collectives/executor.h"
 #include "sw/workloads/params.h"
 #include "sw/workloads/results.h"
-
-namespace kairo::platforms {
-class RdmaMachine;
-}
 
 namespace kairo::sw {
 
