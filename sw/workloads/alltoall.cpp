@@ -59,12 +59,12 @@ std::vector<coll::Schedule> phase_runs(coll::Schedule s) {
 class Alltoall final : public Workload {
  public:
   Alltoall(Params& prm, const MachineInfo& m) : m_(m) {
-    algo_ = algorithm_param(prm, coll::alltoall_algorithms());
+    algo_ = algorithm_param(prm, coll::algorithm_names(coll::Collective::kAlltoall));
     size_ = prm.bytes("size", 32 * 1024, 1, m.platform->nic.max_descriptor_bytes);
     p_ = m.nodes;
     skew_ = sim::Time(prm.integer("skew_ns", 0, 0, 1000000000)) * 1000;
     if (p_ < 2) throw std::invalid_argument("alltoall: needs at least 2 ranks");
-    if (coll::alltoall_needs_torus(algo_)) {
+    if (coll::find_algorithm(coll::Collective::kAlltoall, algo_).needs_torus) {
       torus_ = torus_ranks(m, algo_);
       opt_.torus = &torus_;
     }
@@ -104,11 +104,12 @@ class Alltoall final : public Workload {
     return j;
   }
 
-  // Every rank: p blocks (and tofu's barrier signal) to send and to
-  // receive, all written in data mode.
   Footprint footprint() const override {
-    const double region = double(p_) * double(size_) + (algo_ == "tofu" ? double(coll::kBarrierBytes) : 0.0);
-    return {2 * region * p_, whole_bytes(collective_rank_bytes(region, region))};
+    coll::Call c;
+    c.p = p_;
+    c.size = size_;
+    const coll::Memory mem = coll::find_algorithm(coll::Collective::kAlltoall, algo_).memory(c);
+    return {mem.written_bytes, whole_bytes(collective_rank_bytes(mem.send_bytes, mem.recv_bytes))};
   }
 
   // Send region at 0, receive region at the next 4 KiB; the own block copied in place.

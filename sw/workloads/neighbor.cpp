@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sw/collectives/algorithms.h"
 #include "sw/collectives/executor.h"
 #include "sw/collectives/neighbor.h"
 
@@ -25,7 +26,7 @@ std::vector<int> cube_grid(int p) {
 class Neighbor final : public Workload {
  public:
   Neighbor(Params& prm, const MachineInfo& m) {
-    algo_ = algorithm_param(prm, {"native", "fragment"});
+    algo_ = algorithm_param(prm, coll::algorithm_names(coll::Collective::kNeighbor));
     size_ = prm.bytes("size", 1 << 20, 1, std::uint64_t(1) << 30);
     max_descriptor_ = m.platform->nic.max_descriptor_bytes;
     // Every put of a message has its own tag and schedule entry: keep the
@@ -79,10 +80,9 @@ class Neighbor final : public Workload {
   std::uint64_t recv_base() const { return (region() + 4095) / 4096 * 4096; }
   static int pattern_id(int sender, int k) { return sender * 16 + k; }
 
-  // Every rank sends 2r messages from its send region and receives 2r into its receive region.
   Footprint footprint() const override {
-    const double region = double(2 * grid_.dims.size()) * double(size_);
-    return {2 * region * grid_.ranks(), whole_bytes(collective_rank_bytes(region, region))};
+    const coll::Memory mem = coll::find_algorithm(coll::Collective::kNeighbor, algo_).memory(call(0));
+    return {mem.written_bytes, whole_bytes(collective_rank_bytes(mem.send_bytes, mem.recv_bytes))};
   }
 
   void setup(HostMemory& m) override {
@@ -91,9 +91,15 @@ class Neighbor final : public Workload {
         fill_pattern(m, r, std::uint64_t(k) * size_, size_, pattern_id(r, k));
   }
 
+  coll::Call call(int rank) const {
+    coll::Call c{rank, grid_.ranks(), 0, size_, 1, 1};
+    c.grid = &grid_;
+    c.nics = nics_;
+    c.max_descriptor = max_descriptor_;
+    return c;
+  }
   coll::Schedule schedule(int rank) const {
-    return algo_ == "native" ? coll::neighbor_native(grid_, rank, nics_, size_, 1, max_descriptor_)
-                             : coll::neighbor_fragment(grid_, rank, nics_, size_, 1, max_descriptor_);
+    return coll::build(coll::Collective::kNeighbor, algo_, call(rank));
   }
 
   fw::Task program(fw::Rank& r) override {
