@@ -68,8 +68,11 @@ class Alltoall final : public Workload {
       torus_ = torus_ranks(m, algo_);
       opt_.torus = &torus_;
     }
-    if (algo_ == "tofu")
-      opt_.barrier_every = int(prm.integer("barrier_every", coll::tofu_default_barrier_every(p_), 1, p_ - 1));
+    // The algorithm's knobs (tofu: barrier_every) at their declared defaults and ranges.
+    coll::Call knobs;
+    for (const coll::Knob& k : coll::find_algorithm(coll::Collective::kAlltoall, algo_).knobs)
+      knobs.*k.member = int(prm.integer(k.name, k.deflt(p_), k.lo, k.hi(p_)));
+    opt_.barrier_every = knobs.barrier_every;
     if (algo_ == "a2at") {
       // Mirrored phases by default where a ring has two directions to use and
       // the translations go in plain numbering (one or two dimensions with
