@@ -111,8 +111,7 @@ class Alltoall final : public Workload {
     coll::Call c;
     c.p = p_;
     c.size = size_;
-    const coll::Memory mem = coll::find_algorithm(coll::Collective::kAlltoall, algo_).memory(c);
-    return {mem.written_bytes, whole_bytes(collective_rank_bytes(mem.send_bytes, mem.recv_bytes))};
+    return collective_footprint(coll::find_algorithm(coll::Collective::kAlltoall, algo_), c);
   }
 
   // Send region at 0, receive region at the next 4 KiB; the own block copied in place.

@@ -35,8 +35,7 @@ class Barrier final : public Workload {
   Footprint footprint() const override {
     coll::Call c;
     c.p = p_;
-    const coll::Memory mem = coll::find_algorithm(coll::Collective::kBarrier, algo_).memory(c);
-    return {mem.written_bytes, whole_bytes(collective_rank_bytes(mem.send_bytes, mem.recv_bytes))};
+    return collective_footprint(coll::find_algorithm(coll::Collective::kBarrier, algo_), c);
   }
 
   fw::Task program(fw::Rank& r) override {

@@ -4,10 +4,13 @@
 // its data starts and must end up (a Spec below).
 #include "sw/workloads/collective.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <stdexcept>
 
 #include "sw/collectives/executor.h"
+#include "sw/collectives/neighbor.h"
 #include "sw/collectives/pieces.h"
 
 namespace kairo::sw {
@@ -23,16 +26,24 @@ struct Spec {
   Collective collective;
   const char* summary;  // what it does, for workloads()
   std::uint64_t size_default, size_min;
-  bool root;              // takes --param root
-  bool reduction;         // doubles summed: reduce_rate_mbps, receive regions from the schedule's slots
-  const char* too_few;    // refused below 2 ranks with this message (null: the algorithm's rule says)
-  bool blocks_bandwidth;  // bandwidth over p x size (gather, allgather), else size
-  const char*
-      steps_detail;  // details' schedule length ("steps", "root_steps") of the root's schedule, or null
-  bool phases;       // details.phases
+  bool root;            // takes --param root
+  bool reduction;       // doubles summed: reduce_rate_mbps, receive regions from the schedule's slots
+  const char* too_few;  // refused below 2 ranks with this message (null: the algorithm's rule says)
+  bool send_bandwidth;  // bandwidth over the send region (gather, allgather, neighbor), else over size
+  // details' schedule length ("steps", "root_steps") of the root's schedule, or null
+  const char* steps_detail;
+  bool phases;  // details.phases
   void (*setup)(const CollectiveRun& w, HostMemory& m);
   bool (*verify)(const CollectiveRun& w, HostMemory& m);
   const char* failure;  // when verify fails
+  // The neighbor exchange's process grid: its own parameters (named in
+  // `extra_param_names` for the summary, size up to 1 GiB), read after the
+  // algorithm's knobs, and what they add to params() and to the details
+  // (which then leave out "ranks").
+  const char* extra_param_names = nullptr;
+  void (*prepare)(CollectiveRun& w, Params& prm, const MachineInfo& m) = nullptr;
+  void (*extra_params)(const CollectiveRun& w, nlohmann::json& params) = nullptr;
+  void (*extra_details)(const CollectiveRun& w, nlohmann::json& details) = nullptr;
 };
 
 class CollectiveRun final : public Workload {
@@ -42,11 +53,13 @@ class CollectiveRun final : public Workload {
     algo_ = &coll::find_algorithm(spec.collective, prm.text("algo", names.front()));
     c_.p = m.nodes;
     if (spec.too_few && c_.p < 2) throw std::invalid_argument(spec.too_few);
-    c_.size = prm.bytes("size", spec.size_default, spec.size_min, m.platform->nic.max_descriptor_bytes);
+    c_.size = prm.bytes("size", spec.size_default, spec.size_min,
+                        spec.prepare ? std::uint64_t(1) << 30 : m.platform->nic.max_descriptor_bytes);
     if (spec.root) c_.root = int(prm.integer("root", 0, 0, std::max(0, c_.p - 1)));
     for (const coll::Knob& k : algo_->knobs)
       c_.*k.member = int(prm.integer(k.name, k.deflt(c_.p), k.lo, k.hi(c_.p)));
     if (spec.reduction) rate_ = double(prm.integer("reduce_rate_mbps", 10000, 1, 1000000000)) * 1e6;
+    if (spec.prepare) spec.prepare(*this, prm, m);
     root_steps_ = schedule(c_.root).size();  // rejects what the algorithm does not allow, before the run
     memory_ = algo_->memory(c_);
     recv_base_ = recv_region_address(std::uint64_t(memory_.send_bytes));
@@ -58,19 +71,26 @@ class CollectiveRun final : public Workload {
   int root() const { return c_.root; }
   std::uint64_t size() const { return c_.size; }
   std::uint64_t recv_base() const { return recv_base_; }
+  const coll::Grid& grid() const { return grid_; }
+  int nics() const { return c_.nics; }
+  // The neighbor exchange's grid and NICs (Spec::prepare).
+  void set_grid(coll::Grid g, int nics, std::uint64_t max_descriptor) {
+    grid_ = std::move(g);
+    c_.grid = &grid_;
+    c_.nics = nics;
+    c_.max_descriptor = max_descriptor;
+  }
 
   nlohmann::json params() const override {
     nlohmann::json j = {{"algo", algo_->name}, {"size", c_.size}};
     if (spec_.root) j["root"] = c_.root;
     for (const coll::Knob& k : algo_->knobs) j[k.name] = c_.*k.member;
     if (spec_.reduction) j["reduce_rate_mbps"] = rate_ / 1e6;
+    if (spec_.extra_params) spec_.extra_params(*this, j);
     return j;
   }
 
-  Footprint footprint() const override {
-    return {memory_.written_bytes,
-            whole_bytes(collective_rank_bytes(memory_.send_bytes, memory_.recv_bytes))};
-  }
+  Footprint footprint() const override { return collective_footprint(*algo_, c_); }
 
   void setup(HostMemory& m) override { spec_.setup(*this, m); }
 
@@ -90,11 +110,11 @@ class CollectiveRun final : public Workload {
   }
 
   Outcome outcome(HostMemory* m) override {
-    const double bytes = spec_.blocks_bandwidth ? double(c_.p) * double(c_.size) : double(c_.size);
-    Outcome o = collective_outcome(end_, bytes, ok_);
-    o.details = {{"ranks", c_.p}};
+    Outcome o = collective_outcome(end_, spec_.send_bandwidth ? memory_.send_bytes : double(c_.size), ok_);
+    if (!spec_.extra_details) o.details = {{"ranks", c_.p}};
     if (spec_.steps_detail) o.details[spec_.steps_detail] = root_steps_;
     if (spec_.phases) o.details["phases"] = phase_times(phases_);
+    if (spec_.extra_details) spec_.extra_details(*this, o.details);
     if (m) set_verified(o, spec_.verify(*this, *m), spec_.failure);
     return o;
   }
@@ -109,6 +129,7 @@ class CollectiveRun final : public Workload {
   const Spec& spec_;
   const coll::Algorithm* algo_ = nullptr;
   coll::Call c_;
+  coll::Grid grid_;
   coll::Memory memory_;
   std::uint64_t recv_base_ = 0;
   std::size_t root_steps_ = 0;
@@ -196,6 +217,88 @@ bool reduction_verify(const CollectiveRun& w, HostMemory& m) {
   return v;
 }
 
+// neighbor: message k of rank r (pattern r x 16 + k) at k x size in its
+// send region; the message from direction k lands at k x size in the
+// receive region.
+int pattern_id(int sender, int k) { return sender * 16 + k; }
+int messages(const CollectiveRun& w) { return int(2 * w.grid().dims.size()); }
+void neighbor_setup(const CollectiveRun& w, HostMemory& m) {
+  for (int r = 0; r < w.ranks(); ++r)
+    for (int k = 0; k < messages(w); ++k) fill_pattern(m, r, block_at(w, k), w.size(), pattern_id(r, k));
+}
+bool neighbor_verify(const CollectiveRun& w, HostMemory& m) {
+  bool v = true;
+  for (int r = 0; r < w.ranks() && v; ++r)
+    for (int k = 0; k < messages(w) && v; ++k)
+      v = check_pattern(m, r, w.recv_base() + block_at(w, k), pattern_id(w.grid().neighbor(r, k ^ 1), k),
+                        w.size());
+  return v;
+}
+
+// The most cube-like a x b x c = p with every side >= 3, or none.
+std::vector<int> cube_grid(int p) {
+  std::vector<int> best;
+  for (int a = 3; a * a * a <= p; ++a)
+    for (int b = a; a * b * b <= p; ++b)
+      if (p % (a * b) == 0 && p / (a * b) >= b) best = {a, b, p / (a * b)};
+  return best;
+}
+
+// --param nics (default: the node's TNIs) and grid: "auto" is the
+// topology's own grid, placed one hop per neighbor, when it has one (a 3D
+// torus, a 6D Tofu), otherwise the most cube-like in rank order; or sizes
+// joined by x.
+void neighbor_prepare(CollectiveRun& w, Params& prm, const MachineInfo& m) {
+  const std::uint64_t max_descriptor = m.platform->nic.max_descriptor_bytes;
+  // Every put of a message has its own tag and schedule entry: keep the
+  // count a rank posts within what a schedule and the tags hold.
+  constexpr std::uint64_t kMaxPuts = 1 << 16;
+  if ((w.size() - 1) / max_descriptor + 1 > kMaxPuts)
+    throw std::invalid_argument(fmt::format(
+        "--param size={}B: a message over nic.max_descriptor_size ({}B) would take more than {} puts; "
+        "expected a size of at most {}B, or a larger nic.max_descriptor_size",
+        w.size(), max_descriptor, kMaxPuts, kMaxPuts * max_descriptor));
+  const int nics = int(prm.integer("nics", m.tnis, 1, m.tnis));
+  const std::string text = prm.text("grid", "auto");
+  coll::Grid grid;
+  if (text == "auto") {
+    if (m.topology && m.platform->ranks() == m.topology->num_nodes()) {
+      std::vector<int> rank_of_node(m.topology->num_nodes());
+      for (int r = 0; r < m.nodes; ++r) rank_of_node[m.platform->node_of_rank(std::uint64_t(r))] = r;
+      grid = coll::topology_grid(*m.topology, rank_of_node);
+    }
+    if (grid.dims.empty()) grid.dims = cube_grid(m.nodes);
+    if (grid.dims.empty())
+      throw std::invalid_argument(
+          fmt::format("--param grid: {} ranks have no 3-dimensional grid with every side >= 3; give one, "
+                      "e.g. grid=4x4x6",
+                      m.nodes));
+  } else {
+    for (std::size_t at = 0; at <= text.size();) {
+      const std::size_t x = std::min(text.find('x', at), text.size());
+      const std::string part = text.substr(at, x - at);
+      char* end = nullptr;
+      const long v = std::strtol(part.c_str(), &end, 10);
+      if (part.empty() || *end || v < 3 || v > 1 << 20)
+        throw std::invalid_argument("--param grid=" + text + ": expected sizes >= 3 joined by x, e.g. 4x4x6");
+      grid.dims.push_back(int(v));
+      at = x + 1;
+    }
+    if (grid.ranks() != m.nodes)
+      throw std::invalid_argument(fmt::format("--param grid={}: expected {} ranks in all, the grid has {}",
+                                              text, m.nodes, grid.ranks()));
+  }
+  w.set_grid(std::move(grid), nics, max_descriptor);
+}
+void neighbor_params(const CollectiveRun& w, nlohmann::json& j) {
+  j["nics"] = w.nics();
+  j["grid"] = w.grid().dims;
+}
+void neighbor_details(const CollectiveRun& w, nlohmann::json& d) {
+  d["neighbors"] = 2 * w.grid().dims.size();
+  d["placement"] = w.grid().rank_at.empty() ? "rank order" : "topology";
+}
+
 constexpr const char* kBlocksMisplaced = "a block is not where the collective puts it";
 constexpr const char* kNotTheSum =
     "a rank does not hold the exact sum of every rank's vector where the collective leaves it";
@@ -217,6 +320,10 @@ const Spec kSpecs[] = {
      kNotTheSum},
     {Collective::kReduce, "the sum of every rank's doubles at the root", 64 * 1024, 8, true, true, nullptr,
      false, "steps", true, reduction_setup, reduction_verify<Collective::kReduce>, kNotTheSum},
+    {Collective::kNeighbor, "exchange with the 2r neighbors of a periodic process grid over n NICs", 1 << 20,
+     1, false, false, nullptr, true, "steps", false, neighbor_setup, neighbor_verify,
+     "a received message is not the one its neighbor sent", "grid, nics", neighbor_prepare, neighbor_params,
+     neighbor_details},
 };
 
 const Spec& spec_of(Collective c) {
@@ -247,6 +354,8 @@ Make maker(Collective c) {
       return make<Collective::kReduceScatter>;
     case Collective::kReduce:
       return make<Collective::kReduce>;
+    case Collective::kNeighbor:
+      return make<Collective::kNeighbor>;
     default:
       throw std::logic_error(std::string("no collective workload for ") + coll::collective_name(c));
   }
@@ -261,6 +370,7 @@ std::string summary(const Spec& s) {
       for (const coll::Knob& k : a.knobs)
         if (std::find(params.begin(), params.end(), k.name) == params.end()) params.emplace_back(k.name);
   if (s.reduction) params.emplace_back("reduce_rate_mbps");
+  if (s.extra_param_names) params.emplace_back(s.extra_param_names);
   std::string list;
   for (const std::string& p : params) list += (list.empty() ? "" : ", ") + p;
   return std::string(s.summary) + ": " + coll::algorithm_list(s.collective) + " (" + list + ")";

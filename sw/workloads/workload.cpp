@@ -10,7 +10,6 @@
 #include "sw/workloads/alltoall.h"
 #include "sw/workloads/barrier.h"
 #include "sw/workloads/collective.h"
-#include "sw/workloads/neighbor.h"
 #include "sw/workloads/pattern.h"
 #include "sw/workloads/pingpong.h"
 #include "sw/workloads/put_bw.h"
@@ -50,11 +49,7 @@ const std::vector<WorkloadInfo>& workloads() {
        "hybrid EPS+OCS "
        "network, SP or CP pathways (pattern, grid, size, iterations, scheme, pathways)",
        make_pattern},
-      {"neighbor",
-       with_algorithms(Collective::kNeighbor,
-                       "exchange with the 2r neighbors of a periodic process grid over n NICs",
-                       "algo, size, grid, nics"),
-       make_neighbor},
+      collective_workload(Collective::kNeighbor),
       collective_workload(Collective::kAllreduce),
       collective_workload(Collective::kReduceScatter),
       collective_workload(Collective::kReduce),
