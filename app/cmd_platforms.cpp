@@ -5,6 +5,7 @@
 #include <iostream>
 #include <optional>
 
+#include "analysis/bounds.h"
 #include "app/cli_common.h"
 #include "app/cmd_partition.h"
 #include "hw/common/topology.h"
@@ -14,7 +15,6 @@
 #include "platforms/switch_netlist.h"
 #include "sim/host_memory.h"
 #include "sim/units.h"
-#include "sw/collectives/bounds.h"
 
 namespace kairo::app {
 namespace {
@@ -138,14 +138,15 @@ void check_switched(const platforms::Platform& p, bool ports) {
 }
 
 // What bounds an all-to-all of `m` bytes per pair among every node
-// (sw/collectives/bounds.h), and which of them binds.
+// (analysis/bounds.h), and which of them binds.
 void print_alltoall_bounds(const platforms::Platform& p, std::uint64_t m) {
-  const coll::AlltoallBounds b = coll::alltoall_bounds(p, m);
+  const analysis::AlltoallBounds b = analysis::alltoall_bounds(p, m);
   std::string line = fmt::format("  all-to-all {} per pair: ", units::format_bytes(m));
   if (b.network_ns > 0)
-    line += fmt::format("network {} (formula (1)), routing {}, ", coll::format_bound(b.network_ns),
-                        coll::format_bound(b.routing_ns));
-  std::cout << line << fmt::format("injection {}; {} binds\n", coll::format_bound(b.injection_ns), b.binding);
+    line += fmt::format("network {} (formula (1)), routing {}, ", analysis::format_bound(b.network_ns),
+                        analysis::format_bound(b.routing_ns));
+  std::cout << line
+            << fmt::format("injection {}; {} binds\n", analysis::format_bound(b.injection_ns), b.binding);
   if (!b.note.empty()) std::cout << "             " << b.note << "\n";
 }
 

@@ -14,15 +14,12 @@
 #include "hw/common/circuit_gate.h"
 #include "hw/common/endpoint.h"
 #include "hw/common/watchdog.h"
+#include "hw/ocs/circuit_controller.h"
+#include "hw/ocs/ocs_fabric.h"
 #include "hw/router/router.h"
 #include "hw/router/router_config.h"
 #include "hw/router/wan_path.h"
 #include "platforms/platform.h"
-
-namespace kairo::ocs {
-class CircuitController;
-class OcsFabric;
-}  // namespace kairo::ocs
 
 namespace kairo::platforms {
 

@@ -61,29 +61,47 @@ class Allocator {
   int inputs_, vcs_, outputs_;
 };
 
-// Names: "round_robin" (separable input-first, a round-robin arbiter over
-// each input's VCs, then one per output), "islip" (iterative
-// request-grant-accept, pointers updated on first-iteration accepts),
-// "oldest_first" (greedy by age, ties by input then VC index), and BookSim
-// 2's port-level ones (port_match_allocator.h): "separable_input_first",
-// "separable_output_first" (round-robin arbiters) and "wavefront".
-// "rtl_separable_rr" (the Verilated RTL of round_robin, hw/router/rtl).
-// Returns nullptr for an unknown name.
-// shared_rounds: the allocator may share its per-round working arrays with
-// others of its kind and shape (a router's; see RoundRobinAllocator).
-// islip_iterations: iSLIP's request-grant-accept iterations per round
-// (router.islip_iterations, >= 1; the others ignore it).
+// What a router's configuration gives an allocator beside its shape. Each
+// kind reads the knobs its descriptor names and ignores the others.
 inline constexpr int kDefaultIslipIterations = 2;
+struct AllocatorKnobs {
+  // The allocator may share its per-round working arrays with others of its
+  // kind and shape (a router's; see RoundRobinAllocator).
+  bool shared_rounds = false;
+  // iSLIP's request-grant-accept iterations per round (router.islip_iterations, >= 1).
+  int islip_iterations = kDefaultIslipIterations;
+};
+
+// One switch allocator, described once. Everything that names allocators
+// reads this table (hw/router/allocator.cpp): make_allocator, the values
+// router.allocator and router.vc_allocator accept and their documentation
+// (router_params.cpp, and from there docs/parameters.md and --list-params).
+// A new allocator is its own source files and one entry there.
+struct AllocatorKind {
+  const char* name;   // router.allocator's value
+  const char* doc;    // one line: how it matches
+  const char* knobs;  // the router keys it reads beside its shape ("router.islip_iterations"), or ""
+  // A Verilated SystemC module: made during elaboration, run once the
+  // simulation has started (tests/router/test_rtl_allocator.cpp); a switch
+  // allocator only, never router.vc_allocator. The others are plain C++,
+  // usable anywhere, also without a SystemC kernel.
+  bool rtl;
+  std::unique_ptr<Allocator> (*make)(int inputs, int vcs, int outputs, const AllocatorKnobs& knobs);
+};
+// Every allocator, the C++ ones first, then the RTL ones.
+const std::vector<AllocatorKind>& allocator_kinds();
+// The kind called `name`, or nullptr.
+const AllocatorKind* find_allocator_kind(const std::string& name);
+
+// The allocator called `name` of that shape, or nullptr for an unknown name
+// (router.allocator's declaration has refused it before any router is built).
 std::unique_ptr<Allocator> make_allocator(const std::string& name, int inputs, int vcs, int outputs,
                                           bool shared_rounds = false,
                                           int islip_iterations = kDefaultIslipIterations);
-// The C++ allocators (usable anywhere, also without a SystemC kernel), and
-// the RTL ones (a Verilated SystemC module each: made during elaboration,
-// run once the simulation has started; tests/router/test_rtl_allocator.cpp).
+// The names in allocator_kinds(): the C++ ones, the RTL ones, and all of them
+// (the values router.allocator accepts).
 const std::vector<std::string>& allocator_names();
 const std::vector<std::string>& rtl_allocator_names();
-// Every name make_allocator knows, C++ then RTL: the values router.allocator
-// accepts (hw/router/router_params.cpp asks this list, nothing else names them).
 const std::vector<std::string>& allocator_choices();
 
 }  // namespace kairo::router

@@ -120,12 +120,15 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
            "the channel to a host: any (any VC with room) or phase (dragonfly only: the VCs of the packet's "
            "routing phase, as BookSim's dragonfly routing functions eject; one VC then takes a phase's "
            "packets one after another)");
+    // The allocators' names and doc lines come from their descriptors (hw/router/allocator.cpp).
     std::vector<std::pair<std::string, std::string>> allocators;
-    for (const std::string& n : allocator_choices()) allocators.emplace_back(n, n);
-    b.name("allocator", &P::allocator, allocators, "",
-           "switch allocator: round_robin, islip, oldest_first, BookSim's separable_input_first, "
-           "separable_output_first or wavefront (port-level, hw/router/port_match_allocator.h), or "
-           "rtl_separable_rr (the Verilated RTL of round_robin)");
+    std::string allocator_doc = "switch allocator:";
+    for (const AllocatorKind& k : allocator_kinds()) {
+      allocators.emplace_back(k.name, k.name);
+      allocator_doc += std::string(allocators.size() == 1 ? " " : "; ") + k.name + " (" + k.doc +
+                       (*k.knobs ? std::string(", reads ") + k.knobs : std::string()) + ")";
+    }
+    b.name("allocator", &P::allocator, allocators, "", allocator_doc.c_str());
     b.integer("islip_iterations", &P::islip_iterations, K::kCount, 1, INT_MAX,
               "request-grant-accept iterations per round",
               "iterations of the islip allocator per allocation round (BookSim's alloc_iters, 1 there by "

@@ -73,7 +73,7 @@ struct RouterParams {
   EjectionVc ejection_vc = EjectionVc::kAny;                               // router.ejection_vc: any | phase
   AdaptiveSelection adaptive_selection = AdaptiveSelection::kMostCredits;  // router.adaptive_selection
   HalfWay adaptive_half_way = HalfWay::kBoth;                              // router.adaptive_half_way
-  std::string allocator = "round_robin";    // router.allocator: allocator_names() (hw/router/allocator.h)
+  std::string allocator = "round_robin";    // router.allocator: allocator_kinds() (hw/router/allocator.h)
   int network_interfaces = 1;               // router.network_interfaces: injection/ejection port pairs
   std::uint64_t watchdog_cycles = 1000000;  // router.watchdog_cycles: no progress this long = deadlock
   // Switched fabrics (fat trees, clusters): the time a packet spends in a

@@ -1,8 +1,5 @@
-// Recursive-doubling allreduce and the reductions' registry (sw/collectives/allreduce.h).
+// Recursive-doubling allreduce and the ring reductions (sw/collectives/allreduce.h).
 #include "sw/collectives/allreduce.h"
-
-#include <stdexcept>
-#include <string>
 
 #include "sw/collectives/pieces.h"
 
@@ -63,47 +60,6 @@ Schedule reduce_binomial(const Reduction& c) {
   Schedule s;
   reduce_binomial(s, Group::range(c.rank, 0, c.p, c.root), c.size, 0, c.tag_base, "reduce");
   return s;
-}
-
-const std::vector<std::string>& reduction_algorithms(ReductionKind k) {
-  static const std::vector<std::string> all = {"recursive-doubling", "ring", "rabenseifner",
-                                               "rabenseifner-ext", "twotier"};
-  static const std::vector<std::string> rs = {"ring", "halving"};
-  static const std::vector<std::string> red = {"binomial", "rabenseifner"};
-  return k == ReductionKind::kAllreduce ? all : k == ReductionKind::kReduceScatter ? rs : red;
-}
-
-Schedule reduction(ReductionKind k, const std::string& algo, const Reduction& c) {
-  auto need = [&](bool ok, const char* what) {
-    if (!ok)
-      throw std::invalid_argument("--param algo=" + algo + " needs " + what + ", got " + std::to_string(c.p) +
-                                  " ranks");
-  };
-  need(c.p >= 2, "at least 2 ranks");
-  if (c.size % 8) throw std::invalid_argument("--param size: expected a multiple of 8 bytes (doubles)");
-  if (algo == "rabenseifner-ext" || algo == "twotier") {
-    need(c.p % 2 == 0 && is_pow2(c.p / 2), "two clusters of a power of two ranks each (2 x 2^k)");
-    if (c.streams < 1 || c.streams > c.p / 2)
-      throw std::invalid_argument("--param streams: expected 1.." + std::to_string(c.p / 2) +
-                                  " (ranks per cluster), got " + std::to_string(c.streams));
-  }
-  if (k == ReductionKind::kAllreduce) {
-    if (algo == "recursive-doubling") return allreduce_recursive_doubling(c);
-    if (algo == "ring") return allreduce_ring(c);
-    if (algo == "rabenseifner") return allreduce_rabenseifner(c);
-    if (algo == "rabenseifner-ext") return allreduce_rabenseifner_ext(c);
-    if (algo == "twotier") return allreduce_twotier(c);
-  } else if (k == ReductionKind::kReduceScatter) {
-    if (algo == "ring") return reduce_scatter_ring(c);
-    if (algo == "halving") {
-      need(is_pow2(c.p), "a power-of-two rank count");
-      return reduce_scatter_halving(c);
-    }
-  } else {
-    if (algo == "binomial") return reduce_binomial(c);
-    if (algo == "rabenseifner") return reduce_rabenseifner(c);
-  }
-  throw std::invalid_argument("unknown algorithm '" + algo + "'");
 }
 
 }  // namespace kairo::coll

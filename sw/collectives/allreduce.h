@@ -29,17 +29,16 @@
 //     binomial .......... the vector up a binomial tree
 //     rabenseifner ...... reduce_scatter_halving then gather_binomial to the
 //                         root, with the pre-step for the other ranks
+// Each algorithm's entry (name, rank-count rule, receive slots, knobs) is in
+// sw/collectives/algorithms.cpp.
 #pragma once
+#include "sw/collectives/algorithms.h"
 #include "sw/collectives/schedule.h"
 
 namespace kairo::coll {
 
-struct Reduction {
-  int rank = 0, p = 1, root = 0;
-  std::uint64_t size = 0;
-  int streams = 1;
-  std::uint32_t tag_base = 1;
-};
+// rank, p, root, size, streams, tag_base: the first members of a Call.
+using Reduction = Call;
 
 Schedule allreduce_recursive_doubling(const Reduction& c);
 Schedule allreduce_ring(const Reduction& c);
@@ -51,10 +50,12 @@ Schedule reduce_scatter_halving(const Reduction& c);
 Schedule reduce_binomial(const Reduction& c);
 Schedule reduce_rabenseifner(const Reduction& c);
 
-enum class ReductionKind { kAllreduce, kReduceScatter, kReduce };
-const std::vector<std::string>& reduction_algorithms(ReductionKind k);
+// kAllreduce, kReduceScatter or kReduce.
+using ReductionKind = Collective;
 // Throws std::invalid_argument for an unknown name or a rank count the
 // algorithm does not allow, naming what it needs.
-Schedule reduction(ReductionKind k, const std::string& algo, const Reduction& c);
+inline Schedule reduction(ReductionKind k, const std::string& algo, const Reduction& c) {
+  return build(k, algo, c);
+}
 
 }  // namespace kairo::coll

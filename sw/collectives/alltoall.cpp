@@ -137,28 +137,4 @@ int tofu_barriers(int p, int barrier_every) {
   return p < 2 ? 0 : (p - 1 + barrier_every - 1) / barrier_every - 1;
 }
 
-const std::vector<std::string>& alltoall_algorithms() {
-  static const std::vector<std::string> names = {"a2a", "a2at", "tofu", "pairwise"};
-  return names;
-}
-
-bool alltoall_needs_torus(const std::string& algo) { return algo == "a2at" || algo == "tofu"; }
-
-Schedule alltoall(const std::string& algo, int rank, int p, std::uint64_t size, std::uint32_t tag_base,
-                  const AlltoallOptions& opt) {
-  if (alltoall_needs_torus(algo)) {
-    if (!opt.torus)
-      throw std::invalid_argument("alltoall " + algo + ": needs the ranks' mesh/torus coordinates");
-    if (int(opt.torus->node_of_rank.size()) != p)
-      throw std::invalid_argument("alltoall " + algo + ": the torus holds another number of ranks");
-  }
-  if (algo == "a2a") return alltoall_a2a(rank, p, size, tag_base);
-  if (algo == "a2at") return alltoall_a2at(rank, *opt.torus, size, tag_base);
-  if (algo == "tofu")
-    return alltoall_tofu(rank, *opt.torus, size, tag_base,
-                         opt.barrier_every > 0 ? opt.barrier_every : tofu_default_barrier_every(p));
-  if (algo == "pairwise") return alltoall_pairwise(rank, p, size, tag_base);
-  throw std::invalid_argument("unknown all-to-all algorithm '" + algo + "'");
-}
-
 }  // namespace kairo::coll

@@ -33,6 +33,7 @@
 // uses tag_base + p + g x ceil(log2 p) onwards.
 // Step phases (for per-phase times): "exchange" and, in tofu, "barrier".
 #pragma once
+#include "sw/collectives/algorithms.h"
 #include "sw/collectives/schedule.h"
 #include "sw/collectives/torus_ranks.h"
 
@@ -50,15 +51,18 @@ int tofu_default_barrier_every(int p);
 // Barriers in a tofu all-to-all: ceil((p - 1) / k) groups, one barrier fewer.
 int tofu_barriers(int p, int barrier_every);
 
-const std::vector<std::string>& alltoall_algorithms();  // a2a, a2at, tofu, pairwise
-// a2at and tofu: they need one rank on every node of a mesh/torus.
-bool alltoall_needs_torus(const std::string& algo);
-
+// a2at and tofu need one rank on every node of a mesh/torus (their
+// descriptors' needs_torus, algorithms.cpp).
 struct AlltoallOptions {
   const TorusRanks* torus = nullptr;  // a2at, tofu
   int barrier_every = 0;              // tofu; 0 = the default
 };
-Schedule alltoall(const std::string& algo, int rank, int p, std::uint64_t size, std::uint32_t tag_base,
-                  const AlltoallOptions& opt = {});
+inline Schedule alltoall(const std::string& algo, int rank, int p, std::uint64_t size, std::uint32_t tag_base,
+                         const AlltoallOptions& opt = {}) {
+  Call c{rank, p, 0, size, 1, tag_base};
+  c.barrier_every = opt.barrier_every;
+  c.torus = opt.torus;
+  return build(Collective::kAlltoall, algo, c);
+}
 
 }  // namespace kairo::coll

@@ -1,7 +1,6 @@
 #include "sw/collectives/barrier.h"
 
 #include <algorithm>
-#include <stdexcept>
 
 namespace kairo::coll {
 
@@ -65,18 +64,6 @@ Schedule barrier_dissemination(int rank, int p, std::uint32_t tag_base) {
     s.push_back(Step{{signal((rank + d) % p, tag)}, {Wait{(rank + p - d) % p, tag}}});
   }
   return s;
-}
-
-const std::vector<std::string>& barrier_algorithms() {
-  static const std::vector<std::string> names = {"ring", "recursive-doubling", "dissemination"};
-  return names;
-}
-
-Schedule barrier(const std::string& algo, int rank, int p, std::uint32_t tag_base) {
-  if (algo == "ring") return barrier_ring(rank, p, tag_base);
-  if (algo == "recursive-doubling") return barrier_recursive_doubling(rank, p, tag_base);
-  if (algo == "dissemination") return barrier_dissemination(rank, p, tag_base);
-  throw std::invalid_argument("unknown barrier algorithm '" + algo + "'");
 }
 
 }  // namespace kairo::coll

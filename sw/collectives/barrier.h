@@ -10,6 +10,7 @@
 // Tags are `tag_base` + the step index, so barriers run back to back stay apart
 // when each uses its own base.
 #pragma once
+#include "sw/collectives/algorithms.h"
 #include "sw/collectives/schedule.h"
 
 namespace kairo::coll {
@@ -20,8 +21,9 @@ Schedule barrier_ring(int rank, int p, std::uint32_t tag_base);
 Schedule barrier_recursive_doubling(int rank, int p, std::uint32_t tag_base);
 Schedule barrier_dissemination(int rank, int p, std::uint32_t tag_base);
 
-// The algorithm names `--param algo=` takes, and the builder for one.
-const std::vector<std::string>& barrier_algorithms();  // ring, recursive-doubling, dissemination
-Schedule barrier(const std::string& algo, int rank, int p, std::uint32_t tag_base);
+// The builder for one of the names `--param algo=` takes (algorithms.cpp).
+inline Schedule barrier(const std::string& algo, int rank, int p, std::uint32_t tag_base) {
+  return build(Collective::kBarrier, algo, Call{rank, p, 0, 0, 1, tag_base});
+}
 
 }  // namespace kairo::coll

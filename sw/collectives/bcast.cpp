@@ -1,8 +1,5 @@
 #include "sw/collectives/bcast.h"
 
-#include <stdexcept>
-#include <string>
-
 namespace kairo::coll {
 
 Schedule bcast_binomial(int rank, int p, int root, std::uint64_t size, std::uint32_t tag_base) {
@@ -16,29 +13,6 @@ Schedule bcast_binomial(int rank, int p, int root, std::uint64_t size, std::uint
     if (!step.puts.empty() || !step.waits.empty()) s.push_back(step);
   }
   return s;
-}
-
-const std::vector<std::string>& bcast_algorithms() {
-  static const std::vector<std::string> names = {"binomial", "vandegeijn", "vandegeijn-ext", "farfirst"};
-  return names;
-}
-
-Schedule bcast(const std::string& algo, int rank, int p, int root, std::uint64_t size, int streams,
-               std::uint32_t tag_base) {
-  if (algo == "binomial") return bcast_binomial(rank, p, root, size, tag_base);
-  if (algo == "vandegeijn") return bcast_vandegeijn(rank, p, root, size, tag_base);
-  if ((algo == "vandegeijn-ext" || algo == "farfirst") && p % 2)
-    throw std::invalid_argument("--param algo=" + algo +
-                                " splits the ranks into two clusters: needs an even rank count, got " +
-                                std::to_string(p));
-  if (algo == "vandegeijn-ext") {
-    if (streams < 1 || streams > p / 2)
-      throw std::invalid_argument("--param streams: expected 1.." + std::to_string(p / 2) +
-                                  " (ranks per cluster), got " + std::to_string(streams));
-    return bcast_vandegeijn_ext(rank, p, root, size, streams, tag_base);
-  }
-  if (algo == "farfirst") return bcast_farfirst(rank, p, root, size, tag_base);
-  throw std::invalid_argument("unknown bcast algorithm '" + algo + "'");
 }
 
 }  // namespace kairo::coll

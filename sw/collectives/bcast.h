@@ -18,6 +18,7 @@
 //                      runs van de Geijn from its root
 // In the halves, member i of each half is the rank (root + i) mod p/2 of it.
 #pragma once
+#include "sw/collectives/algorithms.h"
 #include "sw/collectives/schedule.h"
 
 namespace kairo::coll {
@@ -28,10 +29,11 @@ Schedule bcast_vandegeijn_ext(int rank, int p, int root, std::uint64_t size, int
                               std::uint32_t tag_base);
 Schedule bcast_farfirst(int rank, int p, int root, std::uint64_t size, std::uint32_t tag_base);
 
-const std::vector<std::string>& bcast_algorithms();  // binomial, vandegeijn, vandegeijn-ext, farfirst
 // Throws std::invalid_argument for an unknown name or a rank count the
 // algorithm does not allow (the two-cluster ones need an even count).
-Schedule bcast(const std::string& algo, int rank, int p, int root, std::uint64_t size, int streams,
-               std::uint32_t tag_base);
+inline Schedule bcast(const std::string& algo, int rank, int p, int root, std::uint64_t size, int streams,
+                      std::uint32_t tag_base) {
+  return build(Collective::kBcast, algo, Call{rank, p, root, size, streams, tag_base});
+}
 
 }  // namespace kairo::coll

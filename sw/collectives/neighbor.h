@@ -23,11 +23,8 @@
 #include <limits>
 #include <vector>
 
+#include "hw/common/topology.h"
 #include "sw/collectives/schedule.h"
-
-namespace kairo::router {
-class Topology;
-}
 
 namespace kairo::coll {
 

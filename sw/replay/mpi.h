@@ -17,11 +17,8 @@
 
 #include "firmware/rank.h"
 #include "sw/collectives/executor.h"
+#include "sw/hybrid/forwarding.h"
 #include "sw/replay/plan.h"
-
-namespace kairo::hybrid {
-struct Hop;
-}
 
 namespace kairo::replay {
 

@@ -97,41 +97,46 @@ std::pair<std::uint64_t, std::uint64_t> regions(const Instance& in) {
 
 }  // namespace
 
-const std::vector<std::string>& algorithms(CollOp op) {
-  static const std::vector<std::string> barrier = {"recursive-doubling", "dissemination", "ring"};
-  static const std::vector<std::string> bcast = {"binomial", "vandegeijn"};
-  static const std::vector<std::string> reduce = {"binomial", "rabenseifner"};
-  static const std::vector<std::string> allreduce = {"recursive-doubling", "ring", "rabenseifner"};
-  static const std::vector<std::string> rs = {"ring", "halving"};
-  static const std::vector<std::string> a2a = {"a2a", "pairwise"};
-  static const std::vector<std::string> linear = {"linear"};
-  static const std::vector<std::string> ring = {"ring"};
-  static const std::vector<std::string> chain = {"chain"};
-  static const std::vector<std::string> none = {};
+bool collective_of(CollOp op, coll::Collective* c) {
+  using C = coll::Collective;
   switch (op) {
     case CollOp::kBarrier:
-      return barrier;
+      return *c = C::kBarrier, true;
     case CollOp::kBcast:
-      return bcast;
-    case CollOp::kReduce:
-      return reduce;
+      return *c = C::kBcast, true;
+    case CollOp::kGather:
+      return *c = C::kGather, true;
+    case CollOp::kScatter:
+      return *c = C::kScatter, true;
+    case CollOp::kAllgather:
+      return *c = C::kAllgather, true;
+    case CollOp::kAlltoall:
+      return *c = C::kAlltoall, true;
     case CollOp::kAllreduce:
     case CollOp::kCreateHandle:
-      return allreduce;
+      return *c = C::kAllreduce, true;
+    case CollOp::kReduce:
+      return *c = C::kReduce, true;
     case CollOp::kReduceScatter:
-      return rs;
-    case CollOp::kAlltoall:
-      return a2a;
-    case CollOp::kGather:
-    case CollOp::kScatter:
-      return linear;
-    case CollOp::kAllgather:
-      return ring;
-    case CollOp::kScan:
-      return chain;
+      return *c = C::kReduceScatter, true;
     default:
-      return none;
+      return false;
   }
+}
+
+const std::vector<std::string>& algorithms(CollOp op) {
+  static const std::vector<std::vector<std::string>> lists = [] {
+    std::vector<std::vector<std::string>> l(std::size_t(CollOp::kOther) + 1);
+    for (std::size_t k = 0; k < l.size(); ++k) {
+      coll::Collective c{};
+      if (collective_of(CollOp(k), &c))
+        for (const coll::Algorithm& a : coll::algorithms())
+          if (a.collective == c && a.traced) l[k].emplace_back(a.name);
+    }
+    l[std::size_t(CollOp::kScan)] = {"chain"};
+    return l;
+  }();
+  return lists[std::size_t(op)];
 }
 
 std::string default_algorithm(CollOp op, int p, std::uint64_t size) {

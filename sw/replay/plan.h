@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sw/collectives/algorithms.h"
 #include "sw/collectives/schedule.h"
 #include "sw/replay/trace.h"
 
@@ -72,8 +73,14 @@ Plan make_plan(const Trace& t, const Options& o);
 // The algorithm a collective of `p` members and `size` bytes runs without
 // an override: a rule after Open MPI's tuned decisions (docs/traces.md).
 std::string default_algorithm(CollOp op, int p, std::uint64_t size);
-// The algorithms a collective can be given by `--param algo.NAME=`.
+// The algorithms a collective can be given by `--param algo.NAME=`: those
+// of sw/collectives' table that run on any communicator (coll::Algorithm::
+// traced), and Open MPI's linear scan ("chain", instance_schedule's own).
 const std::vector<std::string>& algorithms(CollOp op);
+// The collective of sw/collectives an MPI collective runs as (a created
+// communicator's handle is agreed by an allreduce); false for a scan and
+// for what takes no time.
+bool collective_of(CollOp op, coll::Collective* c);
 
 // Instance `in`'s schedule for its member of comm rank `me`, with world
 // ranks for destinations and every tag offset by `tag_base` (the

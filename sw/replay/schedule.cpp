@@ -1,13 +1,8 @@
 // An instance's schedule from kairo's collective algorithms (sw/collectives),
-// for one member: apart from plan.cpp so that the plan (and its fuzzer)
-// needs no algorithm.
+// for one member.
 #include <stdexcept>
 
-#include "sw/collectives/allreduce.h"
-#include "sw/collectives/alltoall.h"
-#include "sw/collectives/barrier.h"
-#include "sw/collectives/bcast.h"
-#include "sw/collectives/gather.h"
+#include "sw/collectives/algorithms.h"
 #include "sw/replay/plan.h"
 
 namespace kairo::replay {
@@ -16,44 +11,14 @@ coll::Schedule instance_schedule(const Instance& in, const std::vector<int>& mem
                                  std::uint32_t tag_base) {
   coll::Schedule s;
   const int p = in.p;
-  const std::string& a = in.algo;
-  coll::Reduction red{me, p, in.root, in.size, 1, 1};
-  switch (in.op) {
-    case CollOp::kBarrier:
-      s = coll::barrier(a, me, p, 1);
-      break;
-    case CollOp::kBcast:
-      s = coll::bcast(a, me, p, in.root, in.size, 1, 1);
-      break;
-    case CollOp::kReduce:
-      s = coll::reduction(coll::ReductionKind::kReduce, a, red);
-      break;
-    case CollOp::kAllreduce:
-    case CollOp::kCreateHandle:
-      s = coll::reduction(coll::ReductionKind::kAllreduce, a, red);
-      break;
-    case CollOp::kReduceScatter:
-      s = coll::reduction(coll::ReductionKind::kReduceScatter, a, red);
-      break;
-    case CollOp::kAlltoall:
-      s = coll::alltoall(a, me, p, in.size, 1);
-      break;
-    case CollOp::kGather:
-      s = coll::gather_linear(me, p, in.root, in.size, 1);
-      break;
-    case CollOp::kScatter:
-      s = coll::scatter_linear(me, p, in.root, in.size, 1);
-      break;
-    case CollOp::kAllgather:
-      s = coll::allgather_ring(me, p, in.size, 1);
-      break;
-    case CollOp::kScan:  // Open MPI's linear scan: wait for the prefix from me - 1, add, pass it on
-      if (me > 0)
-        s.push_back(coll::Step({}, {coll::Wait{me - 1, 1}}, {coll::Op{coll::Op::Kind::kSum, 0, 0, in.size}}));
-      if (me + 1 < p) s.push_back(coll::Step({coll::Put{me + 1, 0, 0, in.size, 1}}, {}));
-      break;
-    default:
-      break;
+  coll::Collective c{};
+  if (collective_of(in.op, &c)) {
+    s = coll::build(c, in.algo, coll::Call{me, p, in.root, in.size, 1, 1});
+  } else if (in.op ==
+             CollOp::kScan) {  // Open MPI's linear scan: wait for the prefix from me - 1, add, pass it on
+    if (me > 0)
+      s.push_back(coll::Step({}, {coll::Wait{me - 1, 1}}, {coll::Op{coll::Op::Kind::kSum, 0, 0, in.size}}));
+    if (me + 1 < p) s.push_back(coll::Step({coll::Put{me + 1, 0, 0, in.size, 1}}, {}));
   }
   for (coll::Step& st : s) {
     for (coll::Put& put : st.puts) {

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cstring>
 
+#include "analysis/bounds.h"
 #include "sw/collectives/alltoall.h"
 #include "sw/collectives/barrier.h"
-#include "sw/collectives/bounds.h"
 #include "sw/collectives/executor.h"
 
 namespace kairo::sw {
@@ -59,17 +59,20 @@ std::vector<coll::Schedule> phase_runs(coll::Schedule s) {
 class Alltoall final : public Workload {
  public:
   Alltoall(Params& prm, const MachineInfo& m) : m_(m) {
-    algo_ = algorithm_param(prm, coll::alltoall_algorithms());
+    algo_ = algorithm_param(prm, coll::algorithm_names(coll::Collective::kAlltoall));
     size_ = prm.bytes("size", 32 * 1024, 1, m.platform->nic.max_descriptor_bytes);
     p_ = m.nodes;
     skew_ = sim::Time(prm.integer("skew_ns", 0, 0, 1000000000)) * 1000;
     if (p_ < 2) throw std::invalid_argument("alltoall: needs at least 2 ranks");
-    if (coll::alltoall_needs_torus(algo_)) {
+    if (coll::find_algorithm(coll::Collective::kAlltoall, algo_).needs_torus) {
       torus_ = torus_ranks(m, algo_);
       opt_.torus = &torus_;
     }
-    if (algo_ == "tofu")
-      opt_.barrier_every = int(prm.integer("barrier_every", coll::tofu_default_barrier_every(p_), 1, p_ - 1));
+    // The algorithm's knobs (tofu: barrier_every) at their declared defaults and ranges.
+    coll::Call knobs;
+    for (const coll::Knob& k : coll::find_algorithm(coll::Collective::kAlltoall, algo_).knobs)
+      knobs.*k.member = int(prm.integer(k.name, k.deflt(p_), k.lo, k.hi(p_)));
+    opt_.barrier_every = knobs.barrier_every;
     if (algo_ == "a2at") {
       // Mirrored phases by default where a ring has two directions to use and
       // the translations go in plain numbering (one or two dimensions with
@@ -104,11 +107,11 @@ class Alltoall final : public Workload {
     return j;
   }
 
-  // Every rank: p blocks (and tofu's barrier signal) to send and to
-  // receive, all written in data mode.
   Footprint footprint() const override {
-    const double region = double(p_) * double(size_) + (algo_ == "tofu" ? double(coll::kBarrierBytes) : 0.0);
-    return {2 * region * p_, whole_bytes(collective_rank_bytes(region, region))};
+    coll::Call c;
+    c.p = p_;
+    c.size = size_;
+    return collective_footprint(coll::find_algorithm(coll::Collective::kAlltoall, algo_), c);
   }
 
   // Send region at 0, receive region at the next 4 KiB; the own block copied in place.
@@ -154,7 +157,7 @@ class Alltoall final : public Workload {
     }
     // The bounds hold for an all-to-all among every node, one rank each.
     if (std::uint64_t(p_) == m_.platform->nodes() && m_.platform->rank_nodes.empty()) {
-      const coll::AlltoallBounds b = coll::alltoall_bounds(*m_.platform, size_);
+      const analysis::AlltoallBounds b = analysis::alltoall_bounds(*m_.platform, size_);
       nlohmann::json j = {{"injection_ns", b.injection_ns}, {"binding", b.binding}};
       if (b.network_ns > 0) {  // Yazaki et al. 2015's formula (1): a mesh/torus
         j["network_ns"] = b.network_ns;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "sw/collectives/algorithms.h"
 #include "sw/collectives/barrier.h"
 #include "sw/collectives/executor.h"
 
@@ -15,7 +16,7 @@ namespace {
 class Barrier final : public Workload {
  public:
   Barrier(Params& prm, const MachineInfo& m) {
-    algo_ = algorithm_param(prm, {"recursive-doubling", "ring", "dissemination"});
+    algo_ = algorithm_param(prm, coll::algorithm_names(coll::Collective::kBarrier));
     iterations_ = int(prm.integer("iterations", 1, 1, 1 << 20));
     skew_ = sim::Time(prm.integer("skew_ns", 0, 0, 1000000000)) * 1000;
     p_ = m.nodes;
@@ -31,11 +32,10 @@ class Barrier final : public Workload {
     return {{"algo", algo_}, {"iterations", iterations_}, {"skew_ns", double(skew_) / 1000.0}};
   }
 
-  // Every rank's signal lands in its receive region (the send region is
-  // read, never written).
   Footprint footprint() const override {
-    return {double(coll::kBarrierBytes) * p_,
-            whole_bytes(collective_rank_bytes(coll::kBarrierBytes, coll::kBarrierBytes))};
+    coll::Call c;
+    c.p = p_;
+    return collective_footprint(coll::find_algorithm(coll::Collective::kBarrier, algo_), c);
   }
 
   fw::Task program(fw::Rank& r) override {

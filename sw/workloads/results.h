@@ -1,6 +1,6 @@
 // What a workload's programs record while they run (end times, phase logs,
 // error flags), merged over the processes of a run split under mpirun
-// (issue 17, docs/parallel.md) so that process 0's outcome() sees what one
+// (docs/parallel.md) so that process 0's outcome() sees what one
 // process would have. A workload names each recorded member and how it
 // merges in Workload::results(); every process's values start equal (the
 // workload is built the same everywhere), and each process's ranks change

@@ -4,14 +4,12 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <deque>
 
 #include "sim/units.h"
-#include "sw/workloads/allreduce.h"
 #include "sw/workloads/alltoall.h"
 #include "sw/workloads/barrier.h"
-#include "sw/workloads/bcast.h"
-#include "sw/workloads/blocks.h"
-#include "sw/workloads/neighbor.h"
+#include "sw/workloads/collective.h"
 #include "sw/workloads/pattern.h"
 #include "sw/workloads/pingpong.h"
 #include "sw/workloads/put_bw.h"
@@ -20,7 +18,17 @@
 
 namespace kairo::sw {
 
+namespace {
+// "what: a, b, c (params)": a collective workload's summary with its
+// algorithms from sw/collectives' table; kept for the program's life.
+const char* with_algorithms(coll::Collective c, const char* what, const char* params) {
+  static std::deque<std::string> kept;
+  return kept.emplace_back(fmt::format("{}: {} ({})", what, coll::algorithm_list(c), params)).c_str();
+}
+}  // namespace
+
 const std::vector<WorkloadInfo>& workloads() {
+  using coll::Collective;
   static const std::vector<WorkloadInfo> list = {
       {"pingpong", "put or get latency between two ranks (op, size, src, dst, tni)", make_pingpong},
       {"put-bw",
@@ -30,37 +38,24 @@ const std::vector<WorkloadInfo>& workloads() {
       {"random-ring",
        "HPCC random ring: every rank puts size to both neighbours of a seeded random ring (size, seed)",
        make_random_ring},
-      {"barrier", "barriers over puts: ring, recursive-doubling or dissemination (algo, iterations, skew_ns)",
+      {"barrier", with_algorithms(Collective::kBarrier, "barriers over puts", "algo, iterations, skew_ns"),
        make_barrier},
-      {"bcast",
-       "broadcast of size bytes from root: binomial, vandegeijn, vandegeijn-ext, farfirst (algo, size, root, "
-       "streams)",
-       make_bcast},
-      {"scatter", "root sends block j to rank j: linear (algo, size, root)", make_scatter},
-      {"gather",
-       "every rank's block to the root: linear, limited with --param streams=n (algo, size, root, streams)",
-       make_gather},
-      {"allgather", "every rank gets every block: ring, recursive-doubling (algo, size)", make_allgather},
+      collective_workload(Collective::kBcast),
+      collective_workload(Collective::kScatter),
+      collective_workload(Collective::kGather),
+      collective_workload(Collective::kAllgather),
       {"pattern",
        "a communication pattern (Takizawa et al. 2008's Neighbor or a CSV matrix) on a fat tree or the "
        "hybrid EPS+OCS "
        "network, SP or CP pathways (pattern, grid, size, iterations, scheme, pathways)",
        make_pattern},
-      {"neighbor",
-       "exchange with the 2r neighbors of a periodic process grid: native or fragment over n NICs "
-       "(algo, size, grid, nics)",
-       make_neighbor},
-      {"allreduce",
-       "element-wise sum of every rank's doubles: recursive-doubling, ring, rabenseifner, rabenseifner-ext, "
-       "twotier (algo, size, streams, reduce_rate_mbps)",
-       make_allreduce},
-      {"reduce-scatter", "rank r gets part r of the sum of every rank's doubles: ring, halving (algo, size)",
-       make_reduce_scatter},
-      {"reduce", "the sum of every rank's doubles at the root: binomial, rabenseifner (algo, size, root)",
-       make_reduce},
+      collective_workload(Collective::kNeighbor),
+      collective_workload(Collective::kAllreduce),
+      collective_workload(Collective::kReduceScatter),
+      collective_workload(Collective::kReduce),
       {"alltoall",
-       "all-to-all of size bytes per pair: a2a (simple spread), a2at (topology-aware), tofu (phased, with "
-       "barriers), pairwise (algo, size, barrier_every, order, skew_ns)",
+       with_algorithms(Collective::kAlltoall, "all-to-all of size bytes per pair",
+                       "algo, size, barrier_every, order, skew_ns"),
        make_alltoall},
       {"trace",
        "an MPI application's OTF2 trace replayed: point to point over the NIC (eager, rendezvous), "

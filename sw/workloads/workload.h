@@ -22,13 +22,11 @@
 #include "firmware/rank.h"
 #include "platforms/network.h"
 #include "platforms/platform.h"
+#include "platforms/rdma_machine.h"
+#include "sw/collectives/algorithms.h"
 #include "sw/collectives/executor.h"
 #include "sw/workloads/params.h"
 #include "sw/workloads/results.h"
-
-namespace kairo::platforms {
-class RdmaMachine;
-}
 
 namespace kairo::sw {
 
@@ -154,6 +152,13 @@ inline double collective_rank_bytes(double send_bytes, double recv_bytes) {
 // A byte count computed in double, as an integer (2^64 - 1 if it is larger).
 inline std::uint64_t whole_bytes(double b) {
   return b >= 18446744073709551615.0 ? ~std::uint64_t(0) : std::uint64_t(std::ceil(b));
+}
+// The footprint of a collective algorithm's buffers (its table entry's
+// memory for the call, sw/collectives/algorithms.h), registered as
+// collective_buffers does.
+inline Footprint collective_footprint(const coll::Algorithm& a, const coll::Call& c) {
+  const coll::Memory m = a.memory(c);
+  return {m.written_bytes, whole_bytes(collective_rank_bytes(m.send_bytes, m.recv_bytes))};
 }
 // The phases' times for the JSON: [{"phase", "end_ns", "ns"}], each phase's
 // duration from the previous phase's end (the first from kStart).

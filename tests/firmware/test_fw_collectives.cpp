@@ -28,7 +28,7 @@ std::vector<Schedule> all_ranks(const std::string& algo, int p) {
 }
 
 TEST(Collectives, BarrierSchedulesMatchEveryPutWithOneWait) {
-  for (const auto& algo : barrier_algorithms())
+  for (const auto& algo : algorithm_names(Collective::kBarrier))
     for (int p : {2, 3, 5, 7, 8, 16, 31, 96, 100}) {
       auto problems = check_schedules(all_ranks(algo, p));
       EXPECT_TRUE(problems.empty()) << algo << " p=" << p << ": " << problems.front();
@@ -57,7 +57,7 @@ TEST(Collectives, BarrierStepCountsFollowTheAlgorithms) {
 
 TEST(Collectives, BarrierSchedulesHoldExactlyTheirSteps) {
   // Every rank keeps its schedule while the barrier runs: no spare capacity.
-  for (const auto& algo : barrier_algorithms())
+  for (const auto& algo : algorithm_names(Collective::kBarrier))
     for (int p : {2, 3, 5, 8, 100})
       for (int r = 0; r < p; ++r) {
         const Schedule s = barrier(algo, r, p, 1);
@@ -137,12 +137,12 @@ std::string first_ranks(int p) {
 
 TEST(Collectives, EveryBarrierHoldsOnEveryKindOfNetwork) {
   for (const char* platform : {"tofu-small", "mesh-8x8", "torus-8x8", "ib-qdr-16", "eps-tree-128"})
-    for (const auto& algo : barrier_algorithms()) {
+    for (const auto& algo : algorithm_names(Collective::kBarrier)) {
       auto j = barrier_run(platform, algo);
       EXPECT_EQ(j["verified"], true) << platform << " " << algo;
     }
   for (int p : {5, 7, 12})  // not powers of two
-    for (const auto& algo : barrier_algorithms()) {
+    for (const auto& algo : algorithm_names(Collective::kBarrier)) {
       auto j = barrier_run("tofu-small", algo, {"--set", first_ranks(p), "--param", "iterations=3"});
       EXPECT_EQ(j["verified"], true) << p << " ranks, " << algo;
       EXPECT_EQ(j["ranks"], p);
@@ -199,7 +199,7 @@ TEST(Collectives, AlltoallSchedulesSendToEveryOtherRankExactlyOnce) {
   shapes.push_back(
       torus_of({2, 2, 2, 2, 3, 2}, {0, 1, 2, 3, 5, 4}, true));  // tofu-small, Tofu's routing order
   shapes.push_back(torus_of({3, 4, 5}, {2, 0, 1}));
-  for (const auto& algo : alltoall_algorithms())
+  for (const auto& algo : algorithm_names(Collective::kAlltoall))
     for (const TorusRanks& t : shapes) {
       const int p = int(t.node_of_rank.size());
       std::vector<Schedule> all = alltoall_all_ranks(algo, t, 100);
@@ -368,9 +368,10 @@ TEST(Collectives, TofuGroupsPhasesBetweenBarriers) {
 TEST(Collectives, AlltoallVerifiesEverywhereWithIdenticalTimingInBothModes) {
   auto run = [](std::vector<std::string> args) { return run_ok(std::move(args)); };
   for (const char* platform : {"tofu-small", "mesh-8x8", "torus-8x8", "ib-qdr-16", "grid-2x32"})
-    for (const auto& algo : alltoall_algorithms()) {
+    for (const auto& algo : algorithm_names(Collective::kAlltoall)) {
       const bool switched = std::string(platform) == "ib-qdr-16" || std::string(platform) == "grid-2x32";
-      if (switched && alltoall_needs_torus(algo)) continue;  // refused there (test_fw_alltoall.cpp)
+      if (switched && find_algorithm(Collective::kAlltoall, algo).needs_torus)
+        continue;  // refused there (test_fw_alltoall.cpp)
       auto d = run(
           {"run", platform, "--workload", "alltoall", "--param", "algo=" + algo, "--param", "size=1000B"});
       auto s = run({"run", platform, "--workload", "alltoall", "--param", "algo=" + algo, "--param",
@@ -379,8 +380,8 @@ TEST(Collectives, AlltoallVerifiesEverywhereWithIdenticalTimingInBothModes) {
       EXPECT_EQ(d["completion_ns"], s["completion_ns"]) << platform << " " << algo;
     }
   for (int p : {5, 7})
-    for (const auto& algo : alltoall_algorithms()) {
-      if (alltoall_needs_torus(algo)) continue;  // one rank on every node only
+    for (const auto& algo : algorithm_names(Collective::kAlltoall)) {
+      if (find_algorithm(Collective::kAlltoall, algo).needs_torus) continue;  // one rank on every node only
       auto d = run({"run", "tofu-small", "--workload", "alltoall", "--param", "algo=" + algo, "--param",
                     "size=3000B", "--set", first_ranks(p)});
       EXPECT_EQ(d["verified"], true) << p << " ranks, " << algo;

@@ -151,7 +151,7 @@ bool allowed(const std::string& algo, int p) {
 }
 
 TEST(Reductions, EveryAllreduceLeavesTheExactSumOnEveryRank) {
-  for (const auto& algo : reduction_algorithms(ReductionKind::kAllreduce))
+  for (const auto& algo : algorithm_names(ReductionKind::kAllreduce))
     for (int p : {2, 3, 4, 5, 6, 8, 12, 16, 32})
       for (std::uint64_t size :
            {std::uint64_t(8), std::uint64_t(8 * 3 * p + 16)}) {  // fewer doubles than ranks, and more
@@ -164,7 +164,7 @@ TEST(Reductions, EveryAllreduceLeavesTheExactSumOnEveryRank) {
 }
 
 TEST(Reductions, ReduceScatterAndReduceLeaveTheirPartsWhereMpiSays) {
-  for (const auto& algo : reduction_algorithms(ReductionKind::kReduceScatter))
+  for (const auto& algo : algorithm_names(ReductionKind::kReduceScatter))
     for (int p : {2, 3, 4, 7, 8, 16}) {
       if (!allowed(algo, p)) continue;
       const std::uint64_t size = 8 * 5 * std::uint64_t(p) + 24;
@@ -176,7 +176,7 @@ TEST(Reductions, ReduceScatterAndReduceLeaveTheirPartsWhereMpiSays) {
           EXPECT_EQ(out[std::size_t(r)][i], want[i])
               << algo << " p=" << p << " rank " << r << " element " << i;
     }
-  for (const auto& algo : reduction_algorithms(ReductionKind::kReduce))
+  for (const auto& algo : algorithm_names(ReductionKind::kReduce))
     for (int p : {2, 3, 5, 8, 12})
       for (int root : {0, p - 1, p / 2}) {
         const auto out = reduce_in_interpreter(ReductionKind::kReduce, algo, p, 8 * 40, 1, root);
@@ -188,7 +188,7 @@ TEST(Reductions, ReduceScatterAndReduceLeaveTheirPartsWhereMpiSays) {
 // bits: each part is summed once and copied, or summed by partners in the
 // same order.
 TEST(Reductions, AllreduceGivesEveryRankTheSameBitsEvenWhenSumsRound) {
-  for (const auto& algo : reduction_algorithms(ReductionKind::kAllreduce))
+  for (const auto& algo : algorithm_names(ReductionKind::kAllreduce))
     for (int p : {6, 8, 16}) {
       if (!allowed(algo, p)) continue;
       std::vector<Schedule> all;
@@ -254,7 +254,7 @@ TEST(Reductions, ExtendedAlgorithmsCrossWithAtMostStreamsRanksPerCluster) {
 }
 
 TEST(Reductions, EveryBcastDeliversTheRootsBytesToEveryRank) {
-  for (const auto& algo : bcast_algorithms())
+  for (const auto& algo : algorithm_names(Collective::kBcast))
     for (int p : {2, 3, 4, 6, 8, 10, 16, 32})
       for (int root : {0, p - 1}) {
         if (algo != "binomial" && algo != "vandegeijn" && p % 2) continue;
@@ -327,10 +327,10 @@ std::vector<Net> networks() {
 
 TEST(Reductions, EveryAlgorithmVerifiesOnEveryKindOfNetwork) {
   const std::vector<std::pair<std::string, std::vector<std::string>>> algos = {
-      {"allreduce", reduction_algorithms(ReductionKind::kAllreduce)},
-      {"reduce-scatter", reduction_algorithms(ReductionKind::kReduceScatter)},
-      {"reduce", reduction_algorithms(ReductionKind::kReduce)},
-      {"bcast", bcast_algorithms()},
+      {"allreduce", algorithm_names(ReductionKind::kAllreduce)},
+      {"reduce-scatter", algorithm_names(ReductionKind::kReduceScatter)},
+      {"reduce", algorithm_names(ReductionKind::kReduce)},
+      {"bcast", algorithm_names(Collective::kBcast)},
       {"allgather", {"ring", "recursive-doubling"}},
       {"scatter", {"linear"}},
       {"gather", {"linear", "limited"}},

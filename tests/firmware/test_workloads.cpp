@@ -395,7 +395,7 @@ TEST(Workloads, ReductionFootprintMatchesEveryRanksSchedule) {
       {ReductionKind::kReduce, "reduce"}};
   int checked = 0;
   for (const auto& [kind, workload] : kinds)
-    for (const std::string& algo : coll::reduction_algorithms(kind))
+    for (const std::string& algo : coll::algorithm_names(kind))
       for (int p = 2; p <= 40; ++p)
         for (std::uint64_t size :
              {std::uint64_t(8), std::uint64_t(48), std::uint64_t(65536), std::uint64_t(100008)})

@@ -314,6 +314,23 @@ void ExpectFairUnderPersistentContention(const std::string& name) {
     }
 }
 
+// The descriptors: each allocator named once with its doc line; the names
+// router.allocator accepts are the table's, C++ then RTL, and each C++ kind
+// builds through make_allocator (the RTL ones need an elaborating SystemC
+// kernel: test_rtl_allocator.cpp).
+TEST(Allocator, EveryDescriptorIsNamedOnceAndBuilds) {
+  std::vector<std::string> names;
+  for (const AllocatorKind& k : allocator_kinds()) {
+    EXPECT_EQ(find_allocator_kind(k.name), &k);
+    EXPECT_GT(std::string(k.doc).size(), 5u) << k.name;
+    if (!k.rtl) EXPECT_NE(make_allocator(k.name, 3, 2, 3), nullptr) << k.name;
+    names.emplace_back(k.name);
+  }
+  EXPECT_EQ(names, allocator_choices());
+  EXPECT_EQ(find_allocator_kind("max_size"), nullptr);
+  EXPECT_STREQ(find_allocator_kind("islip")->knobs, "router.islip_iterations");
+}
+
 TEST(Allocator, FactoryBuildsEveryListedAllocatorAndRejectsUnknownNames) {
   const std::vector<std::string> expected = {
       "round_robin", "islip", "oldest_first", "separable_input_first", "separable_output_first", "wavefront"};

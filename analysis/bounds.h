@@ -1,4 +1,9 @@
-// Lower bounds that collective results are compared against.
+// Lower bounds that collective results are compared against, computed from
+// a platform alone (its shape, routing function and packet format; nothing
+// is simulated). The all-to-all workload reports them beside its time and
+// `kairo platforms` prints them; analysis/ sits above platforms/ in the
+// layers of docs/design.md, so collectives stay written against the
+// firmware API only.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -6,7 +11,7 @@
 
 #include "platforms/platform.h"
 
-namespace kairo::coll {
+namespace kairo::analysis {
 
 // Yazaki et al. 2015, formula (1): the all-to-all lower bound on a mesh/torus,
 //   L = alpha floor(k_b / 2) ceil(k_b / 2) (prod_{i != b} k_i) m / B,
@@ -54,4 +59,4 @@ std::string format_bound(double ns);
 // switched fabrics.
 double alltoall_busiest_link_pairs(const platforms::Platform& p);
 
-}  // namespace kairo::coll
+}  // namespace kairo::analysis

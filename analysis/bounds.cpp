@@ -1,4 +1,4 @@
-#include "sw/collectives/bounds.h"
+#include "analysis/bounds.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include "hw/nic/packetizer.h"
 #include "hw/router/routing.h"
 
-namespace kairo::coll {
+namespace kairo::analysis {
 
 std::optional<double> alltoall_lower_bound_ns(const platforms::Platform& p, std::uint64_t m) {
   if (p.kind != platforms::FabricKind::kTorus) return std::nullopt;
@@ -108,4 +108,4 @@ AlltoallBounds alltoall_bounds(const platforms::Platform& p, std::uint64_t m) {
   return b;
 }
 
-}  // namespace kairo::coll
+}  // namespace kairo::analysis

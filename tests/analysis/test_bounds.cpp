@@ -1,4 +1,4 @@
-// The bounds an all-to-all is measured against (sw/collectives/bounds.h):
+// The bounds an all-to-all is measured against (analysis/bounds.h):
 // formula (1), the busiest link under the platform's routing, and the RDMA
 // engines' injection bound. The expected loads come from an independent
 // walk of every pair of a whole mesh/torus in the test, never from kairo's
@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/bounds.h"
 #include "platforms/platform.h"
-#include "sw/collectives/bounds.h"
 #include "tests/test_support.h"
 
 namespace kairo {
@@ -120,7 +120,7 @@ TEST(AlltoallBounds, BusiestLinkFollowsTheTieBreakOnEvenRings) {
       {"plus", 10}, {"minus", 10}, {"balanced", 8}, {"random", 8}};
   for (const auto& [tie, per_ring] : ring8) {
     auto p = platform("torus-8x8", {"router.tie_break=" + tie});
-    EXPECT_DOUBLE_EQ(coll::alltoall_busiest_link_pairs(p), 8 * per_ring) << tie;
+    EXPECT_DOUBLE_EQ(analysis::alltoall_busiest_link_pairs(p), 8 * per_ring) << tie;
   }
   // Against the whole-machine walk: rings of 6 and 10 (balanced is uneven
   // link by link when k is not a multiple of 4), meshes, size-2 dims, and
@@ -161,7 +161,7 @@ TEST(AlltoallBounds, BusiestLinkFollowsTheTieBreakOnEvenRings) {
     for (const auto& [name, tie] : ties) {
       std::vector<std::string> sets = c.sets;
       sets.push_back("router.tie_break=" + name);
-      EXPECT_DOUBLE_EQ(coll::alltoall_busiest_link_pairs(platform(c.base, sets)),
+      EXPECT_DOUBLE_EQ(analysis::alltoall_busiest_link_pairs(platform(c.base, sets)),
                        busiest_link(c.size, c.wrap, c.order, tie))
           << c.base << " " << c.sets.size() << " sets, tie_break=" << name;
     }
@@ -176,7 +176,7 @@ TEST(AlltoallBounds, RoutingBoundIsTheBusiestLinksWireBytes) {
   for (const auto& [tie, pairs] :
        std::vector<std::pair<std::string, double>>{{"plus", 80}, {"balanced", 64}}) {
     const auto b =
-        coll::alltoall_bounds(platform("torus-8x8", {"router.tie_break=" + tie}), std::uint64_t(m));
+        analysis::alltoall_bounds(platform("torus-8x8", {"router.tie_break=" + tie}), std::uint64_t(m));
     EXPECT_NEAR(b.network_ns, 64 * m / B * 1e9, 1e-6) << "formula (1): 1/2 x 4 x 4 x 8 pairs";
     EXPECT_NEAR(b.routing_ns, pairs * w / 32e9 * 1e9, 1e-6) << tie;
     EXPECT_GE(b.routing_ns, b.network_ns) << "no routing beats formula (1)";
@@ -186,7 +186,7 @@ TEST(AlltoallBounds, RoutingBoundIsTheBusiestLinksWireBytes) {
 TEST(AlltoallBounds, OneSlowTniMakesTheBookSimMeshInjectionBound) {
   // mesh-10x10x10 has no nic: section: one TNI at the default 2.8 GB/s
   // DMA moves 999 x 4 KiB in 1,461 us against formula (1)'s 365.7 us.
-  const auto mesh = coll::alltoall_bounds(platform("mesh-10x10x10"), 4096);
+  const auto mesh = analysis::alltoall_bounds(platform("mesh-10x10x10"), 4096);
   EXPECT_NEAR(mesh.injection_ns, 999 * 4096 / 2.8e9 * 1e9, 1e-6);
   const double B = 32e9 * 224 / 256;
   EXPECT_NEAR(mesh.network_ns, 5 * 5 * 100 * 4096 / B * 1e9, 1e-6);
@@ -195,19 +195,19 @@ TEST(AlltoallBounds, OneSlowTniMakesTheBookSimMeshInjectionBound) {
   EXPECT_NE(mesh.note.find("1 TNI per node at 2.8 GB/s"), std::string::npos) << mesh.note;
   EXPECT_DOUBLE_EQ(mesh.largest_ns(), mesh.injection_ns);
   // tofu-small's four TNIs: 95 x 4 KiB over 4 x 2.8 GB/s, below its network bound.
-  const auto tofu = coll::alltoall_bounds(platform("tofu-small"), 4096);
+  const auto tofu = analysis::alltoall_bounds(platform("tofu-small"), 4096);
   EXPECT_NEAR(tofu.injection_ns, 95 * 4096 / (4 * 2.8e9) * 1e9, 1e-6);
   EXPECT_LT(tofu.injection_ns, tofu.network_ns);
   EXPECT_TRUE(tofu.note.empty()) << tofu.note;
   // A port to the router slower than the DMA bounds each TNI at its payload rate,
   // and node memory (read and written) bounds them all.
-  const auto port = coll::alltoall_bounds(platform("tofu-small", {"router.host_bandwidth=1GB/s"}), 4096);
+  const auto port = analysis::alltoall_bounds(platform("tofu-small", {"router.host_bandwidth=1GB/s"}), 4096);
   EXPECT_NEAR(port.injection_ns, 95 * 4096 / (4 * 1e9 * 4096 / wire_bytes(4096, 1920, 96, 32)) * 1e9, 1e-6);
-  const auto memory = coll::alltoall_bounds(platform("tofu-small", {"nic.memory_bandwidth=4GB/s"}), 4096);
+  const auto memory = analysis::alltoall_bounds(platform("tofu-small", {"nic.memory_bandwidth=4GB/s"}), 4096);
   EXPECT_NEAR(memory.injection_ns, 2 * 95 * 4096 / 4e9 * 1e9, 1e-6);
   EXPECT_NE(memory.note.find("node memory"), std::string::npos) << memory.note;
   // A switched fabric has only the injection bound.
-  const auto tree = coll::alltoall_bounds(platform("ib-qdr-16"), 4096);
+  const auto tree = analysis::alltoall_bounds(platform("ib-qdr-16"), 4096);
   EXPECT_EQ(tree.network_ns, 0);
   EXPECT_EQ(tree.routing_ns, 0);
   EXPECT_EQ(tree.binding, "injection");
