@@ -138,11 +138,11 @@ void Observe::summarize(nlohmann::json& j) const {
     return;
   }
   if (log_) j["counter_log"] = {{"intervals", log_->intervals()}, {"rows", log_->rows()}};
-  if (tracer_)
-    j["trace"] = {{"routers", tracer_->routers()},
-                  {"tnis", tracer_->tnis()},
-                  {"signals", trace_.num_signals()},
-                  {"changes", trace_.num_changes()}};
+  if (tracer_) {
+    nlohmann::json t = {{"signals", trace_.num_signals()}, {"changes", trace_.num_changes()}};
+    for (const auto& [kind, n] : tracer_->traced()) t[kind] = n;  // "routers", "tnis"
+    j["trace"] = std::move(t);
+  }
 }
 
 }  // namespace kairo::app

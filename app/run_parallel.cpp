@@ -9,6 +9,8 @@
 
 #include "app/cli_common.h"
 #include "app/run_progress.h"
+#include "observe/registry.h"
+#include "platforms/observe_blocks.h"
 #include "sim/units.h"
 #include "sw/workloads/results.h"
 
@@ -111,37 +113,33 @@ void SplitRun::gather(RunTotals& t) {
     if (t.unfinished.size() > RunTotals::kUnfinishedShown) t.unfinished.resize(RunTotals::kUnfinishedShown);
   }
   sw::gather_results(*plan_.work, world_);
-  mirror_machine();
-  mirror_network();
+  mirror_memory();
+  mirror_blocks();
 }
 
-// Every router port that carried a packet, and every optical port, into
-// process 0's copies: a workload's outcome may read the network's counters
-// (the pattern workload reads the switches' and the OCS ports').
-void SplitRun::mirror_network() {
-  platforms::Network& net = m_.machine.network();
+// Every block this process ran that did something (observe/registry.h: the
+// blocks' state), into process 0's copies: a workload's outcome and the
+// JSON's counters read them there (the pattern workload reads the switches'
+// and the OCS ports'). Per set, the blocks' indices and states, ended by kEnd.
+void SplitRun::mirror_blocks() {
+  constexpr std::uint64_t kEnd = ~std::uint64_t{0};
+  const observe::Registry reg = platforms::observe_blocks(m_.machine.network(), &m_.machine);
+  auto mine_here = [this](const observe::Home& h) {
+    const int owner =
+        h.where == observe::Home::kRouter ? part_.owner[std::size_t(h.index)] : part_.owner_of_host(h.index);
+    return owner == world_.rank();
+  };
   std::vector<char> mine;
   if (!world_.root()) {
     sim::ByteWriter w(mine);
-    for (std::uint32_t i = 0; i < net.num_routers(); ++i) {
-      if (part_.owner[i] != world_.rank()) continue;
-      router::Router& r = net.router_at(i);
-      for (int port = 0; port < r.num_ports(); ++port) {
-        const router::LinkCounters& c = r.link_counters(port);
-        if (!c.packets_sent && !c.packets_received) continue;  // untouched: as in every copy
-        w.put(i);
-        w.put(std::uint32_t(port));
-        r.save_port_counters(port, w);
-      }
-    }
-    w.put(~std::uint32_t{0});
-    if (m_.hybrid) {
-      ocs::OcsFabric& f = m_.hybrid->ocs();
-      for (int port = 0; port < f.ports(); ++port) {
-        if (part_.owner_of_host(f.node_of(port)) != world_.rank()) continue;
-        w.put(std::uint32_t(port));
-        f.save_port(port, w);
-      }
+    for (const observe::CounterSet& s : reg.sets()) {
+      if (!s.state.save) continue;
+      for (std::size_t i = 0; i < s.blocks; ++i)
+        if (mine_here(s.state.home(i)) && s.state.touched(i)) {
+          w.put(std::uint64_t(i));
+          s.state.save(i, w);
+        }
+      w.put(kEnd);
     }
   }
   const auto all = world_.gather(mine);
@@ -150,38 +148,26 @@ void SplitRun::mirror_network() {
   for (const auto& bytes : all) {
     if (bytes.empty()) continue;  // process 0's own
     sim::ByteReader r(bytes);
-    for (auto i = r.get<std::uint32_t>(); i != ~std::uint32_t{0}; i = r.get<std::uint32_t>()) {
-      const auto port = int(r.get<std::uint32_t>());
-      net.router_at(i).load_port_counters(port, r);
-    }
-    while (!r.done()) {
-      const auto port = int(r.get<std::uint32_t>());
-      m_.hybrid->ocs().load_port(port, r);
+    for (const observe::CounterSet& s : reg.sets()) {
+      if (!s.state.save) continue;
+      for (auto i = r.get<std::uint64_t>(); i != kEnd; i = r.get<std::uint64_t>()) s.state.load(i, r);
     }
   }
 }
 
-// Every engine's counters and, in data mode, every written page of the
-// nodes this process ran, into process 0's copies of them.
-void SplitRun::mirror_machine() {
+// In data mode, every page written on the nodes this process ran, into
+// process 0's copies of their memories.
+void SplitRun::mirror_memory() {
   platforms::RdmaMachine& machine = m_.machine;
-  const int per = machine.tnis_per_node();
   std::vector<char> mine;
-  if (!world_.root()) {
+  if (!world_.root() && plan_.data) {
     sim::ByteWriter w(mine);
     std::vector<unsigned char> page(nic::NodeMemory::kPageBytes);
     for (router::NodeId n = 0; n < machine.nodes(); ++n) {
       if (part_.owner_of_host(n) != world_.rank()) continue;
-      bool active = false;
-      for (int i = 0; i < per; ++i) {
-        const nic::TniCounters& c = machine.tni(n, i).counters();
-        active |= c.commands || c.packets_received || c.error_completions;
-      }
-      const std::vector<std::uint64_t> pages =
-          plan_.data ? machine.memory(n).pages() : std::vector<std::uint64_t>{};
-      if (!active && pages.empty()) continue;
+      const std::vector<std::uint64_t> pages = machine.memory(n).pages();
+      if (pages.empty()) continue;
       w.put(std::uint64_t(n));
-      for (int i = 0; i < per; ++i) w.put(machine.tni(n, i).counters());
       w.put(std::uint64_t(pages.size()));
       for (std::uint64_t pg : pages) {
         const std::uint64_t at = pg * nic::NodeMemory::kPageBytes;
@@ -204,7 +190,6 @@ void SplitRun::mirror_machine() {
     sim::ByteReader r(bytes);
     while (!r.done()) {
       const auto n = router::NodeId(r.get<std::uint64_t>());
-      for (int i = 0; i < per; ++i) machine.tni(n, i).set_counters(r.get<nic::TniCounters>());
       for (auto pages = r.get<std::uint64_t>(); pages > 0; --pages) {
         const auto pg = r.get<std::uint64_t>();
         const auto len = r.get<std::uint64_t>();

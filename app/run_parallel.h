@@ -50,8 +50,8 @@ class SplitRun {
   nlohmann::json report() const;
 
  private:
-  void mirror_machine();
-  void mirror_network();
+  void mirror_memory();
+  void mirror_blocks();
 
   RunPlan& plan_;
   RunMachine& m_;

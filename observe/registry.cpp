@@ -2,6 +2,7 @@
 #include "observe/registry.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace kairo::observe {
 
@@ -10,6 +11,14 @@ std::string CounterSet::name(std::size_t i) const {
   // An engine's port "tni1" reads "1" under scope "tni".
   const bool numbered = p.port.empty() || p.port.compare(0, scope.size(), scope) == 0;
   return scope + " " + p.coord + "." + (numbered ? std::to_string(p.index) : p.port);
+}
+
+bool TraceFilter::dim(const std::string& dim) const {
+  if (dims.empty()) return true;
+  std::string lower = dim;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char ch) { return char(std::tolower(ch)); });
+  return dims.count(lower) > 0;
 }
 
 std::vector<const CounterSet*> Registry::table(const std::string& name) const {

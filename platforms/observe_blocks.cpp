@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <set>
 #include <unordered_map>
 
 #include "hw/nic/tni_observe.h"
@@ -12,6 +13,7 @@
 #include "hw/ocs/ocs_observe.h"
 #include "hw/router/router_observe.h"
 #include "platforms/network.h"
+#include "platforms/tracing.h"
 
 namespace kairo::platforms {
 
@@ -93,6 +95,21 @@ observe::CounterSet router_ports(Network& net, int vcs) {
     router::read_port(*shared->routers[l.router], l.port, now, vcs, out);
   };
   s.place = [&net, shared](std::size_t i) { return link_place(net, shared->refs[i]); };
+  s.state.home = [shared](std::size_t i) {
+    return observe::Home{observe::Home::kRouter, shared->refs[i].router};
+  };
+  s.state.touched = [shared](std::size_t i) {
+    const LinkRef& l = shared->refs[i];
+    return router::port_touched(*shared->routers[l.router], l.port);
+  };
+  s.state.save = [shared](std::size_t i, sim::ByteWriter& w) {
+    const LinkRef& l = shared->refs[i];
+    router::save_port(*shared->routers[l.router], l.port, w);
+  };
+  s.state.load = [shared](std::size_t i, sim::ByteReader& r) {
+    const LinkRef& l = shared->refs[i];
+    router::load_port(*shared->routers[l.router], l.port, r);
+  };
   return s;
 }
 
@@ -129,7 +146,64 @@ observe::CounterSet optical_ports(Network& net, ocs::OcsFabric& f, int vcs) {
     const int port = int(i);
     return observe::Place{"ocs", f.port_name(port), net.node_name(f.node_of(port)), "ocs", "", "ocs", "", 0};
   };
+  s.state.home = [&f](std::size_t i) { return observe::Home{observe::Home::kNode, f.node_of(int(i))}; };
+  s.state.touched = [](std::size_t) { return true; };  // its circuit's state counts even idle
+  s.state.save = [&f](std::size_t i, sim::ByteWriter& w) { f.save_port(int(i), w); };
+  s.state.load = [&f](std::size_t i, sim::ByteReader& r) { f.load_port(int(i), r); };
   return s;
+}
+
+// Routers by index: on a mesh/torus router i is node i's, selected with its
+// node; a switch is selected by name. An RDMA machine's packets are all its
+// NICs', so their labels name operation and place.
+observe::TraceSet router_traces(Network& net, bool nic_packets) {
+  observe::TraceSet t;
+  t.blocks = net.num_routers();
+  t.counted_as = "routers";
+  const sim::Trace::States* packets = nic_packets ? &nic::kPacketStates : nullptr;
+  t.attach = [&net, packets](std::size_t i, const observe::TraceFilter& f,
+                             sim::Trace& trace) -> std::unique_ptr<observe::Recording> {
+    router::Router& r = net.router_at(i);
+    const router::Topology* topo = net.torus();
+    if (topo ? !f.node(i) : !f.unit(r.name())) return nullptr;
+    return router::record(r, topo, f, trace, packets);
+  };
+  return t;
+}
+
+// The RDMA engines, node by node; --trace-tnis picks engines of a node.
+observe::TraceSet tni_traces(RdmaMachine* machine) {
+  observe::TraceSet t;
+  t.counted_as = "tnis";
+  if (!machine) return t;
+  const int per = machine->tnis_per_node();
+  t.blocks = machine->nodes() * std::size_t(per);
+  auto engines = std::make_shared<std::set<std::uint64_t>>();  // empty: all
+  t.prepare = [engines, per](const observe::TraceFilter& f) {
+    if (f.selected(nic::kTniClass) && !f.indices.empty())
+      *engines = id_set("--trace-tnis", f.indices, std::uint64_t(per));
+  };
+  t.attach = [machine, per, engines](std::size_t i, const observe::TraceFilter& f,
+                                     sim::Trace& trace) -> std::unique_ptr<observe::Recording> {
+    const router::NodeId n = router::NodeId(i / std::size_t(per));
+    const int e = int(i % std::size_t(per));
+    if (!f.node(n) || (!engines->empty() && !engines->count(std::uint64_t(e)))) return nullptr;
+    const std::string scope = fmt::format("nic_{}.tni{}.", machine->network().node_name(n), e);
+    return nic::record(machine->tni(n, e), scope, f, trace);
+  };
+  return t;
+}
+
+// A hybrid network's optical switch: one block, its ports selected by node.
+observe::TraceSet optical_traces(Network& net, ocs::OcsFabric& f) {
+  observe::TraceSet t;
+  t.blocks = 1;
+  t.attach = [&net, &f](std::size_t, const observe::TraceFilter& sel, sim::Trace& trace) {
+    return ocs::record(f, sel, trace, [&net, &f](int port) {
+      return fmt::format("ocs.{}_{}.", f.port_name(port), net.node_name(f.node_of(port)));
+    });
+  };
+  return t;
 }
 
 }  // namespace
@@ -160,6 +234,17 @@ observe::CounterSet tni_blocks(RdmaMachine* machine) {
     const std::string node = machine->network().node_name(n);
     return observe::Place{node, fmt::format("tni{}", t), node, "", "", "", "", t};
   };
+  s.state.home = [per](std::size_t i) { return observe::Home{observe::Home::kNode, i / std::size_t(per)}; };
+  s.state.touched = [tnis, per](std::size_t i) {  // a node's engines move together
+    const std::size_t first = i - i % std::size_t(per);
+    for (std::size_t k = first; k < first + std::size_t(per); ++k)
+      if (nic::active(*(*tnis)[k])) return true;
+    return false;
+  };
+  s.state.save = [tnis](std::size_t i, sim::ByteWriter& w) { nic::save(*(*tnis)[i], w); };
+  s.state.load = [machine, per](std::size_t i, sim::ByteReader& r) {
+    nic::load(machine->tni(router::NodeId(i / std::size_t(per)), int(i % std::size_t(per))), r);
+  };
   return s;
 }
 
@@ -170,6 +255,17 @@ observe::Registry observe_blocks(Network& net, RdmaMachine* machine) {
   if (auto* h = net.optical()) reg.add(optical_ports(net, h->ocs(), vcs));
   reg.add(tni_blocks(machine));
   if (observe::CounterSet a = router_alloc_ports(net); a.blocks > 0) reg.add(std::move(a));
+  // The waveform's signal classes, in the order --trace-signals lists them,
+  // and the blocks that record them, in the waveform's order.
+  for (const observe::SignalClass c :
+       {observe::SignalClass{router::kLinkClass}, observe::SignalClass{router::kOccupancyClass},
+        observe::SignalClass{nic::kTniClass}, observe::SignalClass{ocs::kOcsClass},
+        observe::SignalClass{router::kAllocatorClass}, observe::SignalClass{router::kAllocationClass},
+        observe::SignalClass{router::kCreditClass, false}})
+    reg.add(c);
+  reg.add(router_traces(net, machine != nullptr));
+  reg.add(tni_traces(machine));
+  if (auto* h = net.optical()) reg.add(optical_traces(net, h->ocs()));
   return reg;
 }
 

@@ -2,7 +2,8 @@
 // set from its block's own report (hw/router/router_observe.h,
 // hw/ocs/ocs_observe.h, hw/nic/tni_observe.h), named where it sits in the
 // network: the counter log, --tni-counters and the JSON summary's
-// nic_counters are written from these sets.
+// nic_counters are written from these sets, a split run moves their state
+// into process 0, and the tracer records the signals they declare.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
@@ -16,7 +17,8 @@ namespace kairo::platforms {
 // Table "link": every connected router port, then the optical ports of a
 // hybrid network; table "tni": every RDMA engine (an empty set without a
 // machine, so the tables keep their columns); table "alloc", only where a
-// router counts its allocation's choices: those routers' ports.
+// router counts its allocation's choices: those routers' ports. The signal
+// classes, and the traced kinds: routers, RDMA engines, the optical switch.
 observe::Registry observe_blocks(Network& net, RdmaMachine* machine);
 // The RDMA engines alone.
 observe::CounterSet tni_blocks(RdmaMachine* machine);

@@ -20,16 +20,19 @@
 //               down, and `peer`, the port it leads to plus one), rtl (a
 //               traced router whose allocator is the Verilated RTL: its
 //               wires under <router>.alloc)
+//
+// The tracer parses the selection and walks the blocks registered for
+// tracing (platforms/observe_blocks.h): each kind attaches its own probes and
+// declares its own signals (hw/*/..._observe.h); the tracer names none.
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "hw/nic/tni.h"
-#include "hw/ocs/ocs_fabric.h"
-#include "hw/router/router_probe.h"
-#include "hw/router/rtl/rtl_allocator.h"
+#include "observe/registry.h"
 #include "platforms/network.h"
 #include "platforms/rdma_machine.h"
 #include "sim/trace.h"
@@ -50,17 +53,14 @@ class Tracer {
   // that selects nothing. `machine` may be null (traffic runs: no NICs).
   Tracer(Network& net, RdmaMachine* machine, const TraceSelection& sel, sim::Trace& trace);
   ~Tracer();
-  std::size_t routers() const { return routers_.size(); }
-  std::size_t tnis() const { return tnis_.size(); }
+  // Per kind that counts its traced blocks (TraceSet::counted_as), how many
+  // are traced: {"routers", 4}, {"tnis", 0}.
+  const std::vector<std::pair<std::string, std::size_t>>& traced() const { return traced_; }
 
  private:
-  std::vector<std::unique_ptr<router::RouterProbe>> routers_;
-  std::vector<router::Router*> traced_routers_;
-  std::vector<router::RtlSeparableAllocator*> traced_rtl_;
-  std::vector<std::unique_ptr<nic::TniProbe>> tnis_;
-  std::vector<nic::Tni*> traced_tnis_;
-  std::unique_ptr<ocs::OcsProbe> ocs_;
-  ocs::OcsFabric* traced_ocs_ = nullptr;
+  std::vector<std::pair<std::string, std::size_t>> traced_;
+  // In attachment order; destroyed, each detaches its block.
+  std::vector<std::unique_ptr<observe::Recording>> recordings_;
 };
 
 }  // namespace kairo::platforms

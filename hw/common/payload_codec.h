@@ -1,9 +1,9 @@
 // What a packet's `user` field carries (the NIC's RDMA header and payload),
-// made bytes for a partitioned run (issue 17, docs/parallel.md): a packet
+// made bytes for a partitioned run (docs/parallel.md): a packet
 // that crosses to another process is packed where it leaves, rebuilt where it
 // arrives, and the sender's copy is released. The network never reads it.
 #pragma once
-#include "sim/mpi_world.h"
+#include "sim/byte_codec.h"
 
 namespace kairo::hw {
 

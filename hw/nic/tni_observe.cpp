@@ -52,4 +52,38 @@ void read_counters(const Tni& t, sim::Time now, std::uint64_t* out) {
   out[15] = t.command_queue_depth();
 }
 
+namespace {
+
+class TniRecording final : public observe::Recording {
+ public:
+  TniRecording(Tni& t, std::unique_ptr<TniProbe> probe) : t_(t), probe_(std::move(probe)) {
+    t_.set_probe(probe_.get());
+  }
+  ~TniRecording() override { t_.set_probe(nullptr); }
+
+ private:
+  Tni& t_;
+  std::unique_ptr<TniProbe> probe_;
+};
+
+}  // namespace
+
+std::unique_ptr<observe::Recording> record(Tni& t, const std::string& scope, const observe::TraceFilter& f,
+                                           sim::Trace& trace) {
+  if (!f.selected(kTniClass)) return nullptr;
+  auto probe = std::make_unique<TniProbe>();
+  probe->trace = &trace;
+  observe::add_signals(trace, scope, kTniSignals, *probe, [&f](const char* c) { return f.selected(c); });
+  return std::make_unique<TniRecording>(t, std::move(probe));
+}
+
+bool active(const Tni& t) {
+  const TniCounters& c = t.counters();
+  return c.commands || c.packets_received || c.error_completions;
+}
+
+void save(const Tni& t, sim::ByteWriter& w) { w.put(t.counters()); }
+
+void load(Tni& t, sim::ByteReader& in) { t.set_counters(in.get<TniCounters>()); }
+
 }  // namespace kairo::nic

@@ -1,8 +1,11 @@
 // What an RDMA engine (hw/nic/tni.h) reports about itself: its counters, in
 // the one order every output uses (the counter log, --tni-counters, the JSON
-// summary's nic_counters), and its waveform signals (TniProbe).
+// summary's nic_counters), their state for a split run's transfer, and its
+// waveform signals (TniProbe) with the recording that attaches them.
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "hw/nic/tni.h"
@@ -38,5 +41,17 @@ inline constexpr observe::Signal<TniProbe> kTniSignals[] = {
     {"notices", 32, true, kTniClass, &TniProbe::notices},
     {"completions", 32, true, kTniClass, &TniProbe::completions},
 };
+
+// Engine t's waveform recording of its signals under `scope`
+// ("nic_x0y0.tni1."); null when `f` does not select class "tni".
+std::unique_ptr<observe::Recording> record(Tni& t, const std::string& scope, const observe::TraceFilter& f,
+                                           sim::Trace& trace);
+
+// Whether the engine did anything: took a command, received a packet or
+// completed one with an error.
+bool active(const Tni& t);
+// Its counters for another process's copy of it (observe::State).
+void save(const Tni& t, sim::ByteWriter& w);
+void load(Tni& t, sim::ByteReader& in);
 
 }  // namespace kairo::nic

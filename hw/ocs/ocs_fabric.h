@@ -36,7 +36,7 @@
 #include "hw/common/circuit_gate.h"
 #include "hw/common/endpoint.h"
 #include "hw/common/link.h"
-#include "sim/mpi_world.h"
+#include "sim/byte_codec.h"
 #include "sim/trace.h"
 
 namespace kairo::ocs {

@@ -39,12 +39,35 @@ void read_port(const OcsFabric& f, int port, sim::Time now, int vcs, std::uint64
   for (int v = 0; v < vcs; ++v) out[8 + v] = 0;
 }
 
-std::unique_ptr<OcsProbe> new_probe(const OcsFabric& f, sim::Trace& trace) {
+namespace {
+
+class FabricRecording final : public observe::Recording {
+ public:
+  FabricRecording(OcsFabric& f, std::unique_ptr<OcsProbe> probe) : f_(f), probe_(std::move(probe)) {
+    f_.set_probe(probe_.get());
+  }
+  ~FabricRecording() override { f_.set_probe(nullptr); }
+
+ private:
+  OcsFabric& f_;
+  std::unique_ptr<OcsProbe> probe_;
+};
+
+}  // namespace
+
+std::unique_ptr<observe::Recording> record(OcsFabric& f, const observe::TraceFilter& sel, sim::Trace& trace,
+                                           const std::function<std::string(int port)>& scope) {
   auto probe = std::make_unique<OcsProbe>();
   probe->trace = &trace;
   probe->state.assign(std::size_t(f.ports()), OcsProbe::kOff);
   probe->peer.assign(std::size_t(f.ports()), OcsProbe::kOff);
-  return probe;
+  auto selected = [&sel](const char* c) { return sel.selected(c); };
+  bool any = false;
+  for (int port = 0; port < f.ports(); ++port)
+    if (sel.node(f.node_of(port)))
+      any |= observe::add_signals_at(trace, scope(port), kPortSignals, *probe, std::size_t(port), selected);
+  if (!any) return nullptr;
+  return std::make_unique<FabricRecording>(f, std::move(probe));
 }
 
 }  // namespace kairo::ocs

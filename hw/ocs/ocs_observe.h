@@ -1,10 +1,13 @@
 // What an optical circuit switch (hw/ocs/ocs_fabric.h) reports about each
 // port: its counters in the counter log's link columns (stall_ps is the time
 // its circuit was not up; an optical port has no VCs of its own, so its
-// zero-credit times read 0) and its waveform signals (OcsProbe).
+// zero-credit times read 0), their state for a split run's transfer, and its
+// waveform signals (OcsProbe) with the recording that attaches them.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "hw/ocs/ocs_fabric.h"
@@ -20,8 +23,6 @@ void read_port(const OcsFabric& f, int port, sim::Time now, int vcs, std::uint64
 
 // Per port, class "ocs": state (PortState: 0 dark, 1 setting up, 2 up, 3
 // tearing down) and peer (the output port its circuit leads to, plus one).
-// A probe for `f` recording into `trace`, every signal off.
-std::unique_ptr<OcsProbe> new_probe(const OcsFabric& f, sim::Trace& trace);
 inline constexpr const char* kOcsClass = "ocs";
 inline constexpr sim::Trace::State kCircuitStateNames[] = {
     {0, "dark"}, {1, "setting up"}, {2, "up"}, {3, "tearing down"}};
@@ -31,5 +32,11 @@ inline constexpr PortSignal kPortSignals[] = {
     {"state", 2, false, kOcsClass, &OcsProbe::state, kCircuitStates},
     {"peer", 16, false, kOcsClass, &OcsProbe::peer},
 };
+
+// The fabric's waveform recording: the signals `sel` selects of each port
+// whose node it selects, under scope(port) ("ocs.p3_x3y0."); null when that
+// is nothing.
+std::unique_ptr<observe::Recording> record(OcsFabric& f, const observe::TraceFilter& sel, sim::Trace& trace,
+                                           const std::function<std::string(int port)>& scope);
 
 }  // namespace kairo::ocs

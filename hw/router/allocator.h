@@ -14,6 +14,11 @@
 #include <string>
 #include <vector>
 
+namespace kairo::sim {
+class EventQueue;
+class Trace;
+}  // namespace kairo::sim
+
 namespace kairo::router {
 
 class Allocator {
@@ -49,6 +54,12 @@ class Allocator {
   virtual int grant_vc(int input) const = 0;
   // The output granted to `input`, or -1.
   virtual int grant_output(int input) const = 0;
+  // An allocator with wires of its own (the Verilated RTL) records them into
+  // the waveform `t` under `scope`, at the times `q` gives, and returns true;
+  // a null `t` stops it. The C++ allocators have none to record.
+  virtual bool trace(sim::Trace* /*t*/, const std::string& /*scope*/, const sim::EventQueue* /*q*/) {
+    return false;
+  }
 
  protected:
   bool uses_age_ = false;

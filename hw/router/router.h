@@ -40,7 +40,7 @@
 #include "hw/router/port_counters.h"
 #include "hw/router/router_config.h"
 #include "hw/router/router_probe.h"
-#include "sim/mpi_world.h"
+#include "sim/byte_codec.h"
 
 namespace kairo::router {
 

@@ -70,6 +70,9 @@ std::string port_dim_name(const Router& r, int port, const Topology* topo) {
   return name.substr(0, name.find_first_of("0123456789"));  // switch ports: up1, down3, wan0
 }
 
+namespace {
+
+// A probe for `r` recording into `trace`, every signal off.
 std::unique_ptr<RouterProbe> new_probe(const Router& r, sim::Trace& trace) {
   auto probe = std::make_unique<RouterProbe>();
   probe->trace = &trace;
@@ -80,18 +83,22 @@ std::unique_ptr<RouterProbe> new_probe(const Router& r, sim::Trace& trace) {
   return probe;
 }
 
+// Port `port`'s signals of the selected classes under `scope`
+// ("rtr_x0y0.xp."), `probe` pointed at them; true if any was added. The
+// "alloc" signals only where the router has the feature (`adaptive`:
+// adaptive or non-minimal routing; a VC allocation stage; speculation).
 bool add_port_signals(sim::Trace& trace, const std::string& scope, RouterProbe& probe, int port, int vcs,
-                      const std::function<bool(const char*)>& selected, bool adaptive, bool staged,
-                      bool speculative) {
+                      const observe::TraceFilter& f, bool adaptive, bool staged, bool speculative) {
+  auto selected = [&f](const char* c) { return f.selected(c); };
   bool any = observe::add_signals(trace, scope, kPortSignals, probe.out[std::size_t(port)], selected);
-  if (selected(kAllocationClass)) {
+  if (f.selected(kAllocationClass)) {
     RouterProbe::Out& o = probe.out[std::size_t(port)];
     if (adaptive)
       o.route = trace.add(scope + "route", 3), trace.set_states(o.route, kRouteStates), any = true;
     if (staged) o.held = trace.add(scope + "vcs_held", 5), any = true;
     if (speculative) o.spec = trace.add(scope + "spec", 2), trace.set_states(o.spec, kSpecStates), any = true;
   }
-  if (selected(kOccupancyClass))
+  if (f.selected(kOccupancyClass))
     for (int vc = 0; vc < vcs; ++vc) {
       probe.occupancy[std::size_t(port) * std::size_t(vcs) + std::size_t(vc)] =
           trace.add(scope + fmt::format("vc{}_occupancy", vc), 16, /*delta=*/true);
@@ -100,6 +107,9 @@ bool add_port_signals(sim::Trace& trace, const std::string& scope, RouterProbe& 
   return any;
 }
 
+// Class "credit": port `port`'s vcN_credits under `scope`, each starting at
+// the router's free credits now (the receiver's buffer per VC, before the
+// run) and as wide as that count needs.
 void add_credit_signals(sim::Trace& trace, const std::string& scope, RouterProbe& probe, const Router& r,
                         int port) {
   for (int vc = 0; vc < r.vcs(); ++vc) {
@@ -111,5 +121,61 @@ void add_credit_signals(sim::Trace& trace, const std::string& scope, RouterProbe
     trace.add_delta(sig, 0, std::int64_t(full));
   }
 }
+
+// A traced router: its probe (null when no port is traced) and whether its
+// allocator records its own wires.
+class RouterRecording final : public observe::Recording {
+ public:
+  RouterRecording(Router& r, std::unique_ptr<RouterProbe> probe, bool allocator)
+      : r_(r), probe_(std::move(probe)), allocator_(allocator) {
+    if (probe_) r_.set_probe(probe_.get());
+  }
+  ~RouterRecording() override {
+    if (probe_) r_.set_probe(nullptr);
+    if (allocator_) r_.allocator().trace(nullptr, "", nullptr);
+  }
+  bool counted() const override { return probe_ != nullptr; }  // a router whose ports are traced
+
+ private:
+  Router& r_;
+  std::unique_ptr<RouterProbe> probe_;
+  bool allocator_;
+};
+
+}  // namespace
+
+std::unique_ptr<observe::Recording> record(Router& r, const Topology* topo, const observe::TraceFilter& f,
+                                           sim::Trace& trace, const sim::Trace::States* packets) {
+  const std::string name = r.name();
+  const bool allocator =
+      f.selected(kAllocatorClass) && r.allocator().trace(&trace, name + ".alloc", &r.queue());
+  auto probe = new_probe(r, trace);
+  bool any = false;
+  for (int port = 0; port < r.num_ports(); ++port) {
+    if (!r.port_connected(port) || !f.dim(port_dim_name(r, port, topo))) continue;
+    const std::string scope = name + "." + r.port_name(port) + ".";
+    any |= add_port_signals(trace, scope, *probe, port, r.vcs(), f,
+                            r.routes_adaptively() || r.routes_nonminimally(), r.has_vc_allocation_stage(),
+                            r.speculative());
+    const auto pkt = probe->out[std::size_t(port)].pkt;
+    if (packets && pkt != RouterProbe::kOff) trace.set_states(pkt, *packets);
+    if (f.selected(kCreditClass)) {
+      add_credit_signals(trace, scope, *probe, r, port);
+      any = true;
+    }
+  }
+  if (!any) probe.reset();
+  if (!any && !allocator) return nullptr;
+  return std::make_unique<RouterRecording>(r, std::move(probe), allocator);
+}
+
+bool port_touched(const Router& r, int port) {
+  const LinkCounters& c = r.link_counters(port);
+  return c.packets_sent || c.packets_received;
+}
+
+void save_port(const Router& r, int port, sim::ByteWriter& w) { r.save_port_counters(port, w); }
+
+void load_port(Router& r, int port, sim::ByteReader& in) { r.load_port_counters(port, in); }
 
 }  // namespace kairo::router

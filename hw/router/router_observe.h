@@ -1,9 +1,9 @@
 // What a router (hw/router/router.h) reports about each of its ports: the
-// link counters (PortCounters) as the counter log's link columns, the
-// dimension a port runs along, and its waveform signals (RouterProbe).
+// link counters (PortCounters) as the counter log's link columns, their
+// state for a split run's transfer, the dimension a port runs along, and its
+// waveform signals (RouterProbe) with the recording that attaches them.
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -61,21 +61,20 @@ inline constexpr sim::Trace::States kSpecStates = {"spec", kSpecStateNames, 3};
 // back from downstream.
 inline constexpr const char* kCreditClass = "credit";
 
-// A probe for `r` recording into `trace`, every signal off.
-std::unique_ptr<RouterProbe> new_probe(const Router& r, sim::Trace& trace);
-// Adds port `port`'s signals of the selected classes under `scope`
-// ("rtr_x0y0.xp.") and points `probe` at them (its out and occupancy sized
-// for the router); true if any was added. At elaboration only. The "alloc"
-// signals only where the router has the feature (`adaptive`: adaptive or
-// non-minimal routing; a VC allocation stage; speculation).
-bool add_port_signals(sim::Trace& trace, const std::string& scope, RouterProbe& probe, int port, int vcs,
-                      const std::function<bool(const char*)>& selected, bool adaptive = false,
-                      bool staged = false, bool speculative = false);
+// Router r's waveform recording of what `f` selects, under r.name(): its
+// allocator's own wires (class "rtl", an allocator that has any: the
+// Verilated RTL), and the signals of its connected ports along the selected
+// dimensions (`topo` names them; null on a switched fabric); the "alloc"
+// signals only where the router has the feature. `packets`, when given,
+// names the values of each port's `pkt` (an RDMA machine's packet labels).
+// Null when the selection leaves the router nothing. At elaboration only.
+std::unique_ptr<observe::Recording> record(Router& r, const Topology* topo, const observe::TraceFilter& f,
+                                           sim::Trace& trace, const sim::Trace::States* packets);
 
-// Class "credit": port `port`'s vcN_credits under `scope`, each starting at
-// the router's free credits now (the receiver's buffer per VC, before the
-// run) and as wide as that count needs. At elaboration only.
-void add_credit_signals(sim::Trace& trace, const std::string& scope, RouterProbe& probe, const Router& r,
-                        int port);
+// A port's state for another process's copy of the router (observe::State):
+// whether it carried a packet, and its counters with what reading them needs.
+bool port_touched(const Router& r, int port);
+void save_port(const Router& r, int port, sim::ByteWriter& w);
+void load_port(Router& r, int port, sim::ByteReader& in);
 
 }  // namespace kairo::router

@@ -149,11 +149,11 @@ void RtlSeparableAllocator::allocate() {
   ++cycles_;
 }
 
-void RtlSeparableAllocator::trace(sim::Trace* t, const std::string& scope, const sim::EventQueue* q) {
+bool RtlSeparableAllocator::trace(sim::Trace* t, const std::string& scope, const sim::EventQueue* q) {
   trace_ = t;
   queue_ = q;
   signals_.clear();
-  if (!t) return;
+  if (!t) return false;
   const std::string s = scope + ".";
   signals_ = {t->add(s + "clk", 1),
               t->add(s + "grant_valid", kMaxInputs),
@@ -163,6 +163,7 @@ void RtlSeparableAllocator::trace(sim::Trace* t, const std::string& scope, const
               t->add(s + "stage1_vc", kMaxInputs * kVcBits),
               t->add(s + "vc_ptr", kMaxInputs * kVcBits),
               t->add(s + "in_ptr", kMaxOutputs * kInBits)};
+  return true;
 }
 
 // The wires as they are during this allocation (before the clock edge).

@@ -56,7 +56,7 @@ class RtlSeparableAllocator final : public Allocator {
   // "rtr_x0y0.alloc"): grant_valid, grant_vc, grant_out, stage1_valid,
   // stage1_vc, vc_ptr, in_ptr (flat vectors as in the RTL) and clk (one pulse
   // per allocation), at the times `q` gives. Null `t`: stop recording.
-  void trace(sim::Trace* t, const std::string& scope, const sim::EventQueue* q);
+  bool trace(sim::Trace* t, const std::string& scope, const sim::EventQueue* q) override;
   std::uint64_t rtl_cycles() const { return cycles_; }
 
  private:
