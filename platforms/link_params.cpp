@@ -82,16 +82,22 @@ const std::vector<sim::ParamDecl>& link_param_decls() {
     std::vector<sim::ParamDecl> d;
     for (const ClassDoc& c : kClasses) {
       if (std::string(c.name) == "wan") {
-        sim::ParamBlock<SwitchedFabric> ports("links");
-        d.push_back(ports.shape("ports", "list", "-",
-                                "cables with their own values: [{switch, port, bandwidth, latency, buffer}], "
-                                "names as kairo check --ports lists them"));
+        sim::ParamDecl ports;  // a list of cables, read by hand
+        ports.key = "links.ports", ports.kind = sim::ParamKind::kShape, ports.unit = "list",
+        ports.deflt = "-";
+        ports.doc =
+            "cables with their own values: [{switch, port, bandwidth, latency, buffer}], names as kairo "
+            "check "
+            "--ports lists them";
+        ports.owner = &typeid(SwitchedFabric::PortOverride);
+        d.push_back(std::move(ports));
       }
       add_class(d, c);
       if (std::string(c.name) == "up")
-        d.push_back(multiplier("up",
-                               "Takizawa et al. 2008's U: the class's bandwidth is multiplied by it (0.25, 5, "
-                               "...); also links.host/wan.multiplier"));
+        d.push_back(
+            multiplier("up",
+                       "Takizawa et al. 2008's U: the class's bandwidth is multiplied by it (0.25, 5, "
+                       "...); also links.host/wan.multiplier"));
     }
     add_wan_flow(d);
     return d;
@@ -121,9 +127,10 @@ std::optional<sim::ParamProblem> link_problem(const Platform& p) {
     if (c.buffer_bytes > 0 && c.buffer_bytes < packet)
       return sim::ParamProblem{
           std::string("links.") + name + ".buffer",
-          fmt::format("expected at least router.max_packet_flits x router.flit_size ({}B): a VC must hold the "
-                      "largest packet, got {}B",
-                      packet, c.buffer_bytes)};
+          fmt::format(
+              "expected at least router.max_packet_flits x router.flit_size ({}B): a VC must hold the "
+              "largest packet, got {}B",
+              packet, c.buffer_bytes)};
   // Times are integer picoseconds: a flit time must round to at least 1ps.
   const auto representable = [&](double bw) {
     double ps = r.flit_bytes * 1e12 / bw;

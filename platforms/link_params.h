@@ -18,10 +18,11 @@ struct Platform;
 // One class of switched-fabric links (links.host, links.up, links.wan,
 // links.local, links.global).
 struct LinkClass {
-  double bytes_per_s = 0;         // links.<class>.bandwidth, per direction
-  sim::Time latency_ps = 0;       // links.<class>.latency: propagation delay
-  std::uint64_t buffer_bytes = 0;  // links.<class>.buffer: receiver's buffer per VC; 0 = router.vc_buffer_flits
-  double multiplier = 1;          // links.<class>.multiplier, already applied to bytes_per_s
+  double bytes_per_s = 0;    // links.<class>.bandwidth, per direction
+  sim::Time latency_ps = 0;  // links.<class>.latency: propagation delay
+  // links.<class>.buffer: the receiver's buffer per VC; 0 = router.vc_buffer_flits
+  std::uint64_t buffer_bytes = 0;
+  double multiplier = 1;  // links.<class>.multiplier, already applied to bytes_per_s
 };
 
 // links.wan.flow_control and the loss model's values (hw/router/wan_path.h

@@ -6,6 +6,8 @@
 // generated from it (tools/gen_params.sh).
 #include <fmt/format.h>
 
+#include <string_view>
+
 #include "platforms/platform.h"
 #include "platforms/rank_params.h"
 #include "platforms/topology_params.h"
@@ -38,20 +40,28 @@ const std::vector<ParamInfo>& param_table() {
 
 const std::vector<const ParamInfo*>& declared_keys() {
   static const std::vector<const ParamInfo*> keys = [] {
-    std::vector<const ParamInfo*> k;
-    for (const ParamInfo& p : param_table()) k.push_back(&p);
-    auto parent = [](const std::string& key) { return key.substr(0, key.rfind('.')); };
+    const std::vector<ParamInfo>& rows = param_table();
+    auto parent = [](std::string_view key) { return key.substr(0, key.rfind('.')); };
+    std::vector<std::string_view> parents;
+    for (const ParamInfo& r : rows) parents.push_back(parent(r.key));
+    // Each field goes after the last row beside it of its struct
+    // (links.wan.buffer), else after its map's row (topology.fat_tree).
+    std::vector<std::vector<const ParamInfo*>> after(rows.size());
+    std::vector<const ParamInfo*> rest;
     for (const auto* fields : {&topology_field_decls(), &link_field_decls()})
       for (const ParamInfo& f : *fields) {
-        // After the last key beside it of its struct (links.wan.buffer), else
-        // after its map's row (topology.fat_tree).
-        auto at = k.end();
-        for (auto it = k.begin(); it != k.end(); ++it)
-          if ((*it)->key == parent(f.key) ||
-              (parent((*it)->key) == parent(f.key) && *(*it)->owner == *f.owner))
-            at = it + 1;
-        k.insert(at, &f);
+        const std::string_view pf = parent(f.key);
+        std::size_t at = rows.size();
+        for (std::size_t i = 0; i < rows.size(); ++i)
+          if (rows[i].key == pf || (parents[i] == pf && *rows[i].owner == *f.owner)) at = i;
+        (at < rows.size() ? after[at] : rest).push_back(&f);
       }
+    std::vector<const ParamInfo*> k;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      k.push_back(&rows[i]);
+      k.insert(k.end(), after[i].begin(), after[i].end());
+    }
+    k.insert(k.end(), rest.begin(), rest.end());
     return k;
   }();
   return keys;

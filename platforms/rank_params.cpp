@@ -12,11 +12,12 @@ namespace kairo::platforms {
 const std::vector<sim::ParamDecl>& rank_param_decls() {
   static const std::vector<sim::ParamDecl> decls = [] {
     sim::ParamBlock<Platform> b("ranks");
-    b.shape("map", "name", "linear",
-            "the node each rank runs on: linear (rank r on node r), random (a seeded permutation, ranks.seed) "
-            "or an explicit list of distinct node ids, one per rank (fewer ranks than nodes allowed)");
-    b.integer("seed", &Platform::ranks_seed, sim::ParamKind::kCount, 0, LLONG_MAX, "seed of ranks.map: random",
-              "seed of ranks.map: random");
+    b.shape(
+        "map", "name", "linear",
+        "the node each rank runs on: linear (rank r on node r), random (a seeded permutation, ranks.seed) "
+        "or an explicit list of distinct node ids, one per rank (fewer ranks than nodes allowed)");
+    b.integer("seed", &Platform::ranks_seed, sim::ParamKind::kCount, 0, LLONG_MAX,
+              "seed of ranks.map: random", "seed of ranks.map: random");
     return b.decls();
   }();
   return decls;

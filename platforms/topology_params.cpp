@@ -15,8 +15,10 @@ namespace {
 // Ports of the largest switch or router the model builds (hw/router/router.h).
 constexpr int kMaxSwitchPorts = 76;
 
-// A key at the top of the file (name, description), read by hand.
-sim::ParamDecl top(const char* key, const char* unit, const char* deflt, const char* doc) {
+// A key of the platform's own shape (name, topology.dims, topology.fat_tree
+// ...), read by hand. (No ParamBlock<Platform>: it would build a Platform
+// for defaults a shape does not have.)
+sim::ParamDecl shape(const char* key, const char* unit, const char* deflt, const char* doc) {
   sim::ParamDecl d;
   d.key = key;
   d.kind = sim::ParamKind::kShape;
@@ -39,13 +41,10 @@ const std::vector<sim::ParamDecl>& topology_param_decls() {
   using D = router::DimSpec;
   static const std::vector<sim::ParamDecl> decls = [] {
     std::vector<sim::ParamDecl> out = {
-        top("name", "name", "(required)", "platform name, as `kairo platforms` lists it"),
-        top("description", "text", "\"\"", "what the platform models and where its numbers come from")};
-    sim::ParamBlock<Platform> t("topology");
-    t.shape("dims", "list", "(required)",
-            "1 to 6 dimensions {name, size, wrap}; node ids count dimension 0 fastest");
-    add(out, t.decls());
-
+        shape("name", "name", "(required)", "platform name, as `kairo platforms` lists it"),
+        shape("description", "text", "\"\"", "what the platform models and where its numbers come from"),
+        shape("topology.dims", "list", "(required)",
+              "1 to 6 dimensions {name, size, wrap}; node ids count dimension 0 fastest")};
     sim::ParamBlock<D> dim("topology.dims.<DIM>");
     dim.shape("name", "name", "(required)", "dimension name, letters only (X, Y, Z, A, B, C)");
     dim.integer("size", &D::size, K::kCount, 1, INT_MAX, "routers along this dimension",
@@ -55,30 +54,32 @@ const std::vector<sim::ParamDecl>& topology_param_decls() {
              "true: torus (wrap-around link; size >= 3 makes a ring with a dateline); false: mesh");
     add(out, dim.decls());
 
-    sim::ParamBlock<Platform> forms("topology");
-    forms.shape("fat_tree", "map", "-",
-                "{edges, hosts_per_edge, uplinks_per_edge, spines}: a two-level fat tree; or {levels, radix, "
-                "hosts_per_edge}: a k-ary n-tree (k = radix / 2) (instead of dims)");
-    forms.shape("clusters", "map", "-",
-                "{count, hosts}: clusters of one switch each, joined by wide-area links between their "
-                "gateways (instead of dims)");
-    forms.shape("dragonfly", "map", "-",
-                "{p, a, h, groups}: a dragonfly (instead of dims): groups of a routers joined all to all by "
-                "local links, each router with p hosts and h global links; BookSim's dragonflynew wiring "
-                "(hw/router/dragonfly_routing.h)");
-    add(out, forms.decls());
+    out.push_back(
+        shape("topology.fat_tree", "map", "-",
+              "{edges, hosts_per_edge, uplinks_per_edge, spines}: a two-level fat tree; or {levels, radix, "
+              "hosts_per_edge}: a k-ary n-tree (k = radix / 2) (instead of dims)"));
+    out.push_back(
+        shape("topology.clusters", "map", "-",
+              "{count, hosts}: clusters of one switch each, joined by wide-area links between their "
+              "gateways (instead of dims)"));
+    out.push_back(shape(
+        "topology.dragonfly", "map", "-",
+        "{p, a, h, groups}: a dragonfly (instead of dims): groups of a routers joined all to all by local "
+        "links, each router with p hosts and h global links; BookSim's dragonflynew wiring "
+        "(hw/router/dragonfly_routing.h)"));
 
     sim::ParamBlock<F> df("topology.dragonfly");
-    df.integer("p", &F::hosts_per_edge, K::kCount, 1, 1 << 16, "hosts per router", "hosts per router")
-        .deflt = "(required)";
+    df.integer("p", &F::hosts_per_edge, K::kCount, 1, 1 << 16, "hosts per router", "hosts per router").deflt =
+        "(required)";
     df.integer("a", &F::group_routers, K::kCount, 1, 1 << 16, "routers per group", "routers per group")
         .deflt = "(required)";
     df.integer("h", &F::global_ports, K::kCount, 0, 1 << 16, "global ports per router",
                "global links per router")
         .deflt = "(required)";
-    df.integer("groups", &F::groups, K::kCount, 1, 1 << 16, "groups, at most a x h + 1",
-               "groups, at most a x h + 1 (then one global link joins every two groups); with fewer, the last "
-               "routers of a group have fewer global ports")
+    df.integer(
+          "groups", &F::groups, K::kCount, 1, 1 << 16, "groups, at most a x h + 1",
+          "groups, at most a x h + 1 (then one global link joins every two groups); with fewer, the last "
+          "routers of a group have fewer global ports")
         .deflt = "a x h + 1";
     add(out, df.decls());
     return out;
@@ -99,7 +100,8 @@ const std::vector<sim::ParamDecl>& topology_field_decls() {
                "links from each edge switch up to the spines",
                "two-level: links from each edge switch up to the spines, a multiple of spines");
     ft.integer("spines", &F::spines, K::kCount, 0, kMost, "spine switches", "two-level: spine switches");
-    ft.integer("levels", &F::levels, K::kCount, 1, kMost, "levels of switches", "k-ary n-tree: n, the levels");
+    ft.integer("levels", &F::levels, K::kCount, 1, kMost, "levels of switches",
+               "k-ary n-tree: n, the levels");
     ft.integer("radix", &F::radix, K::kCount, 2, kMost, "ports per switch, k down and k up",
                "k-ary n-tree: 2k, the ports of a switch (k down, k up)");
     sim::ParamBlock<F> cl("topology.clusters");
@@ -116,11 +118,11 @@ const std::vector<sim::ParamDecl>& topology_field_decls() {
 std::optional<sim::ParamProblem> kary_problem(const SwitchedFabric& f) {
   const std::string t = "topology.fat_tree";
   if (f.radix % 2)
-    return sim::ParamProblem{
-        t + ".radix", fmt::format("expected an even number (k down and k up ports), got {}", f.radix)};
+    return sim::ParamProblem{t + ".radix",
+                             fmt::format("expected an even number (k down and k up ports), got {}", f.radix)};
   if (std::pow(double(f.k()), double(f.levels - 1)) > double(1 << 20))
-    return sim::ParamProblem{
-        t + ".levels", fmt::format("expected at most 2^20 switches per level, got {}^{}", f.k(), f.levels - 1)};
+    return sim::ParamProblem{t + ".levels", fmt::format("expected at most 2^20 switches per level, got {}^{}",
+                                                        f.k(), f.levels - 1)};
   return std::nullopt;
 }
 
@@ -169,9 +171,10 @@ std::optional<sim::ParamProblem> fat_tree_problem(const SwitchedFabric& f, int n
   if (f.spines > 0 && f.uplinks_per_edge < f.spines)
     return sim::ParamProblem{
         t + ".uplinks_per_edge",
-        fmt::format("expected at least spines ({}) uplinks per edge switch, so that every spine reaches every "
-                    "edge, got {}",
-                    f.spines, f.uplinks_per_edge)};
+        fmt::format(
+            "expected at least spines ({}) uplinks per edge switch, so that every spine reaches every "
+            "edge, got {}",
+            f.spines, f.uplinks_per_edge)};
   if (f.spines > 0 && f.uplinks_per_edge % f.spines != 0)
     return sim::ParamProblem{
         t + ".uplinks_per_edge",
@@ -186,18 +189,20 @@ std::optional<sim::ParamProblem> fat_tree_problem(const SwitchedFabric& f, int n
                      edge_ports, edge))
     return p;
   if (f.spines > 0)
-    return ports({t + ".edges"}, t, t + ".edges", (long long)f.edges * (f.uplinks_per_edge / f.spines),
-                 fmt::format("a spine with {} edges x {} links each", f.edges, f.uplinks_per_edge / f.spines));
+    return ports(
+        {t + ".edges"}, t, t + ".edges", (long long)f.edges * (f.uplinks_per_edge / f.spines),
+        fmt::format("a spine with {} edges x {} links each", f.edges, f.uplinks_per_edge / f.spines));
   return std::nullopt;
 }
 
 std::optional<sim::ParamProblem> dragonfly_ports_problem(const SwitchedFabric& f, const RouterParams& r) {
   const std::string t = "topology.dragonfly";
   const int nis = r.network_interfaces;
-  if (auto p = ports({t + ".p", t + ".a", t + ".h", "router.network_interfaces"}, t, t + ".p",
-                     (long long)f.hosts_per_edge * nis + f.group_routers - 1 + f.global_ports,
-                     fmt::format("a router with {} hosts x {} network interfaces + {} local + {} global ports",
-                                 f.hosts_per_edge, nis, f.group_routers - 1, f.global_ports)))
+  if (auto p =
+          ports({t + ".p", t + ".a", t + ".h", "router.network_interfaces"}, t, t + ".p",
+                (long long)f.hosts_per_edge * nis + f.group_routers - 1 + f.global_ports,
+                fmt::format("a router with {} hosts x {} network interfaces + {} local + {} global ports",
+                            f.hosts_per_edge, nis, f.group_routers - 1, f.global_ports)))
     return p;
   const bool three =
       r.routing == router::RoutingAlgorithm::kValiant || r.routing == router::RoutingAlgorithm::kUgal;
