@@ -17,6 +17,7 @@
 #include "hw/ocs/ocs_params.h"
 #include "hw/router/router_params.h"
 #include "hw/router/routing.h"
+#include "platforms/link_params.h"
 #include "sim/params.h"
 #include "sim/time.h"
 
@@ -28,22 +29,14 @@ struct ConfigError : std::runtime_error {
 
 // The blocks' parameters live beside their models, each with its declared
 // keys: router: (hw/router/router_params.h), nic: (hw/nic/nic_params.h),
-// ocs: (hw/ocs/ocs_params.h).
+// ocs: (hw/ocs/ocs_params.h); the platform's own keys are declared in
+// platforms/topology_params.h, link_params.h and rank_params.h.
 using nic::NicParams;
 using ocs::OcsParams;
 using router::RouterParams;
 
 // What kind of machine the topology describes.
 enum class FabricKind { kTorus, kFatTree, kClusters, kDragonfly };
-
-// One class of switched-fabric links (links.host, links.up, links.wan).
-struct LinkClass {
-  double bytes_per_s = 0;    // links.<class>.bandwidth, per direction
-  sim::Time latency_ps = 0;  // links.<class>.latency: propagation delay
-  std::uint64_t buffer_bytes =
-      0;                  // links.<class>.buffer: receiver's buffer per VC; 0 = router.vc_buffer_flits
-  double multiplier = 1;  // links.<class>.multiplier, already applied to bytes_per_s
-};
 
 // A fat tree, given either as two levels (edge switches with hosts, spine
 // switches above, any number of parallel links) or as a k-ary n-tree (n
@@ -64,13 +57,7 @@ struct SwitchedFabric {
   int groups = 0;         // g, 1 .. a*h + 1
   LinkClass host, up, wan;
   LinkClass local, global;  // dragonfly: router <-> router in a group, group <-> group
-  // links.wan.flow_control and the loss model's values (hw/router/wan_path.h).
-  struct WanFlow {
-    bool loss = false;                      // flow_control: loss (TCP-like streams) or credit (lossless)
-    std::uint64_t queue_bytes = 256 << 10;  // links.wan.queue: the bottleneck's drop-tail buffer
-    sim::Time rto_ps = 200'000'000'000;     // links.wan.rto: 200ms, Linux's minimum retransmission timeout
-    std::uint32_t initial_window = 3;       // links.wan.initial_window: segments (RFC 3390 at a 1460B MSS)
-  } wan_flow;
+  WanFlow wan_flow;         // links.wan.flow_control and the loss model's values
   // links.ports: one cable given its own values, named by a switch and one
   // of its ports as `kairo check --ports` lists them (edge0 up3, l1s2 down0,
   // cluster1 h40); keys it leaves out keep the cable's class values.
@@ -140,11 +127,15 @@ void check_nic_fits_router(const Platform& p);
 double estimated_host_bytes(const Platform& p, bool machine);
 
 // Every parameter of a platform file, in table order: the platform's own
-// keys (name, topology, links, ranks: platforms/param_table.cpp) and the
-// blocks' declared ones. `kairo --list-params`, docs/parameters.md (through
-// `kairo --list-params --markdown`), the reader's key lists and --set use it.
+// keys (name, topology, links, ranks) and the blocks' (router, ocs, nic),
+// each declared once (platforms/param_table.cpp puts them in order). `kairo --list-params`,
+// docs/parameters.md (through `kairo --list-params --markdown`), the reader's key lists and --set use it.
 using ParamInfo = sim::ParamDecl;
 const std::vector<ParamInfo>& param_table();
+// Every declared key: the table's rows and, beside them, the keys a row's
+// line covers (the counts inside topology.fat_tree and topology.clusters,
+// links.<class>.multiplier of the other classes). The reader and --set use it.
+const std::vector<const ParamInfo*>& declared_keys();
 // The table as `kairo --list-params` prints it (key, unit, default, meaning),
 // or as the Markdown table of docs/parameters.md.
 std::string param_table_text();

@@ -78,6 +78,7 @@ const void* owner_of(const Platform& p, const sim::ParamDecl& d) {
   if (*d.owner == typeid(RouterParams)) return &p.router;
   if (*d.owner == typeid(NicParams)) return &p.nic;
   if (*d.owner == typeid(OcsParams)) return &p.ocs;
+  if (*d.owner == typeid(Platform)) return &p;  // ranks.seed
   return nullptr;
 }
 
@@ -180,7 +181,6 @@ json shape_value(const Platform& p, const std::string& key) {
     if (p.rank_nodes.empty()) return "linear";
     return p.rank_nodes;
   }
-  if (key == "ranks.seed") return p.ranks_seed;
   if (key == "name") return p.name;
   if (key == "description") return p.description;
   return nullptr;

@@ -63,6 +63,18 @@ struct ParamDecl {
   bool generic() const { return bool(set); }
 };
 
+// A check across keys failed. A block's cross-checks sit beside its
+// declarations and return the first failure: the key the message names, the
+// message, and the keys the values came from. The reader places the message
+// at the one of `from` a --set changed, else the first the file gives, else
+// at `fallback`; with `from` empty, at `fallback`, or at `key` itself.
+struct ParamProblem {
+  std::string key;
+  std::string message;
+  std::vector<std::string> from = {};
+  std::string fallback = {};
+};
+
 // The table-column unit of a kind.
 const char* unit_of(ParamKind k);
 // "a or b" for two names, "one of a | b | c" for more.

@@ -23,7 +23,8 @@ namespace kairo::router {
 
 class TcpWindow {
  public:
-  explicit TcpWindow(std::uint32_t initial_window = 3) : cwnd_(std::max<std::uint32_t>(initial_window, 1)) {}
+  // `initial_window` segments (links.wan.initial_window), at least 1.
+  explicit TcpWindow(std::uint32_t initial_window) : cwnd_(std::max<std::uint32_t>(initial_window, 1)) {}
 
   std::uint32_t cwnd() const { return cwnd_; }
   std::uint32_t ssthresh() const { return ssthresh_; }

@@ -38,13 +38,15 @@
 
 namespace kairo::router {
 
+// The path's timing and the loss model's values; the platform gives them
+// all (links.wan.*, whose defaults are declared in platforms/link_params.h).
 struct WanPathParams {
-  sim::Time flit_ps = 0;         // one flit's serialization on the wide-area link
-  sim::Time latency_ps = 0;      // propagation delay, each way
-  sim::Time access_flit_ps = 0;  // one flit at the senders' access rate (pacing)
-  std::uint64_t queue_bytes = 0;
-  sim::Time rto_ps = 0;
-  std::uint32_t initial_window = 3;  // segments
+  sim::Time flit_ps = 0;             // one flit's serialization on the wide-area link
+  sim::Time latency_ps = 0;          // propagation delay, each way
+  sim::Time access_flit_ps = 0;      // one flit at the senders' access rate (pacing)
+  std::uint64_t queue_bytes = 0;     // the bottleneck's drop-tail buffer
+  sim::Time rto_ps = 0;              // retransmission timeout, from the lost transmission
+  std::uint32_t initial_window = 0;  // segments (at least 1 is used)
   sim::Time credit_delay_ps = 0;     // credits back to the sending gateway
 };
 

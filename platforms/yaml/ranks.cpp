@@ -1,4 +1,5 @@
-// The `ranks:` section: the node each rank runs on.
+// The `ranks:` section: the node each rank runs on (the keys are declared in
+// platforms/rank_params.cpp; ranks.map is read here, against the node count).
 #include <algorithm>
 
 #include "platforms/yaml/reader.h"
@@ -12,12 +13,10 @@ void Reader::read_ranks(const YAML::Node& root, Platform& pl) {
   note("ranks", *ranks);
   const char* expect = "a mapping {map: linear | random | [node ids], seed: N}";
   if (!ranks->IsMap()) fail("ranks", fmt::format("expected {}, got {}", expect, describe(*ranks)));
-  check_keys(*ranks, "ranks", {"map", "seed"});
+  check_keys(*ranks, "ranks", section_keys("ranks"));
   const std::uint64_t nodes = pl.nodes();
-  std::uint64_t seed = 1;
-  if (auto s = child(*ranks, "seed"))
-    seed = std::uint64_t(read_int(*s, "ranks.seed", 0, "seed of ranks.map: random", LLONG_MAX));
-  pl.ranks_seed = seed;
+  read_fields(*ranks, "ranks", "ranks", declared_under("ranks", {"seed"}), pl);
+  const std::uint64_t seed = pl.ranks_seed;
   auto m = child(*ranks, "map");
   if (!m) return;
   note("ranks.map", *m);

@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "platforms/topology_params.h"
 #include "sim/host_memory.h"
 
 namespace kairo::platforms {
@@ -51,16 +52,42 @@ std::optional<YAML::Node> child(const YAML::Node& map, const std::string& key) {
   return c;
 }
 
-const std::vector<std::string>& section_keys(const std::string& section) {
+namespace {
+std::string parent_of(const std::string& key) {
+  const auto dot = key.rfind('.');
+  return dot == std::string::npos ? std::string() : key.substr(0, dot);
+}
+}  // namespace
+
+const std::vector<std::string>& section_keys(const std::string& parent) {
   static const std::map<std::string, std::vector<std::string>> keys = [] {
     std::map<std::string, std::vector<std::string>> k;
-    for (const ParamInfo& p : param_table())
-      if (p.key.find('.') != std::string::npos) k[p.section()].push_back(p.key.substr(p.key.find('.') + 1));
+    for (const ParamInfo* p : declared_keys()) k[parent_of(p->key)].push_back(p->leaf());
     return k;
   }();
   static const std::vector<std::string> none;
-  auto it = keys.find(section);
+  auto it = keys.find(parent);
   return it == keys.end() ? none : it->second;
+}
+
+const sim::ParamDecl& declared(const std::string& key) {
+  for (const ParamInfo* p : declared_keys())
+    if (p->key == key) return *p;
+  throw std::logic_error(key + " is not a declared key");
+}
+
+std::vector<const sim::ParamDecl*> declared_under(const std::string& parent,
+                                                  std::initializer_list<const char*> leaves) {
+  std::vector<const sim::ParamDecl*> out;
+  for (const char* l : leaves) out.push_back(&declared(parent + "." + l));
+  return out;
+}
+
+std::vector<const sim::ParamDecl*> declared_under(const std::string& parent) {
+  std::vector<const sim::ParamDecl*> out;
+  for (const ParamInfo* p : declared_keys())
+    if (parent_of(p->key) == parent) out.push_back(p);
+  return out;
 }
 
 std::string Reader::locate(const std::string& path) const {
@@ -95,6 +122,20 @@ std::string Reader::pick(std::initializer_list<std::string> keys, const std::str
   for (const std::string& k : keys)
     if (marks_.count(k)) return k;
   return fallback;
+}
+
+void Reader::report(const std::optional<sim::ParamProblem>& p) const {
+  if (!p) return;
+  // As pick(): the key a --set changed, else the first the file gives.
+  auto first_in = [&p](const auto& known) {
+    for (const std::string& k : p->from)
+      if (known.count(k)) return k;
+    return std::string();
+  };
+  std::string at = first_in(set_origin_);
+  if (at.empty()) at = first_in(marks_);
+  if (at.empty()) at = p->fallback.empty() ? p->key : p->fallback;
+  fail_at(at, p->key, p->message);
 }
 
 void Reader::check_keys(const YAML::Node& map, const std::string& path,
@@ -147,9 +188,9 @@ double Reader::read_rate(const YAML::Node& n, const std::string& path, const std
   return v;
 }
 
-sim::ParamValue Reader::read_value(const YAML::Node& n, const sim::ParamDecl& d) {
+sim::ParamValue Reader::read_value(const YAML::Node& n, const sim::ParamDecl& d, const std::string& path) {
   using K = sim::ParamKind;
-  const std::string& key = d.key;
+  const std::string& key = path.empty() ? d.key : path;
   sim::ParamValue v;
   const std::string what = d.what.empty() ? "" : " (" + d.what + ")";
   switch (d.kind) {
@@ -172,6 +213,9 @@ sim::ParamValue Reader::read_value(const YAML::Node& n, const sim::ParamDecl& d)
       break;
     case K::kDuration:
       v.time = read_unit(n, key, d.example, units::parse_duration);
+      if (d.min > 0 && v.time < sim::Time(d.min))
+        fail(key, fmt::format("expected a duration {}{}, got {}",
+                              d.min == 1 ? "> 0" : ">= " + units::format_duration(d.min), what, n.Scalar()));
       break;
     case K::kFrequency:
       v.number = read_unit(n, key, "a frequency such as " + d.deflt, units::parse_frequency);
@@ -205,6 +249,22 @@ void Reader::read_declared(const YAML::Node& section, const std::vector<sim::Par
   }
 }
 
+void Reader::read_fields(const YAML::Node& map, const std::string& loc, const std::string& at,
+                         const std::vector<const sim::ParamDecl*>& decls, void* target,
+                         const std::type_info& type, Need need) {
+  for (const sim::ParamDecl* d : decls) {
+    if (!d->generic() || !d->owner || *d->owner != type)
+      throw std::logic_error(d->key + " is not a member of the struct being read");
+    const std::string path = at + "." + d->leaf();
+    if (auto n = child(map, d->leaf())) {
+      d->set(target, read_value(*n, *d, path));
+    } else if (need == Need::kAll || (need == Need::kDeclared && d->deflt == "(required)")) {
+      fail_at(loc, path,
+              fmt::format("required key missing; expected an integer >= {} ({})", d->min, d->what));
+    }
+  }
+}
+
 Platform Reader::read(const YAML::Node& root) {
   if (!root.IsDefined() || root.IsNull())
     fail("", "expected a platform (a mapping with name, topology and router), got an empty document");
@@ -233,7 +293,10 @@ Platform Reader::read(const YAML::Node& root) {
   read_router(r ? *r : YAML::Node(), pl, pl.router);
   check_router(pl.dims, pl.router);
   read_links(root, pl);
-  if (pl.kind != FabricKind::kTorus) check_switched(pl);
+  if (pl.kind != FabricKind::kTorus) {
+    report(switched_problem(pl));
+    report(link_problem(pl));
+  }
   // The ranks' map takes a word per node: a platform this host cannot hold is
   // refused before it (and before any per-node work) is built.
   try {

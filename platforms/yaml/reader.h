@@ -25,17 +25,6 @@
 
 namespace kairo::platforms::yaml {
 
-// The keys of the hand-read sections.
-inline const std::vector<std::string> kFatTreeKeys = {"edges",  "hosts_per_edge", "uplinks_per_edge",
-                                                      "spines", "levels",         "radix"};
-inline const std::vector<std::string> kClusterKeys = {"count", "hosts"};
-inline const std::vector<std::string> kDragonflyKeys = {"p", "a", "h", "groups"};
-// Every link class some fabric has (each fabric takes some: read_links).
-inline const std::vector<std::string> kLinkClasses = {"host", "up", "wan", "local", "global"};
-inline const std::vector<std::string> kLinkKeys = {"bandwidth", "latency", "buffer", "multiplier"};
-// links.wan only: its flow control and the loss model's values.
-inline const std::vector<std::string> kWanKeys = {"flow_control", "queue", "rto", "initial_window"};
-inline const std::vector<std::string> kDimKeys = {"name", "size", "wrap"};
 // Router keys that describe mesh/torus links and routing; a switched fabric
 // takes links.<class> and table routing instead (a dragonfly also takes
 // routing and flow_control).
@@ -50,8 +39,16 @@ int find_name(const std::vector<std::string>& names, const std::string& name);
 // A node as a message shows it: its text, "a list", "a mapping", "nothing".
 std::string describe(const YAML::Node& n);
 std::optional<YAML::Node> child(const YAML::Node& map, const std::string& key);
-// The declared keys under `section` (router, nic, ocs), without the prefix.
-const std::vector<std::string>& section_keys(const std::string& section);
+// The leaves of the declared keys right under `parent` ("router" gives vcs,
+// ...; "links.wan" bandwidth, ..., rto, ...; "topology.dims.<DIM>" name,
+// size, wrap), in table order.
+const std::vector<std::string>& section_keys(const std::string& parent);
+// The declaration of `key` (a key of declared_keys()).
+const sim::ParamDecl& declared(const std::string& key);
+// The declarations of `parent`.<leaf> for each of `leaves`, in that order.
+std::vector<const sim::ParamDecl*> declared_under(const std::string& parent,
+                                                  std::initializer_list<const char*> leaves);
+std::vector<const sim::ParamDecl*> declared_under(const std::string& parent);
 // Why the NIC's largest packet does not fit the router's, or nothing.
 std::optional<std::string> nic_fit_problem(const RouterParams& r, const NicParams& n);
 
@@ -98,15 +95,32 @@ class Reader {
   }
   void read_declared(const YAML::Node& section, const std::vector<sim::ParamDecl>& decls, void* target,
                      const std::type_info& type);
-  sim::ParamValue read_value(const YAML::Node& n, const sim::ParamDecl& d);
+  // The value at `path` (default: the declaration's key), checked against
+  // the declaration's kind and bounds.
+  sim::ParamValue read_value(const YAML::Node& n, const sim::ParamDecl& d, const std::string& path = {});
+  // Each of `decls` given in `map`, read at `at`.<leaf> into `target`. The
+  // keys `need` names must be there (kDeclared: those whose default is
+  // "(required)"; all of them are integers); an absence is reported at `loc`.
+  enum class Need { kDeclared, kAll, kNone };
+  template <typename S>
+  void read_fields(const YAML::Node& map, const std::string& loc, const std::string& at,
+                   const std::vector<const sim::ParamDecl*>& decls, S& target, Need need = Need::kDeclared) {
+    read_fields(map, loc, at, decls, &target, typeid(S), need);
+  }
+  void read_fields(const YAML::Node& map, const std::string& loc, const std::string& at,
+                   const std::vector<const sim::ParamDecl*>& decls, void* target, const std::type_info& type,
+                   Need need);
+  // Fails with `p`'s message, placed as sim::ParamProblem says; nothing without one.
+  void report(const std::optional<sim::ParamProblem>& p) const;
 
   void read_topology(const YAML::Node& root, Platform& pl);
   void read_switched(const YAML::Node& n, const std::string& path, Platform& pl);
   void read_dragonfly(const YAML::Node& n, Platform& pl);
   router::DimSpec read_dim(const YAML::Node& e, std::size_t i, const std::vector<router::DimSpec>& before);
-  void check_switched(const Platform& pl);
   void read_links(const YAML::Node& root, Platform& pl);
-  void read_wan_flow(const YAML::Node& n, SwitchedFabric::WanFlow& w);
+  void read_link_class(const YAML::Node& links, const std::string& name, LinkClass& c, bool required,
+                       Platform& pl);
+  void read_link_ports(const YAML::Node& ports, Platform& pl);
   void read_ranks(const YAML::Node& root, Platform& pl);
   void read_router(const YAML::Node& r, const Platform& pl, RouterParams& p);
   void read_cables(const std::optional<YAML::Node>& n, const std::vector<std::string>& names,

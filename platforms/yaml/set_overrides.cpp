@@ -1,6 +1,8 @@
 // `--set key=value` overrides: each is applied to the YAML tree before it is
-// read, so that the value is checked like the file's own and its messages
-// name the --set that supplied it.
+// read, so that the value is checked like the file's own (against its
+// declaration) and its messages name the --set that supplied it. Any
+// declared key can be set (declared_keys()), at the place its key names in
+// the tree, except the topology's forms and lists, which the file chooses.
 #include <algorithm>
 
 #include "platforms/yaml/reader.h"
@@ -28,17 +30,16 @@ std::vector<std::string> declared_dims(const YAML::Node& root) {
   throw ConfigError(fmt::format("{}: --set {}: {}: {}", source, set, path, msg));
 }
 
-// `router:` (or `nic:`) as a mapping, created if absent; nullopt when the
-// file has something else there (validation reports that).
-std::optional<YAML::Node> section_map(YAML::Node& root, const char* section) {
-  YAML::Node r = root[section];
+// `router:` as a mapping, created if absent; nullopt when the file has
+// something else there (validation reports that).
+std::optional<YAML::Node> router_map(YAML::Node& root) {
+  YAML::Node r = root["router"];
   if (r.IsDefined() && r.IsMap()) return r;
   if (r.IsDefined() && !r.IsNull()) return std::nullopt;
   YAML::Node m(YAML::NodeType::Map);
-  root[section] = m;
+  root["router"] = m;
   return m;
 }
-std::optional<YAML::Node> router_map(YAML::Node& root) { return section_map(root, "router"); }
 
 // router.cable_latency.<dim> = v. One latency for all dimensions becomes a
 // per-dimension map first; its other entries share the original node, so
@@ -81,6 +82,65 @@ void set_dim(YAML::Node& root, const std::string& dim, const std::string& field,
   }
 }
 
+// What --set may change: every declared key but the topology's own shapes
+// (its form, its dimension list and names).
+bool settable(const sim::ParamDecl& d) {
+  return !(d.kind == sim::ParamKind::kShape && d.key.rfind("topology.", 0) == 0);
+}
+
+// Whether `parts` name the declared key `d` (<DIM> stands for any dimension).
+bool names(const std::vector<std::string>& parts, const sim::ParamDecl& d) {
+  std::size_t i = 0, b = 0;
+  for (;; ++i) {
+    const auto e = d.key.find('.', b);
+    const std::string part = d.key.substr(b, e - b);
+    if (i >= parts.size() || (part != parts[i] && part != "<DIM>")) return false;
+    if (e == std::string::npos) return i + 1 == parts.size();
+    b = e + 1;
+  }
+}
+
+// The keys --set takes, for the message about an unknown one: the keys of
+// one parent together ("router.<key> (<key>: vcs, ...)"), parents with the
+// same keys merged ("links.<host|up|local|global>.<key>"), two keys or fewer
+// in full.
+std::string settable_patterns() {
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups;  // parent, leaves
+  for (const ParamInfo* p : declared_keys()) {
+    if (!settable(*p)) continue;
+    const auto dot = p->key.rfind('.');
+    const std::string parent = dot == std::string::npos ? "" : p->key.substr(0, dot);
+    if (groups.empty() || groups.back().first != parent) groups.push_back({parent, {}});
+    groups.back().second.push_back(p->leaf());
+  }
+  std::vector<std::string> out;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const auto& [parent, leaves] = groups[g];
+    if (parent.empty()) continue;  // a top-level key's group is its own (below)
+    std::string name = parent;
+    const auto dot = parent.rfind('.');
+    if (dot != std::string::npos) {  // merge the next parents with the same keys under the same grandparent
+      std::vector<std::string> same = {parent.substr(dot + 1)};
+      while (g + 1 < groups.size() && groups[g + 1].second == leaves &&
+             groups[g + 1].first.rfind(parent.substr(0, dot + 1), 0) == 0 &&
+             groups[g + 1].first.find('.', dot + 1) == std::string::npos)
+        same.push_back(groups[++g].first.substr(dot + 1));
+      if (same.size() > 1) name = parent.substr(0, dot + 1) + "<" + join(same, "|") + ">";
+    }
+    if (leaves.size() <= 2) {
+      for (const std::string& l : leaves) out.push_back(name + "." + l);
+    } else {
+      out.push_back(fmt::format("{}.<key> (<key>: {})", name, join(leaves)));
+    }
+    if (parent == "router") out.push_back("router.cable_latency.<DIM>");  // one entry of its map
+  }
+  std::vector<std::string> top;
+  for (const auto& [parent, leaves] : groups)
+    if (parent.empty()) top.insert(top.end(), leaves.begin(), leaves.end());
+  top.insert(top.end(), out.begin(), out.end());
+  return join(top);
+}
+
 }  // namespace
 
 void Reader::apply_set(YAML::Node& root, const std::string& set) {
@@ -114,84 +174,50 @@ void Reader::apply_set(YAML::Node& root, const std::string& set) {
                             dims.empty() ? "(no dimensions declared)" : join(dims)));
     return dims[std::size_t(d)];
   };
-  const auto& rkeys = section_keys("router");
-  const auto& nkeys = section_keys("nic");
-  const auto& okeys = section_keys("ocs");
 
-  if (parts.size() == 1 && (key == "name" || key == "description")) {
-    root[key] = YAML::Node(value);  // plain text, not YAML
-    set_origin_[key] = set;
-  } else if (parts.size() == 2 && parts[0] == "router" &&
-             std::find(rkeys.begin(), rkeys.end(), parts[1]) != rkeys.end()) {
-    YAML::Node v = parsed();
-    if (auto r = router_map(root)) (*r)[parts[1]] = v;
-    set_origin_[key] = set;
-  } else if (parts.size() == 2 && parts[0] == "nic" &&
-             std::find(nkeys.begin(), nkeys.end(), parts[1]) != nkeys.end()) {
-    YAML::Node v = parsed();
-    if (auto r = section_map(root, "nic")) (*r)[parts[1]] = v;
-    set_origin_[key] = set;
-  } else if (parts.size() == 3 && parts[0] == "links" &&
-             std::find(kLinkClasses.begin(), kLinkClasses.end(), parts[1]) != kLinkClasses.end() &&
-             (std::find(kLinkKeys.begin(), kLinkKeys.end(), parts[2]) != kLinkKeys.end() ||
-              (parts[1] == "wan" &&
-               std::find(kWanKeys.begin(), kWanKeys.end(), parts[2]) != kWanKeys.end()))) {
-    YAML::Node v = parsed();
-    if (auto l = section_map(root, "links")) {
-      YAML::Node c = (*l)[parts[1]];
-      if (!c.IsDefined() || c.IsNull()) (*l)[parts[1]] = YAML::Node(YAML::NodeType::Map);
-      if ((*l)[parts[1]].IsMap()) (*l)[parts[1]][parts[2]] = v;
-    }
-    set_origin_[key] = set;
-  } else if (parts.size() == 3 && parts[0] == "topology" &&
-             ((parts[1] == "fat_tree" &&
-               std::find(kFatTreeKeys.begin(), kFatTreeKeys.end(), parts[2]) != kFatTreeKeys.end()) ||
-              (parts[1] == "clusters" &&
-               std::find(kClusterKeys.begin(), kClusterKeys.end(), parts[2]) != kClusterKeys.end()) ||
-              (parts[1] == "dragonfly" &&
-               std::find(kDragonflyKeys.begin(), kDragonflyKeys.end(), parts[2]) != kDragonflyKeys.end()))) {
-    YAML::Node v = parsed();
-    auto topo = child(root, "topology");
-    auto t = topo ? child(*topo, parts[1]) : std::nullopt;
-    if (!t || !t->IsMap())
-      set_error(source_, set, key, fmt::format("the platform has no topology.{} to change", parts[1]));
-    (*t)[parts[2]] = v;
-    set_origin_[key] = set;
-  } else if (parts.size() == 2 && parts[0] == "links" && parts[1] == "ports") {
-    YAML::Node v = parsed();
-    if (auto l = section_map(root, "links")) (*l)["ports"] = v;
-    set_origin_[key] = set;
-  } else if (parts.size() == 2 && parts[0] == "ocs" &&
-             std::find(okeys.begin(), okeys.end(), parts[1]) != okeys.end()) {
-    YAML::Node v = parsed();
-    if (auto r = section_map(root, "ocs")) (*r)[parts[1]] = v;
-    set_origin_[key] = set;
-  } else if (parts.size() == 2 && parts[0] == "ranks" && (parts[1] == "map" || parts[1] == "seed")) {
-    YAML::Node v = parsed();
-    if (auto r = section_map(root, "ranks")) (*r)[parts[1]] = v;
-    set_origin_[key] = set;
-  } else if (parts.size() == 3 && parts[0] == "router" && parts[1] == "cable_latency") {
+  // The router's per-dimension cable latency: one entry of its map.
+  if (parts.size() == 3 && parts[0] == "router" && parts[1] == "cable_latency") {
     const std::string dim = dim_of(parts[2]);
     set_cable(root, dims, dim, parsed());
     set_origin_["router.cable_latency." + dim] = set;
-  } else if (parts.size() == 4 && parts[0] == "topology" && parts[1] == "dims" &&
-             (parts[3] == "size" || parts[3] == "wrap")) {
+    return;
+  }
+  const sim::ParamDecl* decl = nullptr;
+  for (const ParamInfo* p : declared_keys())
+    if (settable(*p) && names(parts, *p)) decl = p;
+  if (!decl)
+    throw ConfigError(fmt::format("{}: --set {}: unknown key '{}'; expected one of: {}", source_, set, key,
+                                  settable_patterns()));
+  if (parts.size() == 1) {  // name, description: plain text, not YAML
+    root[key] = YAML::Node(value);
+    set_origin_[key] = set;
+    return;
+  }
+  if (decl->key.find("<DIM>") != std::string::npos) {  // topology.dims.<DIM>.size
     const std::string dim = dim_of(parts[2]);
     set_dim(root, dim, parts[3], parsed());
     set_origin_["topology.dims." + dim + "." + parts[3]] = set;
-  } else {
-    throw ConfigError(fmt::format(
-        "{}: --set {}: unknown key '{}'; expected one of: name, description, router.<key> "
-        "(<key>: {}), router.cable_latency.<DIM>, nic.<key> (<key>: {}), topology.dims.<DIM>.size, "
-        "topology.dims.<DIM>.wrap, topology.fat_tree.<key> ({}), topology.clusters.<key> ({}), "
-        "topology.dragonfly.<key> ({}), "
-        "links.<host|up|wan|local|global>.<bandwidth|latency|buffer|multiplier>, "
-        "links.wan.<flow_control|queue|rto|initial_window>, "
-        "links.ports, ranks.map, ranks.seed, "
-        "ocs.<key> ({})",
-        source_, set, key, join(rkeys), join(nkeys), join(kFatTreeKeys), join(kClusterKeys),
-        join(kDragonflyKeys), join(okeys)));
+    return;
   }
+  const YAML::Node v = parsed();
+  YAML::Node at = root;  // the maps on the way, created where absent
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node next = at[parts[i]];
+    if (next.IsDefined() && next.IsMap()) {
+      at.reset(next);
+      continue;
+    }
+    if (parts[0] == "topology")  // the file chooses the topology's form; --set changes its values
+      set_error(source_, set, key, fmt::format("the platform has no topology.{} to change", parts[1]));
+    if (next.IsDefined() && !next.IsNull()) {  // something else there: validation reports it
+      set_origin_[key] = set;
+      return;
+    }
+    at[parts[i]] = YAML::Node(YAML::NodeType::Map);
+    at.reset(at[parts[i]]);
+  }
+  at[parts.back()] = v;
+  set_origin_[key] = set;
 }
 
 }  // namespace kairo::platforms::yaml

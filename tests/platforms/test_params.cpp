@@ -4,6 +4,7 @@
 // RouterConfig translation keeps the mesh/torus and switched-fabric rules.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "hw/router/router_config.h"
 #include "hw/router/router_params.h"
 #include "platforms/platform.h"
+#include "sim/units.h"
 #include "tests/test_support.h"
 
 namespace kairo::platforms {
@@ -68,6 +70,54 @@ TEST(Params, SetKeysAreTheDeclaredOnes) {
     if (p.key == "nic.memory_size") EXPECT_EQ(q.nic.memory_bytes, NicParams{}.memory_bytes);
     if (p.key == "nic.node_latency") EXPECT_EQ(q.nic.node_latency_ps, NicParams{}.node_latency_ps);
   }
+}
+
+bool same(const sim::ParamValue& a, const sim::ParamValue& b) {
+  return a.count == b.count && a.bytes == b.bytes && a.number == b.number && a.time == b.time &&
+         a.choice == b.choice && a.flag == b.flag;
+}
+
+TEST(Params, PlatformKeysSetToTheirTableDefaultReadBackAsTheStructDefaults) {
+  // The links and ranks keys are declared like the blocks': the default the
+  // table shows is the struct's own initializer, so setting it with --set
+  // (through the generic setter) reads back the same value.
+  const LinkClass link;
+  const WanFlow wan;
+  const Platform platform;
+  int checked = 0;
+  for (const ParamInfo* p : declared_keys()) {
+    const std::string s = p->section();
+    if (!p->generic() || (s != "links" && s != "ranks") || p->deflt[0] == '(' || p->deflt[0] == '=') continue;
+    const std::string cls = s == "links" ? p->key.substr(6, p->key.find('.', 6) - 6) : "";
+    if (cls == "local" || cls == "global") continue;  // not on a clusters platform
+    SCOPED_TRACE(p->key);
+    const Platform q = load_platform("grid-2x32", {p->key + "=" + p->deflt});
+    const bool flow = *p->owner == typeid(WanFlow);
+    const void* got = s == "ranks"    ? static_cast<const void*>(&q)
+                      : flow          ? static_cast<const void*>(&q.fabric.wan_flow)
+                      : cls == "host" ? &q.fabric.host
+                      : cls == "up"   ? &q.fabric.up
+                                      : &q.fabric.wan;
+    const void* deflt = s == "ranks" ? static_cast<const void*>(&platform)
+                        : flow       ? static_cast<const void*>(&wan)
+                                     : &link;
+    EXPECT_TRUE(same(p->get(got), p->get(deflt)));
+    EXPECT_EQ(q.sources.at(p->key), ParamSource::kSet);
+    ++checked;
+  }
+  EXPECT_GE(checked, 8) << "links.<host|up|wan>.latency, links.wan.<flow_control|queue|rto|initial_window>, "
+                           "ranks.seed";
+}
+
+TEST(Params, TheWideAreaDefaultsAreTheDeclaredOnes) {
+  // One place holds them (platforms/link_params.h); the table shows them.
+  const WanFlow w;
+  std::map<std::string, std::string> deflt;
+  for (const ParamInfo& p : param_table()) deflt[p.key] = p.deflt;
+  EXPECT_EQ(deflt["links.wan.rto"], units::format_duration(w.rto_ps));
+  EXPECT_EQ(deflt["links.wan.queue"], units::format_bytes(w.queue_bytes));
+  EXPECT_EQ(deflt["links.wan.initial_window"], std::to_string(w.initial_window));
+  EXPECT_EQ(deflt["links.wan.flow_control"], w.loss ? "loss" : "credit");
 }
 
 // router.switching_delay: on a switched fabric it is the whole time in the
