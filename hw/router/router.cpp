@@ -9,9 +9,11 @@ namespace kairo::router {
 using sim::Time;
 
 Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
-    : sc_module(name), cfg_(cfg), id_(id), coord_(cfg.topo ? cfg.topo->coord_of(id) : Coord{}) {
+    : sc_module(name),
+      cfg_(cfg),
+      routing_(*cfg.routing),
+      here_{id, cfg.num_link_ports(), cfg.topo ? cfg.topo->coord_of(id) : Coord{}} {
   const int np = cfg.num_ports();
-  link_ports_ = cfg.num_link_ports();
   bubble_flits_ = cfg.bubble_flits;
   ports_.init(np, cfg.vcs);
   for (int i = 0; i < np; ++i) ports_[i].context = cfg.queue->make_context();
@@ -70,14 +72,14 @@ void Router::connect_output(int port, hw::PacketSink* dst, int dst_port, Time la
   p.out.latency_ps = latency_ps;
   p.out.flit_ps = flit_ps;
   for (int v = 0; v < cfg_.vcs; ++v) p.credits()[v] = dst_credits_per_vc;
-  if (cfg_.dragonfly) {
+  if (routing_.reads_output_load()) {
     if (capacity_.empty()) capacity_.assign(std::size_t(cfg_.num_ports()), 0);
     capacity_[std::size_t(port)] = dst_credits_per_vc;
   }
 }
 
 // Flits the downstream buffers of an output hold or will hold, all VCs
-// together (BookSim's GetUsedCredit): what UGAL compares.
+// together (BookSim's GetUsedCredit): what UGAL compares (OutputLoad).
 int Router::used_credits(int port) {
   Port& out = ports_[port];
   apply_credits(out, port, cfg_.queue->now());
@@ -103,12 +105,11 @@ void Router::on_event(std::uint32_t kind, std::uint32_t, void*) {
 }
 
 // A head on its way in: it joins its VC's queue now (the sender's credits
-// reserved the space; links deliver in order), is routed (dimension order
-// depends only on the header and, on a mesh/torus, the destination's
-// coordinates, filled in at the injection port), and becomes eligible once fully received and
-// through routing and the allocation stages. Nothing here acts on it before
-// p->arrive_ps. Receive counters count the packet here, when its head starts
-// onto the link (a few cycles before it lands).
+// reserved the space; links deliver in order), is routed (by the header
+// alone: see hw/router/routing_unit.h), and becomes eligible once fully
+// received and through routing and the allocation stages. Nothing here acts
+// on it before p->arrive_ps. Receive counters count the packet here, when
+// its head starts onto the link (a few cycles before it lands).
 void Router::accept(int port, int vc, hw::Packet* p) {
   const sim::EventQueue::Scope in_port_context(*cfg_.queue, ports_[port].context);
   LinkCounters& c = ports_[port].counters;
@@ -121,39 +122,11 @@ void Router::accept(int port, int vc, hw::Packet* p) {
     // in its queue (set_head); it passes switch allocation only.
     p->ready_ps = p->arrive_ps + cfg_.body_pipeline_ps;
     p->adaptive = false;
-  } else if (cfg_.dragonfly) {
-    const auto hop =
-        cfg_.dragonfly->route(int(id_), *p, packet_coin(*p), [&](int out) { return used_credits(out); });
-    p->out_port = std::int16_t(hop.port);
-    p->out_class = hop.cls;
-    p->out_dim = std::int8_t(hop.link);
-  } else if (cfg_.table) {  // switched fabric: the destination's table entry
-    const int out = cfg_.table->port(id_, p->dst, p->dst_ni);
-    p->out_port = std::int16_t(out);
-    p->out_class = VcClass::kAny;
-    p->out_dim = std::int8_t(out < cfg_.num_link_ports() ? 0 : -1);
   } else {
-    // Endpoints address nodes; the coordinates dimension-order routing
-    // compares are the router's to know: filled once, where the packet
-    // enters the network (an injection port: the endpoint marks it with
-    // in_dim -1), and carried from hop to hop.
-    if (p->in_dim < 0) p->dst_coord = cfg_.topo->coord_of(p->dst);
-    const RouteDecision d = cfg_.routing->route(coord_, p->dst_coord, p->in_dim, p->vc_class,
-                                                cfg_.routing->random_ties() ? packet_coin(*p) : 0);
-    p->adaptive = d.adaptive;
-    if (d.port < 0) {
-      p->out_port = std::int16_t(cfg_.ni_port(p->dst_ni));
-      p->out_class = VcClass::kAny;
-      p->out_dim = -1;
-    } else {
-      p->out_port = std::int16_t(d.port);
-      p->out_class = d.vc_class;
-      p->out_dim = std::int8_t(d.dim);
-    }
-  }
-  // Cut-through: eligible once the head is in; store-and-forward: the tail.
-  // With a VC allocation stage the head is first ready for VC allocation.
-  if (!(p->worm & hw::kWormBody)) {
+    routing_.next_hop(here_, *p, *this);
+    // Cut-through: eligible once the head is in; store-and-forward: the
+    // tail. With a VC allocation stage the head is first ready for VC
+    // allocation.
     const Time in = cfg_.store_and_forward ? cfg_.clock.ceil(p->tail_ps) : p->arrive_ps;
     p->ready_ps = va_ ? front_ready(vc_index(port, vc), in) : in + cfg_.pipeline_ps;
   }

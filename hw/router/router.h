@@ -47,7 +47,8 @@ namespace kairo::router {
 class Router : public sc_core::sc_module,
                public sim::EventTarget,
                public hw::PacketSink,
-               public hw::CreditSink {
+               public hw::CreditSink,
+               private OutputLoad {
  public:
   Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id);
 
@@ -61,8 +62,8 @@ class Router : public sc_core::sc_module,
   // A head that will be fully received at p->arrive_ps (see hw::PacketSink).
   void accept(int port, int vc, hw::Packet* p) override;
 
-  NodeId id() const { return id_; }
-  const Coord& coord() const { return coord_; }
+  NodeId id() const { return here_.id; }
+  const Coord& coord() const { return here_.coord; }
   int num_ports() const { return ports_.size(); }
   std::string port_name(int port) const;
   bool port_connected(int port) const { return ports_[port].out.connected(); }
@@ -105,11 +106,9 @@ class Router : public sc_core::sc_module,
   // due excluded): before the run, the receiver's buffer per VC.
   int free_credits(int port, int vc) const { return ports_[port].credits()[vc]; }
   Allocator& allocator() { return *allocator_; }
-  bool routes_adaptively() const { return cfg_.routing && cfg_.routing->adaptive(); }
+  bool routes_adaptively() const { return routing_.adaptive(); }
   // A dragonfly routed by Valiant or UGAL: some packets take a non-minimal way.
-  bool routes_nonminimally() const {
-    return cfg_.dragonfly && cfg_.dragonfly->mode() != DragonflyMode::kMinimal;
-  }
+  bool routes_nonminimally() const { return routing_.nonminimal(); }
   bool has_vc_allocation_stage() const { return va_ != nullptr; }
   bool speculative() const { return spec_ != nullptr; }
   // Whether the router counts its allocation's choices (AllocCounters): it
@@ -124,15 +123,6 @@ class Router : public sc_core::sc_module,
 
  private:
   enum OwnEvent : std::uint32_t { kAllocate = hw::kFirstOwnEvent };
-  // A packet's random bits for a random tie-break on even rings: a mix
-  // (splitmix64's finalizer) of what identifies it, so a run is reproduced
-  // exactly, whichever process of a partitioned run routes the packet.
-  static std::uint64_t packet_coin(const hw::Packet& p) {
-    std::uint64_t z = p.id * 0x9e3779b97f4a7c15ULL ^ std::uint64_t(p.src) << 32 ^ std::uint64_t(p.created_ps);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
 
   // Hot per-port state, kept compact: an event touches a few cache lines of
   // one port. Per-VC zero-credit bookkeeping is cold and lives apart.
@@ -216,7 +206,7 @@ class Router : public sc_core::sc_module,
   // Credits a packet takes from a downstream VC on `port`: its flits, or
   // under bubble flow control a packet slot on a link between routers.
   int credit_charge(int port, const hw::Packet& p) const {
-    return __builtin_expect(bubble_flits_ > 0, 0) && port < link_ports_ ? bubble_flits_ : p.flits;
+    return __builtin_expect(bubble_flits_ > 0, 0) && port < here_.link_ports ? bubble_flits_ : p.flits;
   }
   // Credits it needs there to go: its charge, and under bubble flow control
   // a second slot when it enters a ring (so every ring keeps a free slot).
@@ -293,12 +283,11 @@ class Router : public sc_core::sc_module,
   }
 
   const RouterConfig& cfg_;
-  NodeId id_;
-  Coord coord_;
+  const RoutingUnit& routing_;
+  RouterPlace here_;  // its id, link ports (they come first) and coordinates
   PortBlock ports_;
   std::vector<VcTime> vc_time_;  // [output port][vc]
   int vshift_ = 0;
-  int link_ports_ = 0;           // ports to other routers come first
   int bubble_flits_ = 0;         // cfg_.bubble_flits, kept beside the hot fields
   std::vector<InputVc> in_vcs_;  // [port][vc] input buffers
   // Bit per non-empty input VC, and per output with a head waiting for
@@ -339,10 +328,10 @@ class Router : public sc_core::sc_module,
     return std::max(arrived, front_free_[std::size_t(idx)]) + cfg_.va_ready_ps;
   }
   void input_vc_left(int idx, hw::PacketFifo& q, sim::Time t, sim::Time last_flit_sa);
-  std::vector<Worm> worms_;             // wormhole: per input VC
-  std::vector<AllocCounters> alloc_;    // per output port; empty unless counts_allocation()
-  std::vector<std::int32_t> capacity_;  // dragonfly: credits per VC of each output's receiver
-  int used_credits(int port);
+  std::vector<Worm> worms_;                  // wormhole: per input VC
+  std::vector<AllocCounters> alloc_;         // per output port; empty unless counts_allocation()
+  std::vector<std::int32_t> capacity_;       // dragonfly: credits per VC of each output's receiver
+  int used_credits(int port) override;       // OutputLoad, for UGAL
   static inline std::vector<int> va_heads_;  // this round's heads in VC allocation
   sim::Time alloc_at_ = sim::kNever;         // earliest pending allocation event
   std::uint64_t buffered_ = 0;

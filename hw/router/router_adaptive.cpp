@@ -15,8 +15,7 @@ using sim::Time;
 int Router::choose_option(int idx, Time t, bool staged) {
   hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
   RouteDecision opt[kMaxRouteOptions];
-  const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class,
-                                      cfg_.routing->random_ties() ? packet_coin(p) : 0, opt);
+  const int n = routing_.ways(here_, p, opt);
   int best = -1, best_vc = -1, best_credits = -1;
   for (int i = 0; i < n; ++i) {
     if (i == n - 1 && best >= 0) break;  // the escape way: only if no adaptive way can go
@@ -44,8 +43,7 @@ int Router::choose_option(int idx, Time t, bool staged) {
 Time Router::option_wake(int idx, Time t) {
   const hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
   RouteDecision opt[kMaxRouteOptions];
-  const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class,
-                                      cfg_.routing->random_ties() ? packet_coin(p) : 0, opt);
+  const int n = routing_.ways(here_, p, opt);
   Time wake = sim::kNever;
   for (int i = 0; i < n; ++i) {
     const int port = opt[i].port;
@@ -72,8 +70,7 @@ bool Router::request_ways(int idx, Time t, std::uint64_t age) {
   RouteDecision opt[kMaxRouteOptions];
   int n = 1;
   if (h.adaptive)
-    n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class,
-                              cfg_.routing->random_ties() ? packet_coin(p) : 0, opt);
+    n = routing_.ways(here_, p, opt);
   else
     opt[0].port = h.out_port, opt[0].vc_class = h.out_class;
   const int nv = cfg_.vcs;
@@ -99,8 +96,7 @@ int Router::take_way(int idx, int granted) {
   if (!h.adaptive) return v;
   hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
   RouteDecision opt[kMaxRouteOptions];
-  const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class,
-                                      cfg_.routing->random_ties() ? packet_coin(p) : 0, opt);
+  const int n = routing_.ways(here_, p, opt);
   for (int i = 0; i < n; ++i) {
     if (opt[i].port != port || v < cfg_.class_first(opt[i].vc_class) || v >= cfg_.class_last(opt[i].vc_class))
       continue;

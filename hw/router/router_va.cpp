@@ -258,7 +258,7 @@ Time Router::next_wake_staged(Time t) {
         } else {
           const hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
           RouteDecision opt[kMaxRouteOptions];
-          const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class, 0, opt);
+          const int n = routing_.ways(here_, p, opt, WayCoin::kZero);
           when = sim::kNever;
           for (int i = 0; i < n; ++i)
             when = std::min(
