@@ -18,35 +18,25 @@ Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
   ports_.init(np, cfg.vcs);
   for (int i = 0; i < np; ++i) ports_[i].context = cfg.queue->make_context();
   vc_time_.resize(std::size_t(np) * cfg.vcs);
-  while ((1 << vshift_) < cfg.vcs) ++vshift_;
-  in_vcs_.resize(std::size_t(np) << vshift_);
-  occupied_words_ = int((in_vcs_.size() + 63) / 64);
-  if (occupied_words_ > kInlineWords) {
-    occupied_heap_ = std::make_unique<std::uint64_t[]>(std::size_t(occupied_words_));  // zeroed
-    occupied_ = occupied_heap_.get();
-  }
+  inputs_.init(np, cfg.vcs, cfg.wormhole, !cfg.vc_allocator.empty());
   if (np > kMaxPorts)
     throw std::invalid_argument("a router has at most " + std::to_string(kMaxPorts) + " ports");
-  if (requests_.size() < in_vcs_.size()) requests_.resize(in_vcs_.size());
+  if (requests_.size() < inputs_.size()) requests_.resize(inputs_.size());
   allocator_ = make_allocator(cfg.allocator, np, cfg.vcs, np, /*shared_rounds=*/true, cfg.islip_iterations);
   if (!allocator_) throw std::invalid_argument("unknown allocator '" + cfg.allocator + "'");
-  if (cfg.wormhole) {
-    worms_.resize(in_vcs_.size());
-    vc_held_.assign(std::size_t(np), 0);
-  }
+  if (cfg.wormhole) vc_held_.assign(std::size_t(np), 0);
   if (!cfg.vc_allocator.empty()) {
-    // Inputs: the input VCs by their index (port << vshift_ | vc, so room
+    // Inputs: the input VCs by their index (port << vshift | vc, so room
     // for a power of two per port); outputs: port * vcs + vc, also the VC
     // asked for when a head may ask on several ports (adaptive_by_vc_allocator).
-    va_ = make_allocator(cfg.vc_allocator, int(in_vcs_.size()),
+    va_ = make_allocator(cfg.vc_allocator, int(inputs_.size()),
                          cfg.adaptive_by_vc_allocator ? np * cfg.vcs : cfg.vcs, np * cfg.vcs, false,
                          cfg.islip_iterations);
     if (!va_) throw std::invalid_argument("unknown VC allocator '" + cfg.vc_allocator + "'");
     if (cfg.speculative) spec_ = make_allocator(cfg.allocator, np, cfg.vcs, np, false, cfg.islip_iterations);
     vc_held_.assign(std::size_t(np), 0);
     release_at_.assign(std::size_t(np) * std::size_t(cfg.vcs), sim::kNever);
-    front_free_.assign(in_vcs_.size(), 0);
-    if (va_heads_.size() < in_vcs_.size()) va_heads_.resize(in_vcs_.size());
+    if (va_heads_.size() < inputs_.size()) va_heads_.resize(inputs_.size());
   }
   if (va_ || routes_adaptively() || routes_nonminimally()) alloc_.resize(std::size_t(np));
 }
@@ -135,12 +125,10 @@ void Router::accept(int port, int vc, hw::Packet* p) {
     const auto occ = probe_->occupancy[std::size_t(port) * std::size_t(cfg_.vcs) + std::size_t(vc)];
     if (occ != RouterProbe::kOff) probe_->trace->add_delta(occ, p->arrive_ps, p->flits);
   }
-  hw::PacketFifo& q = fifo(port, vc);
-  q.push(p);
+  const int idx = vc_index(port, vc);
   ++buffered_;
-  set_occupied(vc_index(port, vc), true);
-  if (q.head == p) {
-    set_head(vc_index(port, vc), *p);
+  if (inputs_.push(idx, p)) {
+    set_head(idx, *p);
     schedule_allocation(p->ready_ps);
   }
 }
@@ -198,20 +186,20 @@ void Router::allocate() {
   alloc_at_ = sim::kNever;
   for (auto& w : credit_waiters_) w = 0;
   int n = 0;
-  const std::uint64_t port_mask = (std::uint64_t{1} << (1 << vshift_)) - 1;  // one input's VC bits
+  const std::uint64_t port_mask = inputs_.port_mask();  // one input's VC bits
   const bool by_age = allocator_->uses_age();
-  for (int w = 0; w < occupied_words_; ++w) {
-    for (std::uint64_t bits = occupied_[w]; bits;) {
+  for (int w = 0; w < inputs_.words(); ++w) {
+    for (std::uint64_t bits = inputs_.word(w); bits;) {
       int idx = w * 64 + __builtin_ctzll(bits);
-      int in = idx >> vshift_, vc = idx & ((1 << vshift_) - 1);
-      InputVc& ivc = in_vcs_[idx];
+      int in = inputs_.port_of(idx), vc = inputs_.vc_of(idx);
+      InputVc& ivc = inputs_[idx];
       const Head& h = ivc.head;
       if (h.ready_ps > t) {
         bits &= bits - 1;
         continue;
       }
       if (!input_free(ports_[in], t)) {  // forwarding another packet: none of its VCs can go
-        bits &= ~(port_mask << ((in << vshift_) & 63));
+        bits &= ~(port_mask << (inputs_.index(in, 0) & 63));
         continue;
       }
       bits &= bits - 1;
@@ -236,7 +224,7 @@ void Router::allocate() {
   if (n == 1) {
     const Request& r = requests_[0];
     allocator_->allocate_single(r.input, r.vc, r.output, r.age);
-    depart(r.input, r.vc, in_vcs_[vc_index(r.input, r.vc)].head.chosen_vc, t);
+    depart(r.input, r.vc, inputs_[vc_index(r.input, r.vc)].head.chosen_vc, t);
   } else if (n > 1) {
     allocator_->clear();
     for (int k = 0; k < n; ++k)
@@ -244,7 +232,7 @@ void Router::allocate() {
     allocator_->allocate();
     for (int in = 0; in < ports_.size(); ++in) {
       int vc = allocator_->grant_vc(in);
-      if (vc >= 0) depart(in, vc, in_vcs_[vc_index(in, vc)].head.chosen_vc, t);
+      if (vc >= 0) depart(in, vc, inputs_[vc_index(in, vc)].head.chosen_vc, t);
     }
   }
   if (buffered_ > 0) {
@@ -259,26 +247,26 @@ void Router::allocate() {
 Time Router::next_wake(Time t) {
   const Time period = cfg_.clock.period_ps, st = cfg_.traversal_ps;
   Time wake = sim::kNever;
-  const std::uint64_t port_mask = (std::uint64_t{1} << (1 << vshift_)) - 1;  // one input's VC bits
-  for (int w = 0; w < occupied_words_; ++w) {
-    for (std::uint64_t bits = occupied_[w]; bits;) {
+  const std::uint64_t port_mask = inputs_.port_mask();  // one input's VC bits
+  for (int w = 0; w < inputs_.words(); ++w) {
+    for (std::uint64_t bits = inputs_.word(w); bits;) {
       int idx = w * 64 + __builtin_ctzll(bits);
-      const Head& h = in_vcs_[idx].head;
+      const Head& h = inputs_[idx].head;
       if (h.ready_ps > t) {
         bits &= bits - 1;
         if (h.ready_ps < wake) wake = h.ready_ps;
         continue;
       }
-      const Port& in = ports_[idx >> vshift_];
+      const Port& in = ports_[inputs_.port_of(idx)];
       if (!input_free(in, t)) {
         // The input forwards another packet: each of its heads (this one
         // and the rest of its port's) can go when it is through the pipeline
         // and the input is free, whichever is later.
         const Time free = cfg_.clock.floor(in.in_busy_until - st);
-        const std::uint64_t group = bits & (port_mask << (idx & 63 & ~((1 << vshift_) - 1)));
+        const std::uint64_t group = bits & (port_mask << (inputs_.index(inputs_.port_of(idx), 0) & 63));
         bits &= ~group;
         for (std::uint64_t g = group; g; g &= g - 1) {
-          const Time ready = in_vcs_[std::size_t(w * 64 + __builtin_ctzll(g))].head.ready_ps;
+          const Time ready = inputs_[w * 64 + __builtin_ctzll(g)].head.ready_ps;
           const Time when = ready > t ? ready : free;
           if (when < wake) wake = when;
         }
@@ -309,7 +297,7 @@ Time Router::next_wake(Time t) {
 // Wormhole: the head flit takes the downstream VC for its packet (the flits
 // behind it in this input VC follow it there), the tail flit lets it go.
 void Router::hold_for_worm(int in_port, int in_vc, const hw::Packet& p, int out_vc) {
-  Worm& w = worms_[std::size_t(vc_index(in_port, in_vc))];
+  Worm& w = inputs_.worm(vc_index(in_port, in_vc));
   std::uint32_t& held = vc_held_[std::size_t(p.out_port)];
   if (p.worm & hw::kWormTail) {
     held &= ~(1u << out_vc);
@@ -322,11 +310,11 @@ void Router::hold_for_worm(int in_port, int in_vc, const hw::Packet& p, int out_
 
 void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
   Port& in = ports_[in_port];
-  hw::PacketFifo& q = fifo(in_port, in_vc);
-  hw::Packet* p = q.pop();
+  const int idx = vc_index(in_port, in_vc);
+  hw::PacketFifo& q = inputs_[idx].fifo;
+  hw::Packet* p = inputs_.pop(idx);
   --buffered_;
   if (p->worm) hold_for_worm(in_port, in_vc, *p, out_vc);  // before the next flit becomes head
-  if (q.empty()) set_occupied(vc_index(in_port, in_vc), false);
   Port& out = ports_[p->out_port];
 
   const Time start = std::max({t + cfg_.traversal_ps, out.out.free_at, in.in_busy_until});
@@ -341,8 +329,8 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
                               ? start + Time(p->flits) * std::min(in.out.flit_ps, out.out.flit_ps)
                               : tail_leaves;
   in.in_busy_until = input_done;
-  if (va_) input_vc_left(vc_index(in_port, in_vc), q, t, input_done - cfg_.traversal_ps - out.out.flit_ps);
-  if (!q.empty()) set_head(vc_index(in_port, in_vc), *q.head);
+  if (va_) input_vc_left(idx, q, t, input_done - cfg_.traversal_ps - out.out.flit_ps);
+  if (!q.empty()) set_head(idx, *q.head);
 
   // Credits taken downstream and freed upstream: flits, or a bubble slot.
   const int charge = credit_charge(p->out_port, *p), freed = credit_charge(in_port, *p);

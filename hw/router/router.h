@@ -37,6 +37,7 @@
 #include "hw/common/link.h"
 #include "hw/common/packet.h"
 #include "hw/router/allocator.h"
+#include "hw/router/input_unit.h"
 #include "hw/router/port_counters.h"
 #include "hw/router/router_config.h"
 #include "hw/router/router_probe.h"
@@ -161,47 +162,10 @@ class Router : public sc_core::sc_module,
     std::uint32_t stride_ = 0;
     int n_ = 0;
   };
-  // What allocation needs of the packet at the head of an input VC, copied
-  // into the router when it becomes head: a round scans router memory only.
-  struct Head {
-    sim::Time ready_ps;
-    std::int16_t out_port;
-    std::uint16_t need;  // credits it needs in a downstream VC (credit_need)
-    VcClass out_class;
-    std::int8_t chosen_vc;  // downstream VC picked this round (-1: none)
-    bool adaptive;          // out_port/out_class are chosen each round among the routing's options
-    std::int8_t held_vc;    // VC allocation stage: the output VC granted to it (-1: none yet)
-  };
-  // Everything about one input VC in one place (32 bytes: two per cache
-  // line): its packet queue, its head's allocation data, and this round's
-  // choice. An age-based allocator reads the head's age from the packet.
-  struct InputVc {
-    hw::PacketFifo fifo;
-    Head head;
-  };
+  // A new head of input VC idx: a body flit takes its worm's way.
   void set_head(int idx, hw::Packet& p) {
-    if (p.worm & hw::kWormBody) follow_worm(idx, p);
-    in_vcs_[idx].head = Head{p.ready_ps,
-                             p.out_port,
-                             credit_need(p),
-                             p.out_class,
-                             -1,
-                             p.adaptive,
-                             std::int8_t(p.worm & hw::kWormBody ? worms_[std::size_t(idx)].vc : -1)};
-  }
-  // Wormhole: where the packet whose flits an input VC is passing goes (set
-  // when its head flit leaves, cleared when its tail flit does). A body flit
-  // that becomes its VC's head takes this output and VC.
-  struct Worm {
-    std::int16_t port = -1;
-    std::int8_t vc = -1, dim = -1;
-    VcClass cls = VcClass::kAny;
-  };
-  void follow_worm(int idx, hw::Packet& p) {
-    const Worm& w = worms_[std::size_t(idx)];
-    p.out_port = w.port;
-    p.out_dim = w.dim;
-    p.out_class = w.cls;
+    if (p.worm & hw::kWormBody) inputs_.follow_worm(idx, p);
+    inputs_.set_head(idx, p, credit_need(p));
   }
   // Credits a packet takes from a downstream VC on `port`: its flits, or
   // under bubble flow control a packet slot on a link between routers.
@@ -269,37 +233,20 @@ class Router : public sc_core::sc_module,
   bool input_free(const Port& in, sim::Time t) const {
     return in.in_busy_until < t + cfg_.traversal_ps + cfg_.clock.period_ps;
   }
-  // Input VCs are indexed port << vshift_ | vc (a power-of-two stride, so no
-  // division on the allocation path).
-  int vc_index(int port, int vc) const { return (port << vshift_) | vc; }
-  hw::PacketFifo& fifo(int port, int vc) { return in_vcs_[std::size_t(vc_index(port, vc))].fifo; }
-  const hw::PacketFifo& fifo(int port, int vc) const { return in_vcs_[std::size_t(vc_index(port, vc))].fifo; }
+  int vc_index(int port, int vc) const { return inputs_.index(port, vc); }
+  hw::PacketFifo& fifo(int port, int vc) { return inputs_.fifo(port, vc); }
+  const hw::PacketFifo& fifo(int port, int vc) const { return inputs_.fifo(port, vc); }
   VcTime& vc_time(int port, int vc) { return vc_time_[std::size_t(port) * cfg_.vcs + vc]; }
-  void set_occupied(int idx, bool on) {
-    if (on)
-      occupied_[idx >> 6] |= 1ULL << (idx & 63);
-    else
-      occupied_[idx >> 6] &= ~(1ULL << (idx & 63));
-  }
 
   const RouterConfig& cfg_;
   const RoutingUnit& routing_;
   RouterPlace here_;  // its id, link ports (they come first) and coordinates
   PortBlock ports_;
   std::vector<VcTime> vc_time_;  // [output port][vc]
-  int vshift_ = 0;
   int bubble_flits_ = 0;         // cfg_.bubble_flits, kept beside the hot fields
-  std::vector<InputVc> in_vcs_;  // [port][vc] input buffers
-  // Bit per non-empty input VC, and per output with a head waiting for
-  // credits: kept inside the router object (no separate allocation to miss).
+  InputUnit inputs_;
+  // Bit per output with a head waiting for credits.
   static constexpr int kMaxPorts = 12 + 64;  // 6 dims x 2 links + network interfaces
-  // (Room for 256 input VCs inside, enough for every Tofu router; a larger
-  // switch keeps its bits on the heap.)
-  static constexpr int kInlineWords = 4;
-  std::uint64_t occupied_inline_[kInlineWords] = {};
-  std::unique_ptr<std::uint64_t[]> occupied_heap_;
-  std::uint64_t* occupied_ = occupied_inline_;
-  int occupied_words_ = 0;
   std::array<std::uint64_t, (kMaxPorts + 63) / 64> credit_waiters_{};
   struct Request {
     int input, vc, output;
@@ -321,14 +268,11 @@ class Router : public sc_core::sc_module,
   std::array<std::uint64_t, (kMaxPorts + 63) / 64> releasing_{};
   void release_due(sim::Time t);
   // VC allocation stage: an input VC's state restarts with every packet
-  // (router_va.cpp). front_free_: per input VC, when the last packet to leave
-  // it had its last flit switch-allocated: a head behind it is routed from then.
-  std::vector<sim::Time> front_free_;
+  // (router_va.cpp; InputUnit::front_free).
   sim::Time front_ready(int idx, sim::Time arrived) const {
-    return std::max(arrived, front_free_[std::size_t(idx)]) + cfg_.va_ready_ps;
+    return std::max(arrived, inputs_.front_free(idx)) + cfg_.va_ready_ps;
   }
   void input_vc_left(int idx, hw::PacketFifo& q, sim::Time t, sim::Time last_flit_sa);
-  std::vector<Worm> worms_;                  // wormhole: per input VC
   std::vector<AllocCounters> alloc_;         // per output port; empty unless counts_allocation()
   std::vector<std::int32_t> capacity_;       // dragonfly: credits per VC of each output's receiver
   int used_credits(int port) override;       // OutputLoad, for UGAL

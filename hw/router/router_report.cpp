@@ -88,7 +88,7 @@ void Router::describe_blocked(std::vector<std::string>& out, std::size_t limit) 
       } else
         why = "eligible";
       if (va_) {
-        const Head& hd = in_vcs_[std::size_t(vc_index(port, vc))].head;
+        const Head& hd = inputs_[vc_index(port, vc)].head;
         why += hd.held_vc >= 0
                    ? fmt::format("; holds output VC {}", hd.held_vc)
                    : std::string("; waits for VC allocation (VCs held on that output: ") +

@@ -41,13 +41,13 @@ void Router::allocate_staged() {
   // 1. VC allocation.
   int nva = 0;
   va_->clear();
-  for (int w = 0; w < occupied_words_; ++w) {
-    for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
+  for (int w = 0; w < inputs_.words(); ++w) {
+    for (std::uint64_t bits = inputs_.word(w); bits; bits &= bits - 1) {
       const int idx = w * 64 + __builtin_ctzll(bits);
-      Head& h = in_vcs_[std::size_t(idx)].head;
+      Head& h = inputs_[idx].head;
       h.chosen_vc = -1;
       if (h.held_vc >= 0 || h.ready_ps > t) continue;
-      const std::uint64_t age = by_age ? in_vcs_[std::size_t(idx)].fifo.head->created_ps : 0;
+      const std::uint64_t age = by_age ? inputs_[idx].fifo.head->created_ps : 0;
       if (cfg_.adaptive_by_vc_allocator) {  // every way's VCs; the allocator picks (router_adaptive.cpp)
         if (request_ways(idx, t, age)) va_heads_[std::size_t(nva++)] = idx;
         continue;
@@ -68,7 +68,7 @@ void Router::allocate_staged() {
   if (nva > 0) va_->allocate();
   for (int k = 0; k < nva; ++k) {
     const int idx = va_heads_[std::size_t(k)];
-    Head& h = in_vcs_[std::size_t(idx)].head;
+    Head& h = inputs_[idx].head;
     int v = va_->grant_vc(idx);
     if (cfg_.adaptive_by_vc_allocator && v >= 0) v = take_way(idx, v);
     AllocCounters& a = alloc_[std::size_t(h.out_port)];
@@ -89,7 +89,7 @@ void Router::allocate_staged() {
   // speculative grant is used where the first allocator granted neither its
   // input nor its output (Peh and Dally; BookSim's spec_mask_by_reqs = 0).
   auto sa_ready = [&](int idx, const Head& h) {
-    if (h.ready_ps > t || !input_free(ports_[idx >> vshift_], t)) return false;
+    if (h.ready_ps > t || !input_free(ports_[inputs_.port_of(idx)], t)) return false;
     Port& out = ports_[h.out_port];
     if (!output_free(out, t)) return false;
     if (h.held_vc < 0) return true;  // speculative: no VC yet
@@ -102,16 +102,15 @@ void Router::allocate_staged() {
   auto sa_requests = [&](Allocator& a, bool speculative) {
     int n = 0;
     a.clear();
-    for (int w = 0; w < occupied_words_; ++w) {
-      for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
-        const int idx = w * 64 + __builtin_ctzll(bits), in = idx >> vshift_;
-        const Head& h = in_vcs_[std::size_t(idx)].head;
+    for (int w = 0; w < inputs_.words(); ++w) {
+      for (std::uint64_t bits = inputs_.word(w); bits; bits &= bits - 1) {
+        const int idx = w * 64 + __builtin_ctzll(bits), in = inputs_.port_of(idx);
+        const Head& h = inputs_[idx].head;
         // Speculative round: the heads that asked for a VC in this round.
         const bool asked_now = h.chosen_vc == 1;
         if (speculative != asked_now || !sa_ready(idx, h)) continue;
         if (!speculative && h.held_vc < 0) continue;
-        a.add_request(in, idx & ((1 << vshift_) - 1), h.out_port,
-                      by_age ? in_vcs_[std::size_t(idx)].fifo.head->created_ps : 0);
+        a.add_request(in, inputs_.vc_of(idx), h.out_port, by_age ? inputs_[idx].fifo.head->created_ps : 0);
         ++n;
       }
     }
@@ -122,7 +121,7 @@ void Router::allocate_staged() {
     for (int in = 0; in < ports_.size(); ++in) {
       const int vc = a.grant_vc(in);
       if (vc < 0) continue;
-      Head& h = in_vcs_[std::size_t(vc_index(in, vc))].head;
+      Head& h = inputs_[vc_index(in, vc)].head;
       const int out = h.out_port, ov = h.held_vc;
       // The speculative allocator ran beside the other (Peh and Dally): its
       // grant on an input or output the other granted is dropped.
@@ -139,7 +138,7 @@ void Router::allocate_staged() {
       // A packet lets its VC go once its tail has crossed the switch; a
       // wormhole packet's flits hold it from the head flit to the tail flit
       // (hold_for_worm).
-      const bool worm = in_vcs_[std::size_t(vc_index(in, vc))].fifo.head->worm != 0;
+      const bool worm = inputs_[vc_index(in, vc)].fifo.head->worm != 0;
       depart(in, vc, ov, t);
       if (!worm) {
         release_at_[std::size_t(out) * std::size_t(nv) + std::size_t(ov)] =
@@ -150,7 +149,7 @@ void Router::allocate_staged() {
   };
   if (spec_) {
     // Mark the heads that asked for a VC this round (chosen_vc is free here).
-    for (int k = 0; k < nva; ++k) in_vcs_[std::size_t(va_heads_[std::size_t(k)])].head.chosen_vc = 1;
+    for (int k = 0; k < nva; ++k) inputs_[std::size_t(va_heads_[std::size_t(k)])].head.chosen_vc = 1;
   }
   const bool spec_asked = spec_ && sa_requests(*spec_, true) > 0;
   if (sa_requests(*allocator_, false) > 0) sa_grants(*allocator_, false);
@@ -195,7 +194,7 @@ void Router::release_due(Time t) {
 // allocation cycles between them; another VC of the same input may fill
 // them. A body flit (wormhole) follows its head.
 void Router::input_vc_left(int idx, hw::PacketFifo& q, Time t, Time last_flit_sa) {
-  Time& from = front_free_[std::size_t(idx)];
+  Time& from = inputs_.front_free(idx);
   from = std::max(t, cfg_.clock.floor(last_flit_sa));
   if (!q.empty() && !(q.head->worm & hw::kWormBody))
     q.head->ready_ps = std::max(q.head->ready_ps, from + cfg_.va_ready_ps);  // it arrived before `from`
@@ -245,10 +244,10 @@ Time Router::vc_wake(int port, int flits, VcClass cls, Time t) {
 Time Router::next_wake_staged(Time t) {
   const Time period = cfg_.clock.period_ps, st = cfg_.traversal_ps;
   Time wake = sim::kNever;
-  for (int w = 0; w < occupied_words_; ++w) {
-    for (std::uint64_t bits = occupied_[w]; bits; bits &= bits - 1) {
+  for (int w = 0; w < inputs_.words(); ++w) {
+    for (std::uint64_t bits = inputs_.word(w); bits; bits &= bits - 1) {
       const int idx = w * 64 + __builtin_ctzll(bits);
-      const Head& h = in_vcs_[std::size_t(idx)].head;
+      const Head& h = inputs_[idx].head;
       Time when;
       if (h.ready_ps > t) {
         when = h.ready_ps;
@@ -256,7 +255,7 @@ Time Router::next_wake_staged(Time t) {
         if (!h.adaptive) {
           when = vc_wake(h.out_port, h.need, h.out_class, t);
         } else {
-          const hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
+          const hw::Packet& p = *inputs_[idx].fifo.head;
           RouteDecision opt[kMaxRouteOptions];
           const int n = routing_.ways(here_, p, opt, WayCoin::kZero);
           when = sim::kNever;
@@ -265,7 +264,7 @@ Time Router::next_wake_staged(Time t) {
                 when, vc_wake(opt[i].port, credit_need(opt[i].port, p, opt[i].vc_class), opt[i].vc_class, t));
         }
       } else {
-        const Port& in = ports_[idx >> vshift_];
+        const Port& in = ports_[inputs_.port_of(idx)];
         Port& out = ports_[h.out_port];
         apply_credits(out, h.out_port, t);
         if (!input_free(in, t))
