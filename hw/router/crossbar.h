@@ -37,9 +37,8 @@ inline Crossing cross(Port& in, Port& out, const hw::Packet& p, sim::Time t, sim
   // Store-and-forward: the whole packet is in, and the crossbar moves it to
   // the output at the faster of the two links' rates (the output link then
   // drains it), so a slow output does not hold a fast input.
-  x.input_done = store_and_forward
-                     ? x.start + sim::Time(p.flits) * std::min(in.out.flit_ps, out.out.flit_ps)
-                     : x.tail_leaves;
+  x.input_done = store_and_forward ? x.start + sim::Time(p.flits) * std::min(in.out.flit_ps, out.out.flit_ps)
+                                   : x.tail_leaves;
   in.in_busy_until = x.input_done;
   return x;
 }

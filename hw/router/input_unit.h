@@ -85,7 +85,12 @@ class InputUnit {
   // keeps the output VC its head flit took.
   void set_head(int idx, const hw::Packet& p, std::uint16_t need) {
     vcs_[std::size_t(idx)].head =
-        Head{p.ready_ps,  p.out_port, need, p.out_class, -1, p.adaptive,
+        Head{p.ready_ps,
+             p.out_port,
+             need,
+             p.out_class,
+             -1,
+             p.adaptive,
              std::int8_t(p.worm & hw::kWormBody ? worms_[std::size_t(idx)].vc : -1)};
   }
 

@@ -12,8 +12,8 @@ void Router::trace_arrival(int port, int vc, const hw::Packet& p) {
   if (occ != RouterProbe::kOff) probe_->trace->add_delta(occ, p.arrive_ps, p.flits);
 }
 
-void Router::trace_departure(int in_port, int in_vc, int out_vc, const hw::Packet& p, Time t, const Crossing& x,
-                             int charge) {
+void Router::trace_departure(int in_port, int in_vc, int out_vc, const hw::Packet& p, Time t,
+                             const Crossing& x, int charge) {
   const RouterProbe::Out& o = probe_->out[std::size_t(p.out_port)];
   sim::Trace& tr = *probe_->trace;
   if (o.busy != RouterProbe::kOff) tr.set(o.busy, x.start, 1), tr.set(o.busy, x.tail_leaves, 0);
