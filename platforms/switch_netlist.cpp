@@ -167,9 +167,8 @@ void SwitchNetlist::build(sim::EventQueue& queue) {
     router::apply_router_params(rp, router::RouterSite::kSwitchedFabric, cfg);
     cfg.link_ports = link_ports_[s];
     cfg.network_interfaces = s < std::size_t(f.edges) ? f.hosts_per_edge * nis_ : 0;
-    cfg.table = dragonfly_ ? nullptr : &table_;
-    cfg.dragonfly = dragonfly_.get();
-    if (dragonfly_) dragonfly_->vc_classes(cfg.vcs, cfg.vc_first.data(), cfg.vc_last.data());
+    cfg.routing = dragonfly_ ? static_cast<const router::RoutingUnit*>(dragonfly_.get()) : &table_;
+    cfg.routing->vc_classes(cfg.vcs, cfg.vc_first.data(), cfg.vc_last.data());
     cfg.port_names = &names_[s];
     configs_.push_back(cfg);
     switches_.push_back(

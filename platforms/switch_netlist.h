@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "hw/router/dragonfly_routing.h"
+#include "hw/router/forwarding_table.h"
 #include "hw/router/router.h"
 #include "hw/router/wan_path.h"
 #include "platforms/network.h"

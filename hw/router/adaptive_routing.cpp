@@ -69,7 +69,7 @@ int MinimalAdaptiveRouting::options(const Coord& here, const Coord& dst, int in_
 }
 
 void MinimalAdaptiveRouting::vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last) const {
-  Routing::vc_classes(vcs, first, last);
+  dimension_order_vc_classes(vcs, first, last);
   const auto v = std::uint8_t(vcs), e = std::uint8_t(escape_vcs_);
   first[int(VcClass::kEscLow)] = 0;
   last[int(VcClass::kEscLow)] = 1;

@@ -43,6 +43,14 @@ class MinimalAdaptiveRouting final : public Routing {
   // escape hop; only the escape hop for a packet in the escape network.
   int options(const Coord& here, const Coord& dst, int in_dim, VcClass in_class, std::uint64_t coin,
               RouteDecision* out) const override;
+  void next_hop(const RouterPlace& at, hw::Packet& p, OutputLoad&) const override {
+    hop_by_coordinates(*this, topo_, at, p);
+  }
+  int ways(const RouterPlace& at, const hw::Packet& p, RouteDecision* out,
+           WayCoin coin = WayCoin::kPacket) const override {
+    return options(at.coord, p.dst_coord, p.in_dim, p.vc_class,
+                   coin == WayCoin::kPacket && random_ties() ? packet_coin(p) : 0, out);
+  }
   // Escape VCs first (1, or 2 when the topology has a ring and no bubble), the
   // rest adaptive.
   void vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last) const override;

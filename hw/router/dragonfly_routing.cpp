@@ -14,6 +14,13 @@ void DragonflyRouting::vc_classes(int vcs, std::uint8_t* first, std::uint8_t* la
   }
 }
 
+void DragonflyRouting::next_hop(const RouterPlace& at, hw::Packet& p, OutputLoad& load) const {
+  const Hop hop = route(int(at.id), p, packet_coin(p), [&](int out) { return load.used_credits(out); });
+  p.out_port = std::int16_t(hop.port);
+  p.out_class = hop.cls;
+  p.out_dim = std::int8_t(hop.link);
+}
+
 int DragonflyRouting::toward_router(int r, int to) const {
   const int G = r / s_.a, T = to / s_.a;
   if (T == G) return DragonflyShape::local_port(r % s_.a, to % s_.a);

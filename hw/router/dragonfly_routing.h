@@ -43,6 +43,7 @@
 
 #include "hw/common/packet.h"
 #include "hw/common/vc_class.h"
+#include "hw/router/routing_unit.h"
 
 namespace kairo::router {
 
@@ -68,7 +69,7 @@ struct DragonflyShape {
 
 enum class DragonflyMode : std::uint8_t { kMinimal, kValiant, kUgal };
 
-class DragonflyRouting {
+class DragonflyRouting final : public RoutingUnit {
  public:
   // eject_by_phase: a packet takes the channel to its host on its phase's VC
   // class (router.ejection_vc: phase), not on any VC.
@@ -82,7 +83,12 @@ class DragonflyRouting {
   // Phase k gets VCs [k*v, (k+1)*v), v = floor(vcs / phases()); VCs past
   // phases()*v carry only what the hosts inject (as BookSim's, whose 3
   // VCs under minimal routing leave VC 2 to injection).
-  void vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last) const;
+  void vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last) const override;
+  // The routing unit's hop: route() at router at.id; out_dim is the link
+  // kind (0 local, 1 global, -1 ejecting). UGAL reads `load`.
+  void next_hop(const RouterPlace& at, hw::Packet& p, OutputLoad& load) const override;
+  bool nonminimal() const override { return mode_ != DragonflyMode::kMinimal; }
+  bool reads_output_load() const override { return true; }
 
   struct Hop {
     int port;     // output port (a host port: eject)

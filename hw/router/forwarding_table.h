@@ -2,16 +2,18 @@
 // for every switch and every destination host and network interface, the
 // output port. Built once by the netlist (platforms/switch_netlist.cpp), read
 // by the switches per packet: one array lookup, nothing computed per hop.
+// It is the switches' routing unit (hw/router/routing_unit.h).
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "hw/common/topology.h"
+#include "hw/router/routing_unit.h"
 
 namespace kairo::router {
 
-class ForwardingTable {
+class ForwardingTable final : public RoutingUnit {
  public:
   ForwardingTable() = default;
   ForwardingTable(std::size_t switches, std::size_t hosts, int nis)
@@ -19,6 +21,14 @@ class ForwardingTable {
   void set(std::size_t sw, NodeId dst, int ni, int port) { ports_[index(sw, dst, ni)] = std::int16_t(port); }
   // -1 when the switch has no route to the destination.
   int port(std::size_t sw, NodeId dst, int ni) const { return ports_[index(sw, dst, ni)]; }
+  // The destination's entry; every VC (kAny); out_dim 0 on a link to
+  // another switch, -1 to a host.
+  void next_hop(const RouterPlace& at, hw::Packet& p, OutputLoad&) const override {
+    const int out = port(at.id, p.dst, p.dst_ni);
+    p.out_port = std::int16_t(out);
+    p.out_class = VcClass::kAny;
+    p.out_dim = std::int8_t(out < at.link_ports ? 0 : -1);
+  }
 
  private:
   std::size_t index(std::size_t sw, NodeId dst, int ni) const {

@@ -1,19 +1,27 @@
 // A Tofu-like input-queued virtual-channel router with virtual cut-through,
-// credit-based flow control per VC, dimension-order routing with dateline VC
-// classes, and a replaceable switch allocator.
+// credit-based flow control per VC, a routing unit and a replaceable switch
+// allocator. The router wires its units (as garnet's Router and SST
+// merlin's hr_router do) and owns the event that runs an allocation round:
+//   routing unit      RoutingUnit (routing_unit.h): dimension order, minimal
+//                     adaptive, dragonfly or forwarding table; the hop, in accept
+//   input units       InputUnit (input_unit.h): input VC buffers, their heads,
+//                     the occupancy bits a round scans
+//   output units      Port, PortBlock (output_unit.h): output link, downstream
+//                     credits, credits coming back, zero-credit time
+//   switch allocation allocate, next_wake (switch_allocation.cpp), the VC
+//                     chosen in the same round; adaptive ways (router_adaptive.cpp)
+//   VC allocation     allocate_staged and its stages (router_va.cpp):
+//                     router.vc_allocator, router.speculative
+//   crossbar          cross (crossbar.h): the times; depart wires the credits
+//   hooks             count_* (router.cpp) and trace_* (router_trace.cpp): the
+//                     counters and the waveform probe, called after each step
 //
 // Timing (per hop, all delays in router cycles, times quantized to the clock):
 //   head fully received at t_a
 //   -> routing + VC allocation + switch allocation: eligible at t_a + pipeline
 //   -> allocation round at t >= eligible when the input port, the output link
 //      and a downstream VC with credits for the whole packet are available
-//   -> switch traversal: head leaves at max(t + traversal, link free time)
-//   -> the link serializes the packet at its flit rate; the head is received
-//      downstream one flit time plus the cable later; the tail leaves
-//      flits * flit time after the head (never before the tail arrived here).
-// The next packet for an output is allocated during the current tail so it
-// follows back-to-back: the link's bandwidth is exact even when a flit time
-// is not a whole number of cycles.
+//   -> switch traversal and the link: crossbar.h
 //
 // Event-driven: the router does work only when a head arrives, a credit
 // returns, or an allocation it has waited for can be decided. Idle routers cost
@@ -37,6 +45,9 @@
 #include "hw/common/link.h"
 #include "hw/common/packet.h"
 #include "hw/router/allocator.h"
+#include "hw/router/crossbar.h"
+#include "hw/router/input_unit.h"
+#include "hw/router/output_unit.h"
 #include "hw/router/port_counters.h"
 #include "hw/router/router_config.h"
 #include "hw/router/router_probe.h"
@@ -47,7 +58,8 @@ namespace kairo::router {
 class Router : public sc_core::sc_module,
                public sim::EventTarget,
                public hw::PacketSink,
-               public hw::CreditSink {
+               public hw::CreditSink,
+               private OutputLoad {
  public:
   Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id);
 
@@ -61,8 +73,8 @@ class Router : public sc_core::sc_module,
   // A head that will be fully received at p->arrive_ps (see hw::PacketSink).
   void accept(int port, int vc, hw::Packet* p) override;
 
-  NodeId id() const { return id_; }
-  const Coord& coord() const { return coord_; }
+  NodeId id() const { return here_.id; }
+  const Coord& coord() const { return here_.coord; }
   int num_ports() const { return ports_.size(); }
   std::string port_name(int port) const;
   bool port_connected(int port) const { return ports_[port].out.connected(); }
@@ -105,11 +117,9 @@ class Router : public sc_core::sc_module,
   // due excluded): before the run, the receiver's buffer per VC.
   int free_credits(int port, int vc) const { return ports_[port].credits()[vc]; }
   Allocator& allocator() { return *allocator_; }
-  bool routes_adaptively() const { return cfg_.routing && cfg_.routing->adaptive(); }
+  bool routes_adaptively() const { return routing_.adaptive(); }
   // A dragonfly routed by Valiant or UGAL: some packets take a non-minimal way.
-  bool routes_nonminimally() const {
-    return cfg_.dragonfly && cfg_.dragonfly->mode() != DragonflyMode::kMinimal;
-  }
+  bool routes_nonminimally() const { return routing_.nonminimal(); }
   bool has_vc_allocation_stage() const { return va_ != nullptr; }
   bool speculative() const { return spec_ != nullptr; }
   // Whether the router counts its allocation's choices (AllocCounters): it
@@ -124,99 +134,16 @@ class Router : public sc_core::sc_module,
 
  private:
   enum OwnEvent : std::uint32_t { kAllocate = hw::kFirstOwnEvent };
-  // A packet's random bits for a random tie-break on even rings: a mix
-  // (splitmix64's finalizer) of what identifies it, so a run is reproduced
-  // exactly, whichever process of a partitioned run routes the packet.
-  static std::uint64_t packet_coin(const hw::Packet& p) {
-    std::uint64_t z = p.id * 0x9e3779b97f4a7c15ULL ^ std::uint64_t(p.src) << 32 ^ std::uint64_t(p.created_ps);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
 
-  // Hot per-port state, kept compact: an event touches a few cache lines of
-  // one port. Per-VC zero-credit bookkeeping is cold and lives apart.
-  struct Port {
-    hw::LinkOut out;
-    sim::Time in_busy_until = 0;  // input side forwarding a packet (crossbar speedup 1)
-    sim::Time run_start = 0;      // start of the output link's current stretch of back-to-back packets
-    hw::CreditReturn upstream;
-    hw::CreditPipe returning;  // credits on their way back from downstream
-    LinkCounters counters;     // per-VC zero-credit time: see vc_time_
-    // Events the neighbour's calls on this port schedule (accept, return_credits)
-    // are in the port's own context (sim/event_queue.h: partitioned runs).
-    sim::EventContext context;
-    // The downstream VCs' credits follow the port in its block (PortBlock).
-    std::int32_t* credits() { return reinterpret_cast<std::int32_t*>(this + 1); }
-    const std::int32_t* credits() const { return reinterpret_cast<const std::int32_t*>(this + 1); }
-  };
-  // The ports in one block, each followed by one credit count per VC the
-  // router has (not room for kMaxVcs): on the K computer's 4-VC routers that
-  // is 16 bytes a port instead of 64, and a port's credits share its lines.
-  class PortBlock {
-   public:
-    PortBlock() = default;
-    PortBlock(const PortBlock&) = delete;
-    PortBlock& operator=(const PortBlock&) = delete;
-    ~PortBlock();
-    void init(int ports, int vcs);
-    Port& operator[](int i) { return *reinterpret_cast<Port*>(base_.get() + std::size_t(i) * stride_); }
-    const Port& operator[](int i) const {
-      return *reinterpret_cast<const Port*>(base_.get() + std::size_t(i) * stride_);
-    }
-    int size() const { return n_; }
-
-   private:
-    std::unique_ptr<unsigned char[]> base_;
-    std::uint32_t stride_ = 0;
-    int n_ = 0;
-  };
-  // What allocation needs of the packet at the head of an input VC, copied
-  // into the router when it becomes head: a round scans router memory only.
-  struct Head {
-    sim::Time ready_ps;
-    std::int16_t out_port;
-    std::uint16_t need;  // credits it needs in a downstream VC (credit_need)
-    VcClass out_class;
-    std::int8_t chosen_vc;  // downstream VC picked this round (-1: none)
-    bool adaptive;          // out_port/out_class are chosen each round among the routing's options
-    std::int8_t held_vc;    // VC allocation stage: the output VC granted to it (-1: none yet)
-  };
-  // Everything about one input VC in one place (32 bytes: two per cache
-  // line): its packet queue, its head's allocation data, and this round's
-  // choice. An age-based allocator reads the head's age from the packet.
-  struct InputVc {
-    hw::PacketFifo fifo;
-    Head head;
-  };
+  // A new head of input VC idx: a body flit takes its worm's way.
   void set_head(int idx, hw::Packet& p) {
-    if (p.worm & hw::kWormBody) follow_worm(idx, p);
-    in_vcs_[idx].head = Head{p.ready_ps,
-                             p.out_port,
-                             credit_need(p),
-                             p.out_class,
-                             -1,
-                             p.adaptive,
-                             std::int8_t(p.worm & hw::kWormBody ? worms_[std::size_t(idx)].vc : -1)};
-  }
-  // Wormhole: where the packet whose flits an input VC is passing goes (set
-  // when its head flit leaves, cleared when its tail flit does). A body flit
-  // that becomes its VC's head takes this output and VC.
-  struct Worm {
-    std::int16_t port = -1;
-    std::int8_t vc = -1, dim = -1;
-    VcClass cls = VcClass::kAny;
-  };
-  void follow_worm(int idx, hw::Packet& p) {
-    const Worm& w = worms_[std::size_t(idx)];
-    p.out_port = w.port;
-    p.out_dim = w.dim;
-    p.out_class = w.cls;
+    if (p.worm & hw::kWormBody) inputs_.follow_worm(idx, p);
+    inputs_.set_head(idx, p, credit_need(p));
   }
   // Credits a packet takes from a downstream VC on `port`: its flits, or
   // under bubble flow control a packet slot on a link between routers.
   int credit_charge(int port, const hw::Packet& p) const {
-    return __builtin_expect(bubble_flits_ > 0, 0) && port < link_ports_ ? bubble_flits_ : p.flits;
+    return __builtin_expect(bubble_flits_ > 0, 0) && port < here_.link_ports ? bubble_flits_ : p.flits;
   }
   // Credits it needs there to go: its charge, and under bubble flow control
   // a second slot when it enters a ring (so every ring keeps a free slot).
@@ -235,15 +162,11 @@ class Router : public sc_core::sc_module,
     if (h.held_vc >= 0) return out.credits()[h.held_vc] >= h.need ? h.held_vc : -1;
     return choose_vc(out, h.need, h.out_class, held_mask(h.out_port));
   }
-  struct VcTime {
-    sim::Time zero_since = sim::kNever;  // downstream VC without credits since
-    sim::Time zero_ps = 0;
-  };
-
+  // The output unit of `port`: credits due by `now` become usable.
   void apply_credits(Port& out, int port, sim::Time now) {
-    if (!out.returning.empty() && out.returning.front().at <= now) apply_due_credits(out, port, now);
+    if (!out.returning.empty() && out.returning.front().at <= now)
+      out.apply_due_credits(&vc_time(port, 0), now);
   }
-  void apply_due_credits(Port& out, int port, sim::Time now);
   void allocate();
   // VC allocation as its own stage (router.vc_allocator; router_va.cpp).
   void allocate_staged();
@@ -253,7 +176,13 @@ class Router : public sc_core::sc_module,
   sim::Time vc_wake(int port, int flits, VcClass cls, sim::Time t);
   void depart(int in_port, int in_vc, int out_vc, sim::Time t);
   sim::Time next_wake(sim::Time t);
-  void schedule_allocation(sim::Time t);
+  // t is always on the clock: arrivals and credits are rounded up by their
+  // senders, and wake times are derived from clock edges.
+  void schedule_allocation(sim::Time t) {
+    if (t >= alloc_at_) return;
+    alloc_at_ = t;
+    cfg_.queue->at(t, sim::kPrioDecide, this, kAllocate);
+  }
   // Output VCs of `port` held by a packet (VC allocation stage, wormhole): not free.
   std::uint32_t held_mask(int port) const { return vc_held_.empty() ? 0 : vc_held_[std::size_t(port)]; }
   // held: output VCs that may not be chosen (held by a packet, VC allocation stage).
@@ -274,43 +203,25 @@ class Router : public sc_core::sc_module,
   int take_way(int idx, int granted);
   sim::Time option_wake(int idx, sim::Time t);
   bool output_free(const Port& out, sim::Time t) const {
-    return out.out.free_at < t + cfg_.traversal_ps + cfg_.clock.period_ps;
+    return out.output_free(t, cfg_.traversal_ps + cfg_.clock.period_ps);
   }
   bool input_free(const Port& in, sim::Time t) const {
-    return in.in_busy_until < t + cfg_.traversal_ps + cfg_.clock.period_ps;
+    return in.input_free(t, cfg_.traversal_ps + cfg_.clock.period_ps);
   }
-  // Input VCs are indexed port << vshift_ | vc (a power-of-two stride, so no
-  // division on the allocation path).
-  int vc_index(int port, int vc) const { return (port << vshift_) | vc; }
-  hw::PacketFifo& fifo(int port, int vc) { return in_vcs_[std::size_t(vc_index(port, vc))].fifo; }
-  const hw::PacketFifo& fifo(int port, int vc) const { return in_vcs_[std::size_t(vc_index(port, vc))].fifo; }
+  int vc_index(int port, int vc) const { return inputs_.index(port, vc); }
+  hw::PacketFifo& fifo(int port, int vc) { return inputs_.fifo(port, vc); }
+  const hw::PacketFifo& fifo(int port, int vc) const { return inputs_.fifo(port, vc); }
   VcTime& vc_time(int port, int vc) { return vc_time_[std::size_t(port) * cfg_.vcs + vc]; }
-  void set_occupied(int idx, bool on) {
-    if (on)
-      occupied_[idx >> 6] |= 1ULL << (idx & 63);
-    else
-      occupied_[idx >> 6] &= ~(1ULL << (idx & 63));
-  }
 
   const RouterConfig& cfg_;
-  NodeId id_;
-  Coord coord_;
+  const RoutingUnit& routing_;
+  RouterPlace here_;  // its id, link ports (they come first) and coordinates
   PortBlock ports_;
   std::vector<VcTime> vc_time_;  // [output port][vc]
-  int vshift_ = 0;
-  int link_ports_ = 0;           // ports to other routers come first
   int bubble_flits_ = 0;         // cfg_.bubble_flits, kept beside the hot fields
-  std::vector<InputVc> in_vcs_;  // [port][vc] input buffers
-  // Bit per non-empty input VC, and per output with a head waiting for
-  // credits: kept inside the router object (no separate allocation to miss).
+  InputUnit inputs_;
+  // Bit per output with a head waiting for credits.
   static constexpr int kMaxPorts = 12 + 64;  // 6 dims x 2 links + network interfaces
-  // (Room for 256 input VCs inside, enough for every Tofu router; a larger
-  // switch keeps its bits on the heap.)
-  static constexpr int kInlineWords = 4;
-  std::uint64_t occupied_inline_[kInlineWords] = {};
-  std::unique_ptr<std::uint64_t[]> occupied_heap_;
-  std::uint64_t* occupied_ = occupied_inline_;
-  int occupied_words_ = 0;
   std::array<std::uint64_t, (kMaxPorts + 63) / 64> credit_waiters_{};
   struct Request {
     int input, vc, output;
@@ -331,26 +242,48 @@ class Router : public sc_core::sc_module,
   std::vector<sim::Time> release_at_;
   std::array<std::uint64_t, (kMaxPorts + 63) / 64> releasing_{};
   void release_due(sim::Time t);
+  // The stages of a staged round (router_va.cpp).
+  struct StagedRound {
+    sim::Time t;
+    bool by_age;
+    std::uint64_t taken_in[(kMaxPorts + 63) / 64], taken_out[(kMaxPorts + 63) / 64];  // granted this round
+  };
+  int vc_allocation_round(sim::Time t, bool by_age);
+  bool request_vcs(int idx, const Head& h, sim::Time t, std::uint64_t age);
+  void take_vc_grant(int idx, sim::Time t);
+  void switch_allocation_round(sim::Time t, int nva, bool by_age);
+  bool sa_ready(int idx, const Head& h, sim::Time t);
+  int sa_requests(Allocator& a, bool speculative, const StagedRound& r);
+  void sa_grants(Allocator& a, bool speculative, StagedRound& r);
   // VC allocation stage: an input VC's state restarts with every packet
-  // (router_va.cpp). front_free_: per input VC, when the last packet to leave
-  // it had its last flit switch-allocated: a head behind it is routed from then.
-  std::vector<sim::Time> front_free_;
+  // (router_va.cpp; InputUnit::front_free).
   sim::Time front_ready(int idx, sim::Time arrived) const {
-    return std::max(arrived, front_free_[std::size_t(idx)]) + cfg_.va_ready_ps;
+    return std::max(arrived, inputs_.front_free(idx)) + cfg_.va_ready_ps;
   }
   void input_vc_left(int idx, hw::PacketFifo& q, sim::Time t, sim::Time last_flit_sa);
-  std::vector<Worm> worms_;             // wormhole: per input VC
-  std::vector<AllocCounters> alloc_;    // per output port; empty unless counts_allocation()
-  std::vector<std::int32_t> capacity_;  // dragonfly: credits per VC of each output's receiver
-  int used_credits(int port);
+  std::vector<AllocCounters> alloc_;         // per output port; empty unless counts_allocation()
+  std::vector<std::int32_t> capacity_;       // dragonfly: credits per VC of each output's receiver
+  int used_credits(int port) override;       // OutputLoad, for UGAL
   static inline std::vector<int> va_heads_;  // this round's heads in VC allocation
   sim::Time alloc_at_ = sim::kNever;         // earliest pending allocation event
   std::uint64_t buffered_ = 0;
+  void hold_for_worm(int in_port, int in_vc, const hw::Packet& p, int out_vc);
+  // The packet's header after its hop: the link it arrived on, its times.
+  void leave(hw::Packet& p, const Port& out, const Crossing& x) const;
+
+  // Hooks: the counters and the waveform probe, called at the end of the
+  // step they observe rather than written into it. Counting is cheap and
+  // always on (router.cpp); tracing runs only with a probe
+  // (router_trace.cpp, off the hot path).
+  void count_arrival(Port& in, const hw::Packet& p);
+  void count_departure(Port& out, const hw::Packet& p, sim::Time t, const Crossing& x);
   RouterProbe* probe_ = nullptr;
+  void trace_arrival(int port, int vc, const hw::Packet& p);
+  void trace_departure(int in_port, int in_vc, int out_vc, const hw::Packet& p, sim::Time t,
+                       const Crossing& x, int charge);
   void trace_stall(int out, sim::Time t, bool on);
   void trace_credits(int port, int vc, sim::Time t, int delta);
   void trace_held(int port, sim::Time t);
-  void hold_for_worm(int in_port, int in_vc, const hw::Packet& p, int out_vc);
   void trace_spec(int port, sim::Time t, bool hit);
 };
 

@@ -13,10 +13,9 @@ using sim::Time;
 // packet, the one with the most free credits (the first listed on a tie: the
 // routing order); the escape way only when no adaptive way can go.
 int Router::choose_option(int idx, Time t, bool staged) {
-  hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
+  hw::Packet& p = *inputs_[idx].fifo.head;
   RouteDecision opt[kMaxRouteOptions];
-  const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class,
-                                      cfg_.routing->random_ties() ? packet_coin(p) : 0, opt);
+  const int n = routing_.ways(here_, p, opt);
   int best = -1, best_vc = -1, best_credits = -1;
   for (int i = 0; i < n; ++i) {
     if (i == n - 1 && best >= 0) break;  // the escape way: only if no adaptive way can go
@@ -33,7 +32,7 @@ int Router::choose_option(int idx, Time t, bool staged) {
     }
   }
   if (best < 0) return -1;
-  Head& h = in_vcs_[std::size_t(idx)].head;
+  Head& h = inputs_[idx].head;
   h.out_port = p.out_port = std::int16_t(opt[best].port);
   h.out_class = p.out_class = opt[best].vc_class;
   h.need = credit_need(opt[best].port, p, opt[best].vc_class);
@@ -42,10 +41,9 @@ int Router::choose_option(int idx, Time t, bool staged) {
 }
 
 Time Router::option_wake(int idx, Time t) {
-  const hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
+  const hw::Packet& p = *inputs_[idx].fifo.head;
   RouteDecision opt[kMaxRouteOptions];
-  const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class,
-                                      cfg_.routing->random_ties() ? packet_coin(p) : 0, opt);
+  const int n = routing_.ways(here_, p, opt);
   Time wake = sim::kNever;
   for (int i = 0; i < n; ++i) {
     const int port = opt[i].port;
@@ -67,13 +65,12 @@ Time Router::option_wake(int idx, Time t) {
 // when no packet holds them, kairo's also need credits for the whole
 // packet, virtual cut-through.) A packet not adaptive asks on its one way.
 bool Router::request_ways(int idx, Time t, std::uint64_t age) {
-  hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
-  const Head& h = in_vcs_[std::size_t(idx)].head;
+  hw::Packet& p = *inputs_[idx].fifo.head;
+  const Head& h = inputs_[idx].head;
   RouteDecision opt[kMaxRouteOptions];
   int n = 1;
   if (h.adaptive)
-    n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class,
-                              cfg_.routing->random_ties() ? packet_coin(p) : 0, opt);
+    n = routing_.ways(here_, p, opt);
   else
     opt[0].port = h.out_port, opt[0].vc_class = h.out_class;
   const int nv = cfg_.vcs;
@@ -95,12 +92,11 @@ bool Router::request_ways(int idx, Time t, std::uint64_t age) {
 
 int Router::take_way(int idx, int granted) {
   const int nv = cfg_.vcs, port = granted / nv, v = granted % nv;
-  Head& h = in_vcs_[std::size_t(idx)].head;
+  Head& h = inputs_[idx].head;
   if (!h.adaptive) return v;
-  hw::Packet& p = *in_vcs_[std::size_t(idx)].fifo.head;
+  hw::Packet& p = *inputs_[idx].fifo.head;
   RouteDecision opt[kMaxRouteOptions];
-  const int n = cfg_.routing->options(coord_, p.dst_coord, p.in_dim, p.vc_class,
-                                      cfg_.routing->random_ties() ? packet_coin(p) : 0, opt);
+  const int n = routing_.ways(here_, p, opt);
   for (int i = 0; i < n; ++i) {
     if (opt[i].port != port || v < cfg_.class_first(opt[i].vc_class) || v >= cfg_.class_last(opt[i].vc_class))
       continue;

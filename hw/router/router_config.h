@@ -11,9 +11,7 @@
 #include "hw/common/network_activity.h"
 #include "hw/common/topology.h"
 #include "hw/router/allocator.h"
-#include "hw/router/dragonfly_routing.h"
-#include "hw/router/forwarding_table.h"
-#include "hw/router/routing.h"
+#include "hw/router/routing_unit.h"
 #include "sim/event_queue.h"
 #include "sim/time.h"
 
@@ -21,7 +19,9 @@ namespace kairo::router {
 
 struct RouterConfig {
   const Topology* topo = nullptr;
-  const Routing* routing = nullptr;  // mesh/torus; null in a switched fabric
+  // Dimension order, minimal adaptive, a dragonfly's or a forwarding table
+  // (hw/router/routing_unit.h); shared by the network's routers.
+  const RoutingUnit* routing = nullptr;
   sim::EventQueue* queue = nullptr;
   NetworkActivity* activity = nullptr;
   sim::Clock clock;
@@ -58,20 +58,16 @@ struct RouterConfig {
   // Switched fabrics: ports to other switches first, then `network_interfaces`
   // host ports; routes come from the table, not from coordinates; packets
   // may wait for their tail (store-and-forward). Mesh/torus: link_ports < 0
-  // (the topology's), table null.
+  // (the topology's).
   int link_ports = -1;
-  const ForwardingTable* table = nullptr;
-  // A dragonfly's switches route by arithmetic instead of a table (and
-  // choose Valiant or minimal ways: hw/router/dragonfly_routing.h).
-  const DragonflyRouting* dragonfly = nullptr;
   bool store_and_forward = false;
   const std::vector<std::string>* port_names = nullptr;  // switched fabrics
 
   int num_link_ports() const { return link_ports >= 0 ? link_ports : topo->num_link_ports(); }
   int num_ports() const { return num_link_ports() + network_interfaces; }
   int ni_port(int ni) const { return num_link_ports() + ni; }
-  // VCs a packet of class c may use: [vc_first[c], vc_last[c]). Dimension
-  // order's table unless the routing strategy fills its own (Routing::vc_classes).
+  // VCs a packet of class c may use: [vc_first[c], vc_last[c]), as the
+  // routing unit divides them (RoutingUnit::vc_classes).
   std::array<std::uint8_t, kNumVcClasses> vc_first{}, vc_last{};
   int class_first(VcClass c) const { return vc_first[std::size_t(c)]; }
   int class_last(VcClass c) const { return vc_last[std::size_t(c)]; }

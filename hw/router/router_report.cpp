@@ -88,7 +88,7 @@ void Router::describe_blocked(std::vector<std::string>& out, std::size_t limit) 
       } else
         why = "eligible";
       if (va_) {
-        const Head& hd = in_vcs_[std::size_t(vc_index(port, vc))].head;
+        const Head& hd = inputs_[vc_index(port, vc)].head;
         why += hd.held_vc >= 0
                    ? fmt::format("; holds output VC {}", hd.held_vc)
                    : std::string("; waits for VC allocation (VCs held on that output: ") +
@@ -96,7 +96,7 @@ void Router::describe_blocked(std::vector<std::string>& out, std::size_t limit) 
       }
       if (h.adaptive) {  // the output named is its escape way; it may take the others too
         RouteDecision opt[kMaxRouteOptions];
-        const int n = cfg_.routing->options(coord_, h.dst_coord, h.in_dim, h.vc_class, 0, opt);
+        const int n = routing_.ways(here_, h, opt, WayCoin::kZero);
         why += "; adaptive, may also leave by";
         for (int i = 0; i + 1 < n; ++i) why += " " + port_name(opt[i].port);
       }

@@ -56,10 +56,6 @@ int direction(const DimSpec& spec, int from, int to, TieBreak tie, std::uint64_t
 
 }  // namespace
 
-void Routing::vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last) const {
-  dimension_order_vc_classes(vcs, first, last);
-}
-
 void dimension_order_vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last) {
   const auto v = std::uint8_t(vcs), half = std::uint8_t(vcs / 2);
   auto set = [&](VcClass c, std::uint8_t f, std::uint8_t l) {

@@ -13,6 +13,7 @@
 
 #include "hw/common/topology.h"
 #include "hw/common/vc_class.h"
+#include "hw/router/routing_unit.h"
 
 namespace kairo::router {
 
@@ -48,29 +49,10 @@ enum class DatelineRule : std::uint8_t { kOnCrossing, kAtEntry };
 //           adaptive hop goes + only when + is strictly shorter)
 enum class HalfWay : std::uint8_t { kBoth, kMinus };
 
-struct RouteDecision {
-  int port = -1;  // link port to leave through; -1 = arrived, eject
-  int dim = -1;   // dimension of that hop, -1 when ejecting
-  int dir = 0;    // +1 / -1 (for size-2 dims: the direction taken, reported as +1)
-  VcClass vc_class = VcClass::kAny;
-  // The packet has other ways to go (Routing::options): the router chooses
-  // at allocation; this decision is then the escape way.
-  bool adaptive = false;
-};
-
-// The most ways one hop may offer: every dimension in each direction, plus
-// the escape way.
-inline constexpr int kMaxRouteOptions = 2 * kMaxDims + 1;
-
-// Dimension order's VC classes on a router with `vcs` VCs: kLow the low
-// floor(vcs/2), kHigh the rest, kAny and kRingEntry all; the escape classes
-// have none.
-void dimension_order_vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last);
-
-// The strategy a mesh/torus router routes with, chosen by router.routing.
-class Routing {
+// The strategy a mesh/torus router routes with, chosen by router.routing:
+// a routing unit that decides by coordinates.
+class Routing : public RoutingUnit {
  public:
-  virtual ~Routing() = default;
   // Route one hop (see DimensionOrderRouting::route for the arguments). An
   // adaptive strategy returns its escape hop marked `adaptive` when the
   // packet may also go other ways.
@@ -83,12 +65,30 @@ class Routing {
     out[0] = route(here, dst, in_dim, in_class, coin);
     return 1;
   }
-  // The VCs of each class on a router with `vcs` VCs: [first[c], last[c]).
-  virtual void vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last) const;
   // Whether route() reads its `coin` (a packet's random bits).
   virtual bool random_ties() const = 0;
-  // Whether options() may offer more than one way.
-  virtual bool adaptive() const { return false; }
+
+ protected:
+  // The routing unit's hop of strategy S, by coordinates: the destination's
+  // are filled once, where the packet enters the network (an injection port:
+  // the endpoint marks it with in_dim -1), and carried from hop to hop. S is
+  // the final class that calls this, so its route() is called directly.
+  template <class S>
+  static void hop_by_coordinates(const S& s, const Topology& topo, const RouterPlace& at, hw::Packet& p) {
+    if (p.in_dim < 0) p.dst_coord = topo.coord_of(p.dst);
+    const RouteDecision d =
+        s.route(at.coord, p.dst_coord, p.in_dim, p.vc_class, s.random_ties() ? packet_coin(p) : 0);
+    p.adaptive = d.adaptive;
+    if (d.port < 0) {  // arrived: the destination's network interface
+      p.out_port = std::int16_t(at.link_ports + p.dst_ni);
+      p.out_class = VcClass::kAny;
+      p.out_dim = -1;
+    } else {
+      p.out_port = std::int16_t(d.port);
+      p.out_class = d.vc_class;
+      p.out_dim = std::int8_t(d.dim);
+    }
+  }
 };
 
 class DimensionOrderRouting final : public Routing {
@@ -108,6 +108,9 @@ class DimensionOrderRouting final : public Routing {
   // `coin`: the packet's random bits, read by TieBreak::kRandom only.
   RouteDecision route(const Coord& here, const Coord& dst, int in_dim, VcClass in_class,
                       std::uint64_t coin = 0) const override;
+  void next_hop(const RouterPlace& at, hw::Packet& p, OutputLoad&) const override {
+    hop_by_coordinates(*this, topo_, at, p);
+  }
 
   const std::vector<int>& order() const { return order_; }
   const Topology& topology() const { return topo_; }
