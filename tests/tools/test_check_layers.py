@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tools/check_layers.py: passes on this tree, and on small fixture trees fails
 (exit 1, naming file:line) on an include to a layer not drawn below, on a
-file in a folder the drawing leaves out and on another folder's namespace;
+file in a folder the drawing leaves out and on another folder's namespace
+(forward declarations of a layer it sees aside);
 a drawing without `sees:` lines is bad input (exit 2)."""
 import pathlib
 import subprocess
@@ -91,6 +92,15 @@ class CheckLayers(unittest.TestCase):
         r = run(root)
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
         self.assertIn("platforms/net.h:3: platforms opens namespace kairo::ocs", r.stdout)
+
+    def test_a_forward_declaration_of_a_seen_layer_passes_but_code_there_fails(self):
+        declares = "#pragma once\n\nnamespace kairo::sim {\nclass Trace;\n}  // namespace kairo::sim\n"
+        r = run(self.fixture({"platforms/net.h": declares}))
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        defines = "#pragma once\n\nnamespace kairo::sim {\nclass Trace;\ninline int f() { return 1; }\n}\n"
+        r = run(self.fixture({"platforms/net.h": defines}))
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("platforms/net.h:3: platforms opens namespace kairo::sim", r.stdout)
 
     def test_a_drawing_without_sees_lines_is_bad_input(self):
         root = self.fixture({"sim/time.h": "\n"}, DRAWING.replace("                 sees: nothing\n", ""))
