@@ -29,7 +29,7 @@ std::optional<double> alltoall_lower_bound_ns(const platforms::Platform& p, std:
 
 double alltoall_busiest_link_pairs(const platforms::Platform& p) {
   if (p.kind != platforms::FabricKind::kTorus) return 0;
-  const router::Topology topo(p.dims);
+  const hw::Topology topo(p.dims);
   const router::DimensionOrderRouting routing(topo, p.router.routing_order, p.router.tie_break);
   const int n = topo.num_dims();
   const double nodes = double(topo.num_nodes());
@@ -44,11 +44,11 @@ double alltoall_busiest_link_pairs(const platforms::Platform& p) {
       for (int t = 0; t < k; ++t) {
         if (s == t) continue;
         for (std::uint64_t coin : {0, 1}) {  // the two outcomes of a random tie, half each
-          router::Coord here{}, dst{};
+          hw::Coord here{}, dst{};
           here[d] = s;
           dst[d] = t;
           int in_dim = -1;
-          auto in_class = router::VcClass::kAny;
+          auto in_class = hw::VcClass::kAny;
           for (int hop = 0; hop < k; ++hop) {
             const router::RouteDecision r = routing.route(here, dst, in_dim, in_class, coin);
             if (r.port < 0) break;

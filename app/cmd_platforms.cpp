@@ -201,14 +201,14 @@ int check(const std::string& name, const std::vector<std::string>& sets, bool po
       if (part) print_partition(p, *part, method);
       return kExitOk;
     }
-    router::Topology topo(p.dims);
+    hw::Topology topo(p.dims);
     // Unidirectional router-to-router links: a line of each dimension, counted
     // on its own and multiplied by the lines (one pass per dimension, not per node).
     std::uint64_t links = 0;
     for (int d = 0; d < topo.num_dims(); ++d) {
-      router::Topology line({p.dims[std::size_t(d)]});
+      hw::Topology line({p.dims[std::size_t(d)]});
       std::uint64_t per_line = 0;
-      for (router::NodeId n = 0; n < line.num_nodes(); ++n)
+      for (hw::NodeId n = 0; n < line.num_nodes(); ++n)
         for (int port = 0; port < line.num_link_ports(); ++port)
           per_line += line.neighbor_via_port(n, port).has_value();
       links += per_line * (topo.num_nodes() / std::uint64_t(p.dims[std::size_t(d)].size));

@@ -33,15 +33,15 @@ double fraction(const std::string& key, const std::string& v) {
 }
 
 // "[0, 5]", "0,5" or "3": node ids.
-std::vector<router::NodeId> nodes(const std::string& key, std::string v) {
+std::vector<hw::NodeId> nodes(const std::string& key, std::string v) {
   if (!v.empty() && v.front() == '[' && v.back() == ']') v = v.substr(1, v.size() - 2);
-  std::vector<router::NodeId> out;
+  std::vector<hw::NodeId> out;
   std::stringstream ss(v);
   std::string item;
   while (std::getline(ss, item, ',')) {
     item.erase(0, item.find_first_not_of(' '));
     item.erase(item.find_last_not_of(' ') + 1);
-    out.push_back(router::NodeId(whole(key, item, 0, 0xffffffffu)));
+    out.push_back(hw::NodeId(whole(key, item, 0, 0xffffffffu)));
   }
   if (out.empty()) throw std::invalid_argument(key + ": expected a list of node ids, got '" + v + "'");
   return out;

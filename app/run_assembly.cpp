@@ -41,8 +41,8 @@ platforms::Platform load_checked(const RunArgs& a) {
   return plat;
 }
 
-std::optional<router::Topology> torus_of(const platforms::Platform& plat) {
-  std::optional<router::Topology> topo;
+std::optional<hw::Topology> torus_of(const platforms::Platform& plat) {
+  std::optional<hw::Topology> topo;
   if (plat.kind == platforms::FabricKind::kTorus) topo.emplace(plat.dims);
   return topo;
 }
@@ -104,7 +104,7 @@ void MachineMemory::read(int node, std::uint64_t address, unsigned char* bytes, 
 void MachineMemory::transport(int rank, std::uint64_t address, unsigned char* bytes, std::size_t n,
                               tlm::tlm_command cmd) {
   if (n == 0) return;
-  const router::NodeId node = p_.node_of_rank(std::uint64_t(rank));
+  const hw::NodeId node = p_.node_of_rank(std::uint64_t(rank));
   tlm::tlm_generic_payload t;
   nic::set_payload(t, cmd, address, bytes, n);
   if (m_.memory(node).transport_dbg(t) != n)
@@ -122,9 +122,9 @@ RunMachine::RunMachine(RunPlan& plan)
   const std::size_t ranks = std::size_t(plat.ranks());
   std::vector<std::vector<nic::HostInterface*>> tnis(ranks);
   std::vector<nic::MemoryRegistry*> regs;
-  std::vector<router::NodeId> rank_nodes;
+  std::vector<hw::NodeId> rank_nodes;
   for (std::size_t r = 0; r < ranks; ++r) {
-    const router::NodeId n = plat.node_of_rank(r);
+    const hw::NodeId n = plat.node_of_rank(r);
     const int per = plan.work->uses_optical() ? machine.tnis_per_node() : plat.router.network_interfaces;
     for (int i = 0; i < per; ++i) tnis[r].push_back(&machine.tni(n, i));
     regs.push_back(&machine.registry(n));
@@ -133,12 +133,12 @@ RunMachine::RunMachine(RunPlan& plan)
   rt = std::make_unique<fw::Runtime>(queue, machine.network().torus(), tnis, regs, rank_nodes);
   rt->set_memory_bytes(plat.nic.memory_bytes);
   std::vector<tlm::tlm_fw_transport_if<>*> mems;
-  for (router::NodeId n : rank_nodes) mems.push_back(machine.memory(n).target());
+  for (hw::NodeId n : rank_nodes) mems.push_back(machine.memory(n).target());
   rt->set_memories(std::move(mems));
   hybrid = machine.network().optical();  // the OCS, if any
   if (hybrid)
     rt->set_circuit_control(
-        [h = hybrid](router::NodeId a, router::NodeId b, bool up) { return h->request_pathway(a, b, up); });
+        [h = hybrid](hw::NodeId a, hw::NodeId b, bool up) { return h->request_pathway(a, b, up); });
 }
 
 }  // namespace kairo::app

@@ -30,8 +30,8 @@ struct RunPlan {
 
   const sw::WorkloadInfo* info;
   platforms::Platform plat;
-  bool data;                             // --mode data: real bytes, verified
-  std::optional<router::Topology> topo;  // mesh/torus platforms
+  bool data;                         // --mode data: real bytes, verified
+  std::optional<hw::Topology> topo;  // mesh/torus platforms
   sw::MachineInfo mi;
   sw::Params prm;
   std::unique_ptr<sw::Workload> work;

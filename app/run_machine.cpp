@@ -38,7 +38,7 @@ RunCost simulate(sim::Kernel& kernel, RunMachine& m, bool quiet,
 
 RunTotals run_totals(RunMachine& m) {
   const fw::Runtime& rt = *m.rt;
-  const router::NetworkActivity& act = m.machine.network().activity();
+  const hw::NetworkActivity& act = m.machine.network().activity();
   RunTotals t;
   t.ranks = rt.size();
   t.finished = rt.finished();

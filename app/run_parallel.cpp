@@ -40,7 +40,7 @@ void SplitRun::prepare() {
   m_.rt->split(owned_ranks_);
   m_.memory.only(owned_ranks_);
   if (m_.hybrid)  // a program that asks anyway is told why (the workloads say so before the run)
-    m_.rt->set_circuit_control([](router::NodeId, router::NodeId, bool) {
+    m_.rt->set_circuit_control([](hw::NodeId, hw::NodeId, bool) {
       return std::string("circuits cannot change during a run split over processes (docs/parallel.md)");
     });
 }
@@ -163,7 +163,7 @@ void SplitRun::mirror_memory() {
   if (!world_.root() && plan_.data) {
     sim::ByteWriter w(mine);
     std::vector<unsigned char> page(nic::NodeMemory::kPageBytes);
-    for (router::NodeId n = 0; n < machine.nodes(); ++n) {
+    for (hw::NodeId n = 0; n < machine.nodes(); ++n) {
       if (part_.owner_of_host(n) != world_.rank()) continue;
       const std::vector<std::uint64_t> pages = machine.memory(n).pages();
       if (pages.empty()) continue;
@@ -189,7 +189,7 @@ void SplitRun::mirror_memory() {
   for (const auto& bytes : all) {
     sim::ByteReader r(bytes);
     while (!r.done()) {
-      const auto n = router::NodeId(r.get<std::uint64_t>());
+      const auto n = hw::NodeId(r.get<std::uint64_t>());
       for (auto pages = r.get<std::uint64_t>(); pages > 0; --pages) {
         const auto pg = r.get<std::uint64_t>();
         const auto len = r.get<std::uint64_t>();

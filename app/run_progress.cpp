@@ -11,7 +11,7 @@ namespace kairo::app {
 
 std::uint64_t dma_bytes_read(platforms::RdmaMachine& m) {
   std::uint64_t b = 0;
-  for (router::NodeId n = 0; n < m.nodes(); ++n)
+  for (hw::NodeId n = 0; n < m.nodes(); ++n)
     for (int t = 0; t < m.tnis_per_node(); ++t) b += m.tni(n, t).counters().dma_bytes_read;
   return b;
 }

@@ -14,9 +14,9 @@ std::uint64_t dir_key(int rank, int memid) {
 }
 }  // namespace
 
-Runtime::Runtime(sim::EventQueue& q, const router::Topology* torus,
+Runtime::Runtime(sim::EventQueue& q, const hw::Topology* torus,
                  std::vector<std::vector<nic::HostInterface*>> tnis_per_node,
-                 std::vector<nic::MemoryRegistry*> registries, std::vector<router::NodeId> nodes)
+                 std::vector<nic::MemoryRegistry*> registries, std::vector<hw::NodeId> nodes)
     : q_(q), topo_(torus), registries_(std::move(registries)), nodes_(std::move(nodes)) {
   for (std::size_t n = 0; n < tnis_per_node.size(); ++n) {
     auto r = std::make_unique<Rank>();
@@ -157,9 +157,9 @@ struct Rank::InLibrary {
 };
 
 int Rank::size() const { return rt_->size(); }
-router::NodeId Rank::node() const { return rt_->node_of(rank_); }
+hw::NodeId Rank::node() const { return rt_->node_of(rank_); }
 
-router::Coord Rank::coord() const { return rt_->torus() ? rt_->torus()->coord_of(node()) : router::Coord{}; }
+hw::Coord Rank::coord() const { return rt_->torus() ? rt_->torus()->coord_of(node()) : hw::Coord{}; }
 sim::Time Rank::now() const { return rt_->queue().now(); }
 std::uint64_t Rank::events_processed() const { return rt_->queue().events_processed(); }
 

@@ -35,9 +35,9 @@ class Runtime;
 class Rank final : public nic::TniListener {
  public:
   int rank() const { return rank_; }
-  router::NodeId node() const;  // the node it runs on (platform ranks.map)
+  hw::NodeId node() const;  // the node it runs on (platform ranks.map)
   int size() const;
-  router::Coord coord() const;  // mesh/torus coordinates; all zero on a switched fabric
+  hw::Coord coord() const;  // mesh/torus coordinates; all zero on a switched fabric
   int tnis() const { return int(tnis_.size()); }
   sim::Time now() const;
   // Events the simulation has processed so far: the simulator's own cost,
@@ -171,25 +171,25 @@ class Runtime {
  public:
   // Rank r runs on node nodes[r] (empty: on node r) with tnis_per_rank[r]
   // and registries[r], that node's TNIs and registration table.
-  Runtime(sim::EventQueue& q, const router::Topology* torus,
+  Runtime(sim::EventQueue& q, const hw::Topology* torus,
           std::vector<std::vector<nic::HostInterface*>> tnis_per_rank,
-          std::vector<nic::MemoryRegistry*> registries, std::vector<router::NodeId> nodes = {});
+          std::vector<nic::MemoryRegistry*> registries, std::vector<hw::NodeId> nodes = {});
   ~Runtime();
   // The node a rank runs on; an id no node has for a rank out of range (the
   // TNI then reports a bad rank).
-  router::NodeId node_of(int rank) const {
-    if (rank < 0 || rank >= size()) return ~router::NodeId(0);
-    return nodes_.empty() ? router::NodeId(rank) : nodes_[std::size_t(rank)];
+  hw::NodeId node_of(int rank) const {
+    if (rank < 0 || rank >= size()) return ~hw::NodeId(0);
+    return nodes_.empty() ? hw::NodeId(rank) : nodes_[std::size_t(rank)];
   }
   int size() const { return int(ranks_.size()); }
   Rank& rank(int r) { return *ranks_[std::size_t(r)]; }
   sim::EventQueue& queue() { return q_; }
   Resumer& resumer() { return resumer_; }
   // The mesh/torus shape, or null on a switched fabric.
-  const router::Topology* torus() const { return topo_; }
+  const hw::Topology* torus() const { return topo_; }
   // What Rank::request_pathway / release_pathway reach: (this node, peer
   // node, set up?) -> empty or why not. Unset: no OCS.
-  using CircuitControl = std::function<std::string(router::NodeId, router::NodeId, bool)>;
+  using CircuitControl = std::function<std::string(hw::NodeId, hw::NodeId, bool)>;
   void set_circuit_control(CircuitControl c) { circuits_ = std::move(c); }
   // Each rank's node memory, for Rank::read_local / write_local.
   void set_memories(std::vector<tlm::tlm_fw_transport_if<>*> m) { memories_ = std::move(m); }
@@ -246,11 +246,11 @@ class Runtime {
  private:
   friend class Rank;
   sim::EventQueue& q_;
-  const router::Topology* topo_;
+  const hw::Topology* topo_;
   Resumer resumer_;
   std::vector<std::unique_ptr<Rank>> ranks_;
   std::vector<nic::MemoryRegistry*> registries_;
-  std::vector<router::NodeId> nodes_;
+  std::vector<hw::NodeId> nodes_;
   std::vector<tlm::tlm_fw_transport_if<>*> memories_;         // per rank
   std::unordered_map<std::uint64_t, nic::MemKey> directory_;  // (rank, memid) -> key
   std::vector<Task> tasks_;

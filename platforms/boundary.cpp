@@ -148,13 +148,13 @@ void RouterBoundary::deliver(int from, const std::vector<char>& bytes, sim::Time
 }
 
 sim::StillnessWatch parallel_watch(Network& net, const sim::MpiWorld& world) {
-  router::Watchdog& wd = net.watchdog();
+  hw::Watchdog& wd = net.watchdog();
   wd.set_external();
   sim::StillnessWatch w;
   w.timeout = wd.timeout_ps();
   w.last_progress = [&net] { return net.activity().last_progress_ps; };
   w.check = [&net, &world, &wd](sim::Time, bool) {
-    const router::NetworkActivity& act = net.activity();
+    const hw::NetworkActivity& act = net.activity();
     // Each process counts what it injected minus what it delivered; the sum
     // (modulo 2^64, as the counters wrap) is the network's.
     std::vector<std::uint64_t> sums = {act.in_network, act.held};

@@ -56,7 +56,7 @@ CounterLog::CounterLog(Network& net, RdmaMachine* machine, sim::EventQueue& q, s
                  net.num_routers() ? net.router_at(0).clock_period_ps() : 1, path, &net.watchdog(), world) {}
 
 CounterLog::CounterLog(observe::Registry blocks, sim::EventQueue& q, sim::Time interval_ps,
-                       sim::Time clock_period_ps, const std::string& path, const router::Watchdog* watchdog,
+                       sim::Time clock_period_ps, const std::string& path, const hw::Watchdog* watchdog,
                        const sim::MpiWorld* world)
     : blocks_(std::move(blocks)),
       q_(q),

@@ -63,7 +63,7 @@ class CounterLog : public sim::EventTarget {
   // (in that order). `watchdog` (may be null): an armed one does not keep
   // the log sampling.
   CounterLog(observe::Registry blocks, sim::EventQueue& q, sim::Time interval_ps, sim::Time clock_period_ps,
-             const std::string& path, const router::Watchdog* watchdog, const sim::MpiWorld* world = nullptr);
+             const std::string& path, const hw::Watchdog* watchdog, const sim::MpiWorld* world = nullptr);
   ~CounterLog() override;
   void start();  // schedule the first interval's end
   // The blocks' counters are about to restart from zero at `now` (a traffic
@@ -110,7 +110,7 @@ class CounterLog : public sim::EventTarget {
   observe::Registry blocks_;
   std::vector<Table> tables_;
   sim::EventQueue& q_;
-  const router::Watchdog* watchdog_;
+  const hw::Watchdog* watchdog_;
   sim::Time interval_, last_ = 0;
   std::vector<std::uint64_t> values_;  // one block's counters, reused every read
   std::string rows_buf_;               // kcl: a table's rows of this interval, reused

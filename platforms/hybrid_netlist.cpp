@@ -41,7 +41,7 @@ HybridNetlist::HybridNetlist(const Platform& platform, sim::EventQueue& queue)
   const int buffer_flits = int(o.buffer_bytes / std::uint64_t(rp.flit_bytes));
   optical_setup_ = hw::Endpoint::Setup{&queue, &eps_.activity(), clock, 1, buffer_flits, credit_delay};
   for (std::size_t port = 0; port < o.optical_nodes.size(); ++port) {
-    const router::NodeId n = o.optical_nodes[port];
+    const hw::NodeId n = o.optical_nodes[port];
     hw::Endpoint& e = optical_[n];
     e.init(optical_setup_, nullptr, 1);
     e.connect_to_router(ocs_.get(), int(port), 0, flit, buffer_flits);
@@ -59,14 +59,14 @@ void HybridNetlist::keep_until_exit() {
   eps_.keep_until_exit();
 }
 
-hw::CircuitGate* HybridNetlist::gate(router::NodeId n, int ni) {
+hw::CircuitGate* HybridNetlist::gate(hw::NodeId n, int ni) {
   if (ni != 1) return nullptr;
   const int port = port_of(n);
   return port < 0 ? static_cast<hw::CircuitGate*>(none_.get()) : &ocs_->gate(port);
 }
 
 // The optical ports of a pathway's two nodes, or why there is none.
-std::string HybridNetlist::ports_of(router::NodeId a, router::NodeId b, int* pa, int* pb) const {
+std::string HybridNetlist::ports_of(hw::NodeId a, hw::NodeId b, int* pa, int* pb) const {
   *pa = port_of(a), *pb = port_of(b);
   if (*pa < 0 || *pb < 0)
     return fmt::format("node {} has no optical NIC (ocs.optical_nics)", *pa < 0 ? a : b);
@@ -74,13 +74,13 @@ std::string HybridNetlist::ports_of(router::NodeId a, router::NodeId b, int* pa,
   return {};
 }
 
-std::string HybridNetlist::preset_pathway(router::NodeId a, router::NodeId b) {
+std::string HybridNetlist::preset_pathway(hw::NodeId a, hw::NodeId b) {
   int pa = 0, pb = 0;
   if (std::string why = ports_of(a, b, &pa, &pb); !why.empty()) return why;
   return controller_->preset_pathway(pa, pb);
 }
 
-std::string HybridNetlist::request_pathway(router::NodeId a, router::NodeId b, bool setup) {
+std::string HybridNetlist::request_pathway(hw::NodeId a, hw::NodeId b, bool setup) {
   int pa = 0, pb = 0;
   if (std::string why = ports_of(a, b, &pa, &pb); !why.empty()) return why;
   if (setup) return controller_->pathway(pa, pb);

@@ -27,33 +27,33 @@ class HybridNetlist final : public Network, public OpticalNetwork {
   const Platform& platform() const override { return platform_; }
   std::size_t num_nodes() const override { return eps_.num_nodes(); }
   int network_interfaces() const override { return 2; }
-  hw::Endpoint& endpoint(router::NodeId n, int ni) override {
+  hw::Endpoint& endpoint(hw::NodeId n, int ni) override {
     return ni == 0 ? eps_.endpoint(n, 0) : optical_[std::size_t(n)];
   }
   sim::Clock clock() const override { return eps_.clock(); }
-  std::string node_name(router::NodeId n) const override { return eps_.node_name(n); }
+  std::string node_name(hw::NodeId n) const override { return eps_.node_name(n); }
   std::size_t num_routers() const override { return eps_.num_routers(); }
   router::Router& router_at(std::size_t i) override { return eps_.router_at(i); }
-  router::NetworkActivity& activity() override { return eps_.activity(); }
-  router::Watchdog& watchdog() override { return eps_.watchdog(); }
+  hw::NetworkActivity& activity() override { return eps_.activity(); }
+  hw::Watchdog& watchdog() override { return eps_.watchdog(); }
   std::vector<std::string> describe_blocked(std::size_t limit) override {
     return eps_.describe_blocked(limit);
   }
   void keep_until_exit() override;
-  hw::CircuitGate* gate(router::NodeId n, int ni) override;
+  hw::CircuitGate* gate(hw::NodeId n, int ni) override;
   OpticalNetwork* optical() override { return this; }
 
   SwitchNetlist& eps() { return eps_; }
   // The optical part (see OpticalNetwork).
   ocs::OcsFabric& ocs() override { return *ocs_; }
   ocs::CircuitController& controller() override { return *controller_; }
-  int port_of(router::NodeId n) const override { return platform_.ocs.port_of(std::uint32_t(n)); }
-  std::string preset_pathway(router::NodeId a, router::NodeId b) override;
-  std::string request_pathway(router::NodeId a, router::NodeId b, bool setup) override;
+  int port_of(hw::NodeId n) const override { return platform_.ocs.port_of(std::uint32_t(n)); }
+  std::string preset_pathway(hw::NodeId a, hw::NodeId b) override;
+  std::string request_pathway(hw::NodeId a, hw::NodeId b, bool setup) override;
 
  private:
   class NoOpticalNic;
-  std::string ports_of(router::NodeId a, router::NodeId b, int* pa, int* pb) const;
+  std::string ports_of(hw::NodeId a, hw::NodeId b, int* pa, int* pb) const;
   Platform platform_;
   SwitchNetlist eps_;
   std::vector<hw::Endpoint> optical_;  // per node (unconnected without an optical NIC)

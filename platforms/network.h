@@ -32,14 +32,14 @@ class OpticalNetwork {
   virtual ocs::OcsFabric& ocs() = 0;
   virtual ocs::CircuitController& controller() = 0;
   // The optical port of node n, or -1 when it has no optical NIC.
-  virtual int port_of(router::NodeId n) const = 0;
+  virtual int port_of(hw::NodeId n) const = 0;
   // A pathway between two nodes' optical NICs, up from time 0 (before the
   // run starts). Empty on success, otherwise why (a node without an optical
   // NIC, a port already in use, a blocked Clos fabric).
-  virtual std::string preset_pathway(router::NodeId a, router::NodeId b) = 0;
+  virtual std::string preset_pathway(hw::NodeId a, hw::NodeId b) = 0;
   // The same during the run, through the controller: up after the
   // reconfiguration delay (setup), or torn down (both directions).
-  virtual std::string request_pathway(router::NodeId a, router::NodeId b, bool setup) = 0;
+  virtual std::string request_pathway(hw::NodeId a, hw::NodeId b, bool setup) = 0;
 };
 
 class Network {
@@ -48,23 +48,23 @@ class Network {
   virtual const Platform& platform() const = 0;
   virtual std::size_t num_nodes() const = 0;   // hosts
   virtual int network_interfaces() const = 0;  // per host
-  virtual hw::Endpoint& endpoint(router::NodeId n, int ni) = 0;
+  virtual hw::Endpoint& endpoint(hw::NodeId n, int ni) = 0;
   virtual sim::Clock clock() const = 0;  // of the routers or switches the endpoints attach to
-  virtual std::string node_name(router::NodeId n) const = 0;  // "x1y0z2a0b1c0", "h17"
+  virtual std::string node_name(hw::NodeId n) const = 0;  // "x1y0z2a0b1c0", "h17"
   // Mesh/torus: the shape; null for switched fabrics.
-  virtual const router::Topology* torus() const { return nullptr; }
+  virtual const hw::Topology* torus() const { return nullptr; }
   // Every router (mesh/torus: router i is node i's) or switch.
   virtual std::size_t num_routers() const = 0;
   virtual router::Router& router_at(std::size_t i) = 0;
-  virtual router::NetworkActivity& activity() = 0;
-  virtual router::Watchdog& watchdog() = 0;
+  virtual hw::NetworkActivity& activity() = 0;
+  virtual hw::Watchdog& watchdog() = 0;
   virtual std::vector<std::string> describe_blocked(std::size_t limit) = 0;
   // The process is about to exit: leave the SystemC modules in place instead
   // of destroying them (see TorusNetlist::keep_until_exit).
   virtual void keep_until_exit() = 0;
   // The gate of a network interface whose channel goes through an optical
   // circuit (the hybrid network's TNI 1); null for packet-switched ones.
-  virtual hw::CircuitGate* gate(router::NodeId, int) { return nullptr; }
+  virtual hw::CircuitGate* gate(hw::NodeId, int) { return nullptr; }
   // The optical circuit-switched part; null on networks without one.
   virtual OpticalNetwork* optical() { return nullptr; }
   // links.wan.flow_control: loss: its wide-area paths' counts, summed over

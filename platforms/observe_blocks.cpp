@@ -31,19 +31,19 @@ struct LinkRef {
 constexpr std::uint32_t kNoPeer = ~std::uint32_t(0);
 
 observe::Place link_place(Network& net, const LinkRef& ref) {
-  const router::Topology* topo = net.torus();
+  const hw::Topology* topo = net.torus();
   const router::Router& r = net.router_at(ref.router);
   const int port = ref.port;
   observe::Place l;
   l.unit = r.name();
   l.port = r.port_name(port);
-  l.coord = topo ? net.node_name(router::NodeId(ref.router)) : l.unit;
+  l.coord = topo ? net.node_name(hw::NodeId(ref.router)) : l.unit;
   if (ref.peer != kNoPeer) {
     const router::Router& peer = net.router_at(ref.peer);
     l.peer = peer.name();
     l.peer_port = peer.port_name(ref.peer_port);
   } else {
-    l.peer = "nic_" + (topo ? net.node_name(router::NodeId(ref.router)) : l.port);
+    l.peer = "nic_" + (topo ? net.node_name(hw::NodeId(ref.router)) : l.port);
     l.peer_port = topo ? fmt::format("tni{}", port - (r.num_ports() - net.network_interfaces())) : "";
   }
   l.dim = router::port_dim_name(r, port, topo);
@@ -164,7 +164,7 @@ observe::TraceSet router_traces(Network& net, bool nic_packets) {
   t.attach = [&net, packets](std::size_t i, const observe::TraceFilter& f,
                              sim::Trace& trace) -> std::unique_ptr<observe::Recording> {
     router::Router& r = net.router_at(i);
-    const router::Topology* topo = net.torus();
+    const hw::Topology* topo = net.torus();
     if (topo ? !f.node(i) : !f.unit(r.name())) return nullptr;
     return router::record(r, topo, f, trace, packets);
   };
@@ -185,7 +185,7 @@ observe::TraceSet tni_traces(RdmaMachine* machine) {
   };
   t.attach = [machine, per, engines](std::size_t i, const observe::TraceFilter& f,
                                      sim::Trace& trace) -> std::unique_ptr<observe::Recording> {
-    const router::NodeId n = router::NodeId(i / std::size_t(per));
+    const hw::NodeId n = hw::NodeId(i / std::size_t(per));
     const int e = int(i % std::size_t(per));
     if (!f.node(n) || (!engines->empty() && !engines->count(std::uint64_t(e)))) return nullptr;
     const std::string scope = fmt::format("nic_{}.tni{}.", machine->network().node_name(n), e);
@@ -222,14 +222,14 @@ observe::CounterSet tni_blocks(RdmaMachine* machine) {
   if (!machine) return s;
   const int per = machine->tnis_per_node();
   auto tnis = std::make_shared<std::vector<const nic::Tni*>>();
-  for (router::NodeId n = 0; n < machine->nodes(); ++n)
+  for (hw::NodeId n = 0; n < machine->nodes(); ++n)
     for (int t = 0; t < per; ++t) tnis->push_back(&machine->tni(n, t));
   s.blocks = tnis->size();
   s.read = [tnis](std::size_t i, sim::Time now, std::uint64_t* out) {
     nic::read_counters(*(*tnis)[i], now, out);
   };
   s.place = [machine, per](std::size_t i) {
-    const router::NodeId n = router::NodeId(i / std::size_t(per));
+    const hw::NodeId n = hw::NodeId(i / std::size_t(per));
     const int t = int(i % std::size_t(per));
     const std::string node = machine->network().node_name(n);
     return observe::Place{node, fmt::format("tni{}", t), node, "", "", "", "", t};
@@ -243,7 +243,7 @@ observe::CounterSet tni_blocks(RdmaMachine* machine) {
   };
   s.state.save = [tnis](std::size_t i, sim::ByteWriter& w) { nic::save(*(*tnis)[i], w); };
   s.state.load = [machine, per](std::size_t i, sim::ByteReader& r) {
-    nic::load(machine->tni(router::NodeId(i / std::size_t(per)), int(i % std::size_t(per))), r);
+    nic::load(machine->tni(hw::NodeId(i / std::size_t(per)), int(i % std::size_t(per))), r);
   };
   return s;
 }
@@ -289,7 +289,7 @@ std::string tni_table(RdmaMachine& m) {
   for (std::size_t i = 0; i < s.blocks; ++i) {
     s.read(i, 0, v.data());
     if (!v[commands] && !v[received]) continue;
-    const router::NodeId n = router::NodeId(i / std::size_t(per));
+    const hw::NodeId n = hw::NodeId(i / std::size_t(per));
     out += fmt::format("{},{},{}", n, m.network().node_name(n), i % std::size_t(per));
     for (std::size_t k : shown) out += fmt::format(",{}", v[k]);
     out += "\n";

@@ -29,7 +29,7 @@ std::vector<int> cuttable_dims(const Platform& p) {
 int block_of(int c, int size, int n) { return int(std::int64_t(c) * n / size); }
 
 // Cables cut along dimension d by n blocks, per line of that dimension.
-std::uint64_t cuts_per_line(const router::DimSpec& d, int n) {
+std::uint64_t cuts_per_line(const hw::DimSpec& d, int n) {
   if (n <= 1) return 0;
   if (d.size == 2) return 1;
   return std::uint64_t(d.wrap ? n : n - 1);

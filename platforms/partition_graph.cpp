@@ -10,14 +10,14 @@
 namespace kairo::platforms::detail {
 
 RouterGraph torus_graph(const Platform& p) {
-  const router::Topology topo(p.dims);
+  const hw::Topology topo(p.dims);
   RouterGraph g;
   for (const auto& d : p.dims) g.classes.push_back(d.name);
   const std::size_t n = std::size_t(topo.num_nodes());
   g.weight.assign(n, std::uint64_t(p.router.network_interfaces));
   g.hosts.assign(n, 1);
   g.edges.reserve(n * std::size_t(topo.num_link_ports()) / 2);
-  for (router::NodeId a = 0; a < n; ++a)
+  for (hw::NodeId a = 0; a < n; ++a)
     for (int port = 0; port < topo.num_link_ports(); ++port) {
       const auto b = topo.neighbor_via_port(a, port);
       if (!b) continue;

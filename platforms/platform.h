@@ -89,14 +89,14 @@ struct Platform {
   std::string source;  // file it came from, for messages ("platforms/mesh-8x8.yaml")
   std::string description;
   FabricKind kind = FabricKind::kTorus;
-  std::vector<router::DimSpec> dims;  // mesh/torus
-  SwitchedFabric fabric;              // fat tree, clusters, dragonfly
-  RouterParams router;                // the routers, or every switch of a switched fabric
-  NicParams nic;                      // defaults when the file has no `nic:` section
-  OcsParams ocs;                      // fat tree + OCS (hybrid); absent on other platforms
-  bool has_nic = false;               // the file (or a --set nic.*) has a `nic:` section
+  std::vector<hw::DimSpec> dims;  // mesh/torus
+  SwitchedFabric fabric;          // fat tree, clusters, dragonfly
+  RouterParams router;            // the routers, or every switch of a switched fabric
+  NicParams nic;                  // defaults when the file has no `nic:` section
+  OcsParams ocs;                  // fat tree + OCS (hybrid); absent on other platforms
+  bool has_nic = false;           // the file (or a --set nic.*) has a `nic:` section
   // ranks.map: the node each rank runs on; empty = rank r on node r, on every node.
-  std::vector<router::NodeId> rank_nodes;
+  std::vector<hw::NodeId> rank_nodes;
   bool ranks_random = false;     // ranks.map: random (rank_nodes is its permutation)
   std::uint64_t ranks_seed = 1;  // ranks.seed
   // Provenance, for the resolved configuration (platforms/resolved.h): the
@@ -107,8 +107,8 @@ struct Platform {
 
   std::uint64_t nodes() const;  // hosts: the product of the dims, or edges x hosts_per_edge
   std::uint64_t ranks() const { return rank_nodes.empty() ? nodes() : rank_nodes.size(); }
-  router::NodeId node_of_rank(std::uint64_t r) const {
-    return rank_nodes.empty() ? router::NodeId(r) : rank_nodes[std::size_t(r)];
+  hw::NodeId node_of_rank(std::uint64_t r) const {
+    return rank_nodes.empty() ? hw::NodeId(r) : rank_nodes[std::size_t(r)];
   }
 };
 

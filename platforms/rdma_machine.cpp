@@ -30,7 +30,7 @@ RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data)
   mp.mode = data ? nic::MemoryMode::kData : nic::MemoryMode::kSizeOnly;
   mp.access_latency = sc_core::sc_time::from_value(np.memory_latency_ps);
   mp.bandwidth_bytes_per_s = np.memory_bytes_per_s;
-  for (router::NodeId n = 0; n < net_->num_nodes(); ++n) {
+  for (hw::NodeId n = 0; n < net_->num_nodes(); ++n) {
     memories_.push_back(std::make_unique<nic::NodeMemory>(mp));
     registries_.push_back(std::make_unique<nic::MemoryRegistry>(np.registrations, np.memory_bytes));
     for (int i = 0; i < net_->network_interfaces(); ++i) {
@@ -44,7 +44,7 @@ RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data)
 
 void RdmaMachine::set_op_log(observe::OpLog* log) {
   tni_ctx_.log = log;
-  for (router::NodeId n = 0; n < registries_.size(); ++n) registries_[n]->set_log(log, n);
+  for (hw::NodeId n = 0; n < registries_.size(); ++n) registries_[n]->set_log(log, n);
 }
 
 void RdmaMachine::keep_until_exit() {

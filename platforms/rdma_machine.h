@@ -20,11 +20,11 @@ class RdmaMachine {
   Network& network() { return *net_; }
   std::size_t nodes() const { return net_->num_nodes(); }
   int tnis_per_node() const { return net_->network_interfaces(); }
-  nic::Tni& tni(router::NodeId n, int i) {
+  nic::Tni& tni(hw::NodeId n, int i) {
     return *tnis_[std::size_t(n) * std::size_t(tnis_per_node()) + std::size_t(i)];
   }
-  nic::NodeMemory& memory(router::NodeId n) { return *memories_[n]; }
-  nic::MemoryRegistry& registry(router::NodeId n) { return *registries_[n]; }
+  nic::NodeMemory& memory(hw::NodeId n) { return *memories_[n]; }
+  nic::MemoryRegistry& registry(hw::NodeId n) { return *registries_[n]; }
   nic::NicParams tni_params() const { return nic_; }
   // What a partitioned run's boundary needs (platforms/boundary.h): the pool
   // the engines take packets from and give them back to, and their payloads as bytes.

@@ -12,7 +12,7 @@
 
 namespace kairo::platforms {
 
-using router::NodeId;
+using hw::NodeId;
 using sim::Time;
 
 namespace {
@@ -235,7 +235,7 @@ void SwitchNetlist::build(sim::EventQueue& queue) {
   if (!wan_paths_.empty())
     timeout = std::max(timeout, 2 * f.wan_flow.rto_ps);  // a stream waits out its timer
   watchdog_ =
-      std::make_unique<router::Watchdog>(queue, activity_, timeout, [this] { return describe_blocked(64); });
+      std::make_unique<hw::Watchdog>(queue, activity_, timeout, [this] { return describe_blocked(64); });
   activity_.watchdog = watchdog_.get();
 }
 

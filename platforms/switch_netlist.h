@@ -33,15 +33,15 @@ class SwitchNetlist final : public Network {
   const Platform& platform() const override { return platform_; }
   std::size_t num_nodes() const override { return hosts_; }
   int network_interfaces() const override { return nis_; }
-  hw::Endpoint& endpoint(router::NodeId n, int ni) override {
+  hw::Endpoint& endpoint(hw::NodeId n, int ni) override {
     return endpoints_[std::size_t(n) * std::size_t(nis_) + std::size_t(ni)];
   }
   sim::Clock clock() const override { return clock_; }
-  std::string node_name(router::NodeId n) const override { return "h" + std::to_string(n); }
+  std::string node_name(hw::NodeId n) const override { return "h" + std::to_string(n); }
   std::size_t num_routers() const override { return switches_.size(); }
   router::Router& router_at(std::size_t i) override { return *switches_[i]; }
-  router::NetworkActivity& activity() override { return activity_; }
-  router::Watchdog& watchdog() override { return *watchdog_; }
+  hw::NetworkActivity& activity() override { return activity_; }
+  hw::Watchdog& watchdog() override { return *watchdog_; }
   std::vector<std::string> describe_blocked(std::size_t limit) override;
   void keep_until_exit() override { keep_until_exit_ = true; }
   bool wan_loss() const override { return !wan_paths_.empty(); }
@@ -50,7 +50,7 @@ class SwitchNetlist final : public Network {
   std::size_t num_switches() const { return switches_.size(); }
   router::Router& switch_at(std::size_t s) { return *switches_[s]; }
   // The switch host `n` attaches to.
-  std::size_t edge_of(router::NodeId n) const {
+  std::size_t edge_of(hw::NodeId n) const {
     return std::size_t(n) / std::size_t(platform_.fabric.hosts_per_edge);
   }
   const router::ForwardingTable& table() const { return table_; }
@@ -91,13 +91,13 @@ class SwitchNetlist final : public Network {
   std::deque<router::RouterConfig> configs_;             // one per switch (port counts differ)
   router::ForwardingTable table_;                        // fat trees, clusters
   std::unique_ptr<router::DragonflyRouting> dragonfly_;  // a dragonfly routes by arithmetic instead
-  router::NetworkActivity activity_;
+  hw::NetworkActivity activity_;
   std::vector<std::unique_ptr<router::Router>> switches_;
   std::deque<router::WanPath> wan_paths_;
   std::vector<hw::Endpoint> endpoints_;
   std::deque<hw::Endpoint::Setup> endpoint_setups_;  // one per interface (kept: endpoints refer to them)
   hw::PacketPool flit_pool_;                         // a dragonfly under wormhole: the body flits in flight
-  std::unique_ptr<router::Watchdog> watchdog_;
+  std::unique_ptr<hw::Watchdog> watchdog_;
   bool keep_until_exit_ = false;
 };
 

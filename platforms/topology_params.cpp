@@ -38,7 +38,7 @@ void add(std::vector<sim::ParamDecl>& out, const std::vector<sim::ParamDecl>& mo
 const std::vector<sim::ParamDecl>& topology_param_decls() {
   using K = sim::ParamKind;
   using F = SwitchedFabric;
-  using D = router::DimSpec;
+  using D = hw::DimSpec;
   static const std::vector<sim::ParamDecl> decls = [] {
     std::vector<sim::ParamDecl> out = {
         shape("name", "name", "(required)", "platform name, as `kairo platforms` lists it"),

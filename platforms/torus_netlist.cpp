@@ -4,7 +4,7 @@
 
 namespace kairo::platforms {
 
-using router::NodeId;
+using hw::NodeId;
 using sim::Time;
 
 TorusNetlist::TorusNetlist(const Platform& platform, sim::EventQueue& queue)
@@ -39,7 +39,7 @@ TorusNetlist::TorusNetlist(const Platform& platform, sim::EventQueue& queue)
   }
   Time timeout = cfg_.clock.cycles(rp.watchdog_cycles);
   watchdog_ =
-      std::make_unique<router::Watchdog>(queue, activity_, timeout, [this] { return describe_blocked(64); });
+      std::make_unique<hw::Watchdog>(queue, activity_, timeout, [this] { return describe_blocked(64); });
   activity_.watchdog = watchdog_.get();
 }
 

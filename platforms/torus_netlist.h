@@ -21,22 +21,22 @@ class TorusNetlist final : public Network {
   ~TorusNetlist() override;
 
   const Platform& platform() const override { return platform_; }
-  const router::Topology& topology() const { return topo_; }
-  const router::Topology* torus() const override { return &topo_; }
+  const hw::Topology& topology() const { return topo_; }
+  const hw::Topology* torus() const override { return &topo_; }
   const router::RouterConfig& config() const { return cfg_; }
   std::size_t num_nodes() const override { return routers_.size(); }
-  router::Router& router(router::NodeId n) { return *routers_[n]; }
-  const router::Router& router(router::NodeId n) const { return *routers_[n]; }
-  hw::Endpoint& endpoint(router::NodeId n, int ni) override {
+  router::Router& router(hw::NodeId n) { return *routers_[n]; }
+  const router::Router& router(hw::NodeId n) const { return *routers_[n]; }
+  hw::Endpoint& endpoint(hw::NodeId n, int ni) override {
     return endpoints_[std::size_t(n) * cfg_.network_interfaces + ni];
   }
   int network_interfaces() const override { return cfg_.network_interfaces; }
   sim::Clock clock() const override { return cfg_.clock; }
-  std::string node_name(router::NodeId n) const override { return topo_.coord_string(topo_.coord_of(n)); }
+  std::string node_name(hw::NodeId n) const override { return topo_.coord_string(topo_.coord_of(n)); }
   std::size_t num_routers() const override { return routers_.size(); }
   router::Router& router_at(std::size_t i) override { return *routers_[i]; }
-  router::NetworkActivity& activity() override { return activity_; }
-  router::Watchdog& watchdog() override { return *watchdog_; }
+  hw::NetworkActivity& activity() override { return activity_; }
+  hw::Watchdog& watchdog() override { return *watchdog_; }
 
   void reset_counters(sim::Time now);
   // The process is about to exit: leave the routers in place instead of
@@ -47,19 +47,19 @@ class TorusNetlist final : public Network {
   std::vector<std::string> describe_blocked(std::size_t limit) override;
 
  private:
-  void bind_links(router::NodeId n);
-  void bind_endpoints(router::NodeId n);
+  void bind_links(hw::NodeId n);
+  void bind_endpoints(hw::NodeId n);
 
   Platform platform_;
-  router::Topology topo_;
+  hw::Topology topo_;
   std::unique_ptr<router::Routing> routing_;
   router::RouterConfig cfg_;
-  router::NetworkActivity activity_;
+  hw::NetworkActivity activity_;
   std::vector<std::unique_ptr<router::Router>> routers_;
   std::vector<hw::Endpoint> endpoints_;
   hw::Endpoint::Setup endpoint_setup_;  // every interface's (set before bind_endpoints)
   hw::PacketPool flit_pool_;            // wormhole: the body flits in flight
-  std::unique_ptr<router::Watchdog> watchdog_;
+  std::unique_ptr<hw::Watchdog> watchdog_;
   bool keep_until_exit_ = false;
 };
 

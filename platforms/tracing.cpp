@@ -38,7 +38,7 @@ long to_int(const std::string& option, const std::string& text) {
 
 // --trace-nodes and --trace-box: per node, whether it is selected.
 std::vector<char> node_filter(const Network& net, const TraceSelection& sel) {
-  const router::Topology* topo = net.torus();
+  const hw::Topology* topo = net.torus();
   const std::uint64_t n = net.num_nodes();
   std::vector<char> node_on(n, 1);
   if (!sel.nodes.empty()) {
@@ -66,7 +66,7 @@ std::vector<char> node_filter(const Network& net, const TraceSelection& sel) {
                                               topo->dim(d).name, topo->dim(d).size - 1));
     range[std::size_t(d)] = {int(lo), int(hi)};
   }
-  for (router::NodeId id = 0; id < n; ++id) {
+  for (hw::NodeId id = 0; id < n; ++id) {
     const auto c = topo->coord_of(id);
     for (int d = 0; d < topo->num_dims(); ++d)
       if (c[d] < range[std::size_t(d)].first || c[d] > range[std::size_t(d)].second) node_on[id] = 0;
@@ -97,7 +97,7 @@ std::set<std::string> class_filter(const std::vector<observe::SignalClass>& know
 
 // --trace-dims, in lower case: the platform's dimensions or switch port kinds, and ni.
 std::set<std::string> dim_filter(const Network& net, const std::string& text) {
-  const router::Topology* topo = net.torus();
+  const hw::Topology* topo = net.torus();
   std::set<std::string> dims;
   for (const std::string& d : split(text, ',')) {
     std::string lower = d;

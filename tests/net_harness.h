@@ -15,7 +15,7 @@ namespace kairo::test {
 
 struct Delivery {
   std::uint64_t id;
-  router::NodeId src, dst;
+  hw::NodeId src, dst;
   sim::Time created_ps, injected_ps, delivered_ps;  // delivered = tail arrival, on the clock
   int hops;
 };
@@ -23,12 +23,12 @@ struct Delivery {
 class NetBench : public hw::EndpointClient, public sim::EventTarget {
  public:
   explicit NetBench(const platforms::Platform& p) : queue_(p.router.clock_period_ps()), net_(p, queue_) {
-    for (router::NodeId n = 0; n < net_.num_nodes(); ++n)
+    for (hw::NodeId n = 0; n < net_.num_nodes(); ++n)
       for (int ni = 0; ni < net_.network_interfaces(); ++ni) net_.endpoint(n, ni).set_client(this);
   }
 
   // Queue a packet at `src` (network interface `ni`) to be created at time t.
-  void send(router::NodeId src, router::NodeId dst, int flits, sim::Time t, int ni = 0) {
+  void send(hw::NodeId src, hw::NodeId dst, int flits, sim::Time t, int ni = 0) {
     auto* p = pool_.get();
     p->id = next_id_++;
     p->src = src;
@@ -63,7 +63,7 @@ class NetBench : public hw::EndpointClient, public sim::EventTarget {
   platforms::TorusNetlist& net() { return net_; }
 
  private:
-  void try_send(router::NodeId n, int ni) {
+  void try_send(hw::NodeId n, int ni) {
     auto& q = pending_[{n, ni}];
     hw::Endpoint& e = net_.endpoint(n, ni);
     while (!q.empty() && e.can_send(q.head->flits)) e.send(q.pop());
@@ -72,7 +72,7 @@ class NetBench : public hw::EndpointClient, public sim::EventTarget {
   sim::EventQueue queue_;
   platforms::TorusNetlist net_;
   hw::PacketPool pool_;
-  std::map<std::pair<router::NodeId, int>, hw::PacketFifo> pending_;
+  std::map<std::pair<hw::NodeId, int>, hw::PacketFifo> pending_;
   std::vector<Delivery> deliveries_;
   std::uint64_t next_id_ = 0;
 };

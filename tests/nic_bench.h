@@ -16,7 +16,7 @@
 
 namespace kairo::test {
 
-using router::NodeId;
+using hw::NodeId;
 using sim::Time;
 using namespace kairo::nic;
 

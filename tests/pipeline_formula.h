@@ -9,7 +9,7 @@
 
 namespace kairo::test {
 
-using router::NodeId;
+using hw::NodeId;
 using sim::Time;
 
 inline Time ceil_to(Time t, Time period) { return (t + period - 1) / period * period; }
@@ -23,8 +23,8 @@ inline Time network(const platforms::Platform& p, Time s, int flits, NodeId src,
   const Time pipe = period * Time(r.routing_cycles + r.vc_alloc_cycles + r.sw_alloc_cycles);
   const Time st = period * Time(r.switch_traversal_cycles);
   const Time f = r.flit_ps(), hf = r.host_flit_ps(), hl = r.host_latency_ps;
-  router::Topology topo(p.dims);
-  const router::Coord a = topo.coord_of(src), b = topo.coord_of(dst);
+  hw::Topology topo(p.dims);
+  const hw::Coord a = topo.coord_of(src), b = topo.coord_of(dst);
   Time head = ceil_to(s + hf + hl, period), tail = s + Time(flits) * hf + hl;
   for (int d = 0; d < topo.num_dims(); ++d)
     for (int k = 0; k < topo.dim_hops(d, a[d], b[d]); ++k) {

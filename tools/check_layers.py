@@ -27,12 +27,11 @@ import sys
 NAMESPACES = {
     "sim": {"sim", "units"},
     "observe": {"observe"},
-    # hw/common is the vocabulary of the hardware blocks: kairo::hw (links,
-    # packets, endpoints) and kairo::router (node ids, topology, VC classes)
-    "hw/common": {"hw", "router"},
+    # hw/common is the vocabulary of the hardware blocks (node ids,
+    # topology, VC classes, links, packets, endpoints, the watchdog)
+    "hw/common": {"hw"},
     "hw/router": {"router"},
-    # hw/nic/wire.h adds the RDMA header to hw/common's packet vocabulary
-    "hw/nic": {"nic", "hw"},
+    "hw/nic": {"nic"},
     "hw/ocs": {"ocs"},
     "platforms": {"platforms"},
     "analysis": {"analysis"},

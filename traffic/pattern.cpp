@@ -6,8 +6,8 @@
 
 namespace kairo::traffic {
 
-using router::Coord;
-using router::NodeId;
+using hw::Coord;
+using hw::NodeId;
 
 const std::vector<std::string>& pattern_names() {
   static const std::vector<std::string> names = {
@@ -42,9 +42,9 @@ std::string node_count_need(Pattern p, std::uint64_t nodes) {
   }
 }
 
-DestinationPicker::DestinationPicker(NodeId nodes, const router::Topology* torus, Pattern p,
-                                     std::uint64_t seed, std::vector<NodeId> hotspots,
-                                     double hotspot_fraction, NodeId group_nodes)
+DestinationPicker::DestinationPicker(NodeId nodes, const hw::Topology* torus, Pattern p, std::uint64_t seed,
+                                     std::vector<NodeId> hotspots, double hotspot_fraction,
+                                     NodeId group_nodes)
     : nodes_(nodes),
       pattern_(p),
       hotspots_(std::move(hotspots)),
@@ -97,7 +97,7 @@ DestinationPicker::DestinationPicker(NodeId nodes, const router::Topology* torus
 }
 
 // Mesh/torus: each coordinate on its own.
-void DestinationPicker::permute_coordinates(const router::Topology& topo) {
+void DestinationPicker::permute_coordinates(const hw::Topology& topo) {
   const int nd = topo.num_dims();
   if (pattern_ == Pattern::kTranspose) {
     for (int d = 0; d < nd; ++d)

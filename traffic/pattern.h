@@ -79,26 +79,26 @@ class DestinationPicker {
   // `nodes` hosts; `torus` the mesh/torus shape, or null on a switched
   // fabric; `group_nodes` the hosts of a dragonfly group (0: not a
   // dragonfly). Throws std::invalid_argument when the pattern does not fit.
-  DestinationPicker(router::NodeId nodes, const router::Topology* torus, Pattern p, std::uint64_t seed,
-                    std::vector<router::NodeId> hotspots = {0}, double hotspot_fraction = 0.2,
-                    router::NodeId group_nodes = 0);
+  DestinationPicker(hw::NodeId nodes, const hw::Topology* torus, Pattern p, std::uint64_t seed,
+                    std::vector<hw::NodeId> hotspots = {0}, double hotspot_fraction = 0.2,
+                    hw::NodeId group_nodes = 0);
   // Draws from `rng` (the source's own stream) for the random patterns only.
-  router::NodeId pick(router::NodeId src, sim::Rng& rng) const;
+  hw::NodeId pick(hw::NodeId src, sim::Rng& rng) const;
   // Fixed destination of a permutation pattern (not uniform/hotspot).
   bool is_permutation() const { return !perm_.empty(); }
 
  private:
-  router::NodeId uniform_other(router::NodeId src, sim::Rng& rng) const;
-  void permute_coordinates(const router::Topology& topo);
+  hw::NodeId uniform_other(hw::NodeId src, sim::Rng& rng) const;
+  void permute_coordinates(const hw::Topology& topo);
   void permute_ring();
   void permute_bits();
 
-  router::NodeId nodes_;
+  hw::NodeId nodes_;
   Pattern pattern_;
-  std::vector<router::NodeId> perm_;  // fixed-destination patterns, precomputed
-  std::vector<router::NodeId> hotspots_;
+  std::vector<hw::NodeId> perm_;  // fixed-destination patterns, precomputed
+  std::vector<hw::NodeId> hotspots_;
   double hotspot_fraction_;
-  router::NodeId group_nodes_;
+  hw::NodeId group_nodes_;
 };
 
 }  // namespace kairo::traffic

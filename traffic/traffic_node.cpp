@@ -8,8 +8,7 @@ namespace kairo::traffic {
 
 using sim::Time;
 
-hw::Packet* TrafficContext::create(router::NodeId src, std::uint64_t count, router::NodeId dst, int flits,
-                                   Time now) {
+hw::Packet* TrafficContext::create(hw::NodeId src, std::uint64_t count, hw::NodeId dst, int flits, Time now) {
   hw::Packet* p = pool.get();
   p->id = std::uint64_t(src) + nodes * count;
   p->label = p->id + 1;  // unique in the run, as the waveform showed it before the NIC's labels
@@ -51,7 +50,7 @@ void count_deliveries(TrafficStats& stats) {
   for (auto d : stats.deliveries) stats.distinct_delivered += d > 0, stats.duplicated += d > 1;
 }
 
-TrafficNode::TrafficNode(TrafficContext& ctx, router::NodeId id, std::uint64_t seed)
+TrafficNode::TrafficNode(TrafficContext& ctx, hw::NodeId id, std::uint64_t seed)
     : ctx_(ctx), id_(id), rng_(seed, id) {
   for (int ni = 0; ni < ctx.interfaces; ++ni) interfaces_.push_back(&ctx.net->endpoint(id, ni));
 }
@@ -71,7 +70,7 @@ void TrafficNode::schedule_next(Time from) {
 void TrafficNode::on_event(std::uint32_t, std::uint32_t, void*) {
   if (!ctx_.generating) return;
   const Time now = ctx_.queue->now();
-  const router::NodeId dst = ctx_.picker->pick(id_, rng_);
+  const hw::NodeId dst = ctx_.picker->pick(id_, rng_);
   source_queue_.push(ctx_.create(id_, created_++, dst, ctx_.sizes.draw(rng_), now));
   try_inject();
   schedule_next(now + ctx_.clock.period_ps);
@@ -80,7 +79,7 @@ void TrafficNode::on_event(std::uint32_t, std::uint32_t, void*) {
 void TrafficNode::enqueue_batch(std::uint64_t n) {
   const Time now = ctx_.queue->now();
   for (std::uint64_t i = 0; i < n; ++i) {
-    const router::NodeId dst = ctx_.picker->pick(id_, rng_);
+    const hw::NodeId dst = ctx_.picker->pick(id_, rng_);
     source_queue_.push(ctx_.create(id_, created_++, dst, ctx_.sizes.draw(rng_), now));
   }
   try_inject();

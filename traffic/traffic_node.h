@@ -56,20 +56,20 @@ struct TrafficContext {
 
   // A packet's id is its source's own count, interleaved over the nodes
   // (src + nodes * count): the same whatever process creates it.
-  hw::Packet* create(router::NodeId src, std::uint64_t count, router::NodeId dst, int flits, sim::Time now);
+  hw::Packet* create(hw::NodeId src, std::uint64_t count, hw::NodeId dst, int flits, sim::Time now);
   void deliver(hw::Packet* p);
 };
 
 class TrafficNode : public hw::EndpointClient, public sim::EventTarget {
  public:
-  TrafficNode(TrafficContext& ctx, router::NodeId id, std::uint64_t seed);
+  TrafficNode(TrafficContext& ctx, hw::NodeId id, std::uint64_t seed);
   // ctx.net and ctx.interfaces must be set.
   // Starts the source (ctx.injection) at `t`: schedules its first creation.
   void start(sim::Time t);
   // Queues n packets now (batch mode) and starts injecting.
   void enqueue_batch(std::uint64_t n);
 
-  router::NodeId id() const { return id_; }
+  hw::NodeId id() const { return id_; }
   void on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) override;
   void on_packet(int, hw::Packet* p) override { ctx_.deliver(p); }
   void on_send_ready(int) override { try_inject(); }
@@ -79,7 +79,7 @@ class TrafficNode : public hw::EndpointClient, public sim::EventTarget {
   void schedule_next(sim::Time from);
 
   TrafficContext& ctx_;
-  router::NodeId id_;
+  hw::NodeId id_;
   std::vector<hw::Endpoint*> interfaces_;  // the node's packet-switched ones, looked up once
   sim::Rng rng_;
   SourceState source_;

@@ -37,7 +37,7 @@ PortTable gather_port_counters(const sim::MpiWorld& world, platforms::Network& n
   return table;
 }
 
-void combine_stats(const sim::MpiWorld& world, TrafficStats& s, router::NetworkActivity& act,
+void combine_stats(const sim::MpiWorld& world, TrafficStats& s, hw::NetworkActivity& act,
                    std::uint64_t& events, bool& deadlock) {
   // Every count that adds up over the processes, summed in one reduction.
   std::uint64_t* const counts[] = {&s.created,

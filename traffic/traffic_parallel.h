@@ -28,7 +28,7 @@ PortTable gather_port_counters(const sim::MpiWorld& world, platforms::Network& n
 // gets them all, in any order: the summary sorts them), and the network's
 // activity. count_deliveries() must have run. `events` and `deadlock` are
 // combined too.
-void combine_stats(const sim::MpiWorld& world, TrafficStats& stats, router::NetworkActivity& act,
+void combine_stats(const sim::MpiWorld& world, TrafficStats& stats, hw::NetworkActivity& act,
                    std::uint64_t& events, bool& deadlock);
 
 }  // namespace kairo::traffic

@@ -78,7 +78,7 @@ void validate(const TrafficOptions& o, const platforms::Platform& p) {
       throw std::invalid_argument(
           "--hotspot-nodes: the hotspot pattern needs the node ids that attract traffic (e.g. "
           "--hotspot-nodes 0,5)");
-    for (router::NodeId h : o.hotspots)
+    for (hw::NodeId h : o.hotspots)
       if (h >= p.nodes())
         throw std::invalid_argument(fmt::format("--hotspot-nodes: node {} does not exist; {} has nodes 0..{}",
                                                 h, p.name, p.nodes() - 1));
@@ -348,7 +348,7 @@ void add_source_fields(json& j, const TrafficOptions& o, const TrafficStats& s) 
 
 json summarize(const platforms::Platform& plat, const TrafficOptions& o, TrafficContext& ctx,
                platforms::Network& net, double elaborate_s, double wall_s, std::uint64_t events,
-               const router::Watchdog& wd) {
+               const hw::Watchdog& wd) {
   TrafficStats& s = ctx.stats;
   const double nodes = double(net.num_nodes());
   const Time period = ctx.clock.period_ps;
@@ -432,11 +432,11 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   sim::EventQueue queue(plat.router.clock_period_ps());
   const std::unique_ptr<platforms::Network> network = platforms::build_network(plat, queue);
   platforms::Network& net = *network;
-  const router::NodeId group_nodes =
+  const hw::NodeId group_nodes =
       plat.kind == platforms::FabricKind::kDragonfly
-          ? router::NodeId(plat.fabric.group_routers) * router::NodeId(plat.fabric.hosts_per_edge)
+          ? hw::NodeId(plat.fabric.group_routers) * hw::NodeId(plat.fabric.hosts_per_edge)
           : 0;
-  DestinationPicker picker(router::NodeId(net.num_nodes()), net.torus(), *parse_pattern(o.pattern), o.seed,
+  DestinationPicker picker(hw::NodeId(net.num_nodes()), net.torus(), *parse_pattern(o.pattern), o.seed,
                            o.hotspots, o.hotspot_fraction, group_nodes);
 
   TrafficContext ctx;
@@ -458,14 +458,14 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   const sim::MpiWorld& world = sim::MpiWorld::get();
   if (part && part->processes != world.size())
     throw std::logic_error("run_traffic: the partition is not for this many processes");
-  auto mine = [&](router::NodeId n) { return !part || part->owner_of_host(n) == world.rank(); };
+  auto mine = [&](hw::NodeId n) { return !part || part->owner_of_host(n) == world.rank(); };
   std::unique_ptr<platforms::RouterBoundary> boundary;
   sim::StillnessWatch watch;
   if (part) watch = platforms::parallel_watch(net, world);
 
   std::vector<TrafficNode> nodes;
   nodes.reserve(net.num_nodes());
-  for (router::NodeId n = 0; n < net.num_nodes(); ++n) {
+  for (hw::NodeId n = 0; n < net.num_nodes(); ++n) {
     nodes.emplace_back(ctx, n, o.seed);
     for (int ni = 0; ni < ctx.interfaces; ++ni) net.endpoint(n, ni).set_client(&nodes.back());
   }

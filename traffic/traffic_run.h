@@ -51,7 +51,7 @@ struct TrafficOptions {
   std::uint64_t drain_cycles = 0;  // 0: warmup + measure
   std::uint64_t seed = 1;
   std::uint64_t batch_packets = 0;  // > 0 selects batch mode
-  std::vector<router::NodeId> hotspots{0};
+  std::vector<hw::NodeId> hotspots{0};
   double hotspot_fraction = 0.2;
   bool use_systemc = true;     // drive through the SystemC kernel (once per process) or directly
   bool exiting_after = false;  // the process exits after this run: skip tearing the network down

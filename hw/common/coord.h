@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-namespace kairo::router {
+namespace kairo::hw {
 
 using NodeId = std::uint32_t;
 inline constexpr int kMaxDims = 6;
@@ -19,4 +19,4 @@ struct DimSpec {
   bool wrap = false;  // torus when true
 };
 
-}  // namespace kairo::router
+}  // namespace kairo::hw

@@ -110,7 +110,7 @@ void Endpoint::return_credits(int, int vc, int flits, Time at) {
 Time Endpoint::send(Packet* p) {
   const Time now = s_->queue->now();
   p->in_dim = -1;
-  p->vc_class = router::VcClass::kAny;
+  p->vc_class = VcClass::kAny;
   p->src_ni = std::uint16_t(ni_);
   ++sent_;
   if (++s_->activity->in_network == 1 && s_->activity->watchdog) s_->activity->watchdog->arm();
@@ -174,7 +174,7 @@ bool Endpoint::continue_worm() {
   f->worm_flits = head.worm_flits;
   f->worm = std::uint8_t(kWormBody | (++worm_sent_ == head.worm_flits ? kWormTail : 0));
   f->in_dim = -1;
-  f->vc_class = router::VcClass::kAny;
+  f->vc_class = VcClass::kAny;
   s_->activity->last_progress_ps = now;
   put_on_channel(f, worm_vc_);
   if (worm_sent_ < head.worm_flits) {

@@ -40,7 +40,7 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
  public:
   struct Setup {
     sim::EventQueue* queue = nullptr;
-    router::NetworkActivity* activity = nullptr;
+    NetworkActivity* activity = nullptr;
     sim::Clock clock;
     int vcs = 1;
     int buffer_flits = 1;

@@ -5,7 +5,7 @@
 
 #include "sim/time.h"
 
-namespace kairo::router {
+namespace kairo::hw {
 
 class Watchdog;
 
@@ -23,4 +23,4 @@ struct NetworkActivity {
   Watchdog* watchdog = nullptr;          // armed when the network becomes non-empty
 };
 
-}  // namespace kairo::router
+}  // namespace kairo::hw

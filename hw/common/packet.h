@@ -21,21 +21,21 @@ struct Packet {
   // NIC packs the operation log's packet id into it (observe/packet_label.h);
   // the traffic generator uses id + 1. The network only copies it.
   std::uint64_t label = 0;
-  sim::Time created_ps = 0;         // creation at the source (latency starts here)
-  sim::Time injected_ps = 0;        // head left the source NI
-  sim::Time arrive_ps = 0;          // head fully received at the current holder
-  sim::Time ready_ps = 0;           // route computed and allocators passed: may be switched
-  sim::Time tail_ps = 0;            // tail fully received at the current holder
-  router::NodeId src = 0, dst = 0;  // sources address nodes only
-  router::Coord dst_coord{};  // mesh/torus: dst's coordinates, filled by the router it enters the network at
+  sim::Time created_ps = 0;   // creation at the source (latency starts here)
+  sim::Time injected_ps = 0;  // head left the source NI
+  sim::Time arrive_ps = 0;    // head fully received at the current holder
+  sim::Time ready_ps = 0;     // route computed and allocators passed: may be switched
+  sim::Time tail_ps = 0;      // tail fully received at the current holder
+  NodeId src = 0, dst = 0;    // sources address nodes only
+  Coord dst_coord{};          // mesh/torus: dst's coordinates, filled by the router it enters the network at
   std::uint32_t bytes = 0;    // bytes on the wire (header + payload)
   std::uint16_t flits = 1;
   std::uint16_t src_ni = 0, dst_ni = 0;
   std::uint16_t hops = 0;   // router-to-router links traversed
   std::int8_t in_dim = -1;  // dimension of the link it arrived on (-1: injected)
-  router::VcClass vc_class = router::VcClass::kAny;
+  VcClass vc_class = VcClass::kAny;
   std::int16_t out_port = -1;  // route computed at the current router
-  router::VcClass out_class = router::VcClass::kAny;
+  VcClass out_class = VcClass::kAny;
   std::int8_t out_dim = -1;
   bool measured = false;      // created inside the measurement window
   std::int8_t eject_vc = -1;  // the ejection VC buffer it occupies (endpoints that consume later)

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace kairo::router {
+namespace kairo::hw {
 namespace {
 
 std::string lower(const std::string& s) {
@@ -164,4 +164,4 @@ int Topology::dim_hops(int d, int from, int to) const {
   return straight < round ? straight : round;
 }
 
-}  // namespace kairo::router
+}  // namespace kairo::hw

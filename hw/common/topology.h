@@ -26,7 +26,7 @@
 
 #include "hw/common/coord.h"
 
-namespace kairo::router {
+namespace kairo::hw {
 
 class Topology {
  public:
@@ -88,4 +88,4 @@ class Topology {
   std::vector<int> port_dir_;
 };
 
-}  // namespace kairo::router
+}  // namespace kairo::hw

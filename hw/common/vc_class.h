@@ -19,7 +19,7 @@
 #pragma once
 #include <cstdint>
 
-namespace kairo::router {
+namespace kairo::hw {
 
 enum class VcClass : std::uint8_t {
   kLow = 0,
@@ -43,4 +43,4 @@ inline bool is_escape(VcClass c) {
 // minimal adaptive routing's escape network) needs a second free slot.
 inline bool enters_ring(VcClass c) { return c == VcClass::kRingEntry || c == VcClass::kEscRingEntry; }
 
-}  // namespace kairo::router
+}  // namespace kairo::hw

@@ -16,7 +16,7 @@
 #include "hw/common/network_activity.h"
 #include "sim/event_queue.h"
 
-namespace kairo::router {
+namespace kairo::hw {
 
 class Watchdog : public sim::EventTarget {
  public:
@@ -75,4 +75,4 @@ class Watchdog : public sim::EventTarget {
   std::vector<std::string> blocked_;
 };
 
-}  // namespace kairo::router
+}  // namespace kairo::hw

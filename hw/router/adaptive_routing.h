@@ -31,18 +31,18 @@ class MinimalAdaptiveRouting final : public Routing {
   // Gene/L's torus) instead of two dateline classes.
   // half_way: the productive ways of a packet exactly half-way round an
   // even ring.
-  MinimalAdaptiveRouting(const Topology& topo, std::vector<int> order, TieBreak tie,
+  MinimalAdaptiveRouting(const hw::Topology& topo, std::vector<int> order, TieBreak tie,
                          DatelineRule dateline = DatelineRule::kOnCrossing, bool bubble = false,
                          HalfWay half_way = HalfWay::kBoth);
 
   // The escape hop; marked `adaptive` unless the packet is in the escape
   // network already (or arrived).
-  RouteDecision route(const Coord& here, const Coord& dst, int in_dim, VcClass in_class,
+  RouteDecision route(const hw::Coord& here, const hw::Coord& dst, int in_dim, hw::VcClass in_class,
                       std::uint64_t coin = 0) const override;
   // The productive hops in routing order (each on the adaptive VCs), then the
   // escape hop; only the escape hop for a packet in the escape network.
-  int options(const Coord& here, const Coord& dst, int in_dim, VcClass in_class, std::uint64_t coin,
-              RouteDecision* out) const override;
+  int options(const hw::Coord& here, const hw::Coord& dst, int in_dim, hw::VcClass in_class,
+              std::uint64_t coin, RouteDecision* out) const override;
   void next_hop(const RouterPlace& at, hw::Packet& p, OutputLoad&) const override {
     hop_by_coordinates(*this, topo_, at, p);
   }
@@ -60,7 +60,7 @@ class MinimalAdaptiveRouting final : public Routing {
   int escape_vcs() const { return escape_vcs_; }
 
  private:
-  const Topology& topo_;
+  const hw::Topology& topo_;
   DimensionOrderRouting escape_;
   int escape_vcs_ = 1;
   HalfWay half_way_;

@@ -8,7 +8,7 @@ namespace kairo::router {
 void DragonflyRouting::vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last) const {
   const int per = vcs / phases();
   for (int k = 0; k < 3; ++k) {
-    const int c = int(VcClass::kPhase0) + k;
+    const int c = int(hw::VcClass::kPhase0) + k;
     first[c] = std::uint8_t(k < phases() ? k * per : 0);
     last[c] = std::uint8_t(k < phases() ? (k + 1) * per : 0);
   }

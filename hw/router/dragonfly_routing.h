@@ -64,7 +64,9 @@ struct DragonflyShape {
   // Group G's global link toward group D (D != G), and the group link j reaches.
   static int global_link(int G, int D) { return D < G ? D : D - 1; }
   static int link_group(int G, int j) { return j < G ? j : j + 1; }
-  int host_port(int idx, NodeId n, int ni) const { return link_ports(idx) + int(n % NodeId(p)) * nis + ni; }
+  int host_port(int idx, hw::NodeId n, int ni) const {
+    return link_ports(idx) + int(n % hw::NodeId(p)) * nis + ni;
+  }
 };
 
 enum class DragonflyMode : std::uint8_t { kMinimal, kValiant, kUgal };
@@ -91,9 +93,9 @@ class DragonflyRouting final : public RoutingUnit {
   bool reads_output_load() const override { return true; }
 
   struct Hop {
-    int port;     // output port (a host port: eject)
-    VcClass cls;  // kAny when ejecting (the phase's class with router.ejection_vc: phase)
-    int link;     // 0 local, 1 global, -1 ejecting
+    int port;         // output port (a host port: eject)
+    hw::VcClass cls;  // kAny when ejecting (the phase's class with router.ejection_vc: phase)
+    int link;         // 0 local, 1 global, -1 ejecting
   };
   // Route packet `pk` one hop at router `r`. `coin`: the packet's random bits
   // (the intermediate group). `used(port)`: the used credits of an output
@@ -118,14 +120,14 @@ class DragonflyRouting final : public RoutingUnit {
 template <class UsedCredits>
 DragonflyRouting::Hop DragonflyRouting::route(int r, hw::Packet& pk, std::uint64_t coin,
                                               UsedCredits&& used) const {
-  const int dst_router = int(pk.dst / NodeId(s_.p));
+  const int dst_router = int(pk.dst / hw::NodeId(s_.p));
   const int G = r / s_.a, D = dst_router / s_.a;
   const bool injected = pk.in_dim < 0;
   int phase = 0;
   if (mode_ == DragonflyMode::kMinimal) {
-    phase = pk.vc_class == VcClass::kPhase1 ? 1 : 0;
+    phase = pk.vc_class == hw::VcClass::kPhase1 ? 1 : 0;
   } else if (!injected) {
-    phase = int(pk.vc_class) - int(VcClass::kPhase0);
+    phase = int(pk.vc_class) - int(hw::VcClass::kPhase0);
     if (phase == 0 && G == pk.via) phase = 1;  // arrived in the intermediate group
   } else if (D == G) {
     phase = 2;
@@ -142,14 +144,15 @@ DragonflyRouting::Hop DragonflyRouting::route(int r, hw::Packet& pk, std::uint64
     }
   }
   if (dst_router == r) {
-    const VcClass cls = eject_by_phase_ ? VcClass(int(VcClass::kPhase0) + phase) : VcClass::kAny;
+    const hw::VcClass cls =
+        eject_by_phase_ ? hw::VcClass(int(hw::VcClass::kPhase0) + phase) : hw::VcClass::kAny;
     return Hop{s_.host_port(r % s_.a, pk.dst, pk.dst_ni), cls, -1};
   }
   const int port =
       phase == 0 && mode_ != DragonflyMode::kMinimal ? toward_group(r, pk.via) : toward_router(r, dst_router);
   const bool global = is_global(r, port);
   if (global && phase == phases() - 2) phase += 1;  // the minimal leg's global link
-  return Hop{port, VcClass(int(VcClass::kPhase0) + phase), global ? 1 : 0};
+  return Hop{port, hw::VcClass(int(hw::VcClass::kPhase0) + phase), global ? 1 : 0};
 }
 
 }  // namespace kairo::router

@@ -24,7 +24,7 @@ struct Head {
   sim::Time ready_ps;
   std::int16_t out_port;
   std::uint16_t need;  // credits it needs in a downstream VC (Router::credit_need)
-  VcClass out_class;
+  hw::VcClass out_class;
   std::int8_t chosen_vc;  // downstream VC picked this round (-1: none)
   bool adaptive;          // out_port/out_class are chosen each round among the routing's ways
   std::int8_t held_vc;    // VC allocation stage: the output VC granted to it (-1: none yet)
@@ -43,7 +43,7 @@ struct InputVc {
 struct Worm {
   std::int16_t port = -1;
   std::int8_t vc = -1, dim = -1;
-  VcClass cls = VcClass::kAny;
+  hw::VcClass cls = hw::VcClass::kAny;
 };
 
 class InputUnit {

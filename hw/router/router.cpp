@@ -8,11 +8,11 @@ namespace kairo::router {
 
 using sim::Time;
 
-Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id)
+Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, hw::NodeId id)
     : sc_module(name),
       cfg_(cfg),
       routing_(*cfg.routing),
-      here_{id, cfg.num_link_ports(), cfg.topo ? cfg.topo->coord_of(id) : Coord{}} {
+      here_{id, cfg.num_link_ports(), cfg.topo ? cfg.topo->coord_of(id) : hw::Coord{}} {
   const int np = cfg.num_ports();
   bubble_flits_ = cfg.bubble_flits;
   ports_.init(np, cfg.vcs);
@@ -195,22 +195,22 @@ inline void Router::count_departure(Port& out, const hw::Packet& p, Time t, cons
   c.flits_sent += p.flits;
   c.bytes_sent += p.bytes;
   c.busy_ps += x.tail_leaves - x.start;
-  NetworkActivity& act = *cfg_.activity;
+  hw::NetworkActivity& act = *cfg_.activity;
   act.last_progress_ps = t;
   const bool head = !(p.worm & hw::kWormBody);
   if (p.out_dim >= 0) {
     act.packet_hops += head;
     act.flit_hops += p.flits;
-    if (p.out_class == VcClass::kAdaptive)
+    if (p.out_class == hw::VcClass::kAdaptive)
       ++act.adaptive_hops;
-    else if (is_escape(p.out_class))
+    else if (hw::is_escape(p.out_class))
       ++act.escape_hops;
   }
   if (!alloc_.empty() && head) {  // ejection too: its class is kAny
     AllocCounters& a = alloc_[std::size_t(p.out_port)];
-    if (p.out_class == VcClass::kAdaptive)
+    if (p.out_class == hw::VcClass::kAdaptive)
       ++a.adaptive_packets;
-    else if (is_escape(p.out_class))
+    else if (hw::is_escape(p.out_class))
       ++a.escape_packets;
     if (p.via >= 0) ++a.nonminimal_packets;
   }

@@ -61,7 +61,7 @@ class Router : public sc_core::sc_module,
                public hw::CreditSink,
                private OutputLoad {
  public:
-  Router(sc_core::sc_module_name name, const RouterConfig& cfg, NodeId id);
+  Router(sc_core::sc_module_name name, const RouterConfig& cfg, hw::NodeId id);
 
   // Wiring, done by the netlist builder before the run.
   void connect_output(int port, hw::PacketSink* dst, int dst_port, sim::Time latency_ps, sim::Time flit_ps,
@@ -73,8 +73,8 @@ class Router : public sc_core::sc_module,
   // A head that will be fully received at p->arrive_ps (see hw::PacketSink).
   void accept(int port, int vc, hw::Packet* p) override;
 
-  NodeId id() const { return here_.id; }
-  const Coord& coord() const { return here_.coord; }
+  hw::NodeId id() const { return here_.id; }
+  const hw::Coord& coord() const { return here_.coord; }
   int num_ports() const { return ports_.size(); }
   std::string port_name(int port) const;
   bool port_connected(int port) const { return ports_[port].out.connected(); }
@@ -152,9 +152,9 @@ class Router : public sc_core::sc_module,
     return credit_need(p.out_port, p, p.out_class);
   }
   // The same for a way the packet may take (adaptive routing's options).
-  std::uint16_t credit_need(int port, const hw::Packet& p, VcClass cls) const {
+  std::uint16_t credit_need(int port, const hw::Packet& p, hw::VcClass cls) const {
     const int c = credit_charge(port, p);
-    return std::uint16_t(enters_ring(cls) ? 2 * c : c);
+    return std::uint16_t(hw::enters_ring(cls) ? 2 * c : c);
   }
   // The VC a head may take on `out`: its own (a body flit's, or one granted
   // by VC allocation) if it has credits for it, else the best free one.
@@ -173,7 +173,7 @@ class Router : public sc_core::sc_module,
   sim::Time next_wake_staged(sim::Time t);
   // When a head that needs a VC of class cls on `port` could get one (the
   // output aside): router_va.cpp.
-  sim::Time vc_wake(int port, int flits, VcClass cls, sim::Time t);
+  sim::Time vc_wake(int port, int flits, hw::VcClass cls, sim::Time t);
   void depart(int in_port, int in_vc, int out_vc, sim::Time t);
   sim::Time next_wake(sim::Time t);
   // t is always on the clock: arrivals and credits are rounded up by their
@@ -186,7 +186,7 @@ class Router : public sc_core::sc_module,
   // Output VCs of `port` held by a packet (VC allocation stage, wormhole): not free.
   std::uint32_t held_mask(int port) const { return vc_held_.empty() ? 0 : vc_held_[std::size_t(port)]; }
   // held: output VCs that may not be chosen (held by a packet, VC allocation stage).
-  int choose_vc(const Port& out, int flits, VcClass cls, std::uint32_t held = 0) const;
+  int choose_vc(const Port& out, int flits, hw::VcClass cls, std::uint32_t held = 0) const;
   // Adaptive routing: the way (output and VC) the head of input VC `idx`
   // takes this round, written into its head and packet; -1 if none can take
   // it now. option_wake: the earliest time one could (kNever: waits for

@@ -18,12 +18,12 @@
 namespace kairo::router {
 
 struct RouterConfig {
-  const Topology* topo = nullptr;
+  const hw::Topology* topo = nullptr;
   // Dimension order, minimal adaptive, a dragonfly's or a forwarding table
   // (hw/router/routing_unit.h); shared by the network's routers.
   const RoutingUnit* routing = nullptr;
   sim::EventQueue* queue = nullptr;
-  NetworkActivity* activity = nullptr;
+  hw::NetworkActivity* activity = nullptr;
   sim::Clock clock;
   // Filled from RouterParams (hw/router/router_params.h: the defaults live
   // there) by apply_router_params, the one translation both netlists use.
@@ -68,9 +68,9 @@ struct RouterConfig {
   int ni_port(int ni) const { return num_link_ports() + ni; }
   // VCs a packet of class c may use: [vc_first[c], vc_last[c]), as the
   // routing unit divides them (RoutingUnit::vc_classes).
-  std::array<std::uint8_t, kNumVcClasses> vc_first{}, vc_last{};
-  int class_first(VcClass c) const { return vc_first[std::size_t(c)]; }
-  int class_last(VcClass c) const { return vc_last[std::size_t(c)]; }
+  std::array<std::uint8_t, hw::kNumVcClasses> vc_first{}, vc_last{};
+  int class_first(hw::VcClass c) const { return vc_first[std::size_t(c)]; }
+  int class_last(hw::VcClass c) const { return vc_last[std::size_t(c)]; }
 };
 
 }  // namespace kairo::router

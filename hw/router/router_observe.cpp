@@ -62,7 +62,7 @@ void read_alloc(const Router& r, int port, std::uint64_t* out) {
   out[3] = a.vc_requests, out[4] = a.vc_grants, out[5] = a.spec_hits, out[6] = a.spec_misses;
 }
 
-std::string port_dim_name(const Router& r, int port, const Topology* topo) {
+std::string port_dim_name(const Router& r, int port, const hw::Topology* topo) {
   const int d = r.port_dim(port);
   if (d < 0) return "ni";
   if (topo) return topo->dim(d).name;
@@ -144,7 +144,7 @@ class RouterRecording final : public observe::Recording {
 
 }  // namespace
 
-std::unique_ptr<observe::Recording> record(Router& r, const Topology* topo, const observe::TraceFilter& f,
+std::unique_ptr<observe::Recording> record(Router& r, const hw::Topology* topo, const observe::TraceFilter& f,
                                            sim::Trace& trace, const sim::Trace::States* packets) {
   const std::string name = r.name();
   const bool allocator =

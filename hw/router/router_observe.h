@@ -26,7 +26,7 @@ void read_alloc(const Router& r, int port, std::uint64_t* out);
 // The dimension a port runs along: "ni" for a network interface, the
 // topology's name on a mesh/torus ("X"), the port name's prefix on a switch
 // ("up", "down", "wan").
-std::string port_dim_name(const Router& r, int port, const Topology* topo);
+std::string port_dim_name(const Router& r, int port, const hw::Topology* topo);
 
 // Per output port, class "link": busy (the link serializing a packet), pkt
 // (the label of the packet on the link, hw::Packet::label, 0 between
@@ -68,7 +68,7 @@ inline constexpr const char* kCreditClass = "credit";
 // signals only where the router has the feature. `packets`, when given,
 // names the values of each port's `pkt` (an RDMA machine's packet labels).
 // Null when the selection leaves the router nothing. At elaboration only.
-std::unique_ptr<observe::Recording> record(Router& r, const Topology* topo, const observe::TraceFilter& f,
+std::unique_ptr<observe::Recording> record(Router& r, const hw::Topology* topo, const observe::TraceFilter& f,
                                            sim::Trace& trace, const sim::Trace::States* packets);
 
 // A port's state for another process's copy of the router (observe::State):

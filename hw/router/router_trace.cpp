@@ -20,8 +20,8 @@ void Router::trace_departure(int in_port, int in_vc, int out_vc, const hw::Packe
   if (o.pkt != RouterProbe::kOff) tr.set(o.pkt, x.start, p.label), tr.set(o.pkt, x.tail_leaves, 0);
   if (o.vc != RouterProbe::kOff) tr.set(o.vc, x.start, std::uint64_t(out_vc));
   if (o.route != RouterProbe::kOff) {
-    const VcClass c = p.out_class;
-    tr.set(o.route, x.start, p.via >= 0 ? 4 : c == VcClass::kAdaptive ? 1 : is_escape(c) ? 2 : 3);
+    const hw::VcClass c = p.out_class;
+    tr.set(o.route, x.start, p.via >= 0 ? 4 : c == hw::VcClass::kAdaptive ? 1 : hw::is_escape(c) ? 2 : 3);
     tr.set(o.route, x.tail_leaves, 0);
   }
   trace_stall(p.out_port, t, false);

@@ -155,7 +155,7 @@ int Router::sa_requests(Allocator& a, bool speculative, const StagedRound& r) {
 
 void Router::sa_grants(Allocator& a, bool speculative, StagedRound& r) {
   const Time t = r.t;
-  NetworkActivity& act = *cfg_.activity;
+  hw::NetworkActivity& act = *cfg_.activity;
   a.allocate();
   for (int in = 0; in < ports_.size(); ++in) {
     const int vc = a.grant_vc(in);
@@ -233,7 +233,7 @@ void Router::input_vc_left(int idx, hw::PacketFifo& q, Time t, Time last_flit_sa
 // never if every VC is held by a packet still here (its departure, a round
 // of this router, looks again) or if no credit is on its way (the output is
 // marked so that the next credit schedules a round).
-Time Router::vc_wake(int port, int flits, VcClass cls, Time t) {
+Time Router::vc_wake(int port, int flits, hw::VcClass cls, Time t) {
   Port& out = ports_[port];
   apply_credits(out, port, t);
   const std::uint32_t held = held_mask(port);

@@ -12,7 +12,7 @@
 namespace kairo::router {
 namespace {
 
-void check_order(const Topology& topo, const std::vector<int>& order) {
+void check_order(const hw::Topology& topo, const std::vector<int>& order) {
   const int n = topo.num_dims();
   if (int(order.size()) != n) {
     throw std::invalid_argument("routing order lists " + std::to_string(order.size()) +
@@ -36,7 +36,7 @@ void check_order(const Topology& topo, const std::vector<int>& order) {
 // Direction of the next hop in dimension d. A mesh moves toward the
 // destination; a ring takes the shorter way round, `tie` when both are equal
 // (which only happens on the first hop in the ring: see TieBreak).
-int direction(const DimSpec& spec, int from, int to, TieBreak tie, std::uint64_t coin) {
+int direction(const hw::DimSpec& spec, int from, int to, TieBreak tie, std::uint64_t coin) {
   if (!spec.wrap || spec.size < 3) return to > from ? +1 : -1;
   const int plus = (to - from + spec.size) % spec.size;
   const int minus = spec.size - plus;
@@ -58,32 +58,32 @@ int direction(const DimSpec& spec, int from, int to, TieBreak tie, std::uint64_t
 
 void dimension_order_vc_classes(int vcs, std::uint8_t* first, std::uint8_t* last) {
   const auto v = std::uint8_t(vcs), half = std::uint8_t(vcs / 2);
-  auto set = [&](VcClass c, std::uint8_t f, std::uint8_t l) {
+  auto set = [&](hw::VcClass c, std::uint8_t f, std::uint8_t l) {
     first[int(c)] = f;
     last[int(c)] = l;
   };
-  set(VcClass::kLow, 0, half);
-  set(VcClass::kHigh, half, v);
-  set(VcClass::kAny, 0, v);
-  set(VcClass::kRingEntry, 0, v);
-  set(VcClass::kEscLow, 0, 0);
-  set(VcClass::kEscHigh, 0, 0);
-  set(VcClass::kEscRingEntry, 0, 0);
-  set(VcClass::kAdaptive, 0, 0);
-  for (VcClass c : {VcClass::kPhase0, VcClass::kPhase1, VcClass::kPhase2}) set(c, 0, 0);
+  set(hw::VcClass::kLow, 0, half);
+  set(hw::VcClass::kHigh, half, v);
+  set(hw::VcClass::kAny, 0, v);
+  set(hw::VcClass::kRingEntry, 0, v);
+  set(hw::VcClass::kEscLow, 0, 0);
+  set(hw::VcClass::kEscHigh, 0, 0);
+  set(hw::VcClass::kEscRingEntry, 0, 0);
+  set(hw::VcClass::kAdaptive, 0, 0);
+  for (hw::VcClass c : {hw::VcClass::kPhase0, hw::VcClass::kPhase1, hw::VcClass::kPhase2}) set(c, 0, 0);
 }
 
-DimensionOrderRouting::DimensionOrderRouting(const Topology& topo, std::vector<int> order, TieBreak tie,
+DimensionOrderRouting::DimensionOrderRouting(const hw::Topology& topo, std::vector<int> order, TieBreak tie,
                                              DatelineRule dateline, bool bubble)
     : topo_(topo), order_(std::move(order)), tie_(tie), dateline_(dateline), bubble_(bubble) {
   check_order(topo_, order_);
 }
 
-RouteDecision DimensionOrderRouting::route(const Coord& here, const Coord& dst, int in_dim, VcClass in_class,
-                                           std::uint64_t coin) const {
+RouteDecision DimensionOrderRouting::route(const hw::Coord& here, const hw::Coord& dst, int in_dim,
+                                           hw::VcClass in_class, std::uint64_t coin) const {
   for (int d : order_) {
     if (here[d] == dst[d]) continue;
-    const DimSpec& spec = topo_.dim(d);
+    const hw::DimSpec& spec = topo_.dim(d);
     RouteDecision r;
     r.dim = d;
     // A size-2 dimension has a single link to the other node; report it as +1.
@@ -93,7 +93,7 @@ RouteDecision DimensionOrderRouting::route(const Coord& here, const Coord& dst, 
       if (bubble_) {
         // Bubble flow control: no classes; entering the ring is what the
         // routers hold to the stricter rule (a second packet's room).
-        r.vc_class = in_dim == d ? VcClass::kAny : VcClass::kRingEntry;
+        r.vc_class = in_dim == d ? hw::VcClass::kAny : hw::VcClass::kRingEntry;
       } else if (dateline_ == DatelineRule::kAtEntry) {
         // Fixed as the packet enters the ring, by whether its way there
         // crosses the wrap-around link: the classes split the ring's paths
@@ -102,14 +102,14 @@ RouteDecision DimensionOrderRouting::route(const Coord& here, const Coord& dst, 
           r.vc_class = in_class;
         } else {
           const bool will_cross = r.dir > 0 ? dst[d] < here[d] : dst[d] > here[d];
-          r.vc_class = will_cross == (r.dir > 0) ? VcClass::kHigh : VcClass::kLow;
+          r.vc_class = will_cross == (r.dir > 0) ? hw::VcClass::kHigh : hw::VcClass::kLow;
         }
       } else {
         // Dateline: the wrap link and every later hop in this ring use the
         // high half of the VCs, which breaks the ring's cyclic dependency.
-        const bool after_dateline = in_dim == d && in_class == VcClass::kHigh;
+        const bool after_dateline = in_dim == d && in_class == hw::VcClass::kHigh;
         const bool crossing = topo_.crosses_dateline(here, d, r.dir);
-        r.vc_class = after_dateline || crossing ? VcClass::kHigh : VcClass::kLow;
+        r.vc_class = after_dateline || crossing ? hw::VcClass::kHigh : hw::VcClass::kLow;
       }
     }
     return r;
@@ -117,7 +117,7 @@ RouteDecision DimensionOrderRouting::route(const Coord& here, const Coord& dst, 
   return RouteDecision{};  // every coordinate matches: eject to the local NIC
 }
 
-std::unique_ptr<Routing> make_routing(RoutingAlgorithm a, const Topology& topo, std::vector<int> order,
+std::unique_ptr<Routing> make_routing(RoutingAlgorithm a, const hw::Topology& topo, std::vector<int> order,
                                       TieBreak tie, DatelineRule dateline, bool bubble, HalfWay half_way) {
   if (a == RoutingAlgorithm::kMinimalAdaptive)
     return std::make_unique<MinimalAdaptiveRouting>(topo, std::move(order), tie, dateline, bubble, half_way);

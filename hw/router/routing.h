@@ -56,12 +56,12 @@ class Routing : public RoutingUnit {
   // Route one hop (see DimensionOrderRouting::route for the arguments). An
   // adaptive strategy returns its escape hop marked `adaptive` when the
   // packet may also go other ways.
-  virtual RouteDecision route(const Coord& here, const Coord& dst, int in_dim, VcClass in_class,
+  virtual RouteDecision route(const hw::Coord& here, const hw::Coord& dst, int in_dim, hw::VcClass in_class,
                               std::uint64_t coin = 0) const = 0;
   // Every way the packet may leave `here`, preferred ones first and the
   // escape way last; returns how many (at most kMaxRouteOptions).
-  virtual int options(const Coord& here, const Coord& dst, int in_dim, VcClass in_class, std::uint64_t coin,
-                      RouteDecision* out) const {
+  virtual int options(const hw::Coord& here, const hw::Coord& dst, int in_dim, hw::VcClass in_class,
+                      std::uint64_t coin, RouteDecision* out) const {
     out[0] = route(here, dst, in_dim, in_class, coin);
     return 1;
   }
@@ -74,14 +74,14 @@ class Routing : public RoutingUnit {
   // the endpoint marks it with in_dim -1), and carried from hop to hop. S is
   // the final class that calls this, so its route() is called directly.
   template <class S>
-  static void hop_by_coordinates(const S& s, const Topology& topo, const RouterPlace& at, hw::Packet& p) {
+  static void hop_by_coordinates(const S& s, const hw::Topology& topo, const RouterPlace& at, hw::Packet& p) {
     if (p.in_dim < 0) p.dst_coord = topo.coord_of(p.dst);
     const RouteDecision d =
         s.route(at.coord, p.dst_coord, p.in_dim, p.vc_class, s.random_ties() ? packet_coin(p) : 0);
     p.adaptive = d.adaptive;
     if (d.port < 0) {  // arrived: the destination's network interface
       p.out_port = std::int16_t(at.link_ports + p.dst_ni);
-      p.out_class = VcClass::kAny;
+      p.out_class = hw::VcClass::kAny;
       p.out_dim = -1;
     } else {
       p.out_port = std::int16_t(d.port);
@@ -98,7 +98,7 @@ class DimensionOrderRouting final : public Routing {
   // bubble: rings need no dateline classes (bubble flow control: the
   // routers keep a free packet slot in every ring); a hop entering a ring
   // is kRingEntry, every other hop kAny.
-  DimensionOrderRouting(const Topology& topo, std::vector<int> order, TieBreak tie = TieBreak::kBalanced,
+  DimensionOrderRouting(const hw::Topology& topo, std::vector<int> order, TieBreak tie = TieBreak::kBalanced,
                         DatelineRule dateline = DatelineRule::kOnCrossing, bool bubble = false);
 
   // Route one hop. `in_dim`/`in_class` describe the link the packet arrived on
@@ -106,18 +106,18 @@ class DimensionOrderRouting final : public Routing {
   // keeps the class; entering a new dimension starts in class 0; the hop that
   // crosses the dateline and every later hop in that dimension use class 1.
   // `coin`: the packet's random bits, read by TieBreak::kRandom only.
-  RouteDecision route(const Coord& here, const Coord& dst, int in_dim, VcClass in_class,
+  RouteDecision route(const hw::Coord& here, const hw::Coord& dst, int in_dim, hw::VcClass in_class,
                       std::uint64_t coin = 0) const override;
   void next_hop(const RouterPlace& at, hw::Packet& p, OutputLoad&) const override {
     hop_by_coordinates(*this, topo_, at, p);
   }
 
   const std::vector<int>& order() const { return order_; }
-  const Topology& topology() const { return topo_; }
+  const hw::Topology& topology() const { return topo_; }
   bool random_ties() const override { return tie_ == TieBreak::kRandom; }
 
  private:
-  const Topology& topo_;
+  const hw::Topology& topo_;
   std::vector<int> order_;
   TieBreak tie_;
   DatelineRule dateline_;
@@ -136,7 +136,7 @@ enum class RoutingAlgorithm : std::uint8_t { kDimensionOrder, kMinimalAdaptive, 
 // The strategy for `topo`; order and tie as DimensionOrderRouting's (the
 // escape network's for an adaptive one), and bubble for both; half_way for
 // an adaptive one. Throws std::invalid_argument as DimensionOrderRouting does.
-std::unique_ptr<Routing> make_routing(RoutingAlgorithm a, const Topology& topo, std::vector<int> order,
+std::unique_ptr<Routing> make_routing(RoutingAlgorithm a, const hw::Topology& topo, std::vector<int> order,
                                       TieBreak tie, DatelineRule dateline = DatelineRule::kOnCrossing,
                                       bool bubble = false, HalfWay half_way = HalfWay::kBoth);
 

@@ -23,7 +23,7 @@ struct RouteDecision {
   int port = -1;  // link port to leave through; -1 = arrived, eject
   int dim = -1;   // dimension of that hop, -1 when ejecting
   int dir = 0;    // +1 / -1 (for size-2 dims: the direction taken, reported as +1)
-  VcClass vc_class = VcClass::kAny;
+  hw::VcClass vc_class = hw::VcClass::kAny;
   // The packet has other ways to go (RoutingUnit::ways): the router chooses
   // at allocation; this decision is then the escape way.
   bool adaptive = false;
@@ -31,13 +31,13 @@ struct RouteDecision {
 
 // The most ways one hop may offer: every dimension in each direction, plus
 // the escape way.
-inline constexpr int kMaxRouteOptions = 2 * kMaxDims + 1;
+inline constexpr int kMaxRouteOptions = 2 * hw::kMaxDims + 1;
 
 // What a routing unit knows of the router that asks it.
 struct RouterPlace {
-  NodeId id = 0;
+  hw::NodeId id = 0;
   int link_ports = 0;  // ports to other routers; the network interfaces' ports follow
-  Coord coord{};       // mesh/torus: the router's coordinates
+  hw::Coord coord{};   // mesh/torus: the router's coordinates
 };
 
 // The router's outputs as a routing unit may weigh them (UGAL).

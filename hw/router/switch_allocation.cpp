@@ -13,7 +13,7 @@ using sim::Time;
 
 // Downstream VC for a packet: among its class's VCs with credits for the whole
 // packet, the one with the most free credits (lowest index on a tie).
-int Router::choose_vc(const Port& out, int flits, VcClass cls, std::uint32_t held) const {
+int Router::choose_vc(const Port& out, int flits, hw::VcClass cls, std::uint32_t held) const {
   return out.choose_vc(flits, cfg_.class_first(cls), cfg_.class_last(cls), held);
 }
 

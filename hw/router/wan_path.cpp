@@ -6,7 +6,7 @@ namespace kairo::router {
 
 using sim::Time;
 
-WanPath::WanPath(sim::EventQueue& queue, NetworkActivity& activity, const WanPathParams& p)
+WanPath::WanPath(sim::EventQueue& queue, hw::NetworkActivity& activity, const WanPathParams& p)
     : q_(queue), act_(activity), p_(p) {}
 
 void WanPath::connect(hw::CreditSink* up, int up_port, hw::PacketSink* down, int down_port,
@@ -18,7 +18,7 @@ void WanPath::connect(hw::CreditSink* up, int up_port, hw::PacketSink* down, int
   credits_ = down_credits;
 }
 
-const TcpWindow* WanPath::window(NodeId src, NodeId dst) const {
+const TcpWindow* WanPath::window(hw::NodeId src, hw::NodeId dst) const {
   auto it = index_.find(std::uint64_t(src) << 32 | std::uint64_t(dst));
   return it == index_.end() ? nullptr : &it->second->win;
 }

@@ -61,7 +61,7 @@ class WanPath final : public sim::EventTarget, public hw::PacketSink, public hw:
     std::uint64_t peak_queue_bytes = 0;
   };
 
-  WanPath(sim::EventQueue& queue, NetworkActivity& activity, const WanPathParams& p);
+  WanPath(sim::EventQueue& queue, hw::NetworkActivity& activity, const WanPathParams& p);
 
   // `up`: the sending gateway's credits; `down`: the receiving gateway's
   // input port, with `down_credits` flits of buffer.
@@ -74,7 +74,7 @@ class WanPath final : public sim::EventTarget, public hw::PacketSink, public hw:
   const Stats& stats() const { return stats_; }
   std::uint64_t queued_bytes() const { return queued_; }
   // The window of the stream from `src` to `dst` (nullptr: it never sent).
-  const TcpWindow* window(NodeId src, NodeId dst) const;
+  const TcpWindow* window(hw::NodeId src, hw::NodeId dst) const;
 
  private:
   enum Kind : std::uint32_t { kArrive = hw::kFirstOwnEvent, kPace, kAck, kRto, kLinkFree, kCredit };
@@ -105,7 +105,7 @@ class WanPath final : public sim::EventTarget, public hw::PacketSink, public hw:
   void recover(Flow& f, bool timeout);
 
   sim::EventQueue& q_;
-  NetworkActivity& act_;
+  hw::NetworkActivity& act_;
   WanPathParams p_;
   sim::EventContext context_;
   hw::CreditSink* up_ = nullptr;

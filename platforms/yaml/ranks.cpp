@@ -24,7 +24,7 @@ void Reader::read_ranks(const YAML::Node& root, Platform& pl) {
   if (m->IsScalar() && m->Scalar() == "random") {
     pl.ranks_random = true;
     pl.rank_nodes.resize(std::size_t(nodes));
-    for (std::size_t i = 0; i < pl.rank_nodes.size(); ++i) pl.rank_nodes[i] = router::NodeId(i);
+    for (std::size_t i = 0; i < pl.rank_nodes.size(); ++i) pl.rank_nodes[i] = hw::NodeId(i);
     std::uint64_t x = seed;  // Fisher-Yates with splitmix64: the same permutation everywhere
     for (std::size_t i = pl.rank_nodes.size(); i > 1; --i) {
       std::uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
@@ -46,7 +46,7 @@ void Reader::read_ranks(const YAML::Node& root, Platform& pl) {
     if (used[std::size_t(n)])
       fail(at, fmt::format("expected a node no other rank runs on, got node {} again", n));
     used[std::size_t(n)] = true;
-    pl.rank_nodes.push_back(router::NodeId(n));
+    pl.rank_nodes.push_back(hw::NodeId(n));
   }
 }
 

@@ -116,7 +116,7 @@ class Reader {
   void read_topology(const YAML::Node& root, Platform& pl);
   void read_switched(const YAML::Node& n, const std::string& path, Platform& pl);
   void read_dragonfly(const YAML::Node& n, Platform& pl);
-  router::DimSpec read_dim(const YAML::Node& e, std::size_t i, const std::vector<router::DimSpec>& before);
+  hw::DimSpec read_dim(const YAML::Node& e, std::size_t i, const std::vector<hw::DimSpec>& before);
   void read_links(const YAML::Node& root, Platform& pl);
   void read_link_class(const YAML::Node& links, const std::string& name, LinkClass& c, bool required,
                        Platform& pl);
@@ -126,7 +126,7 @@ class Reader {
   void read_cables(const std::optional<YAML::Node>& n, const std::vector<std::string>& names,
                    RouterParams& p);
   void read_order(const YAML::Node& n, const std::vector<std::string>& names, RouterParams& p);
-  void check_router(const std::vector<router::DimSpec>& dims, const RouterParams& p);
+  void check_router(const std::vector<hw::DimSpec>& dims, const RouterParams& p);
   void read_nic(const YAML::Node& n, NicParams& p);
   void check_nic(const RouterParams& r, const NicParams& p);
   void fit_default_mtu(Platform& pl);

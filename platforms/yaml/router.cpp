@@ -6,7 +6,7 @@
 namespace kairo::platforms::yaml {
 
 void Reader::read_router(const YAML::Node& r, const Platform& pl, RouterParams& p) {
-  const std::vector<router::DimSpec>& dims = pl.dims;
+  const std::vector<hw::DimSpec>& dims = pl.dims;
   if (r.IsMap()) check_keys(r, "router", section_keys("router"));
   auto get = [&](const char* key) { return child(r, key); };
   const bool dragonfly = pl.kind == FabricKind::kDragonfly;
@@ -102,7 +102,7 @@ void Reader::read_order(const YAML::Node& n, const std::vector<std::string>& nam
   if (!missing.empty()) fail(path, fmt::format("{}, got {} (missing {})", expect, shown, join(missing)));
 }
 
-void Reader::check_router(const std::vector<router::DimSpec>& dims, const RouterParams& p) {
+void Reader::check_router(const std::vector<hw::DimSpec>& dims, const RouterParams& p) {
   auto pick = [&](std::initializer_list<std::string> keys) { return this->pick(keys, "router"); };
   for (const auto& d : dims) {
     if (d.wrap && d.size >= 3 && p.vcs < 2 && !p.bubble())

@@ -38,20 +38,20 @@ void Reader::read_topology(const YAML::Node& root, Platform& pl) {
   auto list = child(*topo, "dims");
   const char* kDimsExpect = "a list of 1 to 6 dimensions such as {name: X, size: 8, wrap: false}";
   note("topology.dims", *list);
-  if (!list->IsSequence() || list->size() < 1 || list->size() > std::size_t(router::kMaxDims))
+  if (!list->IsSequence() || list->size() < 1 || list->size() > std::size_t(hw::kMaxDims))
     fail("topology.dims",
          fmt::format("expected {}, got {}", kDimsExpect,
                      list->IsSequence() ? fmt::format("{} dimensions", list->size()) : describe(*list)));
 
-  std::vector<router::DimSpec> dims;
+  std::vector<hw::DimSpec> dims;
   std::uint64_t nodes = 1;
   for (std::size_t i = 0; i < list->size(); ++i) {
-    router::DimSpec d = read_dim((*list)[i], i, dims);
+    hw::DimSpec d = read_dim((*list)[i], i, dims);
     nodes *= std::uint64_t(d.size);
-    if (nodes > std::numeric_limits<router::NodeId>::max())
+    if (nodes > std::numeric_limits<hw::NodeId>::max())
       fail("topology.dims." + d.name + ".size",
            fmt::format("expected a machine of at most {} nodes; the dimensions so far give {}",
-                       std::numeric_limits<router::NodeId>::max(), nodes));
+                       std::numeric_limits<hw::NodeId>::max(), nodes));
     dims.push_back(d);
   }
   pl.dims = dims;
@@ -106,15 +106,14 @@ void Reader::read_dragonfly(const YAML::Node& n, Platform& pl) {
   f.edges = f.group_routers * f.groups;
 }
 
-router::DimSpec Reader::read_dim(const YAML::Node& e, std::size_t i,
-                                 const std::vector<router::DimSpec>& before) {
+hw::DimSpec Reader::read_dim(const YAML::Node& e, std::size_t i, const std::vector<hw::DimSpec>& before) {
   const std::string at = fmt::format("topology.dims[{}]", i);
   note(at, e);
   if (!e.IsMap())
     fail(at,
          fmt::format("expected a dimension such as {{name: X, size: 8, wrap: false}}, got {}", describe(e)));
   check_keys(e, at, section_keys("topology.dims.<DIM>"));
-  router::DimSpec d;
+  hw::DimSpec d;
   auto n = child(e, "name");
   if (!n) fail_at(at, at + ".name", "required key missing; expected a dimension name such as X");
   d.name = read_text(*n, at + ".name", "a dimension name such as X");

@@ -61,7 +61,7 @@ std::vector<std::pair<int, int>> pair_cycle(int outer, bool outer_wraps, int inn
   return c;
 }
 
-Grid topology_grid(const router::Topology& t, const std::vector<int>& rank_of_node) {
+Grid topology_grid(const hw::Topology& t, const std::vector<int>& rank_of_node) {
   const int n = t.num_dims();
   if ((n != 3 && n != 6) || rank_of_node.size() != t.num_nodes()) return {};
   const int axes = 3;
@@ -79,7 +79,7 @@ Grid topology_grid(const router::Topology& t, const std::vector<int>& rank_of_no
   g.rank_at.assign(std::size_t(p), 0);
   g.position_of.assign(std::size_t(p), 0);
   for (int pos = 0; pos < p; ++pos) {
-    router::Coord c{};
+    hw::Coord c{};
     for (int a = 0, rest = pos; a < axes; rest /= g.dims[std::size_t(a)], ++a) {
       const auto& [o, i] = cycles[std::size_t(a)][std::size_t(rest % g.dims[std::size_t(a)])];
       c[std::size_t(a)] = o;

@@ -47,7 +47,7 @@ struct Grid {
 // Tofu that Ajima et al. 2009 describe). rank_of_node maps a node to the rank on it. Empty dims when the
 // topology has another number of dimensions, a virtual side is below 3, or
 // a pair has no cycle of single hops (a mesh ring of 3 or more).
-Grid topology_grid(const router::Topology& t, const std::vector<int>& rank_of_node);
+Grid topology_grid(const hw::Topology& t, const std::vector<int>& rank_of_node);
 
 // One cycle through a `outer` x `inner` grid of nodes where consecutive
 // entries (and the last and the first) are one hop apart, given which sides

@@ -11,7 +11,7 @@ namespace kairo::coll {
 
 struct TorusRanks {
   // Dimension sizes; node ids are mixed-radix numbers with dimension 0 as
-  // the fastest digit, as in router::Topology.
+  // the fastest digit, as in hw::Topology.
   std::vector<int> sizes;
   // Dimensions in the order the routers route them (router.routing_order;
   // the declared order 0, 1, ... when empty).

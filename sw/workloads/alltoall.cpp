@@ -28,7 +28,7 @@ coll::TorusRanks torus_ranks(const MachineInfo& m, const std::string& algo) {
   if (!m.topology)
     throw std::invalid_argument(
         fmt::format("{}; {} is a switched fabric (use algo=a2a or algo=pairwise there)", need, plat.name));
-  const router::Topology& topo = *m.topology;
+  const hw::Topology& topo = *m.topology;
   if (std::uint64_t(m.nodes) != topo.num_nodes())
     throw std::invalid_argument(
         fmt::format("{}; this run has {} ranks on {} nodes (ranks.map)", need, m.nodes, topo.num_nodes()));
@@ -37,7 +37,7 @@ coll::TorusRanks torus_ranks(const MachineInfo& m, const std::string& algo) {
   t.routing_order = plat.router.routing_order;
   t.rank_of_node.assign(topo.num_nodes(), -1);
   for (int r = 0; r < m.nodes; ++r) {
-    const router::NodeId n = plat.node_of_rank(std::uint64_t(r));
+    const hw::NodeId n = plat.node_of_rank(std::uint64_t(r));
     t.node_of_rank.push_back(n);
     if (n < topo.num_nodes() && t.rank_of_node[n] < 0) t.rank_of_node[n] = r;
   }

@@ -16,10 +16,10 @@ class PutBw final : public Workload {
     src_ = int(prm.integer("src", 0, 0, m.nodes - 1));
     count_ = int(prm.integer("count", 1, 1, 1 << 20));
     if (m.topology) {  // mesh/torus: one neighbour per TNI, so each has its own link
-      const router::Topology& t = *m.topology;
+      const hw::Topology& t = *m.topology;
       std::vector<int> rank_on(t.num_nodes(), -1);  // node -> rank (ranks.map)
       for (int r = 0; r < m.nodes; ++r) rank_on[m.platform->node_of_rank(std::uint64_t(r))] = r;
-      const router::NodeId here = m.platform->node_of_rank(std::uint64_t(src_));
+      const hw::NodeId here = m.platform->node_of_rank(std::uint64_t(src_));
       for (int d = 0; d < t.num_dims(); ++d)
         for (int dir : {+1, -1})
           if (auto n = t.neighbor(here, d, dir); n && rank_on[*n] >= 0)

@@ -80,7 +80,7 @@ std::string ScenarioWorkload::check_counter(const Expectation& e, int rank) cons
   const auto& names = nic::tni_counters();
   std::size_t i = 0;
   while (names[i].name != e.counter) ++i;
-  const router::NodeId node = m_.platform->node_of_rank(std::uint64_t(rank));
+  const hw::NodeId node = m_.platform->node_of_rank(std::uint64_t(rank));
   std::vector<std::uint64_t> out(names.size());
   std::uint64_t v = 0;
   for (int t = 0; t < m_.tnis; ++t) {

@@ -41,7 +41,7 @@ inline sim::Time staggered_start(int rank, int p, sim::Time skew) {
 
 struct MachineInfo {
   const platforms::Platform* platform = nullptr;
-  const router::Topology* topology = nullptr;
+  const hw::Topology* topology = nullptr;
   int nodes = 0;  // ranks; rank r runs on node platform->node_of_rank(r)
   int tnis = 0;
   bool data = true;        // data mode: real bytes travel and are verified

@@ -266,9 +266,9 @@ namespace {
 // The put model's pingpong latency between ranks 0 and 1, in ns: half the
 // round trip of two 8-byte puts-to-notice (node latency, DMA read, a 2-flit
 // packet through the network, DMA write), starting when the workload starts (1 us).
-double pingpong_model_ns(const platforms::Platform& p, router::NodeId a = 0, router::NodeId b = 1) {
+double pingpong_model_ns(const platforms::Platform& p, hw::NodeId a = 0, hw::NodeId b = 1) {
   const sim::Time period = p.router.clock_period_ps();
-  auto leg = [&](sim::Time post, router::NodeId from, router::NodeId to) {
+  auto leg = [&](sim::Time post, hw::NodeId from, hw::NodeId to) {
     const sim::Time read_done = post + p.nic.node_latency_ps + test::dma_ps(p.nic.dma_bytes_per_s, 8);
     return test::ceil_to(test::network(p, read_done, test::packet_flits(p, 8), from, to), period) +
            test::dma_ps(p.nic.dma_bytes_per_s, 8);

@@ -37,11 +37,11 @@ int hops(const std::vector<Side>& dims, int a, int b) {
   return h;
 }
 
-router::Topology topology(const std::vector<Side>& dims) {
+hw::Topology topology(const std::vector<Side>& dims) {
   static const char* names[] = {"X", "Y", "Z", "A", "B", "C"};
-  std::vector<router::DimSpec> spec;
+  std::vector<hw::DimSpec> spec;
   for (std::size_t d = 0; d < dims.size(); ++d) spec.push_back({names[d], dims[d].size, dims[d].wrap});
-  return router::Topology(spec);
+  return hw::Topology(spec);
 }
 
 // The Tofu shapes (tofu-small, the 1,728-node piece of the K, the whole K)
@@ -55,7 +55,7 @@ TEST(Neighbor, TopologyGridPutsEveryNeighborOneHopAway) {
       {{6, true}, {6, true}, {6, true}},
   };
   for (const auto& dims : shapes) {
-    const router::Topology t = topology(dims);
+    const hw::Topology t = topology(dims);
     const int nodes = int(t.num_nodes());
     std::vector<int> rank_of_node(std::size_t(nodes), 0);
     for (int n = 0; n < nodes; ++n) rank_of_node[std::size_t(n)] = nodes - 1 - n;  // not the identity

@@ -10,7 +10,7 @@
 namespace kairo::fw {
 namespace {
 
-using router::NodeId;
+using hw::NodeId;
 using sim::Time;
 using test::NicBench;
 
@@ -54,7 +54,7 @@ Task pingpong(Rank& r, int peer, Time* round_trip) {
 TEST(FwRank, PingPongRoundTripIsTwoPutsToNotice) {
   auto p = platforms::load_platform("tofu-small");
   Machine m(p);
-  router::Topology topo(p.dims);
+  hw::Topology topo(p.dims);
   const int peer = int(topo.id_of({1, 0, 0, 0, 0, 0}));
   m.bench.write(0, 0x1000 + 8, {9, 8, 7, 6, 5, 4, 3, 2});
   Time rtt = 0;

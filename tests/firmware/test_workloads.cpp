@@ -321,7 +321,7 @@ TEST(Workloads, EveryWorkloadRefusesBuffersLargerThanTheNodeMemory) {
 // and a workload made there from `params`.
 struct Made {
   platforms::Platform plat;
-  std::optional<router::Topology> topo;
+  std::optional<hw::Topology> topo;
   sw::MachineInfo mi;
   std::unique_ptr<sw::Workload> work;
 };

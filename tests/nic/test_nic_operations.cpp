@@ -14,10 +14,10 @@
 namespace kairo::nic {
 namespace {
 
+using hw::NodeId;
 using observe::OpEvent;
 using observe::OpKind;
 using observe::OpRecord;
-using router::NodeId;
 using sim::Time;
 using test::ceil_to;
 using test::dma_ps;
@@ -38,7 +38,7 @@ std::uint64_t value(const std::vector<unsigned char>& b) {
 struct Pair {
   platforms::Platform p = platforms::load_platform("tofu-small");
   NicBench b{p};
-  NodeId src = 0, dst = router::Topology(p.dims).id_of({1, 0, 0, 0, 0, 0});  // X neighbours
+  NodeId src = 0, dst = hw::Topology(p.dims).id_of({1, 0, 0, 0, 0, 0});  // X neighbours
   Time period = p.router.clock_period_ps();
   Time dma8 = dma_ps(p.nic.dma_bytes_per_s, 8);
 };
@@ -113,7 +113,7 @@ TEST(NicAtomics, AnAtomicOnAnUnregisteredKeyCompletesWithTheTargetsError) {
 // write has ended), as the operation log shows.
 TEST(NicAtomics, AtomicsOnOneWordFromFourEnginesAreSerialized) {
   Pair t;
-  router::Topology topo(t.p.dims);
+  hw::Topology topo(t.p.dims);
   observe::OpLog log(t.b.queue, {});
   t.b.machine.set_op_log(&log);
   const NodeId target = t.dst;

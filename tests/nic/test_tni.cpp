@@ -14,7 +14,7 @@
 namespace kairo::nic {
 namespace {
 
-using router::NodeId;
+using hw::NodeId;
 using sim::Time;
 using test::ceil_to;
 using test::network;
@@ -26,7 +26,7 @@ TEST(Tni, EightBytePutBetweenNeighboursCompletesWhenThePutModelSays) {
   auto p = platforms::load_platform("tofu-small");
   NicParams tp;
   NicBench b(p);
-  router::Topology topo(p.dims);
+  hw::Topology topo(p.dims);
   const NodeId src = 0, dst = topo.id_of({1, 0, 0, 0, 0, 0});  // X neighbour
   auto lk = b.registries[src]->add(0x1000, 4096).key;
   auto rk = b.registries[dst]->add(0x8000, 4096).key;
@@ -208,7 +208,7 @@ TEST(Tni, AllTnisTogetherReachTheSumOfTheirDmaBoundRates) {
   auto p = platforms::load_platform("tofu-small");
   NicParams tp;
   NicBench b(p, /*data=*/false);
-  router::Topology topo(p.dims);
+  hw::Topology topo(p.dims);
   const std::uint64_t len = std::uint64_t(4) << 20;
   const NodeId dsts[4] = {topo.id_of({1, 0, 0, 0, 0, 0}), topo.id_of({0, 1, 0, 0, 0, 0}),
                           topo.id_of({0, 0, 1, 0, 0, 0}), topo.id_of({0, 0, 0, 1, 0, 0})};
@@ -292,7 +292,7 @@ TEST(Tni, FullCompletionQueueStallsCommandsUntilPolled) {
   p.nic.completion_queue_depth = 2;
   p.nic.command_queue_depth = 3;
   NicBench b(p);
-  router::Topology topo(p.dims);
+  hw::Topology topo(p.dims);
   const NodeId src = 0, dst = topo.id_of({1, 0, 0, 0, 0, 0});
   auto lk = b.registries[src]->add(0, 4096).key;
   auto rk = b.registries[dst]->add(0, 4096).key;
@@ -354,7 +354,7 @@ TEST(Tni, FullNoticeQueueBackPressuresTheNetworkUntilPolled) {
   auto p = platforms::load_platform("tofu-small");
   p.nic.notice_queue_depth = 1;
   NicBench b(p);
-  router::Topology topo(p.dims);
+  hw::Topology topo(p.dims);
   const NodeId src = 0, dst = topo.id_of({1, 0, 0, 0, 0, 0});
   const std::uint64_t len = 16 * 1920, puts = 6;
   auto lk = b.registries[src]->add(0, puts * len).key;
@@ -459,7 +459,7 @@ TEST(Tni, ARegistrationPastTheNodeMemoryIsRefused) {
 TEST(Tni, APutIntoARegionPastTheMemoryEndFailsAndWritesNothing) {
   const auto p = small_memory_platform();
   NicBench b(p);
-  router::Topology topo(p.dims);
+  hw::Topology topo(p.dims);
   const NodeId src = 0, dst = topo.id_of({1, 0, 0, 0, 0, 0});
   const std::uint64_t end = p.nic.memory_bytes, len = 5000;  // packets of 1920, 1920 and 1160 B
   const MemKey lk = b.registries[src]->add(0, 8192).key;
@@ -486,7 +486,7 @@ TEST(Tni, APutIntoARegionPastTheMemoryEndFailsAndWritesNothing) {
 TEST(Tni, APutRunningPastARegionAtTheMemoryEndWritesNoPacket) {
   const auto p = small_memory_platform();
   NicBench b(p);
-  router::Topology topo(p.dims);
+  hw::Topology topo(p.dims);
   const NodeId src = 0, dst = topo.id_of({1, 0, 0, 0, 0, 0});
   const std::uint64_t end = p.nic.memory_bytes;
   const MemKey lk = b.registries[src]->add(0, 8192).key;
@@ -517,7 +517,7 @@ TEST(Tni, APutRunningPastARegionAtTheMemoryEndWritesNoPacket) {
 TEST(Tni, AGetLandingPastTheMemoryEndFailsAndLeavesTheLocalBufferUntouched) {
   const auto p = small_memory_platform();
   NicBench b(p);
-  router::Topology topo(p.dims);
+  hw::Topology topo(p.dims);
   const NodeId src = 0, dst = topo.id_of({1, 0, 0, 0, 0, 0});
   const std::uint64_t end = p.nic.memory_bytes, len = 5000;
   const MemKey rk = b.registries[dst]->add(0, 8192).key;

@@ -16,7 +16,7 @@
 namespace kairo::nic {
 namespace {
 
-using router::NodeId;
+using hw::NodeId;
 using sim::Time;
 using test::NicBench;
 

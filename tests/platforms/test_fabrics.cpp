@@ -13,7 +13,7 @@
 namespace kairo {
 namespace {
 
-using router::NodeId;
+using hw::NodeId;
 using sim::Time;
 using test::NicBench;
 using namespace kairo::nic;

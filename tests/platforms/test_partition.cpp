@@ -48,9 +48,9 @@ std::uint64_t nodes_of(const Platform& p) {
 
 // Cables between routers of different owners, counted from the owners alone.
 std::uint64_t count_cut(const Platform& p, const std::vector<int>& owner) {
-  const router::Topology topo(p.dims);
+  const hw::Topology topo(p.dims);
   std::set<std::pair<std::uint64_t, std::uint64_t>> cables;
-  for (router::NodeId a = 0; a < topo.num_nodes(); ++a)
+  for (hw::NodeId a = 0; a < topo.num_nodes(); ++a)
     for (int d = 0; d < topo.num_dims(); ++d)
       for (int dir : {1, -1})
         if (auto b = topo.neighbor(a, d, dir); b && owner[a] != owner[*b])
@@ -67,13 +67,13 @@ TEST(Partition, TofuBlocksKeepAbcGroupsWholeAndCutOnlyXyz) {
       for (PartitionMethod m : {PartitionMethod::kAuto, PartitionMethod::kBlocks}) {
         SCOPED_TRACE(name + " N=" + std::to_string(n));
         const Platform p = platforms::load_platform(name);
-        const router::Topology topo(p.dims);
+        const hw::Topology topo(p.dims);
         const Partition r = platforms::partition_platform(p, n, m);
         EXPECT_EQ(r.method, PartitionMethod::kBlocks);
         ASSERT_EQ(r.owner.size(), topo.num_nodes());
         // Every node with the same XYZ has the owner of its group's (a, b, c) = 0 node.
-        for (router::NodeId id = 0; id < topo.num_nodes(); ++id) {
-          router::Coord c = topo.coord_of(id);
+        for (hw::NodeId id = 0; id < topo.num_nodes(); ++id) {
+          hw::Coord c = topo.coord_of(id);
           ASSERT_GE(r.owner[id], 0);
           ASSERT_LT(r.owner[id], n);
           c[3] = c[4] = c[5] = 0;
@@ -100,7 +100,7 @@ TEST(Partition, TofuBlocksKeepAbcGroupsWholeAndCutOnlyXyz) {
         EXPECT_EQ(r.blocks[0] * r.blocks[1] * r.blocks[2], n);
         // Each process owns a box of contiguous coordinates, of the sizes the factorisation gives.
         std::vector<std::vector<std::set<int>>> proj(std::size_t(n), std::vector<std::set<int>>(6));
-        for (router::NodeId id = 0; id < topo.num_nodes(); ++id) {
+        for (hw::NodeId id = 0; id < topo.num_nodes(); ++id) {
           const auto c = topo.coord_of(id);
           for (int d = 0; d < 6; ++d) proj[std::size_t(r.owner[id])][std::size_t(d)].insert(c[d]);
         }

@@ -59,13 +59,13 @@ TEST(AdaptiveRouting, CarriesTransposeBeyondTheBoundOfDimensionOrdersHottestLink
   const double b = p.router.link_flits_per_cycle();
   const std::vector<std::string> booksim = {"router.cable_latency=0ns", "router.host_latency=0ns"};
   // F counted from the routing function itself, independently of the run.
-  const router::Topology topo(p.dims);
+  const hw::Topology topo(p.dims);
   const router::DimensionOrderRouting dor(topo, {0, 1});
-  std::map<std::pair<router::NodeId, int>, int> flows;
-  for (router::NodeId s = 0; s < topo.num_nodes(); ++s) {
-    const router::Coord src = topo.coord_of(s);
-    router::Coord here = src, dst = {src[1], src[0]};
-    for (router::RouteDecision r; (r = dor.route(here, dst, -1, router::VcClass::kAny)).port >= 0;) {
+  std::map<std::pair<hw::NodeId, int>, int> flows;
+  for (hw::NodeId s = 0; s < topo.num_nodes(); ++s) {
+    const hw::Coord src = topo.coord_of(s);
+    hw::Coord here = src, dst = {src[1], src[0]};
+    for (router::RouteDecision r; (r = dor.route(here, dst, -1, hw::VcClass::kAny)).port >= 0;) {
       ++flows[{topo.id_of(here), r.port}];
       here = topo.coord_of(*topo.neighbor_via_port(topo.id_of(here), r.port));
     }
@@ -135,7 +135,7 @@ struct LoneHops {
 };
 
 // One packet alone on torus-8x8 from node 0 (0,0) to `dst`.
-LoneHops lone_packet(router::NodeId dst, const std::string& selection) {
+LoneHops lone_packet(hw::NodeId dst, const std::string& selection) {
   const auto p = platforms::load_platform("torus-8x8",
                                           with(kBookSimAdaptive, {"router.adaptive_selection=" + selection}));
   test::NetBench bench(p);

@@ -19,8 +19,8 @@
 namespace kairo {
 namespace {
 
-using router::Coord;
-using router::VcClass;
+using hw::Coord;
+using hw::VcClass;
 using test::with;
 
 // The classes dimension order gives each hop: entering a ring (from the NIC
@@ -28,7 +28,7 @@ using test::with;
 // mesh dimension is kAny throughout.
 TEST(Bubble, RoutingMarksTheHopsThatEnterARing) {
   const auto p = platforms::load_platform("torus-8x8");
-  const router::Topology topo(p.dims);
+  const hw::Topology topo(p.dims);
   const router::DimensionOrderRouting dor(topo, {0, 1}, router::TieBreak::kBalanced,
                                           router::DatelineRule::kOnCrossing, /*bubble=*/true);
   // (0,0) -> (3,2): X+ three hops, then Y+ two hops.
@@ -53,7 +53,7 @@ TEST(Bubble, RoutingMarksTheHopsThatEnterARing) {
 
   // A mesh has no ring to enter.
   const auto m = platforms::load_platform("mesh-8x8");
-  const router::Topology mesh(m.dims);
+  const hw::Topology mesh(m.dims);
   const router::DimensionOrderRouting mdor(mesh, {0, 1}, router::TieBreak::kBalanced,
                                            router::DatelineRule::kOnCrossing, true);
   EXPECT_EQ(mdor.route({0, 0}, {3, 2}, -1, VcClass::kAny).vc_class, VcClass::kAny);

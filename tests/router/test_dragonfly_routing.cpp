@@ -63,7 +63,7 @@ struct Net {
   std::map<std::pair<int, int>, std::pair<int, int>> exit;
 
   int group(int r) const { return r / a; }
-  NodeId nodes() const { return NodeId(routers) * NodeId(p); }
+  hw::NodeId nodes() const { return hw::NodeId(routers) * hw::NodeId(p); }
   DragonflyShape shape() const { return DragonflyShape{p, a, h, groups, 1}; }
   // The port of router r whose cable reaches router `to`.
   int port_to(int r, int to) const {
@@ -190,19 +190,20 @@ TEST(DragonflyRouting, EveryLinkPortHasOneCableNamedForWhereItGoes) {
 struct Link {
   int from, to, channel;
   bool global;
-  VcClass cls;
+  hw::VcClass cls;
 };
 struct Walk {
   std::vector<Link> links;
   bool ejected = false;
   int end = -1;  // the router it ejects at
   std::string eject_port;
-  VcClass eject_cls = VcClass::kAny;
+  hw::VcClass eject_cls = hw::VcClass::kAny;
   std::int32_t via = -1;
 };
 
 template <class Used>
-Walk walk(const Net& n, const DragonflyRouting& rt, int src, NodeId dst, std::uint64_t coin, Used&& used) {
+Walk walk(const Net& n, const DragonflyRouting& rt, int src, hw::NodeId dst, std::uint64_t coin,
+          Used&& used) {
   Walk w;
   hw::Packet pk;
   pk.dst = dst;
@@ -247,7 +248,7 @@ int count_global(const Walk& w) {
 }
 
 // A node on router r (its hosts in turn, so every host port is met).
-NodeId node_on(const Net& n, int r) { return NodeId(r) * NodeId(n.p) + NodeId(r % n.p); }
+hw::NodeId node_on(const Net& n, int r) { return hw::NodeId(r) * hw::NodeId(n.p) + hw::NodeId(r % n.p); }
 
 // Links of the minimal way from router x to router y: a local link to the
 // router of x's group holding the cable to y's group unless x is it, that
@@ -268,7 +269,7 @@ const auto no_credits = [](int) { return 0; };
 // brought it into its intermediate group, and with no link phase 0 under
 // minimal routing and phase 2 (minimal inside a group) under the others.
 TEST(DragonflyRouting, EjectionTakesAnyVcOrTheVcOfThePacketsPhase) {
-  const auto inc = [](VcClass c, int k) { return VcClass(int(c) + k); };
+  const auto inc = [](hw::VcClass c, int k) { return hw::VcClass(int(c) + k); };
   for (const Shape& s : kShapes) {
     const auto n = make_net(s);
     for (const DragonflyMode m : {DragonflyMode::kMinimal, DragonflyMode::kValiant, DragonflyMode::kUgal}) {
@@ -279,12 +280,12 @@ TEST(DragonflyRouting, EjectionTakesAnyVcOrTheVcOfThePacketsPhase) {
           const Walk a = walk(*n, any, x, node_on(*n, y), coin, no_credits);
           const Walk w = walk(*n, by_phase, x, node_on(*n, y), coin, no_credits);
           ASSERT_TRUE(a.ejected && w.ejected);
-          EXPECT_EQ(a.eject_cls, VcClass::kAny);
+          EXPECT_EQ(a.eject_cls, hw::VcClass::kAny);
           ASSERT_EQ(w.links.size(), a.links.size()) << "the VC at the host does not change the way";
-          VcClass want = m == DragonflyMode::kMinimal ? VcClass::kPhase0 : VcClass::kPhase2;
+          hw::VcClass want = m == DragonflyMode::kMinimal ? hw::VcClass::kPhase0 : hw::VcClass::kPhase2;
           if (!w.links.empty()) {
             want = w.links.back().cls;
-            if (m != DragonflyMode::kMinimal && want == VcClass::kPhase0) want = inc(want, 1);
+            if (m != DragonflyMode::kMinimal && want == hw::VcClass::kPhase0) want = inc(want, 1);
           }
           EXPECT_EQ(int(w.eject_cls), int(want)) << "router " << x << " to " << y << ", mode " << int(m);
         }
@@ -298,8 +299,8 @@ TEST(DragonflyRouting, MinimalWayTakesTheLinksOfTheFormulaLocalGlobalLocal) {
     const auto n = make_net(s);
     const DragonflyRouting rt(n->shape(), DragonflyMode::kMinimal);
     for (int src = 0; src < n->routers; ++src)
-      for (NodeId dst = 0; dst < n->nodes(); ++dst) {
-        const int t = int(dst / NodeId(n->p));
+      for (hw::NodeId dst = 0; dst < n->nodes(); ++dst) {
+        const int t = int(dst / hw::NodeId(n->p));
         const Walk w = walk(*n, rt, src, dst, 0, no_credits);
         ASSERT_TRUE(w.ejected) << src << " -> " << dst;
         EXPECT_EQ(w.end, t);
@@ -311,7 +312,7 @@ TEST(DragonflyRouting, MinimalWayTakesTheLinksOfTheFormulaLocalGlobalLocal) {
         bool crossed = false;
         for (const Link& l : w.links) {
           crossed = crossed || l.global;
-          EXPECT_EQ(l.cls, crossed ? VcClass::kPhase1 : VcClass::kPhase0) << src << " -> " << dst;
+          EXPECT_EQ(l.cls, crossed ? hw::VcClass::kPhase1 : hw::VcClass::kPhase0) << src << " -> " << dst;
         }
         EXPECT_EQ(w.via, -1);
       }
@@ -325,13 +326,13 @@ TEST(DragonflyRouting, ValiantWayPassesTheIntermediateGroupInAtMostFiveLinksWith
   for (const Shape& s : kShapes) {
     const auto n = make_net(s);
     const DragonflyRouting rt(n->shape(), DragonflyMode::kValiant);
-    const NodeId N = n->nodes(), per_group = NodeId(n->a * n->p);
+    const hw::NodeId N = n->nodes(), per_group = hw::NodeId(n->a * n->p);
     for (int src = 0; src < n->routers; ++src)
       for (int t = 0; t < n->routers; ++t)
         for (int I = 0; I < n->groups; ++I) {
           // Node c of group I, a different one for each pair; a multiple of
           // N added must not matter.
-          const NodeId c = NodeId(I) * per_group + NodeId(src + t) % per_group;
+          const hw::NodeId c = hw::NodeId(I) * per_group + hw::NodeId(src + t) % per_group;
           const std::uint64_t coin = std::uint64_t(c) + 977 * std::uint64_t(N);
           const int G = n->group(src), D = n->group(t);
           const Walk w = walk(*n, rt, src, node_on(*n, t), coin, no_credits);
@@ -345,12 +346,14 @@ TEST(DragonflyRouting, ValiantWayPassesTheIntermediateGroupInAtMostFiveLinksWith
           for (std::size_t k = 1; k < w.links.size(); ++k)
             EXPECT_LE(int(w.links[k - 1].cls), int(w.links[k].cls)) << what << ": classes fall at link " << k;
           for (const Link& l : w.links)
-            EXPECT_TRUE(l.cls == VcClass::kPhase0 || l.cls == VcClass::kPhase1 || l.cls == VcClass::kPhase2);
+            EXPECT_TRUE(l.cls == hw::VcClass::kPhase0 || l.cls == hw::VcClass::kPhase1 ||
+                        l.cls == hw::VcClass::kPhase2);
           if (G == D || I == G) {
             EXPECT_EQ(w.via, -1) << what;
             EXPECT_EQ(int(w.links.size()), minimal_links(*n, src, t)) << what;
             EXPECT_EQ(count_global(w), G != D ? 1 : 0) << what;
-            for (const Link& l : w.links) EXPECT_NE(l.cls, VcClass::kPhase0) << what << ": no Valiant leg";
+            for (const Link& l : w.links)
+              EXPECT_NE(l.cls, hw::VcClass::kPhase0) << what << ": no Valiant leg";
             continue;
           }
           EXPECT_EQ(w.via, I) << what;
@@ -366,9 +369,9 @@ TEST(DragonflyRouting, ValiantWayPassesTheIntermediateGroupInAtMostFiveLinksWith
           int globals = 0;
           for (const Link& l : w.links) {
             globals += l.global;
-            const VcClass want_cls = globals == 0 || (globals == 1 && l.global) ? VcClass::kPhase0
-                                     : globals == 1                             ? VcClass::kPhase1
-                                                                                : VcClass::kPhase2;
+            const hw::VcClass want_cls = globals == 0 || (globals == 1 && l.global) ? hw::VcClass::kPhase0
+                                         : globals == 1                             ? hw::VcClass::kPhase1
+                                                                                    : hw::VcClass::kPhase2;
             EXPECT_EQ(l.cls, want_cls) << what;
           }
         }
@@ -380,11 +383,11 @@ TEST(DragonflyRouting, ValiantWayPassesTheIntermediateGroupInAtMostFiveLinksWith
 class DependencyGraph {
  public:
   explicit DependencyGraph(const Net& n) : out_(n.plan.links.size() * 2 * 3) {}
-  void add(const std::vector<std::pair<int, VcClass>>& way) {
+  void add(const std::vector<std::pair<int, hw::VcClass>>& way) {
     for (std::size_t k = 1; k < way.size(); ++k) out_[std::size_t(node(way[k - 1]))].insert(node(way[k]));
   }
   void add(const Walk& w) {
-    std::vector<std::pair<int, VcClass>> way;
+    std::vector<std::pair<int, hw::VcClass>> way;
     for (const Link& l : w.links) way.emplace_back(l.channel, l.cls);
     add(way);
   }
@@ -397,8 +400,8 @@ class DependencyGraph {
   }
 
  private:
-  static int node(const std::pair<int, VcClass>& c) {
-    return c.first * 3 + (int(c.second) - int(VcClass::kPhase0));
+  static int node(const std::pair<int, hw::VcClass>& c) {
+    return c.first * 3 + (int(c.second) - int(hw::VcClass::kPhase0));
   }
   std::vector<std::set<int>> out_;
 };
@@ -407,15 +410,15 @@ class DependencyGraph {
 // phase 0: the local hop inside the intermediate group too), then from v the
 // minimal way, phase 1 up to the global link and phase 2 from it on. Built
 // from the cables here, not by kairo's routing.
-std::vector<std::pair<int, VcClass>> booksim_way(const Net& n, int src, int v, int t) {
-  std::vector<std::pair<int, VcClass>> way;
-  auto hop = [&](int from, int to, VcClass cls) {
+std::vector<std::pair<int, hw::VcClass>> booksim_way(const Net& n, int src, int v, int t) {
+  std::vector<std::pair<int, hw::VcClass>> way;
+  auto hop = [&](int from, int to, hw::VcClass cls) {
     const int port = n.port_to(from, to);
     EXPECT_GE(port, 0) << from << " -> " << to;
     if (port >= 0) way.emplace_back(n.far[std::size_t(from)][std::size_t(port)].channel, cls);
   };
   // The minimal way from x to y: `before` up to the global link, `after` from it on.
-  auto leg = [&](int x, int y, VcClass before, VcClass after) {
+  auto leg = [&](int x, int y, hw::VcClass before, hw::VcClass after) {
     if (n.group(x) == n.group(y)) {
       if (x != y) hop(x, y, before);
       return;
@@ -425,15 +428,15 @@ std::vector<std::pair<int, VcClass>> booksim_way(const Net& n, int src, int v, i
     hop(out, in, after);
     if (in != y) hop(in, y, after);
   };
-  leg(src, v, VcClass::kPhase0, VcClass::kPhase0);
-  leg(v, t, VcClass::kPhase1, VcClass::kPhase2);
+  leg(src, v, hw::VcClass::kPhase0, hw::VcClass::kPhase0);
+  leg(v, t, hw::VcClass::kPhase1, hw::VcClass::kPhase2);
   return way;
 }
 
 TEST(DragonflyRouting, ChannelDependencyGraphsOfMinimalValiantAndUgalAreAcyclic) {
   for (const Shape& s : kShapes) {
     const auto n = make_net(s);
-    const NodeId per_group = NodeId(n->a * n->p);
+    const hw::NodeId per_group = hw::NodeId(n->a * n->p);
     DependencyGraph minimal(*n), valiant(*n), ugal(*n);
     const DragonflyRouting min_rt(n->shape(), DragonflyMode::kMinimal),
         val_rt(n->shape(), DragonflyMode::kValiant), ugal_rt(n->shape(), DragonflyMode::kUgal);
@@ -475,10 +478,10 @@ TEST(DragonflyRouting, ChannelDependencyGraphsOfMinimalValiantAndUgalAreAcyclic)
 TEST(DragonflyRouting, VcClassesGiveEachPhaseAnEqualShareOfTheVcs) {
   const DragonflyShape shape{3, 6, 3, 19, 1};
   auto classes = [&](DragonflyMode m, int vcs) {
-    std::uint8_t f[kNumVcClasses] = {}, l[kNumVcClasses] = {};
+    std::uint8_t f[hw::kNumVcClasses] = {}, l[hw::kNumVcClasses] = {};
     DragonflyRouting(shape, m).vc_classes(vcs, f, l);
     std::vector<std::pair<int, int>> out;
-    for (VcClass c : {VcClass::kPhase0, VcClass::kPhase1, VcClass::kPhase2})
+    for (hw::VcClass c : {hw::VcClass::kPhase0, hw::VcClass::kPhase1, hw::VcClass::kPhase2})
       out.emplace_back(f[int(c)], l[int(c)]);
     return out;
   };
@@ -508,7 +511,7 @@ TEST(DragonflyRouting, VcClassesGiveEachPhaseAnEqualShareOfTheVcs) {
 // source group. The credits are read there only.
 TEST(DragonflyRouting, UgalGoesMinimalUpToTwiceTheValiantQueuePlusTheThreshold) {
   const auto n = make_net(kShapes[0]);  // p=2, a=4, h=2: 9 groups
-  const NodeId per_group = NodeId(n->a * n->p);
+  const hw::NodeId per_group = hw::NodeId(n->a * n->p);
   // The port of router r toward router t the minimal way, and toward group I.
   auto first_port = [&](int r, int t) {
     const int G = n->group(r), D = n->group(t);
@@ -540,7 +543,7 @@ TEST(DragonflyRouting, UgalGoesMinimalUpToTwiceTheValiantQueuePlusTheThreshold) 
               EXPECT_EQ(hop.link, -1);
             } else {
               EXPECT_EQ(hop.port, min_port) << src << " -> " << t << " via " << I;
-              EXPECT_NE(hop.cls, VcClass::kPhase0);
+              EXPECT_NE(hop.cls, hw::VcClass::kPhase0);
             }
             continue;
           }
@@ -565,7 +568,7 @@ TEST(DragonflyRouting, UgalGoesMinimalUpToTwiceTheValiantQueuePlusTheThreshold) 
                                        std::to_string(qn) + ", threshold " + std::to_string(T);
               EXPECT_EQ(hop.port, valiant ? non_port : min_port) << what;
               EXPECT_EQ(pk.via, valiant ? I : -1) << what;
-              EXPECT_EQ(hop.cls == VcClass::kPhase0, valiant) << what;
+              EXPECT_EQ(hop.cls == hw::VcClass::kPhase0, valiant) << what;
               ++cases;
             }
           }

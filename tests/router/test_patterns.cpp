@@ -25,11 +25,11 @@
 namespace kairo {
 namespace {
 
-using router::NodeId;
+using hw::NodeId;
 using traffic::DestinationPicker;
 using traffic::Pattern;
 
-router::Topology grid8(bool wrap) { return router::Topology({{"X", 8, wrap}, {"Y", 8, wrap}}); }
+hw::Topology grid8(bool wrap) { return hw::Topology({{"X", 8, wrap}, {"Y", 8, wrap}}); }
 
 Pattern pattern(const std::string& name) {
   auto p = traffic::parse_pattern(name);
@@ -60,7 +60,7 @@ TEST(Patterns, KairoIdsOn8x8AreBookSimsNodeNumbers) {
 TEST(Patterns, BitrevReversesTheBitsOfTheId) {
   const auto mesh = grid8(false), torus = grid8(true);
   sim::Rng rng(1, 1);
-  for (const router::Topology* t : {&mesh, &torus, static_cast<const router::Topology*>(nullptr)}) {
+  for (const hw::Topology* t : {&mesh, &torus, static_cast<const hw::Topology*>(nullptr)}) {
     DestinationPicker p(64, t, pattern("bitrev"), 1);
     EXPECT_TRUE(p.is_permutation());
     for (NodeId i = 0; i < 64; ++i) {

@@ -11,7 +11,7 @@
 namespace kairo {
 namespace {
 
-using router::NodeId;
+using hw::NodeId;
 using sim::Time;
 
 // Injection channel, then per router routing + VC allocation + switch
@@ -32,7 +32,7 @@ Time simulated_latency(const platforms::Platform& p, NodeId src, NodeId dst, int
 
 TEST(Router, ZeroLoadLatencyMatchesPipelineFormulaOnAMesh) {
   auto p = platforms::load_platform("mesh-8x8");
-  router::Topology topo(p.dims);
+  hw::Topology topo(p.dims);
   // Closed form for this platform (every delay a whole number of 1ns cycles,
   // one flit per cycle): per router 4 cycles of pipeline, per link 1 flit + 1
   // cable cycle, plus injection (1 flit + 1) and the packet's serialization
@@ -49,7 +49,7 @@ TEST(Router, ZeroLoadLatencyMatchesPipelineFormulaOnAMesh) {
 
 TEST(Router, ZeroLoadLatencyMatchesPipelineFormulaOnATorus) {
   auto p = platforms::load_platform("torus-8x8");
-  router::Topology topo(p.dims);
+  hw::Topology topo(p.dims);
   for (int flits : {1, 5}) {
     for (NodeId dst : {topo.id_of({7, 0}), topo.id_of({5, 0}), topo.id_of({4, 4}), topo.id_of({6, 3})}) {
       EXPECT_EQ(simulated_latency(p, 0, dst, flits), zero_load_latency(p, 0, dst, flits))
@@ -60,11 +60,11 @@ TEST(Router, ZeroLoadLatencyMatchesPipelineFormulaOnATorus) {
 
 TEST(Router, ZeroLoadLatencyMatchesPipelineFormulaOnTofuSizeTwoDimensions) {
   auto p = platforms::load_platform("tofu-small");
-  router::Topology topo(p.dims);
-  const router::Coord origin{};
-  std::vector<router::Coord> dsts;
+  hw::Topology topo(p.dims);
+  const hw::Coord origin{};
+  std::vector<hw::Coord> dsts;
   for (int d = 0; d < topo.num_dims(); ++d) {
-    router::Coord c = origin;
+    hw::Coord c = origin;
     c[d] = topo.dim(d).size - 1;  // one hop in each dimension, A and C included
     dsts.push_back(c);
   }
@@ -83,7 +83,7 @@ TEST(Router, ZeroLoadLatencyHoldsWhenAFlitIsNotAWholeNumberOfCycles) {
   // host channel, so the tail of a long packet is paced by the network link.
   auto p = platforms::load_platform("mesh-8x8", {"router.link_bandwidth=3GB/s", "router.host_bandwidth=7GB/s",
                                                  "router.cable_latency=2.5ns"});
-  router::Topology topo(p.dims);
+  hw::Topology topo(p.dims);
   for (int flits : {1, 3, 8})
     for (NodeId dst : {NodeId(1), topo.id_of({4, 6})})
       EXPECT_EQ(simulated_latency(p, 0, dst, flits), zero_load_latency(p, 0, dst, flits))

@@ -34,21 +34,22 @@ namespace kairo::router {
 namespace {
 
 struct Hop {
-  NodeId from;
-  NodeId to;
+  hw::NodeId from;
+  hw::NodeId to;
   RouteDecision decision;
 };
 
-std::string name_of(const Topology& topo, NodeId n) { return topo.coord_string(topo.coord_of(n)); }
+std::string name_of(const hw::Topology& topo, hw::NodeId n) { return topo.coord_string(topo.coord_of(n)); }
 
 // Follow the routing function from src until it ejects, carrying the arrival
 // dimension and class as a router would. Gives up after num_nodes hops.
-std::vector<Hop> walk(const Topology& topo, const DimensionOrderRouting& routing, NodeId src, NodeId dst) {
+std::vector<Hop> walk(const hw::Topology& topo, const DimensionOrderRouting& routing, hw::NodeId src,
+                      hw::NodeId dst) {
   std::vector<Hop> hops;
-  const Coord target = topo.coord_of(dst);
-  NodeId here = src;
+  const hw::Coord target = topo.coord_of(dst);
+  hw::NodeId here = src;
   int in_dim = -1;
-  VcClass in_class = VcClass::kAny;
+  hw::VcClass in_class = hw::VcClass::kAny;
   for (std::uint64_t step = 0; step <= topo.num_nodes(); ++step) {
     const RouteDecision r = routing.route(topo.coord_of(here), target, in_dim, in_class);
     if (r.port < 0) return hops;
@@ -68,7 +69,7 @@ std::vector<Hop> walk(const Topology& topo, const DimensionOrderRouting& routing
 }
 
 // The direction a correct router must take first in dimension d.
-int expected_dir(const DimSpec& spec, int from, int to, TieBreak tie) {
+int expected_dir(const hw::DimSpec& spec, int from, int to, TieBreak tie) {
   if (spec.size == 2) return +1;
   if (!spec.wrap) return to > from ? +1 : -1;
   const int plus = ((to - from) % spec.size + spec.size) % spec.size;
@@ -82,12 +83,12 @@ int expected_dir(const DimSpec& spec, int from, int to, TieBreak tie) {
 
 // Checks one walked route against the routing rules; returns "" when it obeys
 // them, otherwise what went wrong.
-std::string check_route(const Topology& topo, const std::vector<int>& order, TieBreak tie, NodeId src,
-                        NodeId dst, const std::vector<Hop>& hops) {
+std::string check_route(const hw::Topology& topo, const std::vector<int>& order, TieBreak tie, hw::NodeId src,
+                        hw::NodeId dst, const std::vector<Hop>& hops) {
   if (int(hops.size()) != topo.hops(src, dst)) return "route is not minimal";
   if (!hops.empty() && hops.back().to != dst) return "route ends at the wrong node";
-  const Coord s = topo.coord_of(src);
-  const Coord t = topo.coord_of(dst);
+  const hw::Coord s = topo.coord_of(src);
+  const hw::Coord t = topo.coord_of(dst);
   std::size_t order_pos = 0;
   int dim = -1;
   bool wrapped = false;
@@ -100,13 +101,15 @@ std::string check_route(const Topology& topo, const std::vector<int>& order, Tie
       dim = r.dim;
       wrapped = false;
     }
-    const DimSpec& spec = topo.dim(dim);
+    const hw::DimSpec& spec = topo.dim(dim);
     if (r.dir != expected_dir(spec, s[dim], t[dim], tie)) return "wrong direction in " + spec.name;
     if (r.port != topo.port_of(dim, r.dir)) return "port does not match direction in " + spec.name;
     const int c = topo.coord_of(h.from)[dim];
     const int n = topo.coord_of(h.to)[dim];
     wrapped = wrapped || (spec.size >= 3 && std::abs(n - c) != 1);
-    const VcClass want = !topo.is_ring(dim) ? VcClass::kAny : wrapped ? VcClass::kHigh : VcClass::kLow;
+    const hw::VcClass want = !topo.is_ring(dim) ? hw::VcClass::kAny
+                             : wrapped          ? hw::VcClass::kHigh
+                                                : hw::VcClass::kLow;
     if (r.vc_class != want) return "wrong VC class on a hop in " + spec.name;
   }
   return "";
@@ -114,7 +117,7 @@ std::string check_route(const Topology& topo, const std::vector<int>& order, Tie
 
 struct Shape {
   const char* label;
-  std::vector<DimSpec> dims;
+  std::vector<hw::DimSpec> dims;
 };
 
 std::vector<Shape> shapes() {
@@ -138,8 +141,8 @@ std::vector<int> identity_order(int n) {
 }
 
 // Dateline classes of the hops of a route, in order.
-std::vector<VcClass> classes_of(const std::vector<Hop>& hops) {
-  std::vector<VcClass> out;
+std::vector<hw::VcClass> classes_of(const std::vector<Hop>& hops) {
+  std::vector<hw::VcClass> out;
   for (const Hop& h : hops) out.push_back(h.decision.vc_class);
   return out;
 }
@@ -151,11 +154,11 @@ std::vector<int> dims_of(const std::vector<Hop>& hops) {
 }
 
 TEST(Routing, PacketAtItsDestinationEjects) {
-  const Topology topo({{"X", 4, true}, {"Y", 3, false}});
+  const hw::Topology topo({{"X", 4, true}, {"Y", 3, false}});
   const DimensionOrderRouting routing(topo, {0, 1});
-  for (NodeId n = 0; n < topo.num_nodes(); ++n) {
-    const Coord c = topo.coord_of(n);
-    const RouteDecision r = routing.route(c, c, 0, VcClass::kHigh);
+  for (hw::NodeId n = 0; n < topo.num_nodes(); ++n) {
+    const hw::Coord c = topo.coord_of(n);
+    const RouteDecision r = routing.route(c, c, 0, hw::VcClass::kHigh);
     EXPECT_EQ(r.port, -1);
     EXPECT_EQ(r.dim, -1);
   }
@@ -163,14 +166,14 @@ TEST(Routing, PacketAtItsDestinationEjects) {
 
 TEST(Routing, EveryRouteIsMinimalDimensionOrderedAndFollowsTheDatelineRule) {
   for (const Shape& s : shapes()) {
-    const Topology topo(s.dims);
+    const hw::Topology topo(s.dims);
     std::vector<int> forward = identity_order(topo.num_dims());
     std::vector<int> backward(forward.rbegin(), forward.rend());
     for (const std::vector<int>& order : {forward, backward}) {
       for (TieBreak tie : {TieBreak::kPlus, TieBreak::kMinus, TieBreak::kBalanced}) {
         const DimensionOrderRouting routing(topo, order, tie);
-        for (NodeId a = 0; a < topo.num_nodes(); ++a) {
-          for (NodeId b = 0; b < topo.num_nodes(); ++b) {
+        for (hw::NodeId a = 0; a < topo.num_nodes(); ++a) {
+          for (hw::NodeId b = 0; b < topo.num_nodes(); ++b) {
             const std::string err = check_route(topo, order, tie, a, b, walk(topo, routing, a, b));
             ASSERT_EQ(err, "") << s.label << ": " << name_of(topo, a) << " -> " << name_of(topo, b);
           }
@@ -181,7 +184,7 @@ TEST(Routing, EveryRouteIsMinimalDimensionOrderedAndFollowsTheDatelineRule) {
 }
 
 TEST(Routing, TofuOrderXYZACB) {
-  const Topology topo(
+  const hw::Topology topo(
       {{"X", 4, true}, {"Y", 3, true}, {"Z", 3, true}, {"A", 2, false}, {"B", 3, true}, {"C", 2, false}});
   const DimensionOrderRouting routing(topo, {0, 1, 2, 3, 5, 4});
   const auto hops = walk(topo, routing, topo.id_of({0, 0, 0, 0, 0, 0}), topo.id_of({2, 1, 2, 1, 1, 1}));
@@ -195,39 +198,40 @@ TEST(Routing, TofuOrderXYZACB) {
 }
 
 TEST(Routing, DatelineCrossingSwitchesVcClass) {
-  const Topology topo({{"X", 6, true}});
+  const hw::Topology topo({{"X", 6, true}});
   const DimensionOrderRouting routing(topo, {0});
   // 4 -> 1 on a 6-ring: 3 hops either way, tie goes plus: 4->5, 5->0 (the
   // wrap link), 0->1.
   const auto hops = walk(topo, routing, 4, 1);
-  EXPECT_EQ(classes_of(hops), (std::vector<VcClass>{VcClass::kLow, VcClass::kHigh, VcClass::kHigh}))
+  EXPECT_EQ(classes_of(hops),
+            (std::vector<hw::VcClass>{hw::VcClass::kLow, hw::VcClass::kHigh, hw::VcClass::kHigh}))
       << "the wrap hop and every later hop in the ring use the high VC class";
-  EXPECT_EQ(routing.route({0}, {1}, 0, VcClass::kHigh).vc_class, VcClass::kHigh)
+  EXPECT_EQ(routing.route({0}, {1}, 0, hw::VcClass::kHigh).vc_class, hw::VcClass::kHigh)
       << "staying in the ring keeps the class the packet arrived with";
-  EXPECT_EQ(routing.route({0}, {1}, 0, VcClass::kLow).vc_class, VcClass::kLow);
+  EXPECT_EQ(routing.route({0}, {1}, 0, hw::VcClass::kLow).vc_class, hw::VcClass::kLow);
 }
 
 TEST(Routing, EnteringANewRingStartsInTheLowClass) {
-  const Topology topo({{"X", 4, true}, {"Y", 4, true}});
+  const hw::Topology topo({{"X", 4, true}, {"Y", 4, true}});
   const DimensionOrderRouting routing(topo, {0, 1});
   // X 3 -> 0 over the wrap (high), then Y 1 -> 2 without crossing (low).
   const auto hops = walk(topo, routing, topo.id_of({3, 1}), topo.id_of({0, 2}));
   EXPECT_EQ(dims_of(hops), (std::vector<int>{0, 1}));
-  EXPECT_EQ(classes_of(hops), (std::vector<VcClass>{VcClass::kHigh, VcClass::kLow}));
+  EXPECT_EQ(classes_of(hops), (std::vector<hw::VcClass>{hw::VcClass::kHigh, hw::VcClass::kLow}));
 }
 
 TEST(Routing, RingTakesTheShorterWayRound) {
-  const Topology topo({{"X", 8, true}});
+  const hw::Topology topo({{"X", 8, true}});
   const DimensionOrderRouting routing(topo, {0});
   const auto hops = walk(topo, routing, 1, 7);  // 1 -> 0 -> 7 beats 6 hops plus
   ASSERT_EQ(hops.size(), 2u);
   EXPECT_EQ(hops[0].decision.dir, -1);
   EXPECT_EQ(hops[0].to, 0u);
-  EXPECT_EQ(classes_of(hops), (std::vector<VcClass>{VcClass::kLow, VcClass::kHigh}));
+  EXPECT_EQ(classes_of(hops), (std::vector<hw::VcClass>{hw::VcClass::kLow, hw::VcClass::kHigh}));
 }
 
 TEST(Routing, HalfWayRoundFollowsTheTieBreak) {
-  const Topology topo({{"X", 6, true}});
+  const hw::Topology topo({{"X", 6, true}});
   const DimensionOrderRouting plus(topo, {0}, TieBreak::kPlus);
   const DimensionOrderRouting minus(topo, {0}, TieBreak::kMinus);
   const auto p = walk(topo, plus, 0, 3);
@@ -236,8 +240,10 @@ TEST(Routing, HalfWayRoundFollowsTheTieBreak) {
   ASSERT_EQ(m.size(), 3u);
   for (const Hop& h : p) EXPECT_EQ(h.decision.dir, +1);
   for (const Hop& h : m) EXPECT_EQ(h.decision.dir, -1);
-  EXPECT_EQ(classes_of(p), (std::vector<VcClass>{VcClass::kLow, VcClass::kLow, VcClass::kLow}));
-  EXPECT_EQ(classes_of(m), (std::vector<VcClass>{VcClass::kHigh, VcClass::kHigh, VcClass::kHigh}))
+  EXPECT_EQ(classes_of(p),
+            (std::vector<hw::VcClass>{hw::VcClass::kLow, hw::VcClass::kLow, hw::VcClass::kLow}));
+  EXPECT_EQ(classes_of(m),
+            (std::vector<hw::VcClass>{hw::VcClass::kHigh, hw::VcClass::kHigh, hw::VcClass::kHigh}))
       << "going minus from 0 starts on the wrap link";
 }
 
@@ -246,17 +252,18 @@ TEST(Routing, HalfWayRoundFollowsTheTieBreak) {
 // them split evenly each directional link carries (1 + ... + (k/2 - 1)) +
 // (k/2) / 2 = k^2 / 8 flows; with every tie sent plus, + links carry
 // k^2/8 + k/4 and - links k^2/8 - k/4.
-std::map<std::pair<NodeId, int>, int> ring_loads(const Topology& topo, const DimensionOrderRouting& routing) {
-  std::map<std::pair<NodeId, int>, int> load;  // (node, port) -> flows through that link
-  for (NodeId a = 0; a < topo.num_nodes(); ++a)
-    for (NodeId b = 0; b < topo.num_nodes(); ++b)
+std::map<std::pair<hw::NodeId, int>, int> ring_loads(const hw::Topology& topo,
+                                                     const DimensionOrderRouting& routing) {
+  std::map<std::pair<hw::NodeId, int>, int> load;  // (node, port) -> flows through that link
+  for (hw::NodeId a = 0; a < topo.num_nodes(); ++a)
+    for (hw::NodeId b = 0; b < topo.num_nodes(); ++b)
       for (const Hop& h : walk(topo, routing, a, b)) ++load[{h.from, h.decision.port}];
   return load;
 }
 
 TEST(Routing, BalancedTieBreakLoadsBothDirectionsOfAnEvenRingEqually) {
   for (int k : {4, 8, 12}) {
-    const Topology topo({{"X", k, true}});
+    const hw::Topology topo({{"X", k, true}});
     const int even = k * k / 8;
     for (const auto& [link, flows] : ring_loads(topo, DimensionOrderRouting(topo, {0}, TieBreak::kBalanced)))
       EXPECT_EQ(flows, even) << k << "-ring, node " << link.first << " port " << topo.port_name(link.second);
@@ -268,42 +275,42 @@ TEST(Routing, BalancedTieBreakLoadsBothDirectionsOfAnEvenRingEqually) {
 }
 
 TEST(Routing, RandomTieBreakFollowsThePacketsCoin) {
-  const Topology topo({{"X", 8, true}});
+  const hw::Topology topo({{"X", 8, true}});
   const DimensionOrderRouting routing(topo, {0}, TieBreak::kRandom);
   EXPECT_TRUE(routing.random_ties());
-  EXPECT_EQ(routing.route({1}, {5}, -1, VcClass::kAny, 1).dir, +1);
-  EXPECT_EQ(routing.route({1}, {5}, -1, VcClass::kAny, 2).dir, -1);
-  EXPECT_EQ(routing.route({1}, {4}, -1, VcClass::kAny, 2).dir, +1) << "not a tie: the shorter way";
+  EXPECT_EQ(routing.route({1}, {5}, -1, hw::VcClass::kAny, 1).dir, +1);
+  EXPECT_EQ(routing.route({1}, {5}, -1, hw::VcClass::kAny, 2).dir, -1);
+  EXPECT_EQ(routing.route({1}, {4}, -1, hw::VcClass::kAny, 2).dir, +1) << "not a tie: the shorter way";
   EXPECT_FALSE(DimensionOrderRouting(topo, {0}).random_ties()) << "the default is balanced";
 }
 
 TEST(Routing, MeshMovesTowardTheDestinationWithoutWrapping) {
-  const Topology topo({{"X", 5, false}});
+  const hw::Topology topo({{"X", 5, false}});
   const DimensionOrderRouting routing(topo, {0});
   const auto hops = walk(topo, routing, 0, 4);
   ASSERT_EQ(hops.size(), 4u);
   for (const Hop& h : hops) {
     EXPECT_EQ(h.decision.dir, +1);
-    EXPECT_EQ(h.decision.vc_class, VcClass::kAny) << "a mesh has no cyclic dependency to break";
+    EXPECT_EQ(h.decision.vc_class, hw::VcClass::kAny) << "a mesh has no cyclic dependency to break";
   }
 }
 
 TEST(Routing, SizeTwoDimensionUsesItsSingleLinkWithAnyVc) {
   for (bool wrap : {false, true}) {
-    const Topology topo({{"A", 2, wrap}, {"B", 3, true}});
+    const hw::Topology topo({{"A", 2, wrap}, {"B", 3, true}});
     const DimensionOrderRouting routing(topo, {0, 1});
     for (int from : {0, 1}) {
-      const RouteDecision r = routing.route({from, 0}, {1 - from, 0}, -1, VcClass::kAny);
+      const RouteDecision r = routing.route({from, 0}, {1 - from, 0}, -1, hw::VcClass::kAny);
       EXPECT_EQ(r.port, topo.port_of(0, +1));
       EXPECT_EQ(r.dim, 0);
       EXPECT_EQ(r.dir, +1);
-      EXPECT_EQ(r.vc_class, VcClass::kAny);
+      EXPECT_EQ(r.vc_class, hw::VcClass::kAny);
     }
   }
 }
 
 TEST(Routing, OrderMustBeAPermutationOfTheDimensions) {
-  const Topology topo({{"X", 3, true}, {"Y", 3, true}, {"Z", 3, true}});
+  const hw::Topology topo({{"X", 3, true}, {"Y", 3, true}, {"Z", 3, true}});
   EXPECT_THROW(DimensionOrderRouting(topo, {0, 0, 1}), std::invalid_argument);
   EXPECT_THROW(DimensionOrderRouting(topo, {0, 1}), std::invalid_argument);
   EXPECT_THROW(DimensionOrderRouting(topo, {0, 1, 3}), std::invalid_argument);
@@ -312,14 +319,14 @@ TEST(Routing, OrderMustBeAPermutationOfTheDimensions) {
 }
 
 TEST(Routing, RouteComputationDoesNotAllocate) {
-  const Topology topo({{"X", 5, true}, {"Y", 4, true}, {"Z", 2, false}});
+  const hw::Topology topo({{"X", 5, true}, {"Y", 4, true}, {"Z", 2, false}});
   const DimensionOrderRouting routing(topo, {0, 1, 2});
-  std::vector<Coord> coords;
-  for (NodeId n = 0; n < topo.num_nodes(); ++n) coords.push_back(topo.coord_of(n));
+  std::vector<hw::Coord> coords;
+  for (hw::NodeId n = 0; n < topo.num_nodes(); ++n) coords.push_back(topo.coord_of(n));
   const long before = g_allocations.load();
   int ports = 0;
-  for (const Coord& a : coords) {
-    for (const Coord& b : coords) ports += routing.route(a, b, 0, VcClass::kLow).port;
+  for (const hw::Coord& a : coords) {
+    for (const hw::Coord& b : coords) ports += routing.route(a, b, 0, hw::VcClass::kLow).port;
   }
   EXPECT_EQ(g_allocations.load(), before) << "route() allocated on the per-hop path";
   EXPECT_NE(ports, 0);
@@ -334,22 +341,22 @@ TEST(Routing, RouteComputationDoesNotAllocate) {
 struct ChannelGraph {
   int ports;
   std::set<std::pair<int, int>> edges;
-  int channel(NodeId n, int port, int cls) const { return (int(n) * ports + port) * 2 + cls; }
+  int channel(hw::NodeId n, int port, int cls) const { return (int(n) * ports + port) * 2 + cls; }
 };
 
-std::vector<int> classes_for(VcClass c, bool merge_classes) {
-  if (merge_classes || c == VcClass::kLow) return {0};
-  if (c == VcClass::kHigh) return {1};
+std::vector<int> classes_for(hw::VcClass c, bool merge_classes) {
+  if (merge_classes || c == hw::VcClass::kLow) return {0};
+  if (c == hw::VcClass::kHigh) return {1};
   return {0, 1};
 }
 
 // merge_classes = true ignores the dateline (every hop on one class), which
 // must leave cycles on rings: the control showing the check can fail.
-ChannelGraph dependency_graph(const Topology& topo, const DimensionOrderRouting& routing,
+ChannelGraph dependency_graph(const hw::Topology& topo, const DimensionOrderRouting& routing,
                               bool merge_classes) {
   ChannelGraph g{topo.num_link_ports(), {}};
-  for (NodeId a = 0; a < topo.num_nodes(); ++a) {
-    for (NodeId b = 0; b < topo.num_nodes(); ++b) {
+  for (hw::NodeId a = 0; a < topo.num_nodes(); ++a) {
+    for (hw::NodeId b = 0; b < topo.num_nodes(); ++b) {
       const auto hops = walk(topo, routing, a, b);
       for (std::size_t i = 1; i < hops.size(); ++i) {
         const Hop& u = hops[i - 1];
@@ -400,7 +407,7 @@ TEST(Routing, DatelineClassesMakeDimensionOrderRoutingDeadlockFree) {
        {{"X", 4, true}, {"Y", 3, true}, {"Z", 3, false}, {"A", 2, false}, {"B", 3, true}, {"C", 2, false}}},
   };
   for (const Shape& s : tori) {
-    const Topology topo(s.dims);
+    const hw::Topology topo(s.dims);
     std::vector<int> order = identity_order(topo.num_dims());
     std::reverse(order.begin(), order.end());
     for (TieBreak tie : {TieBreak::kPlus, TieBreak::kMinus, TieBreak::kBalanced}) {
@@ -420,14 +427,14 @@ TEST(Routing, DatelineClassesMakeDimensionOrderRoutingDeadlockFree) {
 // way the labels swap, as BookSim's: 5 -> 2 (no wrap) high, 1 -> 6 (over the
 // wrap) low.
 TEST(Routing, DatelineClassFixedAtEntryKeepsItsClassAlongTheRing) {
-  const Topology topo({{"X", 8, true}});
+  const hw::Topology topo({{"X", 8, true}});
   const DimensionOrderRouting routing(topo, {0}, TieBreak::kBalanced, DatelineRule::kAtEntry);
   auto classes = [&](int from, int to) {
-    std::vector<VcClass> c;
-    Coord here{}, dst{};
+    std::vector<hw::VcClass> c;
+    hw::Coord here{}, dst{};
     here[0] = from, dst[0] = to;
     int in_dim = -1;
-    VcClass in_class = VcClass::kAny;
+    hw::VcClass in_class = hw::VcClass::kAny;
     for (RouteDecision r; (r = routing.route(here, dst, in_dim, in_class)).port >= 0;) {
       c.push_back(r.vc_class);
       here[0] = (here[0] + r.dir + 8) % 8;
@@ -435,15 +442,16 @@ TEST(Routing, DatelineClassFixedAtEntryKeepsItsClassAlongTheRing) {
     }
     return c;
   };
-  EXPECT_EQ(classes(6, 1), std::vector<VcClass>(3, VcClass::kHigh));
-  EXPECT_EQ(classes(1, 4), std::vector<VcClass>(3, VcClass::kLow));
-  EXPECT_EQ(classes(5, 2), std::vector<VcClass>(3, VcClass::kHigh)) << "- way, no wrap: the swapped label";
-  EXPECT_EQ(classes(1, 6), std::vector<VcClass>(3, VcClass::kLow))
+  EXPECT_EQ(classes(6, 1), std::vector<hw::VcClass>(3, hw::VcClass::kHigh));
+  EXPECT_EQ(classes(1, 4), std::vector<hw::VcClass>(3, hw::VcClass::kLow));
+  EXPECT_EQ(classes(5, 2), std::vector<hw::VcClass>(3, hw::VcClass::kHigh))
+      << "- way, no wrap: the swapped label";
+  EXPECT_EQ(classes(1, 6), std::vector<hw::VcClass>(3, hw::VcClass::kLow))
       << "- way over the wrap: the swapped label";
 }
 
 TEST(Routing, RingWithoutDatelineClassesWouldDeadlock) {
-  const Topology topo({{"X", 5, true}, {"Y", 4, true}});
+  const hw::Topology topo({{"X", 5, true}, {"Y", 4, true}});
   const DimensionOrderRouting routing(topo, {0, 1});
   EXPECT_FALSE(acyclic(dependency_graph(topo, routing, true), topo.num_nodes()))
       << "control: a 5-ring with one VC class must show a cyclic dependency";

@@ -15,7 +15,7 @@ namespace {
 
 struct Shape {
   const char* label;
-  std::vector<DimSpec> dims;
+  std::vector<hw::DimSpec> dims;
 };
 
 // Small shapes covering meshes, tori, even and odd rings, size-2 and size-1
@@ -35,12 +35,12 @@ std::vector<Shape> shapes() {
 }
 
 // Hop distance from `src` to every node, following only cabled ports.
-std::vector<int> bfs_distances(const Topology& topo, NodeId src) {
+std::vector<int> bfs_distances(const hw::Topology& topo, hw::NodeId src) {
   std::vector<int> dist(topo.num_nodes(), -1);
-  std::deque<NodeId> frontier{src};
+  std::deque<hw::NodeId> frontier{src};
   dist[src] = 0;
   while (!frontier.empty()) {
-    const NodeId n = frontier.front();
+    const hw::NodeId n = frontier.front();
     frontier.pop_front();
     for (int p = 0; p < topo.num_link_ports(); ++p) {
       const auto next = topo.neighbor_via_port(n, p);
@@ -52,70 +52,71 @@ std::vector<int> bfs_distances(const Topology& topo, NodeId src) {
   return dist;
 }
 
-Topology tofu_like() {
-  return Topology(
+hw::Topology tofu_like() {
+  return hw::Topology(
       {{"X", 2, true}, {"Y", 3, true}, {"Z", 2, true}, {"A", 2, false}, {"B", 3, true}, {"C", 2, false}});
 }
 
-std::string error_of(std::vector<DimSpec> dims) {
+std::string error_of(std::vector<hw::DimSpec> dims) {
   try {
-    Topology topo(std::move(dims));
+    hw::Topology topo(std::move(dims));
   } catch (const std::invalid_argument& e) {
     return e.what();
   }
   return "";
 }
 
-TEST(Topology, NodeCountIsProductOfDimensionSizes) {
+TEST(hw::Topology, NodeCountIsProductOfDimensionSizes) {
   for (const Shape& s : shapes()) {
     std::uint64_t product = 1;
-    for (const DimSpec& d : s.dims) product *= std::uint64_t(d.size);
-    EXPECT_EQ(Topology(s.dims).num_nodes(), product) << s.label;
+    for (const hw::DimSpec& d : s.dims) product *= std::uint64_t(d.size);
+    EXPECT_EQ(hw::Topology(s.dims).num_nodes(), product) << s.label;
   }
 }
 
-TEST(Topology, NodeIdIsMixedRadixWithFirstDimensionFastest) {
-  const Topology topo({{"X", 3, false}, {"Y", 4, true}, {"Z", 5, false}});
+TEST(hw::Topology, NodeIdIsMixedRadixWithFirstDimensionFastest) {
+  const hw::Topology topo({{"X", 3, false}, {"Y", 4, true}, {"Z", 5, false}});
   // id = x + 3 * (y + 4 * z)
   EXPECT_EQ(topo.id_of({1, 0, 0}), 1u);
   EXPECT_EQ(topo.id_of({0, 1, 0}), 3u);
   EXPECT_EQ(topo.id_of({0, 0, 1}), 12u);
   EXPECT_EQ(topo.id_of({2, 3, 4}), 2u + 3u * (3u + 4u * 4u));
-  EXPECT_EQ(topo.coord_of(59), (Coord{2, 3, 4, 0, 0, 0}));
+  EXPECT_EQ(topo.coord_of(59), (hw::Coord{2, 3, 4, 0, 0, 0}));
 }
 
-TEST(Topology, EveryNodeIdRoundTripsThroughItsCoordinate) {
+TEST(hw::Topology, EveryNodeIdRoundTripsThroughItsCoordinate) {
   for (const Shape& s : shapes()) {
-    const Topology topo(s.dims);
-    for (NodeId n = 0; n < topo.num_nodes(); ++n) {
-      const Coord c = topo.coord_of(n);
+    const hw::Topology topo(s.dims);
+    for (hw::NodeId n = 0; n < topo.num_nodes(); ++n) {
+      const hw::Coord c = topo.coord_of(n);
       for (int d = 0; d < topo.num_dims(); ++d) {
         ASSERT_GE(c[d], 0) << s.label;
         ASSERT_LT(c[d], topo.dim(d).size) << s.label;
       }
-      for (int d = topo.num_dims(); d < kMaxDims; ++d) ASSERT_EQ(c[d], 0) << s.label << ": unused dim not 0";
+      for (int d = topo.num_dims(); d < hw::kMaxDims; ++d)
+        ASSERT_EQ(c[d], 0) << s.label << ": unused dim not 0";
       ASSERT_EQ(topo.id_of(c), n) << s.label << " node " << n;
     }
   }
 }
 
-TEST(Topology, CoordStringNamesEachDimensionInLowerCase) {
-  const Topology topo = tofu_like();
+TEST(hw::Topology, CoordStringNamesEachDimensionInLowerCase) {
+  const hw::Topology topo = tofu_like();
   EXPECT_EQ(topo.coord_string({1, 0, 0, 0, 1, 0}), "x1y0z0a0b1c0");
   EXPECT_EQ(topo.coord_string({1, 2, 1, 1, 2, 1}), "x1y2z1a1b2c1");
 }
 
-TEST(Topology, DimensionLookupIgnoresCase) {
-  const Topology topo = tofu_like();
+TEST(hw::Topology, DimensionLookupIgnoresCase) {
+  const hw::Topology topo = tofu_like();
   EXPECT_EQ(topo.dim_index("X"), 0);
   EXPECT_EQ(topo.dim_index("b"), 4);
   EXPECT_EQ(topo.dim_index("c"), 5);
   EXPECT_EQ(topo.dim_index("W"), -1);
 }
 
-TEST(Topology, PortsArePlusThenMinusInDeclarationOrder) {
+TEST(hw::Topology, PortsArePlusThenMinusInDeclarationOrder) {
   // X ring: xp xm; Y size 2: y; Z size 1: none; A mesh: ap am.
-  const Topology topo({{"X", 4, true}, {"Y", 2, true}, {"Z", 1, false}, {"A", 3, false}});
+  const hw::Topology topo({{"X", 4, true}, {"Y", 2, true}, {"Z", 1, false}, {"A", 3, false}});
   ASSERT_EQ(topo.num_link_ports(), 5);
   const std::vector<std::string> names{"xp", "xm", "y", "ap", "am"};
   const std::vector<int> dims{0, 0, 1, 3, 3};
@@ -128,17 +129,17 @@ TEST(Topology, PortsArePlusThenMinusInDeclarationOrder) {
   }
 }
 
-TEST(Topology, SizeTwoDimensionHasOneLinkPerNode) {
+TEST(hw::Topology, SizeTwoDimensionHasOneLinkPerNode) {
   for (bool wrap : {false, true}) {
-    const Topology topo({{"A", 2, wrap}, {"B", 3, true}});
+    const hw::Topology topo({{"A", 2, wrap}, {"B", 3, true}});
     const int a = topo.port_of(0, +1);
     EXPECT_EQ(topo.port_of(0, -1), a) << "both directions share the one A link";
     EXPECT_EQ(topo.port_dir(a), 0);
     EXPECT_EQ(topo.port_name(a), "a");
     EXPECT_EQ(topo.peer_port(a), a) << "the A link arrives on the A port of the other node";
     EXPECT_FALSE(topo.is_ring(0));
-    for (NodeId n = 0; n < topo.num_nodes(); ++n) {
-      Coord other = topo.coord_of(n);
+    for (hw::NodeId n = 0; n < topo.num_nodes(); ++n) {
+      hw::Coord other = topo.coord_of(n);
       other[0] = 1 - other[0];
       EXPECT_EQ(topo.neighbor(n, 0, +1), topo.id_of(other));
       EXPECT_EQ(topo.neighbor(n, 0, -1), topo.id_of(other));
@@ -147,41 +148,41 @@ TEST(Topology, SizeTwoDimensionHasOneLinkPerNode) {
   }
 }
 
-TEST(Topology, SizeOneDimensionHasNoLink) {
-  const Topology topo({{"X", 3, true}, {"A", 1, true}, {"C", 1, false}});
+TEST(hw::Topology, SizeOneDimensionHasNoLink) {
+  const hw::Topology topo({{"X", 3, true}, {"A", 1, true}, {"C", 1, false}});
   EXPECT_EQ(topo.num_link_ports(), 2);
   for (int d : {1, 2}) {
     EXPECT_EQ(topo.port_of(d, +1), -1);
     EXPECT_EQ(topo.port_of(d, -1), -1);
-    for (NodeId n = 0; n < topo.num_nodes(); ++n) {
+    for (hw::NodeId n = 0; n < topo.num_nodes(); ++n) {
       EXPECT_FALSE(topo.neighbor(n, d, +1));
       EXPECT_FALSE(topo.neighbor(n, d, -1));
     }
   }
 }
 
-TEST(Topology, MeshBoundaryPortExistsButIsUnconnected) {
-  const Topology topo({{"X", 4, false}});
+TEST(hw::Topology, MeshBoundaryPortExistsButIsUnconnected) {
+  const hw::Topology topo({{"X", 4, false}});
   EXPECT_EQ(topo.num_link_ports(), 2);
   EXPECT_FALSE(topo.neighbor(0, 0, -1));
   EXPECT_FALSE(topo.neighbor_via_port(3, topo.port_of(0, +1)));
-  EXPECT_EQ(topo.neighbor(0, 0, +1), NodeId(1));
-  EXPECT_EQ(topo.neighbor(3, 0, -1), NodeId(2));
+  EXPECT_EQ(topo.neighbor(0, 0, +1), hw::NodeId(1));
+  EXPECT_EQ(topo.neighbor(3, 0, -1), hw::NodeId(2));
 }
 
-TEST(Topology, TorusWrapLinkJoinsTheTwoEnds) {
-  const Topology topo({{"X", 5, true}, {"Y", 4, true}});
+TEST(hw::Topology, TorusWrapLinkJoinsTheTwoEnds) {
+  const hw::Topology topo({{"X", 5, true}, {"Y", 4, true}});
   EXPECT_EQ(topo.neighbor(topo.id_of({4, 2}), 0, +1), topo.id_of({0, 2}));
   EXPECT_EQ(topo.neighbor(topo.id_of({0, 2}), 0, -1), topo.id_of({4, 2}));
   EXPECT_EQ(topo.neighbor(topo.id_of({1, 0}), 1, -1), topo.id_of({1, 3}));
   EXPECT_EQ(topo.neighbor(topo.id_of({1, 3}), 1, +1), topo.id_of({1, 0}));
 }
 
-TEST(Topology, NeighbourChangesOnlyOneCoordinateByOneStep) {
+TEST(hw::Topology, NeighbourChangesOnlyOneCoordinateByOneStep) {
   for (const Shape& s : shapes()) {
-    const Topology topo(s.dims);
-    for (NodeId n = 0; n < topo.num_nodes(); ++n) {
-      const Coord c = topo.coord_of(n);
+    const hw::Topology topo(s.dims);
+    for (hw::NodeId n = 0; n < topo.num_nodes(); ++n) {
+      const hw::Coord c = topo.coord_of(n);
       for (int d = 0; d < topo.num_dims(); ++d) {
         for (int dir : {+1, -1}) {
           const int size = topo.dim(d).size;
@@ -192,7 +193,7 @@ TEST(Topology, NeighbourChangesOnlyOneCoordinateByOneStep) {
           const auto got = topo.neighbor(n, d, dir);
           ASSERT_EQ(bool(got), connected) << s.label << " " << topo.coord_string(c) << " dim " << d;
           if (!connected) continue;
-          Coord expect = c;
+          hw::Coord expect = c;
           expect[d] = want;
           ASSERT_EQ(topo.coord_of(*got), expect) << s.label << " " << topo.coord_string(c) << " dim " << d;
         }
@@ -201,15 +202,15 @@ TEST(Topology, NeighbourChangesOnlyOneCoordinateByOneStep) {
   }
 }
 
-TEST(Topology, LinkLeavingThroughAPortArrivesOnItsPeerPort) {
+TEST(hw::Topology, LinkLeavingThroughAPortArrivesOnItsPeerPort) {
   for (const Shape& s : shapes()) {
-    const Topology topo(s.dims);
+    const hw::Topology topo(s.dims);
     for (int p = 0; p < topo.num_link_ports(); ++p) {
       EXPECT_EQ(topo.peer_port(topo.peer_port(p)), p) << s.label;
       EXPECT_EQ(topo.port_dim(topo.peer_port(p)), topo.port_dim(p)) << s.label;
       EXPECT_EQ(topo.port_dir(topo.peer_port(p)), -topo.port_dir(p)) << s.label;
     }
-    for (NodeId n = 0; n < topo.num_nodes(); ++n) {
+    for (hw::NodeId n = 0; n < topo.num_nodes(); ++n) {
       for (int p = 0; p < topo.num_link_ports(); ++p) {
         const auto far = topo.neighbor_via_port(n, p);
         if (!far) continue;
@@ -221,12 +222,12 @@ TEST(Topology, LinkLeavingThroughAPortArrivesOnItsPeerPort) {
   }
 }
 
-TEST(Topology, HopsMatchBreadthFirstSearchOverTheCables) {
+TEST(hw::Topology, HopsMatchBreadthFirstSearchOverTheCables) {
   for (const Shape& s : shapes()) {
-    const Topology topo(s.dims);
-    for (NodeId a = 0; a < topo.num_nodes(); ++a) {
+    const hw::Topology topo(s.dims);
+    for (hw::NodeId a = 0; a < topo.num_nodes(); ++a) {
       const std::vector<int> dist = bfs_distances(topo, a);
-      for (NodeId b = 0; b < topo.num_nodes(); ++b) {
+      for (hw::NodeId b = 0; b < topo.num_nodes(); ++b) {
         ASSERT_EQ(topo.hops(a, b), dist[b]) << s.label << ": " << topo.coord_string(topo.coord_of(a))
                                             << " -> " << topo.coord_string(topo.coord_of(b));
       }
@@ -234,8 +235,8 @@ TEST(Topology, HopsMatchBreadthFirstSearchOverTheCables) {
   }
 }
 
-TEST(Topology, RingDistanceTakesTheShorterWayRound) {
-  const Topology topo({{"X", 6, true}, {"Y", 6, false}, {"Z", 5, true}});
+TEST(hw::Topology, RingDistanceTakesTheShorterWayRound) {
+  const hw::Topology topo({{"X", 6, true}, {"Y", 6, false}, {"Z", 5, true}});
   EXPECT_EQ(topo.dim_hops(0, 0, 5), 1) << "ring: one hop over the wrap link";
   EXPECT_EQ(topo.dim_hops(1, 0, 5), 5) << "mesh: no wrap link";
   EXPECT_EQ(topo.dim_hops(0, 0, 3), 3) << "even ring: exactly half way";
@@ -244,11 +245,11 @@ TEST(Topology, RingDistanceTakesTheShorterWayRound) {
   EXPECT_EQ(topo.dim_hops(2, 4, 4), 0);
 }
 
-TEST(Topology, DatelineIsExactlyTheWrapLinkOfARing) {
+TEST(hw::Topology, DatelineIsExactlyTheWrapLinkOfARing) {
   for (const Shape& s : shapes()) {
-    const Topology topo(s.dims);
-    for (NodeId n = 0; n < topo.num_nodes(); ++n) {
-      const Coord c = topo.coord_of(n);
+    const hw::Topology topo(s.dims);
+    for (hw::NodeId n = 0; n < topo.num_nodes(); ++n) {
+      const hw::Coord c = topo.coord_of(n);
       for (int d = 0; d < topo.num_dims(); ++d) {
         const int size = topo.dim(d).size;
         const bool ring = topo.dim(d).wrap && size >= 3;
@@ -263,7 +264,7 @@ TEST(Topology, DatelineIsExactlyTheWrapLinkOfARing) {
   }
 }
 
-TEST(Topology, ImpossibleShapesAreRejectedNamingTheDimension) {
+TEST(hw::Topology, ImpossibleShapesAreRejectedNamingTheDimension) {
   EXPECT_NE(error_of({}).find("no dimensions"), std::string::npos);
   const std::string too_many =
       error_of({{"X", 2}, {"Y", 2}, {"Z", 2}, {"A", 2}, {"B", 2}, {"C", 2}, {"D", 2}});

@@ -162,7 +162,7 @@ std::vector<Time> delivery_gaps(const std::vector<std::string>& sets) {
   const auto p = platforms::load_platform(
       "mesh-8x8", with(kBookSim, with({"router.vc_buffer_flits=64", "router.islip_iterations=1"}, sets)));
   test::NetBench bench(p);
-  const router::NodeId src = 9, east = 10, north = 17;  // (1,1), (2,1), (1,2)
+  const hw::NodeId src = 9, east = 10, north = 17;  // (1,1), (2,1), (1,2)
   for (int k = 0; k < 40; ++k) bench.send(src, k % 2 ? north : east, 4, 0);
   bench.run();
   std::vector<test::Delivery> d = bench.deliveries();

@@ -85,7 +85,7 @@ struct Bench {
   static constexpr Time kFlit = 51'200, kAccess = 512'000, kLatency = 10'000'000'000;
   static constexpr std::uint32_t kBytes = 1536, kFlits = 24;
   kairo::sim::EventQueue q{1000};
-  kairo::router::NetworkActivity act;
+  kairo::hw::NetworkActivity act;
   NullCredits up;
   Receiver down;
   kairo::hw::PacketPool pool;
@@ -94,7 +94,7 @@ struct Bench {
       : path(q, act, {kFlit, kLatency, kAccess, queue_bytes, rto, iw, 0}) {
     path.connect(&up, 0, &down, 0, 1 << 30);
   }
-  void send(kairo::router::NodeId src, kairo::router::NodeId dst, int n) {
+  void send(kairo::hw::NodeId src, kairo::hw::NodeId dst, int n) {
     for (int i = 0; i < n; ++i) {
       kairo::hw::Packet* p = pool.get();
       p->id = std::uint64_t(src) << 32 | std::uint64_t(i);
@@ -139,7 +139,7 @@ TEST(WanPath, TheBottleneckDropsWhatOverflowsItsBufferAndTheTimerResendsIt) {
   const std::uint64_t queue = 10 * Bench::kBytes + 700;  // room for 10 segments, not 11
   const Time rto = 200'000'000'000;
   Bench b(queue, 3, rto);
-  for (kairo::router::NodeId s = 0; s < 40; ++s) b.send(s, 100 + s, 1);
+  for (kairo::hw::NodeId s = 0; s < 40; ++s) b.send(s, 100 + s, 1);
   b.q.run_until(kairo::sim::kNever);
   // Each timeout resends the survivors together: the FIFO keeps `kept` again.
   const std::uint64_t kept = queue / Bench::kBytes;

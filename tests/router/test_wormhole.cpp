@@ -170,7 +170,7 @@ struct IdleClient : hw::EndpointClient {
 
 TEST(Wormhole, BodyFlitsTakeTheirPacketsFieldsNotTheHeadFlitsObject) {
   sim::EventQueue q(1000);
-  router::NetworkActivity act;
+  hw::NetworkActivity act;
   hw::PacketPool flit_pool, pool;
   hw::Endpoint::Setup s;
   s.queue = &q;

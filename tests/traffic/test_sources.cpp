@@ -208,20 +208,20 @@ TEST(PacketSizeMix, ParsesSizesWithWeightsAndRefusesAnythingElseNamingTheOption)
 // share to the hotspot set is f + (1 - f) |H \ {s}| / (N - 1); summed over
 // sources with M packets each, the count is a sum of binomials.
 TEST(HotSpot, ShareToTheHotspotsIsTheFractionPlusTheirUniformShare) {
-  const std::vector<router::NodeId> hot = {5, 40};
+  const std::vector<hw::NodeId> hot = {5, 40};
   const std::uint64_t nodes = 64, per_source = 20000;
   for (double f : {0.0, 0.2, 0.7}) {
-    const traffic::DestinationPicker picker(router::NodeId(nodes), nullptr, traffic::Pattern::kHotspot, 1,
-                                            hot, f);
+    const traffic::DestinationPicker picker(hw::NodeId(nodes), nullptr, traffic::Pattern::kHotspot, 1, hot,
+                                            f);
     double to_hot = 0, expected = 0, variance = 0, to_first = 0;
-    for (router::NodeId s = 0; s < nodes; ++s) {
+    for (hw::NodeId s = 0; s < nodes; ++s) {
       sim::Rng rng(1, s);
       const bool is_hot = s == 5 || s == 40;
       const double q = f + (1 - f) * double(hot.size() - (is_hot ? 1 : 0)) / double(nodes - 1);
       expected += double(per_source) * q;
       variance += double(per_source) * q * (1 - q);
       for (std::uint64_t i = 0; i < per_source; ++i) {
-        const router::NodeId d = picker.pick(s, rng);
+        const hw::NodeId d = picker.pick(s, rng);
         if (!is_hot) ASSERT_NE(d, s) << "only a hotspot sends to itself";
         to_hot += d == 5 || d == 40;
         to_first += d == 5;
