@@ -1,4 +1,4 @@
-// The processes of a partitioned run (issue 17, docs/parallel.md), over Open
+// The processes of a partitioned run (docs/parallel.md), over Open
 // MPI. kairo initialises MPI only when mpirun started it (Open MPI's
 // OMPI_COMM_WORLD_SIZE is set); a kairo started without mpirun is a world of
 // one process and never touches MPI, so it runs exactly as it always has.
