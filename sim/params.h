@@ -92,12 +92,7 @@ class ParamBlock {
                      const char* what, const char* doc) {
     ParamDecl& d = add(name, kind, std::to_string(defaults_.*m), doc);
     d.what = what, d.min = min, d.max = max;
-    d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = T(v.count); };
-    d.get = [m](const void* s) {
-      ParamValue v;
-      v.count = static_cast<long long>(static_cast<const S*>(s)->*m);
-      return v;
-    };
+    bind(d, m, &ParamValue::count);
     return d;
   }
   template <typename T>
@@ -133,12 +128,7 @@ class ParamBlock {
   ParamDecl& flag(const char* name, bool S::*m, const char* what, const char* doc) {
     ParamDecl& d = add(name, ParamKind::kBool, defaults_.*m ? "true" : "false", doc);
     d.what = what;
-    d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = v.flag; };
-    d.get = [m](const void* s) {
-      ParamValue v;
-      v.flag = static_cast<const S*>(s)->*m;
-      return v;
-    };
+    bind(d, m, &ParamValue::flag);
     return d;
   }
   // A value of its own shape, read by hand; declared for the key lists and the table.
@@ -152,6 +142,16 @@ class ParamBlock {
   const S& defaults() const { return defaults_; }
 
  private:
+  // The declaration's setter and getter: member m of S, as field f of a value.
+  template <typename T, typename V>
+  static void bind(ParamDecl& d, T S::*m, V ParamValue::*f) {
+    d.set = [m, f](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = T(v.*f); };
+    d.get = [m, f](const void* s) {
+      ParamValue v;
+      v.*f = V(static_cast<const S*>(s)->*m);
+      return v;
+    };
+  }
   ParamDecl& add(const char* name, ParamKind kind, std::string deflt, const char* doc) {
     ParamDecl d;
     d.key = section_ + "." + name;
@@ -181,12 +181,7 @@ ParamDecl& ParamBlock<S>::bytes(const char* name, T S::*m, std::uint64_t min, st
                                 const char* example, const char* what, const char* doc) {
   ParamDecl& d = add(name, ParamKind::kBytes, shown_bytes(std::uint64_t(defaults_.*m)), doc);
   d.what = what, d.example = example, d.min_bytes = min, d.max_bytes = max;
-  d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = T(v.bytes); };
-  d.get = [m](const void* s) {
-    ParamValue v;
-    v.bytes = std::uint64_t(static_cast<const S*>(s)->*m);
-    return v;
-  };
+  bind(d, m, &ParamValue::bytes);
   return d;
 }
 
@@ -194,12 +189,7 @@ template <typename S>
 ParamDecl& ParamBlock<S>::rate(const char* name, double S::*m, const char* what, const char* doc) {
   ParamDecl& d = add(name, ParamKind::kRate, shown_rate(defaults_.*m), doc);
   d.what = what;
-  d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = v.number; };
-  d.get = [m](const void* s) {
-    ParamValue v;
-    v.number = static_cast<const S*>(s)->*m;
-    return v;
-  };
+  bind(d, m, &ParamValue::number);
   return d;
 }
 
@@ -207,12 +197,7 @@ template <typename S>
 ParamDecl& ParamBlock<S>::duration(const char* name, sim::Time S::*m, const char* example, const char* doc) {
   ParamDecl& d = add(name, ParamKind::kDuration, shown_duration(defaults_.*m), doc);
   d.example = example;
-  d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = v.time; };
-  d.get = [m](const void* s) {
-    ParamValue v;
-    v.time = static_cast<const S*>(s)->*m;
-    return v;
-  };
+  bind(d, m, &ParamValue::time);
   return d;
 }
 
@@ -220,12 +205,7 @@ template <typename S>
 ParamDecl& ParamBlock<S>::frequency(const char* name, double S::*m, const char* what, const char* doc) {
   ParamDecl& d = add(name, ParamKind::kFrequency, shown_frequency(defaults_.*m), doc);
   d.what = what;
-  d.set = [m](void* s, const ParamValue& v) { static_cast<S*>(s)->*m = v.number; };
-  d.get = [m](const void* s) {
-    ParamValue v;
-    v.number = static_cast<const S*>(s)->*m;
-    return v;
-  };
+  bind(d, m, &ParamValue::number);
   return d;
 }
 

@@ -332,9 +332,12 @@ TEST(Allocator, EveryDescriptorIsNamedOnceAndBuilds) {
 }
 
 TEST(Allocator, FactoryBuildsEveryListedAllocatorAndRejectsUnknownNames) {
-  const std::vector<std::string> expected = {
-      "round_robin", "islip", "oldest_first", "separable_input_first", "separable_output_first", "wavefront"};
-  EXPECT_EQ(allocator_names(), expected);
+  // The shipped allocators are all there (a new one joins the table, not this list).
+  const std::vector<std::string> names = allocator_names();
+  for (const char* shipped : {"round_robin", "islip", "oldest_first", "separable_input_first",
+                              "separable_output_first", "wavefront"})
+    EXPECT_NE(std::find(names.begin(), names.end(), shipped), names.end()) << shipped;
+  EXPECT_EQ(names.front(), "round_robin");  // the default
   EXPECT_NE(dynamic_cast<RoundRobinAllocator*>(make_allocator("round_robin", 4, 2, 4).get()), nullptr);
   auto islip = make_allocator("islip", 4, 2, 4);
   ASSERT_NE(dynamic_cast<IslipAllocator*>(islip.get()), nullptr);

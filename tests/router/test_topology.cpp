@@ -66,7 +66,7 @@ std::string error_of(std::vector<hw::DimSpec> dims) {
   return "";
 }
 
-TEST(hw::Topology, NodeCountIsProductOfDimensionSizes) {
+TEST(Topology, NodeCountIsProductOfDimensionSizes) {
   for (const Shape& s : shapes()) {
     std::uint64_t product = 1;
     for (const hw::DimSpec& d : s.dims) product *= std::uint64_t(d.size);
@@ -74,7 +74,7 @@ TEST(hw::Topology, NodeCountIsProductOfDimensionSizes) {
   }
 }
 
-TEST(hw::Topology, NodeIdIsMixedRadixWithFirstDimensionFastest) {
+TEST(Topology, NodeIdIsMixedRadixWithFirstDimensionFastest) {
   const hw::Topology topo({{"X", 3, false}, {"Y", 4, true}, {"Z", 5, false}});
   // id = x + 3 * (y + 4 * z)
   EXPECT_EQ(topo.id_of({1, 0, 0}), 1u);
@@ -84,7 +84,7 @@ TEST(hw::Topology, NodeIdIsMixedRadixWithFirstDimensionFastest) {
   EXPECT_EQ(topo.coord_of(59), (hw::Coord{2, 3, 4, 0, 0, 0}));
 }
 
-TEST(hw::Topology, EveryNodeIdRoundTripsThroughItsCoordinate) {
+TEST(Topology, EveryNodeIdRoundTripsThroughItsCoordinate) {
   for (const Shape& s : shapes()) {
     const hw::Topology topo(s.dims);
     for (hw::NodeId n = 0; n < topo.num_nodes(); ++n) {
@@ -100,13 +100,13 @@ TEST(hw::Topology, EveryNodeIdRoundTripsThroughItsCoordinate) {
   }
 }
 
-TEST(hw::Topology, CoordStringNamesEachDimensionInLowerCase) {
+TEST(Topology, CoordStringNamesEachDimensionInLowerCase) {
   const hw::Topology topo = tofu_like();
   EXPECT_EQ(topo.coord_string({1, 0, 0, 0, 1, 0}), "x1y0z0a0b1c0");
   EXPECT_EQ(topo.coord_string({1, 2, 1, 1, 2, 1}), "x1y2z1a1b2c1");
 }
 
-TEST(hw::Topology, DimensionLookupIgnoresCase) {
+TEST(Topology, DimensionLookupIgnoresCase) {
   const hw::Topology topo = tofu_like();
   EXPECT_EQ(topo.dim_index("X"), 0);
   EXPECT_EQ(topo.dim_index("b"), 4);
@@ -114,7 +114,7 @@ TEST(hw::Topology, DimensionLookupIgnoresCase) {
   EXPECT_EQ(topo.dim_index("W"), -1);
 }
 
-TEST(hw::Topology, PortsArePlusThenMinusInDeclarationOrder) {
+TEST(Topology, PortsArePlusThenMinusInDeclarationOrder) {
   // X ring: xp xm; Y size 2: y; Z size 1: none; A mesh: ap am.
   const hw::Topology topo({{"X", 4, true}, {"Y", 2, true}, {"Z", 1, false}, {"A", 3, false}});
   ASSERT_EQ(topo.num_link_ports(), 5);
@@ -129,7 +129,7 @@ TEST(hw::Topology, PortsArePlusThenMinusInDeclarationOrder) {
   }
 }
 
-TEST(hw::Topology, SizeTwoDimensionHasOneLinkPerNode) {
+TEST(Topology, SizeTwoDimensionHasOneLinkPerNode) {
   for (bool wrap : {false, true}) {
     const hw::Topology topo({{"A", 2, wrap}, {"B", 3, true}});
     const int a = topo.port_of(0, +1);
@@ -148,7 +148,7 @@ TEST(hw::Topology, SizeTwoDimensionHasOneLinkPerNode) {
   }
 }
 
-TEST(hw::Topology, SizeOneDimensionHasNoLink) {
+TEST(Topology, SizeOneDimensionHasNoLink) {
   const hw::Topology topo({{"X", 3, true}, {"A", 1, true}, {"C", 1, false}});
   EXPECT_EQ(topo.num_link_ports(), 2);
   for (int d : {1, 2}) {
@@ -161,7 +161,7 @@ TEST(hw::Topology, SizeOneDimensionHasNoLink) {
   }
 }
 
-TEST(hw::Topology, MeshBoundaryPortExistsButIsUnconnected) {
+TEST(Topology, MeshBoundaryPortExistsButIsUnconnected) {
   const hw::Topology topo({{"X", 4, false}});
   EXPECT_EQ(topo.num_link_ports(), 2);
   EXPECT_FALSE(topo.neighbor(0, 0, -1));
@@ -170,7 +170,7 @@ TEST(hw::Topology, MeshBoundaryPortExistsButIsUnconnected) {
   EXPECT_EQ(topo.neighbor(3, 0, -1), hw::NodeId(2));
 }
 
-TEST(hw::Topology, TorusWrapLinkJoinsTheTwoEnds) {
+TEST(Topology, TorusWrapLinkJoinsTheTwoEnds) {
   const hw::Topology topo({{"X", 5, true}, {"Y", 4, true}});
   EXPECT_EQ(topo.neighbor(topo.id_of({4, 2}), 0, +1), topo.id_of({0, 2}));
   EXPECT_EQ(topo.neighbor(topo.id_of({0, 2}), 0, -1), topo.id_of({4, 2}));
@@ -178,7 +178,7 @@ TEST(hw::Topology, TorusWrapLinkJoinsTheTwoEnds) {
   EXPECT_EQ(topo.neighbor(topo.id_of({1, 3}), 1, +1), topo.id_of({1, 0}));
 }
 
-TEST(hw::Topology, NeighbourChangesOnlyOneCoordinateByOneStep) {
+TEST(Topology, NeighbourChangesOnlyOneCoordinateByOneStep) {
   for (const Shape& s : shapes()) {
     const hw::Topology topo(s.dims);
     for (hw::NodeId n = 0; n < topo.num_nodes(); ++n) {
@@ -202,7 +202,7 @@ TEST(hw::Topology, NeighbourChangesOnlyOneCoordinateByOneStep) {
   }
 }
 
-TEST(hw::Topology, LinkLeavingThroughAPortArrivesOnItsPeerPort) {
+TEST(Topology, LinkLeavingThroughAPortArrivesOnItsPeerPort) {
   for (const Shape& s : shapes()) {
     const hw::Topology topo(s.dims);
     for (int p = 0; p < topo.num_link_ports(); ++p) {
@@ -222,7 +222,7 @@ TEST(hw::Topology, LinkLeavingThroughAPortArrivesOnItsPeerPort) {
   }
 }
 
-TEST(hw::Topology, HopsMatchBreadthFirstSearchOverTheCables) {
+TEST(Topology, HopsMatchBreadthFirstSearchOverTheCables) {
   for (const Shape& s : shapes()) {
     const hw::Topology topo(s.dims);
     for (hw::NodeId a = 0; a < topo.num_nodes(); ++a) {
@@ -235,7 +235,7 @@ TEST(hw::Topology, HopsMatchBreadthFirstSearchOverTheCables) {
   }
 }
 
-TEST(hw::Topology, RingDistanceTakesTheShorterWayRound) {
+TEST(Topology, RingDistanceTakesTheShorterWayRound) {
   const hw::Topology topo({{"X", 6, true}, {"Y", 6, false}, {"Z", 5, true}});
   EXPECT_EQ(topo.dim_hops(0, 0, 5), 1) << "ring: one hop over the wrap link";
   EXPECT_EQ(topo.dim_hops(1, 0, 5), 5) << "mesh: no wrap link";
@@ -245,7 +245,7 @@ TEST(hw::Topology, RingDistanceTakesTheShorterWayRound) {
   EXPECT_EQ(topo.dim_hops(2, 4, 4), 0);
 }
 
-TEST(hw::Topology, DatelineIsExactlyTheWrapLinkOfARing) {
+TEST(Topology, DatelineIsExactlyTheWrapLinkOfARing) {
   for (const Shape& s : shapes()) {
     const hw::Topology topo(s.dims);
     for (hw::NodeId n = 0; n < topo.num_nodes(); ++n) {
@@ -264,7 +264,7 @@ TEST(hw::Topology, DatelineIsExactlyTheWrapLinkOfARing) {
   }
 }
 
-TEST(hw::Topology, ImpossibleShapesAreRejectedNamingTheDimension) {
+TEST(Topology, ImpossibleShapesAreRejectedNamingTheDimension) {
   EXPECT_NE(error_of({}).find("no dimensions"), std::string::npos);
   const std::string too_many =
       error_of({{"X", 2}, {"Y", 2}, {"Z", 2}, {"A", 2}, {"B", 2}, {"C", 2}, {"D", 2}});
