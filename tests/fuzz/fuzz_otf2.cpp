@@ -22,6 +22,10 @@
 #include "sw/replay/plan.h"
 #include "sw/replay/trace.h"
 
+// libsystemc, which kairo_core brings in for the collectives' table, refers
+// to sc_main; libFuzzer has its own main().
+extern "C" int sc_main(int, char**) { return 0; }
+
 namespace {
 std::filesystem::path scratch;
 const char* const kFiles[] = {"traces/0.evt", "traces.def", "traces/0.def", "traces.otf2"};
