@@ -76,9 +76,16 @@ int render_views(const std::string& in, const std::string& dir, const std::strin
   }
   if (d.intervals.empty())
     return bad_input("counter log " + in + ": no intervals (in the --from/--to window)");
+  // The views draw the "link" table (none: a CSV log whose links never moved).
+  static const platforms::CounterTable kNoLinks;
+  const platforms::CounterTable* links = d.table("link");
+  if (links && links->field("busy_ps") < 0)
+    return bad_input("counter log " + in +
+                     ": its link table has no busy_ps column; the views colour links by it");
+  if (!links) links = &kNoLinks;
   const Model m = build(d);
   const nlohmann::json header =
-      header_json(summary.is_null() ? nullptr : &summary, summary_path, m, in, d.links.size());
+      header_json(summary.is_null() ? nullptr : &summary, summary_path, m, in, links->rows.size());
   const auto us = series(m, m.util), ss = series(m, m.stall);
   // The interval shown: the one holding --at, or the one with the most busy time.
   std::size_t initial = 0;
@@ -153,7 +160,7 @@ int render_views(const std::string& in, const std::string& dir, const std::strin
     return bad_input(std::string("--out ") + dir + ": " + e.what());
   }
   std::cout << fmt::format("kairo view: {} intervals, {} links; wrote {}/index.html and the SVG views\n",
-                           d.intervals.size(), d.links.size(), dir);
+                           d.intervals.size(), links->rows.size(), dir);
   return kExitOk;
 }
 

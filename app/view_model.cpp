@@ -124,13 +124,24 @@ std::string caption(const Model& m, const Layout& lay, bool unfold, bool all_gro
 
 Model build(const platforms::CounterLogData& d) {
   Model m;
-  const std::size_t L = d.links.size();
+  // The view draws the "link" table: its rows' places lay the links out,
+  // busy_ps and the zero-credit times colour them (render_views checks the
+  // log has them).
+  static const platforms::CounterTable kNone;
+  const int lt = d.table_index("link");
+  const platforms::CounterTable& links = lt < 0 ? kNone : d.tables[std::size_t(lt)];
+  const int busy = links.field("busy_ps");
+  std::vector<std::size_t> zero;
+  for (int v = 0; v < d.vcs; ++v)
+    if (const int k = links.field("zero_credit_ps_vc" + std::to_string(v)); k >= 0)
+      zero.push_back(std::size_t(k));
+  const std::size_t L = links.rows.size();
   m.from.resize(L);
   m.to.resize(L);
   m.group.resize(L);
   std::set<std::string> seen;
   for (std::size_t i = 0; i < L; ++i) {
-    const auto& l = d.links[i];
+    const auto& l = links.rows[i];
     std::string g = l.dim == "ni" ? "ni" : l.dim + l.dir;
     if (!l.dim.empty() && l.dim != "ni") g[0] = char(std::toupper(static_cast<unsigned char>(g[0])));
     m.group[i] = g;
@@ -170,10 +181,10 @@ Model build(const platforms::CounterLogData& d) {
     m.start_s.push_back(double(iv.start) * 1e-12);
     m.seconds.push_back(len * 1e-12);
     std::vector<float> u(L, 0.f), s(L, 0.f);
-    for (const auto& [i, f] : iv.links) {
-      u[i] = float(std::min(1.0, double(f[6]) / len));
+    for (const auto& [i, f] : iv.of(lt)) {
+      if (busy >= 0) u[i] = float(std::min(1.0, double(f[std::size_t(busy)]) / len));
       double z = 0;
-      for (int v = 0; v < d.vcs; ++v) z += double(f[std::size_t(platforms::kLinkFixedFields + v)]);
+      for (std::size_t k : zero) z += double(f[k]);
       s[i] = float(std::min(1.0, z / (len * vc_norm)));
     }
     m.util.push_back(std::move(u));

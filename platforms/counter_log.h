@@ -35,20 +35,10 @@ namespace kairo::platforms {
 
 inline constexpr char kCounterLogMagic[8] = {'K', 'A', 'I', 'R', 'O', 'C', 'L', '1'};
 
-// One link end (router port) or engine, as the log's tables describe it.
-struct LinkInfo {
-  std::string router, port, coord, peer, peer_port, dim, dir;
-};
-struct TniInfo {
-  std::string node, coord;
-  int tni = 0;
-};
-// The columns of format version 1 as the reader expects them (the writer
-// takes its columns from the registered blocks: hw/router/router_observe.h,
-// hw/nic/tni_observe.h).
-inline constexpr int kLinkFixedFields = 8;  // then one zero-credit time per VC
-inline constexpr int kTniFields = 8;
-inline constexpr int kAllocFields = 7;  // table "alloc" (router_observe.h alloc_counters), when present
+// The columns of format version 1 a link row starts with (then one
+// zero-credit time per VC): the writer takes its columns from the registered
+// blocks (hw/router/router_observe.h), this says where the VCs' start.
+inline constexpr int kLinkFixedFields = 8;
 
 class CounterLog : public sim::EventTarget {
  public:
@@ -58,10 +48,9 @@ class CounterLog : public sim::EventTarget {
   // as one process would.
   CounterLog(Network& net, RdmaMachine* machine, sim::EventQueue& q, sim::Time interval_ps,
              const std::string& path, const sim::MpiWorld* world = nullptr);
-  // Over any registry with a "link" table of kLinkFixedFields + VCs columns,
-  // a "tni" table, and optionally an "alloc" table of kAllocFields columns
-  // (in that order). `watchdog` (may be null): an armed one does not keep
-  // the log sampling.
+  // Over any registry: one table per registered table name, in registration
+  // order (a "link" table's columns after kLinkFixedFields are the VCs').
+  // `watchdog` (may be null): an armed one does not keep the log sampling.
   CounterLog(observe::Registry blocks, sim::EventQueue& q, sim::Time interval_ps, sim::Time clock_period_ps,
              const std::string& path, const hw::Watchdog* watchdog, const sim::MpiWorld* world = nullptr);
   ~CounterLog() override;
@@ -121,20 +110,48 @@ class CounterLog : public sim::EventTarget {
 };
 
 // Reading a log back (both formats): what `kairo view` and the tests use.
+// The reader names no table: it reads whatever tables the log holds, each
+// with its column names and its rows' labels, so a block kind that
+// registers a new table is read back with no edit here.
+//
+// One row of a table as the log labels it (observe::Place): a link end is
+// its router, port, coordinates, peer, peer's port, dimension and
+// direction; an engine its node, `port` tni<k> and coordinates, the rest
+// empty.
+struct CounterRow {
+  std::string unit, port, coord, peer, peer_port, dim, dir;
+};
+struct CounterTable {
+  std::string name;                 // "link", "tni", "alloc", ...
+  std::vector<std::string> fields;  // its columns
+  std::vector<CounterRow> rows;     // what an interval's row index names
+  // The column named `field`, or -1.
+  int field(const std::string& field) const;
+};
 struct CounterLogData {
   sim::Time interval_ps = 0, clock_period_ps = 0;
   int vcs = 1;
-  std::vector<LinkInfo> links;
-  std::vector<TniInfo> tnis;
-  // Table "alloc" (a run whose routers make allocation choices; empty
-  // otherwise): its router ports, named as links are, and its columns.
-  std::vector<LinkInfo> alloc_ports;
-  std::vector<std::string> alloc_fields;
+  std::vector<CounterTable> tables;  // in the log's order
+  // The table named `name`, or null if the log has none (a run without
+  // engines has no "tni" rows; "alloc" only when routers count allocation).
+  const CounterTable* table(const std::string& name) const;
+  // Its position in `tables` (the index of an interval's rows), or -1.
+  int table_index(const std::string& name) const;
+  using Rows = std::vector<std::pair<std::uint32_t, std::vector<std::uint64_t>>>;  // (row, fields)
   struct Interval {
     sim::Time start = 0, end = 0;
-    std::vector<std::pair<std::uint32_t, std::vector<std::uint64_t>>> links, tnis, allocs;  // (index, fields)
+    std::vector<Rows> rows;  // [table]: the rows active in the interval
+    // Table `t`'s active rows (none if t < 0).
+    const Rows& of(int t) const {
+      static const Rows none;
+      return t < 0 || std::size_t(t) >= rows.size() ? none : rows[std::size_t(t)];
+    }
   };
   std::vector<Interval> intervals;
+  // By table name: its rows' labels, and an interval's active rows (none
+  // if the log has no such table).
+  const std::vector<CounterRow>& rows(const std::string& table) const;
+  const Rows& in(const Interval& iv, const std::string& table) const { return iv.of(table_index(table)); }
 };
 // Throws std::runtime_error naming the file and what is wrong.
 CounterLogData read_counter_log(const std::string& path);

@@ -49,21 +49,26 @@ Logged traffic_logged(const std::string& platform, const std::string& pattern, d
 const std::vector<std::string> kAdaptiveStaged = {"router.routing=minimal_adaptive",
                                                   "router.vc_allocator=islip", "router.speculative=true"};
 
+const std::vector<std::string>& alloc_fields(const CounterLogData& d) {
+  static const std::vector<std::string> none;
+  const CounterTable* t = d.table("alloc");
+  return t ? t->fields : none;
+}
+
 int field(const CounterLogData& d, const std::string& name) {
-  for (std::size_t k = 0; k < d.alloc_fields.size(); ++k)
-    if (d.alloc_fields[k] == name) return int(k);
-  ADD_FAILURE() << "no alloc field " << name;
-  return 0;
+  const int k = d.table("alloc") ? d.table("alloc")->field(name) : -1;
+  if (k < 0) ADD_FAILURE() << "no alloc field " << name;
+  return std::max(k, 0);
 }
 
 TEST(AllocCounters, RowsAddUpToTheRunsTotals) {
   const Logged l = traffic_logged("mesh-8x8", "transpose", 0.25, "a.kcl", kAdaptiveStaged);
-  ASSERT_EQ(l.log.alloc_fields.size(), std::size_t(kAllocFields));
-  ASSERT_FALSE(l.log.alloc_ports.empty());
+  ASSERT_EQ(alloc_fields(l.log).size(), 7u);  // docs/counters.md: the alloc table's seven columns
+  ASSERT_FALSE(l.log.rows("alloc").empty());
   std::map<std::string, std::uint64_t> sum;
   for (const auto& iv : l.log.intervals)
-    for (const auto& [i, f] : iv.allocs) {
-      for (std::size_t k = 0; k < f.size(); ++k) sum[l.log.alloc_fields[k]] += f[k];
+    for (const auto& [i, f] : l.log.in(iv, "alloc")) {
+      for (std::size_t k = 0; k < f.size(); ++k) sum[alloc_fields(l.log)[k]] += f[k];
       EXPECT_LE(f[std::size_t(field(l.log, "vc_grants"))], f[std::size_t(field(l.log, "vc_requests"))]);
     }
   const nlohmann::json& j = l.summary;
@@ -84,21 +89,21 @@ TEST(AllocCounters, EveryPacketOnALinkTookAnAdaptiveOrAnEscapeVc) {
   const Logged l = traffic_logged("mesh-8x8", "transpose", 0.25, "a.kcl", kAdaptiveStaged);
   std::map<std::pair<sim::Time, std::string>, std::uint64_t> sent;  // (interval end, router.port)
   for (const auto& iv : l.log.intervals)
-    for (const auto& [i, f] : iv.links)
-      if (l.log.links[i].dim != "ni")
-        sent[{iv.end, l.log.links[i].router + "." + l.log.links[i].port}] = f[0];
+    for (const auto& [i, f] : l.log.in(iv, "link"))
+      if (l.log.rows("link")[i].dim != "ni")
+        sent[{iv.end, l.log.rows("link")[i].unit + "." + l.log.rows("link")[i].port}] = f[0];
   const int adaptive = field(l.log, "adaptive_packets"), escape = field(l.log, "escape_packets");
   std::size_t checked = 0;
   for (const auto& iv : l.log.intervals)
-    for (const auto& [i, f] : iv.allocs) {
-      const LinkInfo& p = l.log.alloc_ports[i];
+    for (const auto& [i, f] : l.log.in(iv, "alloc")) {
+      const CounterRow& p = l.log.rows("alloc")[i];
       const std::uint64_t both = f[std::size_t(adaptive)] + f[std::size_t(escape)];
       if (p.dim == "ni") {
         EXPECT_EQ(both, 0u) << "ejection is neither way";
         continue;
       }
-      const auto it = sent.find({iv.end, p.router + "." + p.port});
-      EXPECT_EQ(both, it == sent.end() ? 0 : it->second) << p.router << "." << p.port << " at " << iv.end;
+      const auto it = sent.find({iv.end, p.unit + "." + p.port});
+      EXPECT_EQ(both, it == sent.end() ? 0 : it->second) << p.unit << "." << p.port << " at " << iv.end;
       ++checked;
     }
   EXPECT_GT(checked, 200u);
@@ -113,17 +118,17 @@ TEST(AllocCounters, ValiantSendsTheFormulasShareOfPacketsNonMinimally) {
   const int nonmin = field(l.log, "nonminimal_packets");
   std::map<std::pair<sim::Time, std::string>, std::uint64_t> ejected;
   for (const auto& iv : l.log.intervals)
-    for (const auto& [i, f] : iv.links)
-      if (l.log.links[i].dim == "ni")
-        ejected[{iv.end, l.log.links[i].router + "." + l.log.links[i].port}] = f[0];
+    for (const auto& [i, f] : l.log.in(iv, "link"))
+      if (l.log.rows("link")[i].dim == "ni")
+        ejected[{iv.end, l.log.rows("link")[i].unit + "." + l.log.rows("link")[i].port}] = f[0];
   std::uint64_t delivered = 0, by_valiant = 0;
   for (const auto& [k, n] : ejected) delivered += n;
   for (const auto& iv : l.log.intervals)
-    for (const auto& [i, f] : iv.allocs) {
-      const LinkInfo& p = l.log.alloc_ports[i];
+    for (const auto& [i, f] : l.log.in(iv, "alloc")) {
+      const CounterRow& p = l.log.rows("alloc")[i];
       if (p.dim != "ni") continue;
       by_valiant += f[std::size_t(nonmin)];
-      const auto it = ejected.find({iv.end, p.router + "." + p.port});
+      const auto it = ejected.find({iv.end, p.unit + "." + p.port});
       EXPECT_LE(f[std::size_t(nonmin)], it == ejected.end() ? 0 : it->second);
     }
   ASSERT_GT(delivered, 5000u);
@@ -145,9 +150,9 @@ TEST(AllocCounters, DragonflyWaveformsShowTheValiantWaysTheLogCounts) {
   std::set<std::string> counted, shown;
   std::set<std::uint64_t> values;
   for (const auto& iv : log.intervals)
-    for (const auto& [i, f] : iv.allocs)
+    for (const auto& [i, f] : log.in(iv, "alloc"))
       if (f[std::size_t(nonmin)] > 0)
-        counted.insert(log.alloc_ports[i].router + "." + log.alloc_ports[i].port);
+        counted.insert(log.rows("alloc")[i].unit + "." + log.rows("alloc")[i].port);
   for (const auto& [t, signal, v] : test::read_fst(dir + "/d.fst")) {
     const std::size_t end = signal.rfind(".route");
     if (end == std::string::npos || end + 6 != signal.size()) continue;
@@ -165,11 +170,12 @@ TEST(AllocCounters, DragonflyWaveformsShowTheValiantWaysTheLogCounts) {
 TEST(AllocCounters, TheCsvAndTheBinaryLogHoldTheSameRows) {
   const Logged b = traffic_logged("mesh-8x8", "transpose", 0.25, "a.kcl", kAdaptiveStaged);
   const Logged c = traffic_logged("mesh-8x8", "transpose", 0.25, "a.csv", kAdaptiveStaged);
-  EXPECT_EQ(b.log.alloc_fields, c.log.alloc_fields);
+  EXPECT_EQ(alloc_fields(b.log), alloc_fields(c.log));
   auto rows = [](const CounterLogData& d) {
     std::map<std::tuple<sim::Time, std::string, std::string>, std::vector<std::uint64_t>> m;
     for (const auto& iv : d.intervals)
-      for (const auto& [i, f] : iv.allocs) m[{iv.end, d.alloc_ports[i].router, d.alloc_ports[i].port}] = f;
+      for (const auto& [i, f] : d.in(iv, "alloc"))
+        m[{iv.end, d.rows("alloc")[i].unit, d.rows("alloc")[i].port}] = f;
     return m;
   };
   const auto rb = rows(b.log);
@@ -180,9 +186,9 @@ TEST(AllocCounters, TheCsvAndTheBinaryLogHoldTheSameRows) {
 TEST(AllocCounters, RoutersWithoutChoicesLogNoTable) {
   for (const std::string file : {"m.csv", "m.kcl"}) {
     const Logged l = traffic_logged("mesh-8x8", "uniform", 0.1, file, {});
-    EXPECT_TRUE(l.log.alloc_fields.empty()) << file;
-    EXPECT_TRUE(l.log.alloc_ports.empty()) << file;
-    EXPECT_FALSE(l.log.links.empty()) << file;
+    EXPECT_TRUE(alloc_fields(l.log).empty()) << file;
+    EXPECT_TRUE(l.log.rows("alloc").empty()) << file;
+    EXPECT_FALSE(l.log.rows("link").empty()) << file;
   }
   const std::string dir = test::temp_dir();
   auto r = test::run_kairo({"traffic", "mesh-8x8", "--pattern", "uniform", "--rate", "0.1", "--warmup-cycles",

@@ -163,7 +163,7 @@ TEST(Views, OnTofuEveryDimensionsPictureDrawsItsLinksTheFoldedABCOnesIncluded) {
   std::map<std::string, std::set<std::vector<int>>>
       segments;  // dimension -> (its ends in the laid-out dims, dir)
   const std::string letters = "xyzabc";
-  for (const auto& l : d.links) {
+  for (const auto& l : d.rows("link")) {
     const auto k = l.dim.size() == 1 ? letters.find(char(std::tolower(static_cast<unsigned char>(l.dim[0]))))
                                      : std::string::npos;
     if (k == std::string::npos) continue;  // ni
