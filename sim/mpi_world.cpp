@@ -1,29 +1,60 @@
 #include "sim/mpi_world.h"
 
-// MPI's C interface only (Open MPI would otherwise pull in its deprecated C++ bindings).
-#define OMPI_SKIP_MPICXX 1
-#define MPICH_SKIP_MPICXX 1
-#include <mpi.h>
+#include <dlfcn.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <stdexcept>
+#include <string>
+
+#include "sim/mpi_transport.h"
 
 namespace kairo::sim {
 
 namespace {
+
 bool started_by_mpirun() { return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr; }
 MpiWorld* world = nullptr;
+
+// The folder of the running kairo binary, where the build puts the plugin.
+std::string own_folder() {
+  std::string path(4096, '\0');
+  const ssize_t n = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
+  if (n <= 0) return ".";
+  path.resize(std::size_t(n));
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+// libkairo_mpi.so, beside the binary (KAIRO_MPI_PLUGIN names another). A
+// process mpirun started cannot run alone: without the plugin it stops with
+// exit code 2, saying what is missing, before any work.
+MpiTransport* load_transport() {
+  const char* env = std::getenv("KAIRO_MPI_PLUGIN");
+  const std::string path = env && *env ? env : own_folder() + "/libkairo_mpi.so";
+  void* lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  auto entry = lib ? reinterpret_cast<MpiTransport* (*)()>(::dlsym(lib, kKairoMpiTransportSymbol)) : nullptr;
+  if (!entry) {
+    const char* why = ::dlerror();
+    const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
+    if (!rank || std::string(rank) == "0")  // process 0 speaks for all
+      std::fprintf(
+          stderr,
+          "kairo: error: started by mpirun, but its MPI plugin %s cannot be loaded (%s); build it "
+          "with the kairo target (cmake --build build --target kairo), or name it in KAIRO_MPI_PLUGIN\n",
+          path.c_str(), why ? why : "no entry point");
+    std::exit(2);
+  }
+  return entry();
+}
+
 }  // namespace
 
 MpiWorld::MpiWorld() {
   if (!started_by_mpirun()) return;
-  int done = 0;
-  MPI_Initialized(&done);
-  if (!done) MPI_Init(nullptr, nullptr);
-  initialised_ = true;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  mpi_ = load_transport();
+  rank_ = mpi_->rank();
+  size_ = mpi_->size();
 }
 
 MpiWorld& MpiWorld::get() {
@@ -32,144 +63,58 @@ MpiWorld& MpiWorld::get() {
 }
 
 void MpiWorld::finalize() {
-  if (!world || !world->initialised_) return;
-  int done = 0;
-  MPI_Finalized(&done);
-  if (!done) MPI_Finalize();
+  if (world && world->mpi_) world->mpi_->finalize();
 }
 
 void MpiWorld::min(std::vector<std::uint64_t>& values) const {
-  if (!parallel() || values.empty()) return;
-  MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+  if (parallel()) mpi_->allreduce(values.data(), values.size(), MpiTransport::Reduce::kMin);
 }
 
 std::uint64_t MpiWorld::max(std::uint64_t local) const {
-  if (!parallel()) return local;
-  std::uint64_t r = 0;
-  MPI_Allreduce(&local, &r, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
-  return r;
+  if (parallel()) mpi_->allreduce(&local, 1, MpiTransport::Reduce::kMax);
+  return local;
 }
 
 std::uint64_t MpiWorld::sum(std::uint64_t local) const {
-  if (!parallel()) return local;
-  std::uint64_t r = 0;
-  MPI_Allreduce(&local, &r, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-  return r;
+  if (parallel()) mpi_->allreduce(&local, 1, MpiTransport::Reduce::kSum);
+  return local;
 }
 
 void MpiWorld::sum(std::vector<std::uint64_t>& values) const {
-  if (!parallel() || values.empty()) return;
-  MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  if (parallel()) mpi_->allreduce(values.data(), values.size(), MpiTransport::Reduce::kSum);
 }
 
-bool MpiWorld::any(bool local) const {
-  if (!parallel()) return local;
-  int v = local ? 1 : 0, r = 0;
-  MPI_Allreduce(&v, &r, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
-  return r != 0;
-}
+bool MpiWorld::any(bool local) const { return max(local ? 1 : 0) != 0; }
 
 std::uint64_t MpiWorld::exchange(const std::vector<std::vector<char>>& out,
                                  std::vector<std::vector<char>>& in) const {
-  const std::size_t n = std::size_t(size_);
-  in.resize(n);
-  if (!parallel()) {
-    in[0] = out[0];
-    return 0;
-  }
-  std::vector<int> send_counts(n), recv_counts(n), send_displs(n), recv_displs(n);
-  std::uint64_t sent = 0;
-  for (std::size_t p = 0; p < n; ++p) {
-    if (out[p].size() > std::size_t(INT32_MAX))
-      throw std::length_error("a window's boundary messages exceed 2 GiB");
-    send_counts[p] = int(out[p].size());
-    if (p != std::size_t(rank_)) sent += out[p].size();
-  }
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
-  std::vector<char> send_buf, recv_buf;
-  std::size_t total_send = 0, total_recv = 0;
-  for (std::size_t p = 0; p < n; ++p) {
-    send_displs[p] = int(total_send);
-    recv_displs[p] = int(total_recv);
-    total_send += std::size_t(send_counts[p]);
-    total_recv += std::size_t(recv_counts[p]);
-  }
-  send_buf.resize(total_send);
-  recv_buf.resize(total_recv);
-  for (std::size_t p = 0; p < n; ++p)
-    if (!out[p].empty()) std::memcpy(send_buf.data() + send_displs[p], out[p].data(), out[p].size());
-  MPI_Alltoallv(send_buf.data(), send_counts.data(), send_displs.data(), MPI_BYTE, recv_buf.data(),
-                recv_counts.data(), recv_displs.data(), MPI_BYTE, MPI_COMM_WORLD);
-  for (std::size_t p = 0; p < n; ++p)
-    in[p].assign(recv_buf.begin() + recv_displs[p], recv_buf.begin() + recv_displs[p] + recv_counts[p]);
-  return sent;
+  if (parallel()) return mpi_->exchange(out, in);
+  in.resize(1);
+  in[0] = out[0];
+  return 0;
 }
 
 std::uint64_t MpiWorld::exchange_with(const std::vector<int>& peers,
                                       const std::vector<std::vector<char>>& out,
                                       std::vector<std::vector<char>>& in) const {
-  in.resize(std::size_t(size_));
-  if (!parallel() || peers.empty()) return 0;
-  constexpr int kTag = 17;  // messages between two processes with one tag never overtake each other
-  std::vector<MPI_Request> sends(peers.size());
-  std::uint64_t sent = 0;
-  for (std::size_t k = 0; k < peers.size(); ++k) {
-    const std::vector<char>& o = out[std::size_t(peers[k])];
-    if (o.size() > std::size_t(INT32_MAX))
-      throw std::length_error("a window's boundary messages exceed 2 GiB");
-    MPI_Isend(o.data(), int(o.size()), MPI_BYTE, peers[k], kTag, MPI_COMM_WORLD, &sends[k]);
-    sent += o.size();
+  if (!parallel() || peers.empty()) {
+    in.resize(std::size_t(size_));
+    return 0;
   }
-  for (int p : peers) {
-    MPI_Status st;
-    MPI_Probe(p, kTag, MPI_COMM_WORLD, &st);
-    int n = 0;
-    MPI_Get_count(&st, MPI_BYTE, &n);
-    std::vector<char>& i = in[std::size_t(p)];
-    i.resize(std::size_t(n));
-    MPI_Recv(i.data(), n, MPI_BYTE, p, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  }
-  MPI_Waitall(int(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
-  return sent;
+  return mpi_->exchange_with(peers, out, in);
 }
 
 std::vector<std::vector<char>> MpiWorld::gather(const std::vector<char>& mine) const {
-  std::vector<std::vector<char>> all;
-  if (!parallel()) {
-    all.push_back(mine);
-    return all;
-  }
-  if (mine.size() > std::size_t(INT32_MAX)) throw std::length_error("a process's results exceed 2 GiB");
-  int n = int(mine.size());
-  std::vector<int> counts(root() ? std::size_t(size_) : 0), displs(counts.size());
-  MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-  std::vector<char> buf;
-  if (root()) {
-    std::size_t total = 0;
-    for (std::size_t p = 0; p < counts.size(); ++p) {
-      displs[p] = int(total);
-      total += std::size_t(counts[p]);
-    }
-    buf.resize(total);
-  }
-  MPI_Gatherv(mine.data(), n, MPI_BYTE, buf.data(), counts.data(), displs.data(), MPI_BYTE, 0,
-              MPI_COMM_WORLD);
-  if (root())
-    for (std::size_t p = 0; p < counts.size(); ++p)
-      all.emplace_back(buf.begin() + displs[p], buf.begin() + displs[p] + counts[p]);
-  return all;
+  if (parallel()) return mpi_->gather(mine);
+  return {mine};
 }
 
 void MpiWorld::broadcast(std::vector<char>& bytes) const {
-  if (!parallel()) return;
-  std::uint64_t n = bytes.size();
-  MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  bytes.resize(n);
-  MPI_Bcast(bytes.data(), int(n), MPI_BYTE, 0, MPI_COMM_WORLD);
+  if (parallel()) mpi_->broadcast(bytes);
 }
 
 void MpiWorld::abort(int code) const {
-  if (initialised_) MPI_Abort(MPI_COMM_WORLD, code);
+  if (mpi_) mpi_->abort(code);
   std::exit(code);
 }
 

@@ -1,10 +1,11 @@
 // The processes of a partitioned run (docs/parallel.md), over Open
-// MPI. kairo initialises MPI only when mpirun started it (Open MPI's
+// MPI. kairo loads MPI (the plugin libkairo_mpi.so, sim/mpi_transport.h) and
+// initialises it only when mpirun started it (Open MPI's
 // OMPI_COMM_WORLD_SIZE is set); a kairo started without mpirun is a world of
-// one process and never touches MPI, so it runs exactly as it always has.
+// one process and never loads MPI, so it runs exactly as it always has.
 //
-// Only this file's implementation includes <mpi.h>; everything else sees the
-// few collectives a conservative parallel simulation needs.
+// Only the plugin (sim/mpi_plugin.cpp) includes <mpi.h>; everything else
+// sees the few collectives a conservative parallel simulation needs.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -14,6 +15,8 @@
 #include "sim/time.h"
 
 namespace kairo::sim {
+
+class MpiTransport;
 
 class MpiWorld {
  public:
@@ -54,7 +57,7 @@ class MpiWorld {
  private:
   MpiWorld();
   int rank_ = 0, size_ = 1;
-  bool initialised_ = false;
+  MpiTransport* mpi_ = nullptr;  // the plugin's, when mpirun started the process
 };
 
 }  // namespace kairo::sim

@@ -186,7 +186,8 @@ INSTANT = TINY.replace("cable_latency: 1ns", "cable_latency: 0ns\n  routing_cycl
                        "  sw_alloc_cycles: 0\n  switch_traversal_cycles: 0\n  credit_delay_cycles: 0")
 # Bad input under mpirun: every process ends with exit code 2, the message is
 # printed once, and nothing hangs. name -> (processes, platform YAML or None,
-# arguments after `kairo` ({platform}: the YAML file), words the message must hold)
+# arguments after `kairo` ({platform}: the YAML file), words the message must
+# hold[, environment variables to set])
 ERRORS = {
     "error-more-processes-than-routers": (3, TINY, ["traffic", "{platform}"], ["mpirun -np 3", "at most 2"]),
     "error-zero-lookahead": (2, INSTANT, ["traffic", "{platform}"], ["lookahead is 0"]),
@@ -206,18 +207,22 @@ ERRORS = {
                                          "/nonexistent-dir/w.vcd"], ["--vcd", "does not exist"]),
     "error-run-bad-op-log-path": (2, None, ["run", "tofu-small", "--workload", "barrier", "--op-log",
                                             "/nonexistent-dir/ops.csv"], ["--op-log", "does not exist"]),
+    # kairo loads MPI as a plugin only under mpirun (sim/mpi_transport.h): without it, no run
+    "error-missing-mpi-plugin": (2, None, ["traffic", "mesh-8x8"], ["MPI plugin", "/nonexistent-dir/p.so"],
+                                 {"KAIRO_MPI_PLUGIN": "/nonexistent-dir/p.so"}),
 }
 
 
 def check_error(kairo, mpirun, name):
-    n, yaml_text, args, words = ERRORS[name]
+    n, yaml_text, args, words = ERRORS[name][:4]
+    env = {**mpi_env(), **(ERRORS[name][4] if len(ERRORS[name]) > 4 else {})}
     with tempfile.TemporaryDirectory() as d:
         plat = os.path.join(d, "platform.yaml")
         if yaml_text:
             with open(plat, "w") as f:
                 f.write(yaml_text)
         args = [a.replace("{platform}", plat).replace("{dir}", d) for a in args]
-        code, out, err = run([mpirun, "--oversubscribe", "-np", str(n), kairo] + args + ["--quiet"], env=mpi_env())
+        code, out, err = run([mpirun, "--oversubscribe", "-np", str(n), kairo] + args + ["--quiet"], env=env)
     lines = [l for l in err.splitlines() if l.startswith("kairo: error:")]
     problems = []
     if code != 2:
