@@ -42,10 +42,11 @@ struct Spec {
   const char* too_few = nullptr;  // refused below 2 ranks with this message (null: the algorithm's rule says)
   // The bytes that reach each rank, for bandwidth_gbps (null: size).
   double (*bytes)(const coll::Call& c) = nullptr;
-  const char* steps_detail = nullptr;  // details' name for the schedule length of rank 0 (or the root), or null
-  bool phases = false;                 // details.phases (kOnce)
+  // The name in details of the length of rank 0's (or the root's) schedule, or null.
+  const char* steps_detail = nullptr;
+  bool phases = false;  // details.phases (kOnce)
   Timing timing = Timing::kOnce;
-  bool skew = false;  // --param skew_ns: staggered starts (staggered_start)
+  bool skew = false;         // --param skew_ns: staggered starts (staggered_start)
   bool ranks_detail = true;  // details.ranks
   void (*setup)(const CollectiveRun& w, HostMemory& m) = nullptr;
   bool (*verify)(const CollectiveRun& w, HostMemory& m) = nullptr;
