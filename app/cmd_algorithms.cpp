@@ -114,7 +114,7 @@ void add_algorithms_command(CLI::App& app, int& exit_code) {
   CLI::App* c = app.add_subcommand(
       "algorithms",
       "list the collective algorithms: doc line, rank counts, knobs, mesh/torus need, trace replay");
-  c->add_option("collective", *name, "one collective (barrier, bcast, ..., neighbor); default all");
+  c->add_option("COLLECTIVE", *name, "one collective (" + collective_names() + "); default all");
   c->add_flag("--json", *as_json, "as JSON");
   c->add_flag("--markdown", *as_markdown, "as the Markdown table of docs/collectives.md")->excludes("--json");
   c->callback([name, as_json, as_markdown, &exit_code] {
