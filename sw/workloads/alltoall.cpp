@@ -96,20 +96,16 @@ double all_but_own(const coll::Call& c) { return double(c.p - 1) * double(c.size
 
 }  // namespace
 
-const Spec& alltoall_spec() {
-  static const Spec s{.collective = coll::Collective::kAlltoall,
-                      .summary = "all-to-all of size bytes per pair",
-                      .size_default = 32 * 1024,
-                      .too_few = "alltoall: needs at least 2 ranks",
-                      .bytes = all_but_own,
-                      .steps_detail = "steps",
-                      .timing = Timing::kPhaseRuns,
-                      .skew = true,
-                      .setup = alltoall_setup,
-                      .verify = alltoall_verify,
-                      .failure = "a receive block does not hold what its sender addressed to it",
-                      .own = {"order", alltoall_prepare, alltoall_params, alltoall_details}};
-  return s;
-}
+const Spec kAlltoallSpec{.collective = coll::Collective::kAlltoall,
+                         .summary = "all-to-all of size bytes per pair",
+                         .size_default = 32 * 1024,
+                         .too_few = "alltoall: needs at least 2 ranks",
+                         .bytes = all_but_own,
+                         .steps_detail = "steps",
+                         .timing = Timing::kPhaseRuns,
+                         .skew = true,
+                         .data = {alltoall_setup, alltoall_verify,
+                                  "a receive block does not hold what its sender addressed to it"},
+                         .own = {"order", alltoall_prepare, alltoall_params, alltoall_details}};
 
 }  // namespace kairo::sw

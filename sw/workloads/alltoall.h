@@ -18,6 +18,6 @@
 
 namespace kairo::sw {
 
-const Spec& alltoall_spec();
+extern const Spec kAlltoallSpec;
 
 }  // namespace kairo::sw

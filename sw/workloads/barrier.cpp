@@ -13,17 +13,14 @@ bool barrier_verify(const CollectiveRun& w, HostMemory&) { return w.held(); }
 
 }  // namespace
 
-const Spec& barrier_spec() {
-  static const Spec s{.collective = coll::Collective::kBarrier,
-                      .summary = "barriers over puts",
-                      .too_few = "barrier: needs at least 2 ranks",
-                      .steps_detail = "steps_rank0",
-                      .timing = Timing::kIterations,
-                      .skew = true,
-                      .verify = barrier_verify,
-                      .failure = "a rank left the barrier before every rank had entered it",
-                      .own = {.echo = barrier_params, .details = barrier_details}};
-  return s;
-}
+const Spec kBarrierSpec{
+    .collective = coll::Collective::kBarrier,
+    .summary = "barriers over puts",
+    .too_few = "barrier: needs at least 2 ranks",
+    .steps_detail = "steps_rank0",
+    .timing = Timing::kIterations,
+    .skew = true,
+    .data = {.verify = barrier_verify, .failure = "a rank left the barrier before every rank had entered it"},
+    .own = {.echo = barrier_params, .details = barrier_details}};
 
 }  // namespace kairo::sw

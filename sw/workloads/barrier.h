@@ -14,6 +14,6 @@
 
 namespace kairo::sw {
 
-const Spec& barrier_spec();
+extern const Spec kBarrierSpec;
 
 }  // namespace kairo::sw

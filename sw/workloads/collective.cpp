@@ -19,6 +19,7 @@
 #include "sw/workloads/alltoall.h"
 #include "sw/workloads/barrier.h"
 #include "sw/workloads/collective_run.h"
+#include "sw/workloads/neighbor.h"
 
 namespace kairo::sw {
 
@@ -235,7 +236,7 @@ Outcome CollectiveRun::outcome(HostMemory* m) {
   if (spec_.timing == Timing::kPhaseRuns) o.details["phases"] = run_phase_times();
   for (const coll::Figure& f : algo_->figures) o.details[f.name] = f.value(c_);
   if (spec_.own.details) spec_.own.details(*this, o);
-  if (m) set_verified(o, spec_.verify(*this, *m), spec_.failure);
+  if (m) set_verified(o, spec_.data.verify(*this, *m), spec_.data.failure);
   return o;
 }
 
@@ -319,91 +320,8 @@ bool reduction_verify(const CollectiveRun& w, HostMemory& m) {
   return v;
 }
 
-// neighbor: message k of rank r (pattern r x 16 + k) at k x size in its
-// send region; the message from direction k lands at k x size in the
-// receive region.
-int pattern_id(int sender, int k) { return sender * 16 + k; }
-int messages(const CollectiveRun& w) { return int(2 * w.grid().dims.size()); }
-void neighbor_setup(const CollectiveRun& w, HostMemory& m) {
-  for (int r = 0; r < w.ranks(); ++r)
-    for (int k = 0; k < messages(w); ++k) fill_pattern(m, r, block_at(w, k), w.size(), pattern_id(r, k));
-}
-bool neighbor_verify(const CollectiveRun& w, HostMemory& m) {
-  bool v = true;
-  for (int r = 0; r < w.ranks() && v; ++r)
-    for (int k = 0; k < messages(w) && v; ++k)
-      v = check_pattern(m, r, w.recv_base() + block_at(w, k), pattern_id(w.grid().neighbor(r, k ^ 1), k),
-                        w.size());
-  return v;
-}
-
-// The most cube-like a x b x c = p with every side >= 3, or none.
-std::vector<int> cube_grid(int p) {
-  std::vector<int> best;
-  for (int a = 3; a * a * a <= p; ++a)
-    for (int b = a; a * b * b <= p; ++b)
-      if (p % (a * b) == 0 && p / (a * b) >= b) best = {a, b, p / (a * b)};
-  return best;
-}
-
-// --param nics (default: the node's TNIs) and grid: "auto" is the
-// topology's own grid, placed one hop per neighbor, when it has one (a 3D
-// torus, a 6D Tofu), otherwise the most cube-like in rank order; or sizes
-// joined by x.
-void neighbor_prepare(CollectiveRun& w, Params& prm, const MachineInfo& m) {
-  const std::uint64_t max_descriptor = m.platform->nic.max_descriptor_bytes;
-  // Every put of a message has its own tag and schedule entry: keep the
-  // count a rank posts within what a schedule and the tags hold.
-  constexpr std::uint64_t kMaxPuts = 1 << 16;
-  if ((w.size() - 1) / max_descriptor + 1 > kMaxPuts)
-    throw std::invalid_argument(fmt::format(
-        "--param size={}B: a message over nic.max_descriptor_size ({}B) would take more than {} puts; "
-        "expected a size of at most {}B, or a larger nic.max_descriptor_size",
-        w.size(), max_descriptor, kMaxPuts, kMaxPuts * max_descriptor));
-  const int nics = int(prm.integer("nics", m.tnis, 1, m.tnis));
-  const std::string text = prm.text("grid", "auto");
-  coll::Grid grid;
-  if (text == "auto") {
-    if (m.topology && m.platform->ranks() == m.topology->num_nodes()) {
-      std::vector<int> rank_of_node(m.topology->num_nodes());
-      for (int r = 0; r < m.nodes; ++r) rank_of_node[m.platform->node_of_rank(std::uint64_t(r))] = r;
-      grid = coll::topology_grid(*m.topology, rank_of_node);
-    }
-    if (grid.dims.empty()) grid.dims = cube_grid(m.nodes);
-    if (grid.dims.empty())
-      throw std::invalid_argument(
-          fmt::format("--param grid: {} ranks have no 3-dimensional grid with every side >= 3; give one, "
-                      "e.g. grid=4x4x6",
-                      m.nodes));
-  } else {
-    for (std::size_t at = 0; at <= text.size();) {
-      const std::size_t x = std::min(text.find('x', at), text.size());
-      const std::string part = text.substr(at, x - at);
-      char* end = nullptr;
-      const long v = std::strtol(part.c_str(), &end, 10);
-      if (part.empty() || *end || v < 3 || v > 1 << 20)
-        throw std::invalid_argument("--param grid=" + text + ": expected sizes >= 3 joined by x, e.g. 4x4x6");
-      grid.dims.push_back(int(v));
-      at = x + 1;
-    }
-    if (grid.ranks() != m.nodes)
-      throw std::invalid_argument(fmt::format("--param grid={}: expected {} ranks in all, the grid has {}",
-                                              text, m.nodes, grid.ranks()));
-  }
-  w.set_grid(std::move(grid), nics, max_descriptor);
-}
-void neighbor_params(const CollectiveRun& w, nlohmann::json& j) {
-  j["nics"] = w.nics();
-  j["grid"] = w.grid().dims;
-}
-void neighbor_details(const CollectiveRun& w, Outcome& o) {
-  o.details["neighbors"] = 2 * w.grid().dims.size();
-  o.details["placement"] = w.grid().rank_at.empty() ? "rank order" : "topology";
-}
-
-// The bytes that reach each rank: p blocks (gather, allgather), 2r messages (neighbor).
+// The bytes that reach each rank: p blocks (gather, allgather).
 double all_blocks(const coll::Call& c) { return double(c.p) * double(c.size); }
-double neighbor_bytes(const coll::Call& c) { return double(2 * c.grid->dims.size()) * double(c.size); }
 
 constexpr const char* kBlocksMisplaced = "a block is not where the collective puts it";
 constexpr const char* kNotTheSum =
@@ -421,9 +339,7 @@ Spec block_spec(Collective c, const char* summary, bool root, double (*bytes)(co
           .root = root,
           .too_few = "needs at least 2 ranks",
           .bytes = bytes,
-          .setup = setup,
-          .verify = verify,
-          .failure = kBlocksMisplaced};
+          .data = {setup, verify, kBlocksMisplaced}};
 }
 
 // The reductions: every rank's doubles summed in place, their steps and
@@ -432,17 +348,15 @@ Spec reduction_spec(Collective c, const char* summary, bool root, Verify verify)
   Spec s{.collective = c, .summary = summary, .size_default = 64 * 1024, .size_min = 8, .root = root};
   s.reduction = s.phases = true;
   s.steps_detail = "steps";
-  s.setup = reduction_setup;
-  s.verify = verify;
-  s.failure = kNotTheSum;
+  s.data = {reduction_setup, verify, kNotTheSum};
   return s;
 }
 
-// The collectives in enum order (Collective), the barrier's and the
-// all-to-all's from their own files.
+// The collectives in enum order (Collective), the barrier's, the
+// all-to-all's and the neighbor exchange's from their own files.
 const std::vector<Spec>& specs() {
   static const std::vector<Spec> table = {
-      barrier_spec(),
+      kBarrierSpec,
       {.collective = Collective::kBcast,
        .summary = "broadcast of size bytes from root",
        .size_default = 1 << 20,
@@ -450,9 +364,7 @@ const std::vector<Spec>& specs() {
        .too_few = "bcast: needs at least 2 ranks",
        .steps_detail = "root_steps",
        .phases = true,
-       .setup = bcast_setup,
-       .verify = bcast_verify,
-       .failure = "a rank's buffer does not hold the root's bytes"},
+       .data = {bcast_setup, bcast_verify, "a rank's buffer does not hold the root's bytes"}},
       block_spec(Collective::kScatter, "root sends block j to rank j", true, nullptr, scatter_setup,
                  scatter_verify),
       block_spec(Collective::kGather, "every rank's block to the root", true, all_blocks, gather_setup,
@@ -465,18 +377,8 @@ const std::vector<Spec>& specs() {
                      false, reduction_verify<Collective::kReduceScatter>),
       reduction_spec(Collective::kReduce, "the sum of every rank's doubles at the root", true,
                      reduction_verify<Collective::kReduce>),
-      alltoall_spec(),
-      {.collective = Collective::kNeighbor,
-       .summary = "exchange with the 2r neighbors of a periodic process grid over n NICs",
-       .size_default = 1 << 20,
-       .size_max = std::uint64_t(1) << 30,
-       .bytes = neighbor_bytes,
-       .steps_detail = "steps",
-       .ranks_detail = false,
-       .setup = neighbor_setup,
-       .verify = neighbor_verify,
-       .failure = "a received message is not the one its neighbor sent",
-       .own = {"grid, nics", neighbor_prepare, neighbor_params, neighbor_details}},
+      kAlltoallSpec,
+      kNeighborSpec,
   };
   return table;
 }

@@ -3,8 +3,9 @@
 // starts and must end up, its parameters beside the algorithm's and how its
 // ranks are timed. The algorithm itself (builder, rank-count rule, knobs,
 // buffers, figures) comes from its entry in sw/collectives/algorithms.cpp.
-// Most Specs are in collective.cpp; the barrier's and the all-to-all's,
-// which report more of their own, are in barrier.cpp and alltoall.cpp.
+// Most Specs are in collective.cpp; the barrier's, the all-to-all's and the
+// neighbor exchange's, which have more of their own, are in barrier.cpp,
+// alltoall.cpp and neighbor.cpp.
 #pragma once
 #include <vector>
 
@@ -48,9 +49,12 @@ struct Spec {
   Timing timing = Timing::kOnce;
   bool skew = false;         // --param skew_ns: staggered starts (staggered_start)
   bool ranks_detail = true;  // details.ranks
-  void (*setup)(const CollectiveRun& w, HostMemory& m) = nullptr;
-  bool (*verify)(const CollectiveRun& w, HostMemory& m) = nullptr;
-  const char* failure = nullptr;  // when verify fails
+  // Where its data starts (filled before a data-mode run) and must end up.
+  struct Data {
+    void (*setup)(const CollectiveRun& w, HostMemory& m) = nullptr;
+    bool (*verify)(const CollectiveRun& w, HostMemory& m) = nullptr;
+    const char* failure = nullptr;  // when verify fails
+  } data = {};
   // The collective's own parameters, beyond its algorithms' knobs, and its
   // own figures.
   struct Own {
@@ -89,7 +93,7 @@ class CollectiveRun final : public Workload {
   nlohmann::json params() const override;
   Footprint footprint() const override { return collective_footprint(*algo_, c_); }
   void setup(HostMemory& m) override {
-    if (spec_.setup) spec_.setup(*this, m);
+    if (spec_.data.setup) spec_.data.setup(*this, m);
   }
   fw::Task program(fw::Rank& r) override;
   void results(Results& v) override;
