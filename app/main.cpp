@@ -17,6 +17,8 @@
 
 namespace kairo::app {
 
+void add_algorithms_command(CLI::App& app, int& exit_code);  // app/cmd_algorithms.cpp
+
 int bad_input(const std::string& msg) {
   std::cerr << "kairo: error: " << msg << "\n";
   return kExitBadInput;
@@ -147,6 +149,7 @@ int run_main(int argc, char** argv) {
   add_plot_command(app, exit_code);
   add_check_ops_command(app, exit_code);
   add_experiment_command(app, exit_code);
+  add_algorithms_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

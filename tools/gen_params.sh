@@ -19,3 +19,20 @@ awk -v table="$table" '
 ' "$doc" >"$table.doc"
 cat "$table.doc" >"$doc"
 echo "$doc: parameter table regenerated"
+
+# The table of collective algorithms in docs/collectives.md, between its
+# BEGIN/END algorithms markers, becomes `kairo algorithms --markdown` (the
+# descriptors of sw/collectives/algorithms.cpp);
+# tests/firmware/test_fw_algorithms.cpp fails when the two differ.
+regen_algorithm_table() {
+  local doc=docs/collectives.md algos
+  grep -q '^<!-- BEGIN algorithms' "$doc" && grep -q '^<!-- END algorithms' "$doc" ||
+    { echo "$doc: the BEGIN/END algorithms markers are missing" >&2; exit 2; }
+  algos="$(mktemp)"
+  "$kairo" algorithms --markdown >"$algos"
+  # Keep the markers, drop what is between them, and put the listing after BEGIN.
+  sed -i -e "/^<!-- BEGIN algorithms/r $algos" -e '/^<!-- BEGIN algorithms/,/^<!-- END algorithms/{//!d}' "$doc"
+  rm -f "$algos"
+  echo "$doc: algorithm table regenerated"
+}
+regen_algorithm_table

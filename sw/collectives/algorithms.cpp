@@ -110,11 +110,23 @@ Memory neighbor_memory(const Call& c) {
 
 int streams_default(int p) { return std::min(8, std::max(1, p / 2)); }
 int streams_max(int) { return 1 << 20; }
-const Knob kClusterStreams{"streams", streams_default, 1, streams_max, &Call::streams};
+const Knob kClusterStreams{"streams",
+                           streams_default,
+                           1,
+                           streams_max,
+                           &Call::streams,
+                           "ranks crossing between the two clusters at once: 1 .. p/2, default min(8, p/2)"};
 int gather_streams_default(int) { return 4; }
 int all_but_one(int p) { return p - 1; }
-const Knob kGatherStreams{"streams", gather_streams_default, 1, all_but_one, &Call::streams};
-const Knob kBarrierEvery{"barrier_every", tofu_default_barrier_every, 1, all_but_one, &Call::barrier_every};
+const Knob kGatherStreams{"streams",   gather_streams_default, 1,
+                          all_but_one, &Call::streams,         "senders at a time: 1 .. p - 1, default 4"};
+const Knob kBarrierEvery{"barrier_every",
+                         tofu_default_barrier_every,
+                         1,
+                         all_but_one,
+                         &Call::barrier_every,
+                         "phases between barriers: 1 .. p - 1, default ceil((p - 1) / 3)"};
+long long tofu_barrier_count(const Call& c) { return tofu_barriers(c.p, c.barrier_every); }
 
 // The mesh/torus all-to-alls: the map of ranks to places must be there and whole.
 const TorusRanks& torus_of(const Call& c, const char* algo) {
@@ -366,7 +378,9 @@ const std::vector<Algorithm>& algorithms() {
        },
        [](const Call& c) { return alltoall_memory(c, double(kBarrierBytes)); },
        {kBarrierEvery},
-       true},
+       true,
+       false,
+       {{"barriers", tofu_barrier_count}}},
       {C::kAlltoall,
        "pairwise",
        "p - 1 pairwise exchanges",
@@ -391,9 +405,41 @@ const std::vector<Algorithm>& algorithms() {
   return table;
 }
 
+std::string rank_rule(const Algorithm& a) {
+  // The rules the table's entries state, most general first; a rule none of
+  // them names is listed by its rank counts.
+  struct Named {
+    const char* text;
+    bool (*allows)(int p);
+  };
+  static const Named kNamed[] = {
+      {"any", [](int) { return true; }},
+      {"p >= 2", [](int p) { return p >= 2; }},
+      {"p even", [](int p) { return p % 2 == 0; }},
+      {"p a power of two", [](int p) { return is_pow2(p); }},
+      {"p = 2^k, k >= 1", [](int p) { return p >= 2 && is_pow2(p); }},
+  };
+  constexpr int kTried = 64;
+  std::vector<bool> allowed(kTried + 1, false);
+  for (int p = 1; p <= kTried; ++p) {
+    Call c{0, p, 0, 8, 1, 1};
+    for (const Knob& k : a.knobs) c.*k.member = std::max(k.lo, std::min(k.deflt(p), k.hi(p)));
+    allowed[std::size_t(p)] = a.refuse(c).empty();
+  }
+  for (const Named& n : kNamed) {
+    bool same = true;
+    for (int p = 1; p <= kTried && same; ++p) same = allowed[std::size_t(p)] == n.allows(p);
+    if (same) return n.text;
+  }
+  std::vector<int> ps;
+  for (int p = 1; p <= kTried; ++p)
+    if (allowed[std::size_t(p)]) ps.push_back(p);
+  return fmt::format("p in {{{}}} (of 1 .. {})", fmt::join(ps, ", "), kTried);
+}
+
 const std::vector<std::string>& algorithm_names(Collective c) {
   static const std::vector<std::vector<std::string>> names = [] {
-    std::vector<std::vector<std::string>> n(std::size_t(Collective::kNeighbor) + 1);
+    std::vector<std::vector<std::string>> n(static_cast<std::size_t>(kCollectives));
     for (const Algorithm& a : algorithms()) n[std::size_t(a.collective)].emplace_back(a.name);
     return n;
   }();

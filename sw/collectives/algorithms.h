@@ -30,6 +30,7 @@ enum class Collective : std::uint8_t {
   kAlltoall,
   kNeighbor,
 };
+inline constexpr int kCollectives = int(Collective::kNeighbor) + 1;
 const char* collective_name(Collective c);  // "barrier", "reduce-scatter", ...
 
 // One rank's call of a collective: what a builder reads. The first six
@@ -62,6 +63,14 @@ struct Knob {
   int lo;
   int (*hi)(int p);
   int Call::*member;  // where the value goes
+  const char* doc;    // one line, with its default and range as formulas of p
+};
+
+// A figure an algorithm adds to a run's details, from the call alone
+// (tofu: how many barriers its groups take).
+struct Figure {
+  const char* name;
+  long long (*value)(const Call& c);
 };
 
 struct Algorithm {
@@ -73,10 +82,16 @@ struct Algorithm {
   std::string (*refuse)(const Call& c);
   Schedule (*build)(const Call& c);
   Memory (*memory)(const Call& c);
-  std::vector<Knob> knobs;
+  std::vector<Knob> knobs = {};
   bool needs_torus = false;  // one rank on every node of a mesh/torus (Call::torus)
   bool traced = false;       // the trace replay may run it on any communicator (no knob, no placement)
+  std::vector<Figure> figures = {};
 };
+
+// Its rank-count rule in words, for listings ("any", "even", ...): from the
+// entry's own rule, tried on the rank counts 1 .. 64 (knobs at their
+// defaults, a size every rule accepts).
+std::string rank_rule(const Algorithm& a);
 
 // The table, collectives in enum order, each collective's algorithms in the
 // order its workload lists them.

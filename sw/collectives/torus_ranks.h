@@ -1,7 +1,8 @@
 // Where the ranks of a collective sit on a mesh/torus, as plain data: the
 // topology-aware schedules (alltoall.h: a2at, tofu) are computed from it
 // without a network. The workload builds it from the platform's topology
-// and rank map (sw/workloads/alltoall.cpp); tests build it directly.
+// and rank map for an algorithm that needs_torus (sw/workloads/collective.cpp);
+// tests build it directly.
 #pragma once
 #include <cstdint>
 #include <string>

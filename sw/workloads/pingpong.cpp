@@ -74,13 +74,9 @@ class Pingpong final : public Workload {
   }
 
   Outcome outcome(HostMemory* m) override {
-    Outcome o;
-    o.start_ps = start_;
-    o.end_ps = end_;
-    o.latency_ns = double(end_ - start_) / 1000.0 / (get_ ? 1.0 : 2.0);
-    o.bandwidth_gbps = o.latency_ns > 0 ? double(size_) / o.latency_ns : 0.0;
-    o.ok = ok_;
-    if (!ok_) o.failure = "an operation completed with an error";
+    // A put's latency is half the round trip.
+    Outcome o = measured_outcome(start_, end_, double(end_ - start_) / 1000.0 / (get_ ? 1.0 : 2.0),
+                                 double(size_), ok_);
     // What one operation costs to simulate: the events from A's first post
     // until both ranks hold their last completion (every other rank is idle
     // by then), per operation (two puts, or one get). Not counted in a run
@@ -93,8 +89,7 @@ class Pingpong final : public Workload {
       // answer (B sent its own buffer, which now holds A's bytes); get: A's landing zone.
       bool v = check_pattern(*m, src_, answer_at_, get_ ? dst_ : src_, size_);
       if (!get_) v = v && check_pattern(*m, dst_, 0, src_, size_);
-      o.verified = v;
-      if (!v) o.failure = "data mismatch";
+      set_verified(o, v, "data mismatch");
     }
     return o;
   }
@@ -112,8 +107,9 @@ class Pingpong final : public Workload {
 
 }  // namespace
 
-std::unique_ptr<Workload> make_pingpong(Params& p, const MachineInfo& m) {
-  return std::make_unique<Pingpong>(p, m);
+WorkloadInfo pingpong_workload() {
+  return {"pingpong", "put or get latency between two ranks (op, size, src, dst, tni)",
+          workload_of<Pingpong>};
 }
 
 }  // namespace kairo::sw

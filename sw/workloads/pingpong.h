@@ -14,6 +14,6 @@
 
 namespace kairo::sw {
 
-std::unique_ptr<Workload> make_pingpong(Params& p, const MachineInfo& m);
+WorkloadInfo pingpong_workload();
 
 }  // namespace kairo::sw

@@ -68,15 +68,9 @@ class PutBw final : public Workload {
   }
 
   Outcome outcome(HostMemory* m) override {
-    Outcome o;
-    o.start_ps = start_;
-    o.end_ps = *std::max_element(end_.begin(), end_.end());
-    const double ns = double(o.end_ps - o.start_ps) / 1000.0;
+    const sim::Time end = *std::max_element(end_.begin(), end_.end());
     const double bytes = double(size_) * count_;
-    o.latency_ns = ns;
-    o.bandwidth_gbps = bytes * tnis_ / ns;
-    o.ok = ok_;
-    if (!ok_) o.failure = "an operation completed with an error";
+    Outcome o = measured_outcome(start_, end, double(end - start_) / 1000.0, bytes * tnis_, ok_);
     const platforms::Platform& p = *m_.platform;
     const double flits = double(p.nic.max_packet_flits(p.router.flit_bytes));
     const bool torus = p.kind == platforms::FabricKind::kTorus;
@@ -100,8 +94,7 @@ class PutBw final : public Workload {
     if (m) {
       bool v = true;
       for (int d : dsts_) v = v && check_pattern(*m, d, 0, src_, size_);
-      o.verified = v;
-      if (!v) o.failure = "data mismatch";
+      set_verified(o, v, "data mismatch");
     }
     return o;
   }
@@ -132,8 +125,11 @@ class PutBw final : public Workload {
 
 }  // namespace
 
-std::unique_ptr<Workload> make_put_bw(Params& p, const MachineInfo& m) {
-  return std::make_unique<PutBw>(p, m);
+WorkloadInfo put_bw_workload() {
+  return {"put-bw",
+          "bandwidth of large puts from one rank on 1..n TNIs, each to its own neighbour (size, tnis, src, "
+          "count)",
+          workload_of<PutBw>};
 }
 
 }  // namespace kairo::sw

@@ -14,6 +14,6 @@
 
 namespace kairo::sw {
 
-std::unique_ptr<Workload> make_put_bw(Params& p, const MachineInfo& m);
+WorkloadInfo put_bw_workload();
 
 }  // namespace kairo::sw

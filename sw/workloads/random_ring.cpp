@@ -94,14 +94,8 @@ class RandomRing final : public Workload {
   }
 
   Outcome outcome(HostMemory* m) override {
-    Outcome o;
-    o.start_ps = kStart;
-    o.end_ps = *std::max_element(end_.begin(), end_.end());
-    const double ns = double(o.end_ps - o.start_ps) / 1000.0;
-    o.latency_ns = ns;
-    o.bandwidth_gbps = 2.0 * double(size_) / ns;
-    o.ok = ok_;
-    if (!ok_) o.failure = "an operation completed with an error";
+    const sim::Time end = *std::max_element(end_.begin(), end_.end());
+    Outcome o = measured_outcome(kStart, end, double(end - kStart) / 1000.0, 2.0 * double(size_), ok_);
     const double fastest = double(*std::min_element(end_.begin(), end_.end()) - kStart) / 1000.0;
     o.details = {{"ranks", m_.nodes}, {"fastest_rank_ns", fastest}, {"ring", order_}};
     if (m) {
@@ -109,8 +103,7 @@ class RandomRing final : public Workload {
       for (int r = 0; r < m_.nodes && v; ++r)
         v = check_pattern(*m, r, slot_, left_[std::size_t(r)], size_) &&
             check_pattern(*m, r, 2 * slot_, right_[std::size_t(r)], size_);
-      o.verified = v;
-      if (!v) o.failure = "data mismatch";
+      set_verified(o, v, "data mismatch");
     }
     return o;
   }
@@ -125,8 +118,10 @@ class RandomRing final : public Workload {
 
 }  // namespace
 
-std::unique_ptr<Workload> make_random_ring(Params& p, const MachineInfo& m) {
-  return std::make_unique<RandomRing>(p, m);
+WorkloadInfo random_ring_workload() {
+  return {"random-ring",
+          "HPCC random ring: every rank puts size to both neighbours of a seeded random ring (size, seed)",
+          workload_of<RandomRing>};
 }
 
 }  // namespace kairo::sw

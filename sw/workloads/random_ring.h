@@ -17,7 +17,7 @@
 
 namespace kairo::sw {
 
-std::unique_ptr<Workload> make_random_ring(Params& p, const MachineInfo& m);
+WorkloadInfo random_ring_workload();
 // The ring order random-ring uses: a permutation of [0, n) drawn with
 // xoshiro256** (sim::Rng(seed, 0)) by Fisher-Yates.
 std::vector<int> random_ring_order(int n, std::uint64_t seed);

@@ -4,11 +4,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <deque>
+#include <initializer_list>
 
 #include "sim/units.h"
-#include "sw/workloads/alltoall.h"
-#include "sw/workloads/barrier.h"
 #include "sw/workloads/collective.h"
 #include "sw/workloads/pattern.h"
 #include "sw/workloads/pingpong.h"
@@ -18,51 +16,29 @@
 
 namespace kairo::sw {
 
-namespace {
-// "what: a, b, c (params)": a collective workload's summary with its
-// algorithms from sw/collectives' table; kept for the program's life.
-const char* with_algorithms(coll::Collective c, const char* what, const char* params) {
-  static std::deque<std::string> kept;
-  return kept.emplace_back(fmt::format("{}: {} ({})", what, coll::algorithm_list(c), params)).c_str();
-}
-}  // namespace
-
 const std::vector<WorkloadInfo>& workloads() {
   using coll::Collective;
-  static const std::vector<WorkloadInfo> list = {
-      {"pingpong", "put or get latency between two ranks (op, size, src, dst, tni)", make_pingpong},
-      {"put-bw",
-       "bandwidth of large puts from one rank on 1..n TNIs, each to its own neighbour (size, tnis, src, "
-       "count)",
-       make_put_bw},
-      {"random-ring",
-       "HPCC random ring: every rank puts size to both neighbours of a seeded random ring (size, seed)",
-       make_random_ring},
-      {"barrier", with_algorithms(Collective::kBarrier, "barriers over puts", "algo, iterations, skew_ns"),
-       make_barrier},
-      collective_workload(Collective::kBcast),
-      collective_workload(Collective::kScatter),
-      collective_workload(Collective::kGather),
-      collective_workload(Collective::kAllgather),
-      {"pattern",
-       "a communication pattern (Takizawa et al. 2008's Neighbor or a CSV matrix) on a fat tree or the "
-       "hybrid EPS+OCS "
-       "network, SP or CP pathways (pattern, grid, size, iterations, scheme, pathways)",
-       make_pattern},
-      collective_workload(Collective::kNeighbor),
-      collective_workload(Collective::kAllreduce),
-      collective_workload(Collective::kReduceScatter),
-      collective_workload(Collective::kReduce),
-      {"alltoall",
-       with_algorithms(Collective::kAlltoall, "all-to-all of size bytes per pair",
-                       "algo, size, barrier_every, order, skew_ns"),
-       make_alltoall},
-      {"trace",
-       "an MPI application's OTF2 trace replayed: point to point over the NIC (eager, rendezvous), "
-       "collectives by kairo's algorithms (trace, compute_scale, eager_limit, copy_gbps, strict, "
-       "algo.COLLECTIVE, scheme, pathways)",
-       make_trace},
-  };
+  static const std::vector<WorkloadInfo> list = [] {
+    std::vector<WorkloadInfo> l = {pingpong_workload(), put_bw_workload(), random_ring_workload()};
+    const auto collectives = [&l](std::initializer_list<Collective> cs) {
+      for (Collective c : cs) l.push_back(collective_workload(c));
+    };
+    collectives({Collective::kBarrier, Collective::kBcast, Collective::kScatter, Collective::kGather,
+                 Collective::kAllgather});
+    l.push_back({"pattern",
+                 "a communication pattern (Takizawa et al. 2008's Neighbor or a CSV matrix) on a fat tree or "
+                 "the hybrid EPS+OCS network, SP or CP pathways (pattern, grid, size, iterations, scheme, "
+                 "pathways)",
+                 make_pattern});
+    collectives({Collective::kNeighbor, Collective::kAllreduce, Collective::kReduceScatter,
+                 Collective::kReduce, Collective::kAlltoall});
+    l.push_back({"trace",
+                 "an MPI application's OTF2 trace replayed: point to point over the NIC (eager, rendezvous), "
+                 "collectives by kairo's algorithms (trace, compute_scale, eager_limit, copy_gbps, strict, "
+                 "algo.COLLECTIVE, scheme, pathways)",
+                 make_trace});
+    return l;
+  }();
   return list;
 }
 
@@ -82,23 +58,22 @@ std::string scheme_param(Params& prm, const platforms::Platform& p) {
   return s;
 }
 
-std::string algorithm_param(Params& prm, const std::vector<std::string>& algos) {
-  const std::string a = prm.text("algo", algos.front());
-  if (std::find(algos.begin(), algos.end(), a) == algos.end())
-    throw std::invalid_argument(
-        fmt::format("--param algo={}: expected one of: {}", a, fmt::join(algos, ", ")));
-  return a;
+Outcome measured_outcome(sim::Time start, sim::Time end, double latency_ns, double bytes, bool ok,
+                         const char* failure) {
+  Outcome o;
+  o.start_ps = start;
+  o.end_ps = end;
+  o.latency_ns = latency_ns;
+  o.bandwidth_gbps = latency_ns > 0 ? bytes / latency_ns : 0.0;
+  o.ok = ok;
+  if (!ok) o.failure = failure;
+  return o;
 }
 
 Outcome collective_outcome(const std::vector<sim::Time>& end, double bytes, bool ok) {
-  Outcome o;
-  o.start_ps = kStart;
-  o.end_ps = *std::max_element(end.begin(), end.end());
-  o.latency_ns = double(o.end_ps - o.start_ps) / 1000.0;
-  o.bandwidth_gbps = o.latency_ns > 0 ? bytes / o.latency_ns : 0.0;
-  o.ok = ok;
-  if (!ok) o.failure = "a put completed with an error";
-  return o;
+  const sim::Time last = *std::max_element(end.begin(), end.end());
+  return measured_outcome(kStart, last, double(last - kStart) / 1000.0, bytes, ok,
+                          "a put completed with an error");
 }
 
 void check_footprint(const Workload& w, const MachineInfo& m, const std::string& workload) {

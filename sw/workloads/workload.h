@@ -121,6 +121,11 @@ struct WorkloadInfo {
   const char* summary;
   std::unique_ptr<Workload> (*make)(Params&, const MachineInfo&);
 };
+// WorkloadInfo::make for a workload class W built from its parameters and the machine.
+template <class W>
+std::unique_ptr<Workload> workload_of(Params& p, const MachineInfo& m) {
+  return std::make_unique<W>(p, m);
+}
 // The shipped workloads, by name.
 const std::vector<WorkloadInfo>& workloads();
 std::string workload_names();  // "pingpong, put-bw, random-ring"
@@ -129,8 +134,12 @@ std::string workload_names();  // "pingpong, put-bw, random-ring"
 // pathways: sp, cp or eps (default: sp where the platform has an optical
 // network, else eps); sp and cp only where it has one.
 std::string scheme_param(Params& prm, const platforms::Platform& p);
-// `--param algo=`: one of `algos` (the first is the default), or an error naming them.
-std::string algorithm_param(Params& prm, const std::vector<std::string>& algos);
+// The figures every workload reports: the measured interval [start, end],
+// the latency it stands for, `bytes` over that latency (0 when it is 0), and
+// whether every operation completed without error (else `failure`).
+inline constexpr const char* kOperationFailed = "an operation completed with an error";
+Outcome measured_outcome(sim::Time start, sim::Time end, double latency_ns, double bytes, bool ok,
+                         const char* failure = kOperationFailed);
 // What every collective reports: from kStart to the slowest rank's end
 // (`end`, per rank), `bytes` per rank over that time, and whether every
 // operation completed without error.
