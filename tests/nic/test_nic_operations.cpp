@@ -263,6 +263,7 @@ TEST(NicOpLog, APutsStepsAreLoggedInOrderAtThePutModelsTimes) {
   const Time data_in = ceil_to(network(t.p, read_done, test::packet_flits(t.p, 8), t.src, t.dst), t.period);
   const Time written = data_in + t.dma8;
   const Time ack_in = ceil_to(network(t.p, written, test::packet_flits(t.p, 0), t.dst, t.src), t.period);
+  const OpKind kPutKind = observe::op_kind(nic::Op::kPut);
   struct Step {
     OpEvent event;
     OpKind kind;
@@ -271,18 +272,18 @@ TEST(NicOpLog, APutsStepsAreLoggedInOrderAtThePutModelsTimes) {
   };
   const std::vector<Step> want = {
       {OpEvent::kRegister, OpKind::kRegion, t.src, 0},
-      {OpEvent::kDoorbell, OpKind::kPut, t.src, 0},
+      {OpEvent::kDoorbell, kPutKind, t.src, 0},
       {OpEvent::kRegister, OpKind::kRegion, t.dst, 0},
-      {OpEvent::kStart, OpKind::kPut, t.src, L},
+      {OpEvent::kStart, kPutKind, t.src, L},
       {OpEvent::kDmaRead, OpKind::kData, t.src, read_done},
       {OpEvent::kInject, OpKind::kData, t.src, read_done},
       {OpEvent::kArrive, OpKind::kData, t.dst, data_in},
       {OpEvent::kDmaWrite, OpKind::kData, t.dst, written},
-      {OpEvent::kNotice, OpKind::kPut, t.dst, written},
+      {OpEvent::kNotice, kPutKind, t.dst, written},
       {OpEvent::kInject, OpKind::kAck, t.dst, written},
       {OpEvent::kArrive, OpKind::kAck, t.src, ack_in},
-      {OpEvent::kComplete, OpKind::kPut, t.src, ack_in},
-      {OpEvent::kPoll, OpKind::kPut, t.src, 0},
+      {OpEvent::kComplete, kPutKind, t.src, ack_in},
+      {OpEvent::kPoll, kPutKind, t.src, 0},
   };
   ASSERT_EQ(r.size(), want.size());
   for (std::size_t i = 0; i < want.size(); ++i) {
