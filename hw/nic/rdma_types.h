@@ -46,7 +46,7 @@ struct Command {
   MemKey remote_key = 0;  // put: destination; get: source; atomic: the 8 bytes operated on
   std::uint64_t remote_offset = 0;
   std::uint64_t length = 0;   // atomics: kAtomicBytes (moved_bytes)
-  std::uint64_t operand = 0;  // fetch_add: the addend; compare_swap: the value swapped in
+  std::uint64_t operand = 0;  // an atomic's operand (its read-modify-write: atomic_operation.cpp)
   std::uint64_t compare = 0;  // compare_swap: the value expected
   std::uint64_t handle = 0;   // the caller's id, echoed in the completion
 };
