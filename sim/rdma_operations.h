@@ -27,7 +27,7 @@ enum class RdmaFamily : std::uint8_t { kPut, kGet, kAtomic };
 
 // The operation kinds, in their table's order (the operation log's kinds
 // follow it, observe/op_log.h).
-enum class RdmaOp : std::uint8_t { kPut, kGet, kFetchAdd, kCompareSwap };
+enum class RdmaOp : std::uint8_t { kPut, kGet, kFetchAdd, kCompareSwap, kFetchOr };
 
 // A scenario field of an atomic, and where its value goes in the command
 // (hw/nic/rdma_types.h: Command::operand or Command::compare).
@@ -49,16 +49,22 @@ struct RdmaOpKind {
   std::array<RdmaOperandField, 2> operands;
 };
 
-inline constexpr std::array<RdmaOpKind, 4> kRdmaOps = {{
+inline constexpr std::array<RdmaOpKind, 5> kRdmaOps = {{
     {RdmaOp::kPut, "put", RdmaFamily::kPut, "to", "from", {}},
     {RdmaOp::kGet, "get", RdmaFamily::kGet, "from", "into", {}},
-    {RdmaOp::kFetchAdd, "fetch_add", RdmaFamily::kAtomic, "to", "into", {{{"add", RdmaOperandField::kOperand}}}},
+    {RdmaOp::kFetchAdd,
+     "fetch_add",
+     RdmaFamily::kAtomic,
+     "to",
+     "into",
+     {{{"add", RdmaOperandField::kOperand}}}},
     {RdmaOp::kCompareSwap,
      "compare_swap",
      RdmaFamily::kAtomic,
      "to",
      "into",
      {{{"compare", RdmaOperandField::kCompare}, {"swap", RdmaOperandField::kOperand}}}},
+    {RdmaOp::kFetchOr, "fetch_or", RdmaFamily::kAtomic, "to", "into", {{{"or", RdmaOperandField::kOperand}}}},
 }};
 inline constexpr std::size_t kRdmaOpCount = kRdmaOps.size();
 

@@ -1,5 +1,6 @@
-// The atomics, fetch-and-add and compare-and-swap on 8 bytes (an unsigned
-// little-endian integer), from the command to the completion (docs/rdma.md):
+// The atomics, fetch-and-add, compare-and-swap and fetch-and-or on 8 bytes
+// (an unsigned little-endian integer), from the command to the completion
+// (docs/rdma.md):
 //   initiator ..... a header-only request carrying the operands; the local
 //                   8 bytes where the old value lands were checked at start
 //   target ........ the remote key and range are resolved (an error answers at
@@ -40,6 +41,8 @@ std::uint64_t modified(const Wire& w, std::uint64_t old) {
       return old + w.operand;
     case Op::kCompareSwap:
       return old == w.compare ? w.operand : old;
+    case Op::kFetchOr:
+      return old | w.operand;
     case Op::kPut:
     case Op::kGet:
       break;  // not atomics: no request of theirs comes here

@@ -96,6 +96,44 @@ TEST(NicAtomics, CompareSwapSwapsOnlyWhenTheOldValueMatches) {
   EXPECT_EQ(value(t.b.read(t.dst, 128, 8)), 9u) << "the failed compare leaves the word alone";
 }
 
+// Fetch-and-or follows the atomic model like fetch-and-add: its time is the
+// request's trip, the read and the write at the target, the response's trip
+// and the write of the old value; a second one from another engine of the
+// initiator on the same word reads only after the first has written, and
+// sees the bits the first set.
+TEST(NicAtomics, FetchOrSetsBitsAndReturnsTheOldValueWhenTheAtomicModelSays) {
+  Pair t;
+  auto lk = t.b.registries[t.src]->add(0, 4096).key;
+  auto rk = t.b.registries[t.dst]->add(0, 4096).key;
+  const std::uint64_t old = 0b1010'0000'1010, first = 0b0110, second = std::uint64_t(1) << 63;
+  t.b.write(t.dst, 64, le64(old));
+  ASSERT_TRUE(t.b.tni(t.src).post(atomic(Op::kFetchOr, t.dst, lk, 0, rk, 64, first, 0, 1)));
+  Command c = atomic(Op::kFetchOr, t.dst, lk, 8, rk, 64, second, 0, 2);
+  c.dst_tni = 1;
+  ASSERT_TRUE(t.b.tni(t.src, 1).post(c));
+  t.b.queue.run_direct();
+
+  const Time request_in =
+      ceil_to(network(t.p, t.p.nic.node_latency_ps, test::packet_flits(t.p, 0), t.src, t.dst), t.period);
+  const Time written = request_in + 2 * t.dma8;  // the read, then the write of the new value
+  const Time response_in = ceil_to(network(t.p, written, test::packet_flits(t.p, 8), t.dst, t.src), t.period);
+  auto done = t.b.tni(t.src).poll_completion();
+  ASSERT_TRUE(done.has_value());
+  EXPECT_EQ(done->status, RdmaStatus::kOk);
+  EXPECT_EQ(done->op, Op::kFetchOr);
+  EXPECT_EQ(done->time_ps, response_in + t.dma8) << "complete once the old value is in local memory";
+  EXPECT_EQ(value(t.b.read(t.src, 0, 8)), old) << "the first finds the word as it was";
+  EXPECT_EQ(value(t.b.read(t.src, 8, 8)), old | first) << "the second reads after the first has written";
+  EXPECT_EQ(value(t.b.read(t.dst, 64, 8)), old | first | second);
+  auto later = t.b.tni(t.src, 1).poll_completion();
+  ASSERT_TRUE(later.has_value());
+  const Time second_written = written + 2 * t.dma8;  // its read starts once the first has written
+  EXPECT_GE(
+      later->time_ps,
+      ceil_to(network(t.p, second_written, test::packet_flits(t.p, 8), t.dst, t.src), t.period) + t.dma8)
+      << "serialized at the target: its read waits for the first's write";
+}
+
 TEST(NicAtomics, AnAtomicOnAnUnregisteredKeyCompletesWithTheTargetsError) {
   Pair t;
   auto lk = t.b.registries[t.src]->add(0, 4096).key;
