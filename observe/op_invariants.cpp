@@ -194,11 +194,11 @@ void check_writes(const OpIndex& ix, const OpView& v, OpFacts& f, Sink& sink) {
       check_cover(ix, v, f.target_writes, remote, sink);
     return;
   }
-  // A request-response operation: an atomic also writes its 8 bytes at the
-  // target; the response is written at the initiator.
+  // An atomic writes its 8 bytes at the target; a request-response operation's
+  // response is written at the initiator.
   if (sim::is_atomic(kind->op) && target_logged && v.doorbell != kNo)
     check_cover(ix, v, f.target_writes, remote, sink);
-  check_cover(ix, v, f.local_writes, local, sink);
+  if (sim::is_request_response(kind->op)) check_cover(ix, v, f.local_writes, local, sink);
 }
 
 }  // namespace
