@@ -305,22 +305,31 @@ Task Rank::post(int tni, int peer, nic::Command c, std::uint64_t* handle) {
   return submit(tni, c);
 }
 
+Task Rank::atomic(nic::Op op, int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset,
+                  nic::MemKey local, std::uint64_t local_offset, std::uint64_t operand, std::uint64_t compare,
+                  std::uint64_t* handle) {
+  nic::Command c =
+      command(op, tni, dst, remote, remote_offset, local, local_offset, nic::kAtomicBytes, 0, false, handle);
+  c.operand = operand;
+  c.compare = compare;
+  return submit(tni, c);
+}
+
 Task Rank::fetch_add(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
                      std::uint64_t local_offset, std::uint64_t addend, std::uint64_t* handle) {
-  nic::Command c = command(nic::Op::kFetchAdd, tni, dst, remote, remote_offset, local, local_offset,
-                           nic::kAtomicBytes, 0, false, handle);
-  c.operand = addend;
-  return submit(tni, c);
+  return atomic(nic::Op::kFetchAdd, tni, dst, remote, remote_offset, local, local_offset, addend, 0, handle);
 }
 
 Task Rank::compare_swap(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
                         std::uint64_t local_offset, std::uint64_t compare, std::uint64_t swap,
                         std::uint64_t* handle) {
-  nic::Command c = command(nic::Op::kCompareSwap, tni, dst, remote, remote_offset, local, local_offset,
-                           nic::kAtomicBytes, 0, false, handle);
-  c.operand = swap;
-  c.compare = compare;
-  return submit(tni, c);
+  return atomic(nic::Op::kCompareSwap, tni, dst, remote, remote_offset, local, local_offset, swap, compare,
+                handle);
+}
+
+Task Rank::fetch_or(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
+                    std::uint64_t local_offset, std::uint64_t bits, std::uint64_t* handle) {
+  return atomic(nic::Op::kFetchOr, tni, dst, remote, remote_offset, local, local_offset, bits, 0, handle);
 }
 
 std::optional<nic::Completion> Rank::try_poll_cq(int tni) {

@@ -80,12 +80,14 @@ class Rank final : public nic::TniListener {
   // Atomics on the 8 bytes at `remote` + `remote_offset` of rank `dst` (an
   // unsigned little-endian integer): the old value is written at `local` +
   // `local_offset` here. fetch_add adds `addend`; compare_swap writes `swap`
-  // if the old value equals `compare`.
+  // if the old value equals `compare`; fetch_or sets the bits of `bits`.
   Task fetch_add(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
                  std::uint64_t local_offset, std::uint64_t addend, std::uint64_t* handle);
   Task compare_swap(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
                     std::uint64_t local_offset, std::uint64_t compare, std::uint64_t swap,
                     std::uint64_t* handle);
+  Task fetch_or(int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset, nic::MemKey local,
+                std::uint64_t local_offset, std::uint64_t bits, std::uint64_t* handle);
   // The next completion on `tni` (FJMPI_Rdma_poll_cq, waiting).
   Task poll_cq(int tni, nic::Completion* out);
   // The oldest completion on `tni`, if one is there, without waiting.
@@ -150,6 +152,10 @@ class Rank final : public nic::TniListener {
   nic::Command command(nic::Op op, int tni, int peer, nic::MemKey remote, std::uint64_t remote_offset,
                        nic::MemKey local, std::uint64_t local_offset, std::uint64_t length, std::uint32_t tag,
                        bool notify, std::uint64_t* handle);
+  // An atomic `op` on the 8 bytes at `remote` + `remote_offset` of `dst`, with its operands.
+  Task atomic(nic::Op op, int tni, int dst, nic::MemKey remote, std::uint64_t remote_offset,
+              nic::MemKey local, std::uint64_t local_offset, std::uint64_t operand, std::uint64_t compare,
+              std::uint64_t* handle);
   void drain_notices();
   void drain_completions(std::size_t tni);  // into that TNI's `early` list
   struct InLibrary;                         // marks a runtime call in progress (see Progress above)

@@ -19,18 +19,19 @@ bool sent_by_initiator(OpKind k) {
 }
 
 // The operation a record's kind belongs to (a log cut before the doorbell
-// still tells a put from a get by its packets).
+// still tells a put from a get by its packets, and calls it by its family's
+// first kind).
 OpKind operation_kind(OpKind k) {
   switch (k) {
     case OpKind::kData:
     case OpKind::kAck:
-      return OpKind::kPut;
+      return op_kind(sim::first_of(sim::RdmaFamily::kPut));
     case OpKind::kGetRequest:
     case OpKind::kGetResponse:
-      return OpKind::kGet;
+      return op_kind(sim::first_of(sim::RdmaFamily::kGet));
     case OpKind::kAtomicRequest:
     case OpKind::kAtomicResponse:
-      return OpKind::kFetchAdd;
+      return op_kind(sim::first_of(sim::RdmaFamily::kAtomic));
     default:
       return k;
   }

@@ -39,9 +39,14 @@ struct OpView {
   std::size_t begin = 0, end = 0;  // its span of OpIndex::by_op
   std::size_t doorbell = kNo, start = kNo, complete = kNo;
   std::uint32_t target = kNoNode;  // the doorbell's peer, or where its target steps happened
-  OpKind kind = OpKind::kPut;
+  OpKind kind = op_kind(sim::RdmaOp::kPut);
   std::uint8_t flags = 0;
 };
+
+// What the invariants ask of an operation's kind, by its family's properties
+// (sim/rdma_operations.h); false for a kind that names no operation.
+inline bool is_put(OpKind k) { return operation_of(k) && sim::is_put(operation_of(k)->op); }
+inline bool is_atomic(OpKind k) { return operation_of(k) && sim::is_atomic(operation_of(k)->op); }
 
 // A registered region of a node, from its register record until its deregister.
 struct Region {

@@ -58,7 +58,7 @@ void check_completion(const OpIndex& ix, const OpView& v, const OpFacts& f, Sink
   const std::size_t c = v.complete;
   if (c == kNo) return;
   const std::string op = op_text(v.id);
-  if (v.kind == OpKind::kPut) {
+  if (is_put(v.kind)) {
     if (f.last_read != kNo && f.last_read > c)
       sink.add("put-completion-after-reads", c, f.last_read,
                [&] { return fmt::format("put {} completed before its last DMA read of the source", op); });
@@ -79,7 +79,7 @@ void check_completion(const OpIndex& ix, const OpView& v, const OpFacts& f, Sink
 }
 
 void check_notice(const OpIndex& ix, const OpView& v, const OpFacts& f, Sink& sink) {
-  if (v.kind != OpKind::kPut) return;
+  if (!is_put(v.kind)) return;
   const std::string op = op_text(v.id);
   if (f.notice != kNo && f.last_target_write != kNo && f.last_target_write > f.notice)
     sink.add("notice-after-writes", f.notice, f.last_target_write,
@@ -109,8 +109,7 @@ void check_failed(const OpIndex& ix, const OpView& v, const OpFacts& f, Sink& si
                            status_token(ix.at(v.complete).status));
       });
   }
-  if (v.kind == OpKind::kPut && v.complete != kNo && ix.at(v.complete).status != 0 &&
-      f.first_target_write_ok != kNo)
+  if (is_put(v.kind) && v.complete != kNo && ix.at(v.complete).status != 0 && f.first_target_write_ok != kNo)
     sink.add("failed-writes-nothing", f.first_target_write_ok, v.complete, [&] {
       return fmt::format("put {} completed with {} but wrote at its target", op,
                          status_token(ix.at(v.complete).status));
@@ -188,20 +187,18 @@ void check_writes(const OpIndex& ix, const OpView& v, OpFacts& f, Sink& sink) {
   const Range local{v.id.node, s.key, s.addr, length, "the initiator"};
   const Range remote{v.target, remote_key, OpRecord::kNone, length, "the target"};
   const bool target_logged = v.target != kNoNode && ix.has_node(v.target);
-  switch (v.kind) {
-    case OpKind::kPut:  // the target has finished once the acknowledgement is back
-      if (target_logged && v.doorbell != kNo && f.ack_arrive != kNo)
-        check_cover(ix, v, f.target_writes, remote, sink);
-      return;
-    case OpKind::kGet:
-      return check_cover(ix, v, f.local_writes, local, sink);
-    case OpKind::kFetchAdd:
-    case OpKind::kCompareSwap:
-      if (target_logged && v.doorbell != kNo) check_cover(ix, v, f.target_writes, remote, sink);
-      return check_cover(ix, v, f.local_writes, local, sink);
-    default:
-      return;
+  const sim::RdmaOpKind* kind = operation_of(v.kind);
+  if (!kind) return;
+  if (sim::is_put(kind->op)) {  // the target has finished once the acknowledgement is back
+    if (target_logged && v.doorbell != kNo && f.ack_arrive != kNo)
+      check_cover(ix, v, f.target_writes, remote, sink);
+    return;
   }
+  // An atomic writes its 8 bytes at the target; a request-response operation's
+  // response is written at the initiator.
+  if (sim::is_atomic(kind->op) && target_logged && v.doorbell != kNo)
+    check_cover(ix, v, f.target_writes, remote, sink);
+  if (sim::is_request_response(kind->op)) check_cover(ix, v, f.local_writes, local, sink);
 }
 
 }  // namespace

@@ -15,10 +15,16 @@ constexpr std::array<std::string_view, kOpEvents> kEventTokens = {
     "register",  "deregister", "doorbell", "start",    "dma_read", "inject",      "arrive",
     "dma_write", "drop",       "notice",   "complete", "poll",     "notice_poll",
 };
-constexpr std::array<std::string_view, kOpKinds> kKindTokens = {
-    "put",         "get",          "fetch_add",      "compare_swap",    "data",   "ack",
-    "get_request", "get_response", "atomic_request", "atomic_response", "region",
+// The kinds after the operations' (whose tokens are their names in sim/rdma_operations.h).
+constexpr std::array<std::string_view, kOpKinds - sim::kRdmaOpCount> kPacketKindTokens = {
+    "data", "ack", "get_request", "get_response", "atomic_request", "atomic_response", "region",
 };
+constexpr std::array<std::string_view, kOpKinds> kKindTokens = [] {
+  std::array<std::string_view, kOpKinds> t{};
+  for (const sim::RdmaOpKind& k : sim::kRdmaOps) t[std::size_t(op_kind(k.op))] = k.name;
+  for (std::size_t i = 0; i < kPacketKindTokens.size(); ++i) t[sim::kRdmaOpCount + i] = kPacketKindTokens[i];
+  return t;
+}();
 // hw/nic/rdma_status.h's order (tests/nic/test_op_log.cpp checks it).
 constexpr std::array<std::string_view, kOpStatuses> kStatusTokens = {
     "ok",      "unregistered_key", "stale_key",     "out_of_bounds", "length_over_limit",

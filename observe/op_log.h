@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sim/event_queue.h"
+#include "sim/rdma_operations.h"
 #include "sim/time.h"
 
 namespace kairo::observe {
@@ -37,13 +38,12 @@ enum class OpEvent : std::uint8_t {
 };
 inline constexpr int kOpEvents = 13;
 
-// Operation kinds, packet kinds and the registration table's records.
+// Operation kinds, packet kinds and the registration table's records. The
+// operation kinds come first, one per RDMA operation in the order of
+// sim/rdma_operations.h's table (op_kind()), which also gives their tokens;
+// the packet kinds are those of the families' packets.
 enum class OpKind : std::uint8_t {
-  kPut,
-  kGet,
-  kFetchAdd,
-  kCompareSwap,
-  kData,
+  kData = sim::kRdmaOpCount,
   kAck,
   kGetRequest,
   kGetResponse,
@@ -51,7 +51,13 @@ enum class OpKind : std::uint8_t {
   kAtomicResponse,
   kRegion,
 };
-inline constexpr int kOpKinds = 11;
+inline constexpr int kOpKinds = int(OpKind::kRegion) + 1;
+inline constexpr int kPacketKinds = int(OpKind::kRegion) - int(OpKind::kData);
+constexpr OpKind op_kind(sim::RdmaOp op) { return OpKind(op); }
+// The operation a kind names, if it names one (not a packet or a region).
+constexpr const sim::RdmaOpKind* operation_of(OpKind k) {
+  return std::size_t(k) < sim::kRdmaOpCount ? &sim::kRdmaOps[std::size_t(k)] : nullptr;
+}
 
 // Doorbell flags.
 enum OpFlag : std::uint8_t { kFlagNotify = 1, kFlagFence = 2, kFlagLocalCompletion = 4 };
@@ -87,7 +93,7 @@ struct OpRecord {
   std::int32_t tni = -1;     // -1: the node's registration table
   OpId op;                   // none on registration records
   std::int64_t packet = -1;  // j of "N.T.K/j"; -1 on operation records
-  OpKind kind = OpKind::kPut;
+  OpKind kind = op_kind(sim::RdmaOp::kPut);
   OpEvent event = OpEvent::kDoorbell;
   std::uint8_t status = 0;  // 0: ok
   std::uint8_t flags = 0;   // OpFlag, on a doorbell

@@ -165,7 +165,7 @@ struct AtomicStep {
 std::vector<AtomicStep> atomic_steps(const OpIndex& ix, Sink& sink) {
   std::vector<AtomicStep> out;
   for (const OpView& v : ix.ops) {
-    if (v.kind != OpKind::kFetchAdd && v.kind != OpKind::kCompareSwap) continue;
+    if (!is_atomic(v.kind)) continue;
     std::size_t read = kNo, write = kNo;
     for (std::size_t k = v.begin; k < v.end; ++k) {
       const OpRecord& r = ix.at(ix.by_op[k]);

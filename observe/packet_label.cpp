@@ -7,8 +7,7 @@ namespace kairo::observe {
 std::optional<PacketLabelFields> decode_packet_label(std::uint64_t value) {
   using L = PacketLabel;
   const std::uint64_t k = value >> L::kKindShift & 0xf;
-  const std::uint64_t kinds = std::uint64_t(OpKind::kAtomicResponse) - std::uint64_t(OpKind::kData) + 1;
-  if (k == 0 || k > kinds) return std::nullopt;
+  if (k == 0 || k > std::uint64_t(kPacketKinds)) return std::nullopt;
   PacketLabelFields f;
   f.op.node = std::uint32_t(value >> L::kNodeShift);
   f.op.tni = std::uint16_t(value >> L::kTniShift & 0xf);

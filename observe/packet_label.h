@@ -35,7 +35,8 @@ struct PacketLabel {
   static constexpr std::uint64_t kPacketMask = 0xffff, kOpMask = 0xfffff;
 };
 
-// The value of packet `packet` (j) of operation `op`, of kind `kind` (a packet kind: kData..kAtomicResponse).
+// The value of packet `packet` (j) of operation `op`, of kind `kind` (a packet kind: one of the kPacketKinds
+// from kData).
 inline std::uint64_t packet_label(const OpId& op, std::uint64_t packet, OpKind kind) {
   using L = PacketLabel;
   const std::uint64_t k = std::uint64_t(kind) - std::uint64_t(OpKind::kData) + 1;

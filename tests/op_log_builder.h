@@ -18,6 +18,11 @@ using observe::OpId;
 using observe::OpKind;
 using observe::OpRecord;
 
+// The operation kinds the builder writes, as the log names them.
+inline constexpr OpKind kPutKind = observe::op_kind(sim::RdmaOp::kPut);
+inline constexpr OpKind kGetKind = observe::op_kind(sim::RdmaOp::kGet);
+inline constexpr OpKind kFetchAddKind = observe::op_kind(sim::RdmaOp::kFetchAdd);
+
 inline constexpr std::uint64_t kPacketBytes = 1024;
 inline constexpr std::uint64_t kSourceKey = 3, kTargetKey = 7, kTargetBase = 4096, kRegionBytes = 64 * 1024;
 
@@ -69,23 +74,23 @@ struct LogBuilder {
   // A put of `packets` KiB from node 0's address 0 to node 1 at kTargetBase + `offset`.
   void put(OpId op, int packets, std::uint8_t flags = observe::kFlagNotify, std::uint64_t offset = 0) {
     const std::uint64_t bytes = std::uint64_t(packets) * kPacketBytes;
-    doorbell(op, OpKind::kPut, bytes, flags);
-    start(op, OpKind::kPut, 0, bytes);
+    doorbell(op, kPutKind, bytes, flags);
+    start(op, kPutKind, 0, bytes);
     for (int j = 0; j < packets; ++j) {
       dma(0, OpEvent::kDmaRead, op, OpKind::kData, j, j * kPacketBytes, kPacketBytes);
       send(0, 1, op, OpKind::kData, j, kPacketBytes);
       dma(1, OpEvent::kDmaWrite, op, OpKind::kData, j, kTargetBase + offset + j * kPacketBytes, kPacketBytes);
     }
     if (flags & observe::kFlagNotify)
-      add(1, OpEvent::kNotice, OpKind::kPut, op).tag = 5, log.back().bytes = bytes;
+      add(1, OpEvent::kNotice, kPutKind, op).tag = 5, log.back().bytes = bytes;
     send(1, 0, op, OpKind::kAck, packets, 0);
-    complete(op, OpKind::kPut);
+    complete(op, kPutKind);
   }
   // A get of `packets` KiB from node 1's kTargetBase into node 0 at `local`.
   void get(OpId op, int packets, std::uint64_t local = 0) {
     const std::uint64_t bytes = std::uint64_t(packets) * kPacketBytes;
-    doorbell(op, OpKind::kGet, bytes, 0);
-    start(op, OpKind::kGet, local, bytes);
+    doorbell(op, kGetKind, bytes, 0);
+    start(op, kGetKind, local, bytes);
     send(0, 1, op, OpKind::kGetRequest, 0, 0);
     for (int j = 1; j <= packets; ++j) {
       dma(1, OpEvent::kDmaRead, op, OpKind::kGetResponse, j, kTargetBase + (j - 1) * kPacketBytes,
@@ -93,13 +98,13 @@ struct LogBuilder {
       send(1, 0, op, OpKind::kGetResponse, j, kPacketBytes);
       dma(0, OpEvent::kDmaWrite, op, OpKind::kGetResponse, j, local + (j - 1) * kPacketBytes, kPacketBytes);
     }
-    complete(op, OpKind::kGet);
+    complete(op, kGetKind);
   }
   // An atomic's request, its read-modify-write of node 1's `addr` and its
   // response, written at node 0's `local`.
   void atomic_request(OpId op, std::uint64_t local = 0) {
-    doorbell(op, OpKind::kFetchAdd, 8, 0);
-    start(op, OpKind::kFetchAdd, local, 8);
+    doorbell(op, kFetchAddKind, 8, 0);
+    start(op, kFetchAddKind, local, 8);
     send(0, 1, op, OpKind::kAtomicRequest, 0, 8);
   }
   void atomic_update(OpId op, std::uint64_t addr, OpEvent e) {
@@ -108,7 +113,7 @@ struct LogBuilder {
   void atomic_answer(OpId op, std::uint64_t local = 0) {
     send(1, 0, op, OpKind::kAtomicResponse, 1, 8);
     dma(0, OpEvent::kDmaWrite, op, OpKind::kAtomicResponse, 1, local, 8);
-    complete(op, OpKind::kFetchAdd);
+    complete(op, kFetchAddKind);
   }
   void atomic(OpId op, std::uint64_t addr, std::uint64_t local = 0) {
     atomic_request(op, local);

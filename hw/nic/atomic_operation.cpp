@@ -1,5 +1,6 @@
-// The atomics, fetch-and-add and compare-and-swap on 8 bytes (an unsigned
-// little-endian integer), from the command to the completion (docs/rdma.md):
+// The atomics, fetch-and-add, compare-and-swap and fetch-and-or on 8 bytes
+// (an unsigned little-endian integer), from the command to the completion
+// (docs/rdma.md):
 //   initiator ..... a header-only request carrying the operands; the local
 //                   8 bytes where the old value lands were checked at start
 //   target ........ the remote key and range are resolved (an error answers at
@@ -32,17 +33,25 @@ void store_le(unsigned char* b, std::uint64_t v) {
   for (int i = 0; i < 8; ++i) b[i] = static_cast<unsigned char>(v >> (8 * i));
 }
 
-class AtomicOperation final : public Operation {
+// The new value of an atomic's 8 bytes, from the old one and the request's
+// operands: each atomic kind's read-modify-write.
+std::uint64_t modified(const Wire& w, std::uint64_t old) {
+  switch (w.op_kind) {
+    case Op::kFetchAdd:
+      return old + w.operand;
+    case Op::kCompareSwap:
+      return old == w.compare ? w.operand : old;
+    case Op::kFetchOr:
+      return old | w.operand;
+    case Op::kPut:
+    case Op::kGet:
+      break;  // not atomics: no request of theirs comes here
+  }
+  return old;
+}
+
+class AtomicOperation final : public RequestResponse<AtomicOperation, Wire::kAtomicRequest> {
  public:
-  void start(Engine& e, std::uint64_t number, const Command& c, std::uint64_t) const override {
-    send_request(e, number, c, Wire::kAtomicRequest);
-  }
-
-  void receive(Engine& e, Wire& w) const override {
-    if (w.type == Wire::kAtomicRequest) return operate(e, w);
-    result_in(e, w);
-  }
-
   // Target: the new value is written; answer. Initiator: the old value is
   // written (or was dropped); the atomic is over.
   void written(Engine& e, Wire* w) const override {
@@ -51,8 +60,8 @@ class AtomicOperation final : public Operation {
     e.ctx->wires->put(w);
   }
 
- private:
-  static void operate(Engine& e, Wire& w) {
+  // The request at the target: read, modify, write, answer.
+  static void serve(Engine& e, Wire& w) {
     const Resolution r = e.registry.resolve(w.key, w.offset, kAtomicBytes);
     if (r.status != RdmaStatus::kOk) return respond(e, &w, r.status);
     sim::Time& free_at = e.ctx->atomics->free_at(e.node, r.address);
@@ -61,8 +70,7 @@ class AtomicOperation final : public Operation {
     const DmaEngine::Result rd =
         dma.read(std::max(e.now(), free_at), r.address, e.ctx->data ? old_value : nullptr, kAtomicBytes);
     if (rd.status != tlm::TLM_OK_RESPONSE) return respond(e, &w, RdmaStatus::kOutOfBounds);
-    const std::uint64_t v = load_le(old_value);
-    store_le(new_value, w.op_kind == Op::kFetchAdd ? v + w.operand : v == w.compare ? w.operand : v);
+    store_le(new_value, modified(w, load_le(old_value)));
     const DmaEngine::Result wr =
         dma.write(rd.done_ps, r.address, e.ctx->data ? new_value : nullptr, kAtomicBytes);
     free_at = wr.done_ps;
@@ -98,13 +106,9 @@ class AtomicOperation final : public Operation {
     e.tx.pump_send(e);
   }
 
-  static void result_in(Engine& e, Wire& w) {
-    if (w.status != RdmaStatus::kOk) {  // refused at the target
-      e.finish(w.op, w.status);
-      e.rx.release(e, &w);
-      e.ctx->wires->put(&w);
-      return;
-    }
+  // The old value lands at the initiator, or the target's refusal.
+  static void answer_in(Engine& e, Wire& w) {
+    if (w.status != RdmaStatus::kOk) return refused(e, w);
     OperationTable::Entry& op = e.ops[w.op];
     if (!e.rx.write(e, &w, op.local_address)) {
       op.status = RdmaStatus::kOutOfBounds;

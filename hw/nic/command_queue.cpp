@@ -19,7 +19,7 @@ bool CommandQueue::post(Engine& e, const Command& c) {
     observe::OpRecord r = e.record(observe::OpEvent::kDoorbell);
     r.op.number = number;
     r.kind = operation_kind(c.op);
-    r.bytes = is_atomic(c.op) ? kAtomicBytes : c.length;
+    r.bytes = moved_bytes(c);
     r.peer = c.dst_node;
     r.key = c.remote_key;
     if (c.op == Op::kPut) r.tag = c.tag;
@@ -47,9 +47,8 @@ void CommandQueue::start_next(Engine& e) {
   e.at(std::max(e.now(), commands_.front().active_at), kActivate);
 }
 
-// An atomic always moves kAtomicBytes, whatever the command's length says.
 inline RdmaStatus CommandQueue::check(const Engine& e, const Command& c, Resolution* local) const {
-  const std::uint64_t length = is_atomic(c.op) ? kAtomicBytes : c.length;
+  const std::uint64_t length = moved_bytes(c);
   if (length > e.p->max_descriptor_bytes) return RdmaStatus::kLengthOverLimit;
   if (c.dst_node >= e.ctx->nodes) return RdmaStatus::kBadRank;
   if (c.dst_tni >= e.ctx->tnis) return RdmaStatus::kBadTni;
@@ -64,7 +63,7 @@ void CommandQueue::log_start(const Engine& e, std::uint64_t number, const Comman
   r.kind = operation_kind(c.op);
   r.status = std::uint8_t(s);
   if (s == RdmaStatus::kOk) r.addr = local.address;
-  r.bytes = is_atomic(c.op) ? kAtomicBytes : c.length;
+  r.bytes = moved_bytes(c);
   r.key = c.local_key;
   r.peer = c.dst_node;
   e.log(r);
@@ -100,7 +99,7 @@ void CommandQueue::activate(Engine& e) {
   }
   busy_ = true;
   ++incomplete_;
-  const std::uint64_t length = is_atomic(next.cmd.op) ? kAtomicBytes : next.cmd.length;
+  const std::uint64_t length = moved_bytes(next.cmd);
   e.ops.add(next.number, next.cmd, local.address, e.packetizer.packets(length));
   operation(next.cmd.op).start(e, next.number, next.cmd, local.address);
 }

@@ -115,18 +115,4 @@ std::uint64_t packet_label(const Wire& w) {
   return observe::packet_label({w.src_node, w.src_tni, w.op}, w.packet, packet_kind(w));
 }
 
-observe::OpKind operation_kind(Op op) {
-  switch (op) {
-    case Op::kPut:
-      return observe::OpKind::kPut;
-    case Op::kGet:
-      return observe::OpKind::kGet;
-    case Op::kFetchAdd:
-      return observe::OpKind::kFetchAdd;
-    case Op::kCompareSwap:
-      return observe::OpKind::kCompareSwap;
-  }
-  return observe::OpKind::kPut;
-}
-
 }  // namespace kairo::nic

@@ -153,10 +153,11 @@ struct Engine {
   bool resume_pending = false;  // a kResume event is scheduled
 };
 
-// The packet kind of a Wire, and the operation kind of a command, as the log names them.
+// The packet kind of a Wire, and the operation kind of a command, as the log
+// names them (an operation's is its place in sim/rdma_operations.h's table).
 observe::OpKind packet_kind(const Wire& w);
+inline observe::OpKind operation_kind(Op op) { return observe::op_kind(op); }
 // The Wire's packet as waveforms show it: its operation log id and kind, packed (observe/packet_label.h).
 std::uint64_t packet_label(const Wire& w);
-observe::OpKind operation_kind(Op op);
 
 }  // namespace kairo::nic

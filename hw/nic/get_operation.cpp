@@ -18,17 +18,8 @@ namespace kairo::nic {
 
 namespace {
 
-class GetOperation final : public Operation {
+class GetOperation final : public RequestResponse<GetOperation, Wire::kGetRequest> {
  public:
-  void start(Engine& e, std::uint64_t number, const Command& c, std::uint64_t) const override {
-    send_request(e, number, c, Wire::kGetRequest);
-  }
-
-  void receive(Engine& e, Wire& w) const override {
-    if (w.type == Wire::kGetRequest) return serve(e, w);
-    data_in(e, w);
-  }
-
   // A piece is in memory (or was dropped); the last completes the get.
   void written(Engine& e, Wire* w) const override {
     OperationTable::Entry& op = e.ops[w->op];
@@ -36,7 +27,6 @@ class GetOperation final : public Operation {
     e.ctx->wires->put(w);
   }
 
- private:
   // The request at the target: the transmit engine reads the data here and
   // streams it back; an error goes back in one header-only answer.
   static void serve(Engine& e, Wire& w) {
@@ -75,13 +65,8 @@ class GetOperation final : public Operation {
   }
 
   // Get data lands at the initiator, written where the get asked for it.
-  static void data_in(Engine& e, Wire& w) {
-    if (w.status != RdmaStatus::kOk && w.piece_bytes == 0) {  // the target's one answer: refused
-      e.finish(w.op, w.status);
-      e.rx.release(e, &w);
-      e.ctx->wires->put(&w);
-      return;
-    }
+  static void answer_in(Engine& e, Wire& w) {
+    if (w.status != RdmaStatus::kOk && w.piece_bytes == 0) return refused(e, w);  // the target's one answer
     OperationTable::Entry& op = e.ops[w.op];
     if (w.status != RdmaStatus::kOk) op.status = w.status;  // the source could not be read
     if (op.status != RdmaStatus::kOk) return e.rx.drop(e, &w);

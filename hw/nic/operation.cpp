@@ -6,8 +6,27 @@
 
 namespace kairo::nic {
 
-const Operation* const kOperations[4] = {&kPutOperation, &kGetOperation, &kAtomicOperation,
-                                         &kAtomicOperation};
+namespace {
+const Operation& handler(sim::RdmaFamily f) {
+  switch (f) {
+    case sim::RdmaFamily::kPut:
+      return kPutOperation;
+    case sim::RdmaFamily::kGet:
+      return kGetOperation;
+    case sim::RdmaFamily::kAtomic:
+      return kAtomicOperation;
+  }
+  return kPutOperation;
+}
+}  // namespace
+
+// Filled before any engine runs: the handlers are references bound at
+// constant initialization, so their addresses are known here.
+const std::array<const Operation*, sim::kRdmaOpCount> kOperations = [] {
+  std::array<const Operation*, sim::kRdmaOpCount> by_op{};
+  for (const sim::RdmaOpKind& k : sim::kRdmaOps) by_op[std::size_t(k.op)] = &handler(k.family);
+  return by_op;
+}();
 
 Wire* new_wire(Engine& e, std::uint64_t number, const Command& c, Wire::Type type, std::uint32_t packet) {
   Wire* w = e.ctx->wires->get();
@@ -22,7 +41,7 @@ Wire* new_wire(Engine& e, std::uint64_t number, const Command& c, Wire::Type typ
   w->packet = packet;
   w->key = c.remote_key;
   w->offset = c.remote_offset;
-  w->op_length = is_atomic(c.op) ? kAtomicBytes : c.length;
+  w->op_length = moved_bytes(c);
   w->tag = c.tag;
   w->notify = c.notify;
   w->operand = c.operand;
@@ -31,6 +50,12 @@ Wire* new_wire(Engine& e, std::uint64_t number, const Command& c, Wire::Type typ
   w->piece_bytes = 0;
   w->ends_command = w->completes_when_read = false;
   return w;
+}
+
+void refused(Engine& e, Wire& w) {
+  e.finish(w.op, w.status);
+  e.rx.release(e, &w);
+  e.ctx->wires->put(&w);
 }
 
 void send_request(Engine& e, std::uint64_t number, const Command& c, Wire::Type type) {

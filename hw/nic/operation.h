@@ -12,6 +12,7 @@
 //                   bytes at the target (serialized per address), the old
 //                   value back, written at the initiator, completion
 #pragma once
+#include <array>
 #include <cstdint>
 
 #include "hw/nic/operation_table.h"
@@ -41,11 +42,12 @@ class Operation {
   virtual void last_injected(Engine&, Wire&) const {}
 };
 
-// Each handler (one file each), and the handler of an operation kind.
+// Each family's handler (one file each), and the handler of an operation
+// kind: its family's (sim/rdma_operations.h), one load per call as before.
 extern const Operation& kPutOperation;
 extern const Operation& kGetOperation;
 extern const Operation& kAtomicOperation;
-extern const Operation* const kOperations[4];  // by nic::Op
+extern const std::array<const Operation*, sim::kRdmaOpCount> kOperations;  // by nic::Op
 inline const Operation& operation(Op op) { return *kOperations[std::size_t(op)]; }
 
 // A fresh Wire for operation `number` of this engine: header fields from the
@@ -56,9 +58,29 @@ Wire* new_wire(Engine& e, std::uint64_t number, const Command& c, Wire::Type typ
 // made and sent; the command is done once it is on its way.
 void send_request(Engine& e, std::uint64_t number, const Command& c, Wire::Type type);
 
+// Initiator: the target refused a request; its one header-only answer `w`
+// carries the status, and the operation is over.
+void refused(Engine& e, Wire& w);
+
 // The put's last step at the target, also taken by the receive engine when
 // the notice queue has room again: raise the notice, answer with the
 // acknowledgement (put_operation.cpp).
 void finish_put(Engine& e, Wire* w, RdmaStatus status);
+
+// A request-response operation (get, atomics: sim/rdma_operations.h): its
+// command makes one header-only request; at the target Handler::serve takes
+// it, and the answers that come back are Handler::answer_in's. Bound at
+// compile time, so that a packet costs the one call of its handler.
+template <class Handler, Wire::Type kRequest>
+class RequestResponse : public Operation {
+ public:
+  void start(Engine& e, std::uint64_t number, const Command& c, std::uint64_t) const final {
+    send_request(e, number, c, kRequest);
+  }
+  void receive(Engine& e, Wire& w) const final {
+    if (w.type == kRequest) return Handler::serve(e, w);
+    Handler::answer_in(e, w);
+  }
+};
 
 }  // namespace kairo::nic

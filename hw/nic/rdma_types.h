@@ -9,17 +9,21 @@
 #include "hw/nic/memory_registry.h"
 #include "hw/nic/nic_params.h"
 #include "hw/nic/rdma_status.h"
+#include "sim/rdma_operations.h"
 #include "sim/time.h"
 
 namespace kairo::nic {
 
-// The operations an engine performs (docs/rdma.md): a put writes local data
-// into a remote region, a get reads a remote region into a local one, and the
-// atomics read-modify-write 8 bytes (an unsigned little-endian integer) of a
-// remote region, returning the old value into a local one.
-enum class Op : std::uint8_t { kPut, kGet, kFetchAdd, kCompareSwap };
+// The operations an engine performs (docs/rdma.md), each described once in
+// sim/rdma_operations.h: a put writes local data into a remote region, a get
+// reads a remote region into a local one, and the atomics read-modify-write
+// 8 bytes (an unsigned little-endian integer) of a remote region, returning
+// the old value into a local one.
+using Op = sim::RdmaOp;
+using sim::is_atomic;
+using sim::is_put;
+using sim::is_request_response;
 inline constexpr std::uint64_t kAtomicBytes = 8;
-inline bool is_atomic(Op op) { return op == Op::kFetchAdd || op == Op::kCompareSwap; }
 
 // When a put completes at its initiator: once the target acknowledged its
 // last byte in memory (remote), or once its last byte has been read out of
@@ -41,11 +45,14 @@ struct Command {
   std::uint64_t local_offset = 0;
   MemKey remote_key = 0;  // put: destination; get: source; atomic: the 8 bytes operated on
   std::uint64_t remote_offset = 0;
-  std::uint64_t length = 0;   // atomics: kAtomicBytes
-  std::uint64_t operand = 0;  // fetch_add: the addend; compare_swap: the value swapped in
+  std::uint64_t length = 0;   // atomics: kAtomicBytes (moved_bytes)
+  std::uint64_t operand = 0;  // an atomic's operand (its read-modify-write: atomic_operation.cpp)
   std::uint64_t compare = 0;  // compare_swap: the value expected
   std::uint64_t handle = 0;   // the caller's id, echoed in the completion
 };
+
+// The bytes a command moves: an atomic always kAtomicBytes, whatever its length says.
+inline std::uint64_t moved_bytes(const Command& c) { return is_atomic(c.op) ? kAtomicBytes : c.length; }
 
 struct Completion {
   std::uint64_t handle = 0;

@@ -1,28 +1,27 @@
 #include "hw/nic/wire.h"
 
+#include <type_traits>
+
 namespace kairo::nic {
+
+namespace {
+
+// The header's fields in their order on the wire, for the packing and the
+// unpacking alike (W: Wire or const Wire).
+template <class W, class F>
+void header_fields(W& w, F&& field) {
+  field(w.type), field(w.status), field(w.op_kind);
+  field(w.src_node), field(w.src_tni), field(w.dst_node), field(w.dst_tni);
+  field(w.op), field(w.packet), field(w.key), field(w.offset), field(w.op_length);
+  field(w.piece_offset), field(w.piece_bytes), field(w.tag), field(w.notify);
+  field(w.operand), field(w.compare), field(w.read_address);
+}
+
+}  // namespace
 
 void WireCodec::pack(const void* user, sim::ByteWriter& out) const {
   const Wire& w = *static_cast<const Wire*>(user);
-  out.put(w.type);
-  out.put(w.status);
-  out.put(w.op_kind);
-  out.put(w.src_node);
-  out.put(w.src_tni);
-  out.put(w.dst_node);
-  out.put(w.dst_tni);
-  out.put(w.op);
-  out.put(w.packet);
-  out.put(w.key);
-  out.put(w.offset);
-  out.put(w.op_length);
-  out.put(w.piece_offset);
-  out.put(w.piece_bytes);
-  out.put(w.tag);
-  out.put(w.notify);
-  out.put(w.operand);
-  out.put(w.compare);
-  out.put(w.read_address);
+  header_fields(w, [&](const auto& v) { out.put(v); });
   // Only data packets' payloads: an acknowledgement or a get request may be
   // a recycled Wire still holding an old payload no engine reads.
   const bool payload = Wire::is_written(w.type);
@@ -32,25 +31,7 @@ void WireCodec::pack(const void* user, sim::ByteWriter& out) const {
 
 void* WireCodec::unpack(sim::ByteReader& in) {
   Wire& w = *pool_.get();
-  w.type = in.get<Wire::Type>();
-  w.status = in.get<RdmaStatus>();
-  w.op_kind = in.get<Op>();
-  w.src_node = in.get<std::uint32_t>();
-  w.src_tni = in.get<std::uint16_t>();
-  w.dst_node = in.get<std::uint32_t>();
-  w.dst_tni = in.get<std::uint16_t>();
-  w.op = in.get<std::uint64_t>();
-  w.packet = in.get<std::uint32_t>();
-  w.key = in.get<MemKey>();
-  w.offset = in.get<std::uint64_t>();
-  w.op_length = in.get<std::uint64_t>();
-  w.piece_offset = in.get<std::uint64_t>();
-  w.piece_bytes = in.get<std::uint32_t>();
-  w.tag = in.get<std::uint32_t>();
-  w.notify = in.get<bool>();
-  w.operand = in.get<std::uint64_t>();
-  w.compare = in.get<std::uint64_t>();
-  w.read_address = in.get<std::uint64_t>();
+  header_fields(w, [&](auto& v) { v = in.get<std::remove_reference_t<decltype(v)>>(); });
   w.data.resize(in.get<std::uint64_t>());
   in.get_bytes(w.data.data(), w.data.size());
   w.rx_packet = nullptr;

@@ -169,7 +169,7 @@ fw::Task ScenarioWorkload::steps(Run& run, const std::vector<Step>& list) {
                                                run.r.rank(), st.region, status_token(status)));
         break;
       }
-      default:
+      case StepKind::kOperation:
         co_await post(run, st);
     }
   }
@@ -180,20 +180,17 @@ fw::Task ScenarioWorkload::post(Run& run, const Step& st) {
   fw::Rank& r = run.r;
   const int peer = o.peer.of(r.rank(), members_[std::size_t(program_of_[std::size_t(r.rank())])]);
   const int local = run.prog.region_index(o.local);
-  const bool atomic = st.kind == StepKind::kFetchAdd || st.kind == StepKind::kCompareSwap;
   nic::Command c;
-  c.op = st.kind == StepKind::kPut        ? nic::Op::kPut
-         : st.kind == StepKind::kGet      ? nic::Op::kGet
-         : st.kind == StepKind::kFetchAdd ? nic::Op::kFetchAdd
-                                          : nic::Op::kCompareSwap;
+  c.op = o.kind;
   c.remote_key = r.remote_key(peer, memid(o.remote));
   c.remote_offset = o.offset;
   c.local_key = run.keys[std::size_t(local)];
   c.local_offset = o.local_offset;
-  c.length = atomic ? nic::kAtomicBytes
-                    : o.size.value_or(run.prog.regions[std::size_t(local)].size - o.local_offset);
+  c.length = nic::is_atomic(o.kind)
+                 ? nic::kAtomicBytes
+                 : o.size.value_or(run.prog.regions[std::size_t(local)].size - o.local_offset);
   c.tag = o.tag;
-  c.notify = st.kind == StepKind::kPut && o.notify;
+  c.notify = nic::is_put(o.kind) && o.notify;
   c.fence = o.fence;
   c.completion = o.local_completion ? nic::CompletionKind::kLocal : nic::CompletionKind::kRemote;
   c.operand = o.operand;

@@ -177,15 +177,14 @@ class Checker {
     if (st.kind == StepKind::kPoll) tni(st.tni, st.at);
     if (st.kind == StepKind::kWait && st.wait.kind == Wait::Kind::kCompletions) tni(st.wait.tni, st.at);
     if (st.kind == StepKind::kDeregister) local(prog, st.region, st.at);
-    if (st.kind > StepKind::kCompareSwap) return;
+    if (st.kind != StepKind::kOperation) return;
     const Op& o = st.op;
     tni(o.tni, o.tni_at);
     local(prog, o.local, o.local_at);
     const Region& l = prog.regions[std::size_t(prog.region_index(o.local))];
     if (!o.size && o.local_offset > l.size)
-      r_.fail(o.local_at,
-              fmt::format("{}_offset {} is past the end of region '{}' ({} B)",
-                          st.kind == StepKind::kPut ? "from" : "into", o.local_offset, l.name, l.size));
+      r_.fail(o.local_at, fmt::format("{}_offset {} is past the end of region '{}' ({} B)",
+                                      sim::rdma_op(o.kind).local_key, o.local_offset, l.name, l.size));
     if (!o.peer.relative && o.peer.value >= m_.ranks)
       r_.fail(o.peer.at, fmt::format("rank {} is out of range: this platform has ranks 0 to {}", o.peer.value,
                                      m_.ranks - 1));
@@ -210,7 +209,7 @@ class Checker {
 
   static bool defines(const std::vector<Step>& steps, const std::string& id) {
     for (const Step& st : steps)
-      if ((st.kind <= StepKind::kCompareSwap && st.op.id == id) ||
+      if ((st.kind == StepKind::kOperation && st.op.id == id) ||
           (st.kind == StepKind::kLoop && defines(st.steps, id)))
         return true;
     return false;

@@ -233,9 +233,12 @@ int Program::region_index(const std::string& name) const {
 std::string Scenario::where(const Where& w) const { return fmt::format("{}:{}:{}", file, w.line, w.column); }
 
 const char* step_name(StepKind k) {
-  static const char* const names[] = {"put",  "get",   "fetch_add", "compare_swap", "wait",
-                                      "poll", "delay", "loop",      "barrier",      "deregister"};
+  static const char* const names[] = {"operation", "wait", "poll", "delay", "loop", "barrier", "deregister"};
   return names[int(k)];
+}
+
+std::string_view step_name(const Step& s) {
+  return s.kind == StepKind::kOperation ? sim::rdma_op(s.op.kind).name : std::string_view(step_name(s.kind));
 }
 
 const char* status_token(nic::RdmaStatus s) {
@@ -285,7 +288,7 @@ Program read_program(const Reader& r, const YAML::Node& n, std::vector<std::uint
 void number_ops(std::vector<Step>& steps, std::vector<const Step*>& ops) {
   for (Step& st : steps) {
     if (st.kind == StepKind::kLoop) number_ops(st.steps, ops);
-    if (st.kind > StepKind::kCompareSwap) continue;
+    if (st.kind != StepKind::kOperation) continue;
     st.op.index = int(ops.size());
     ops.push_back(&st);
   }

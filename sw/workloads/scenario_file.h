@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "hw/nic/rdma_status.h"
+#include "hw/nic/rdma_types.h"
 #include "sim/time.h"
 
 namespace kairo::sw::scenario {
@@ -56,37 +57,33 @@ struct Peer {
   int of(int self, const std::vector<int>& members) const;
 };
 
-enum class StepKind {
-  kPut,
-  kGet,
-  kFetchAdd,
-  kCompareSwap,
-  kWait,
-  kPoll,
-  kDelay,
-  kLoop,
-  kBarrier,
-  kDeregister
-};
-const char* step_name(StepKind k);
+// An operation step is one of the NIC's operation kinds (put, get, the
+// atomics), whose verb and keys come from sim/rdma_operations.h's table; the
+// other steps follow.
+enum class StepKind { kOperation, kWait, kPoll, kDelay, kLoop, kBarrier, kDeregister };
+const char* step_name(StepKind k);  // a step other than an operation
+struct Step;
+std::string_view step_name(const Step& s);  // any step: an operation's verb
 
-// put, get, fetch_add, compare_swap.
+// An operation step: put, get, fetch_add, compare_swap, ...
 struct Op {
+  nic::Op kind = nic::Op::kPut;
   std::string id;  // empty: none
   Where id_at;
   Peer peer;
   std::string remote;  // the region at the peer
   Where remote_at;
   std::uint64_t offset = 0;
-  std::string local;  // put: `from`; get and atomics: `into`
+  std::string local;  // the kind's local key: put `from`; get and atomics `into`
   Where local_at;
   std::uint64_t local_offset = 0;
-  std::optional<std::uint64_t> size;  // put, get; unset: the local region from local_offset to its end
+  std::optional<std::uint64_t>
+      size;  // a sized kind (put, get); unset: the local region from local_offset to its end
   int tni = 0;
   Where tni_at;
   std::uint32_t tag = 0;
   bool notify = true, fence = false, local_completion = false;
-  std::uint64_t operand = 0, compare = 0;  // fetch_add: the addend; compare_swap: swap, compare
+  std::uint64_t operand = 0, compare = 0;  // an atomic's operands (its keys in the table)
   int index = -1;                          // the operation steps of the whole file, numbered in file order
 };
 
@@ -99,7 +96,7 @@ struct Wait {
 };
 
 struct Step {
-  StepKind kind = StepKind::kPut;
+  StepKind kind = StepKind::kOperation;
   Where at;
   Op op;
   Wait wait;

@@ -111,7 +111,7 @@ std::string ScenarioWorkload::unexpected_error() const {
                 (e.kind == Expectation::Kind::kCompletion && e.covers(r, program_of_) && e.id == op->op.id);
       if (!named)
         return fmt::format("{}: rank {}'s {}{} completed with {}, and no completion expectation names it",
-                           s_.where(op->at), r, step_name(op->kind), op->op.id.empty() ? "" : " " + op->op.id,
+                           s_.where(op->at), r, step_name(*op), op->op.id.empty() ? "" : " " + op->op.id,
                            statuses(mask));
     }
   }

@@ -12,15 +12,38 @@ namespace {
 
 constexpr std::uint64_t kMaxUserTag = 0x7fffffff;  // tags from 2^31 on are the barrier's
 
-// "put, get, ..., barrier or deregister": every step, from step_name().
+// Every step's key, in the order messages list them: the operation kinds'
+// verbs (sim/rdma_operations.h), then the other steps.
+std::vector<std::string_view> step_keys() {
+  std::vector<std::string_view> keys;
+  for (const sim::RdmaOpKind& k : sim::kRdmaOps) keys.push_back(k.name);
+  for (int k = int(StepKind::kOperation) + 1; k <= int(StepKind::kDeregister); ++k)
+    keys.push_back(step_name(StepKind(k)));
+  return keys;
+}
+
+// "put, get, ..., barrier or deregister".
 std::string step_names() {
+  const std::vector<std::string_view> keys = step_keys();
   std::string out;
-  for (int k = 0; k <= int(StepKind::kDeregister); ++k)
-    out += (k == 0                            ? ""
-            : k == int(StepKind::kDeregister) ? " or "
-                                              : ", ") +
-           std::string(step_name(StepKind(k)));
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    out += std::string(k == 0 ? "" : k + 1 == keys.size() ? " or " : ", ") + std::string(keys[k]);
   return out;
+}
+
+// The step a key names, operations first: false if none.
+bool step_of(std::string_view key, Step& s) {
+  for (const sim::RdmaOpKind& k : sim::kRdmaOps)
+    if (key == k.name) {
+      s.kind = StepKind::kOperation, s.op.kind = k.op;
+      return true;
+    }
+  for (int k = int(StepKind::kOperation) + 1; k <= int(StepKind::kDeregister); ++k)
+    if (key == step_name(StepKind(k))) {
+      s.kind = StepKind(k);
+      return true;
+    }
+  return false;
 }
 
 class StepReader {
@@ -43,17 +66,10 @@ class StepReader {
     const std::string key = kv.first.Scalar();
     Step s;
     s.at = r_.at(kv.first);
-    int kind = 0;
-    while (kind <= int(StepKind::kDeregister) && key != step_name(StepKind(kind))) ++kind;
-    if (kind > int(StepKind::kDeregister))
-      r_.fail(s.at, fmt::format("unknown step '{}'; expected {}", key, step_names()));
-    s.kind = StepKind(kind);
+    if (!step_of(key, s)) r_.fail(s.at, fmt::format("unknown step '{}'; expected {}", key, step_names()));
     const YAML::Node v = kv.second;
     switch (s.kind) {
-      case StepKind::kPut:
-      case StepKind::kGet:
-      case StepKind::kFetchAdd:
-      case StepKind::kCompareSwap:
+      case StepKind::kOperation:
         op(s, v);
         break;
       case StepKind::kWait:
@@ -107,9 +123,9 @@ class StepReader {
   }
 
   void op(Step& s, const YAML::Node& v) {
-    Fields f(r_, v, step_name(s.kind), s.at);
+    const sim::RdmaOpKind& kind = sim::rdma_op(s.op.kind);
+    Fields f(r_, v, std::string(kind.name), s.at);
     Op& o = s.op;
-    const bool put = s.kind == StepKind::kPut, get = s.kind == StepKind::kGet;
     if (auto id = f.get("id")) {
       o.id_at = r_.at(*id);
       o.id = r_.name(*id, "id");
@@ -117,17 +133,17 @@ class StepReader {
         r_.fail(o.id_at, fmt::format("id '{}' is already used by an earlier step of these ranks", o.id));
       ids_.push_back(o.id);
     }
-    o.peer = peer(f.need(get ? "from" : "to"), get ? "from" : "to");
+    const std::string peer_key(kind.peer_key), local(kind.local_key);
+    o.peer = peer(f.need(peer_key), peer_key);
     const YAML::Node remote = f.need("region");
     o.remote = r_.name(remote, "region");
     o.remote_at = r_.at(remote);
     if (auto off = f.get("offset")) o.offset = r_.bytes(*off, "offset");
-    const std::string local = put ? "from" : "into";
     const YAML::Node l = f.need(local);
     o.local = r_.name(l, local);
     o.local_at = r_.at(l);
     if (auto off = f.get(local + "_offset")) o.local_offset = r_.bytes(*off, local + "_offset");
-    if (put || get) {
+    if (sim::is_sized(o.kind)) {
       if (auto size = f.get("size")) o.size = r_.bytes(*size, "size");
     }
     if (auto t = f.get("tni")) {
@@ -137,11 +153,12 @@ class StepReader {
       o.tni_at = f.where();
     }
     if (auto fence = f.get("fence")) o.fence = r_.boolean(*fence, "fence");
-    if (put) put_fields(f, o);
-    if (s.kind == StepKind::kFetchAdd) o.operand = r_.unsigned_integer(f.need("add"), "add");
-    if (s.kind == StepKind::kCompareSwap) {
-      o.compare = r_.unsigned_integer(f.need("compare"), "compare");
-      o.operand = r_.unsigned_integer(f.need("swap"), "swap");
+    if (sim::is_put(o.kind)) put_fields(f, o);
+    for (const sim::RdmaOperandField& field : kind.operands) {
+      if (field.key.empty()) continue;
+      const std::string key(field.key);
+      (field.into == sim::RdmaOperandField::kCompare ? o.compare : o.operand) =
+          r_.unsigned_integer(f.need(key), key);
     }
     f.done();
   }

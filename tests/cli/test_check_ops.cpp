@@ -13,6 +13,7 @@ namespace {
 
 using observe::OpEvent;
 using observe::OpKind;
+using test::kPutKind;
 using test::LogBuilder;
 using test::run_kairo;
 const observe::OpId kOp1{0, 0, 1};
@@ -39,8 +40,7 @@ LogBuilder put_log() {
 // The put's notice raised before its last byte is written.
 std::vector<observe::OpRecord> early_notice() {
   LogBuilder b = put_log();
-  b.move_before(b.find(kOp1, OpEvent::kNotice, OpKind::kPut),
-                b.find(kOp1, OpEvent::kDmaWrite, OpKind::kData, 1));
+  b.move_before(b.find(kOp1, OpEvent::kNotice, kPutKind), b.find(kOp1, OpEvent::kDmaWrite, OpKind::kData, 1));
   return b.done();
 }
 
@@ -114,7 +114,7 @@ TEST(CheckOps, ManyViolationsShowTheFirstTwentyAndCountTheRest) {
   for (std::uint64_t k = 1; k <= 25; ++k) {  // 25 puts, each completing before its acknowledgement
     const observe::OpId op{0, 0, k};
     b.put(op, 1);
-    b.move_before(b.find(op, OpEvent::kComplete, OpKind::kPut), b.find(op, OpEvent::kArrive, OpKind::kAck));
+    b.move_before(b.find(op, OpEvent::kComplete, kPutKind), b.find(op, OpEvent::kArrive, OpKind::kAck));
   }
   const std::string dir = test::temp_dir();
   auto r = run_kairo({"check-ops", write_csv(dir, b.done())});

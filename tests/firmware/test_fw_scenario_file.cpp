@@ -133,6 +133,24 @@ TEST(ScenarioFile, AnUnknownStepIsNamedWithTheStepsThereAre) {
                "unknown step 'wiat'; expected put, get");
 }
 
+// Every operation kind of the NIC's table is a step, named by its verb, and
+// an atomic's operands are read from its own keys.
+TEST(ScenarioFile, EveryOperationKindIsAStepAndFetchOrReadsItsBits) {
+  const std::string text = with("      - deregister: {region: src}",
+                                "      - fetch_or: {id: o1, to: 1, region: dst, or: 48, into: old}");
+  EXPECT_EQ(error_of(text), "");
+  const Step& st = parse(text).programs[0].steps[6];
+  EXPECT_EQ(st.kind, StepKind::kOperation);
+  EXPECT_EQ(st.op.kind, nic::Op::kFetchOr);
+  EXPECT_EQ(st.op.operand, 48u);
+  EXPECT_EQ(step_name(st), "fetch_or");
+  const std::string unknown =
+      error_of(with("      - wait: {completion: p1}", "      - wiat: {completion: p1}"));
+  for (const sim::RdmaOpKind& k : sim::kRdmaOps)
+    EXPECT_NE(unknown.find(std::string(k.name) + ","), std::string::npos) << k.name << " in: " << unknown;
+  expect_error(with("add: 1, ", "add: 1, or: 1, "), "fetch_add", "or: 1", "unknown key 'or'");
+}
+
 TEST(ScenarioFile, AMissingFieldPointsAtItsStep) {
   expect_error(with("region: dst, from: src,", "from: src,"), "- put:", "{", "put: missing 'region'");
   expect_error(with("add: 1, ", ""), "fetch_add", "{", "fetch_add: missing 'add'");

@@ -58,9 +58,26 @@ Command atomic(Op op, NodeId dst, MemKey lk, std::uint64_t loff, MemKey rk, std:
   return c;
 }
 
-// Request (header only) at the node latency; at the target the rx DMA reads
-// the 8 bytes and writes the sum; the old value comes back behind a header
-// and is written at the initiator, which completes then.
+// The atomic model's times for the first atomic between the pair's nodes,
+// posted at 0: its request (header only) is in at the target after the node
+// latency and the network; the rx DMA reads the 8 bytes and then writes the
+// new value; the response (header + 8 bytes) comes back and the old value is
+// written at the initiator, when the atomic completes.
+struct AtomicTimes {
+  Time request_in, written, response_in, done;
+};
+AtomicTimes atomic_times(const Pair& t) {
+  AtomicTimes a;
+  a.request_in =
+      ceil_to(network(t.p, t.p.nic.node_latency_ps, test::packet_flits(t.p, 0), t.src, t.dst), t.period);
+  a.written = a.request_in + 2 * t.dma8;
+  a.response_in = ceil_to(network(t.p, a.written, test::packet_flits(t.p, 8), t.dst, t.src), t.period);
+  a.done = a.response_in + t.dma8;
+  return a;
+}
+
+// Fetch-and-add completes at the atomic model's time, the sum at the
+// target and the old value back at the initiator.
 TEST(NicAtomics, FetchAddBetweenNeighboursCompletesWhenTheAtomicModelSays) {
   Pair t;
   auto lk = t.b.registries[t.src]->add(0x1000, 4096).key;
@@ -69,15 +86,12 @@ TEST(NicAtomics, FetchAddBetweenNeighboursCompletesWhenTheAtomicModelSays) {
   ASSERT_TRUE(t.b.tni(t.src).post(atomic(Op::kFetchAdd, t.dst, lk, 8, rk, 64, 3, 0, 9)));
   t.b.queue.run_direct();
 
-  const Time request_in =
-      ceil_to(network(t.p, t.p.nic.node_latency_ps, test::packet_flits(t.p, 0), t.src, t.dst), t.period);
-  const Time written = request_in + 2 * t.dma8;  // the read, then the write of the new value
-  const Time response_in = ceil_to(network(t.p, written, test::packet_flits(t.p, 8), t.dst, t.src), t.period);
+  const AtomicTimes at = atomic_times(t);
   auto c = t.b.tni(t.src).poll_completion();
   ASSERT_TRUE(c.has_value());
   EXPECT_EQ(c->status, RdmaStatus::kOk);
   EXPECT_EQ(c->handle, 9u);
-  EXPECT_EQ(c->time_ps, response_in + t.dma8) << "complete once the old value is in local memory";
+  EXPECT_EQ(c->time_ps, at.done) << "complete once the old value is in local memory";
   EXPECT_EQ(value(t.b.read(t.dst, 0x8000 + 64, 8)), 8u) << "5 + 3 at the target";
   EXPECT_EQ(value(t.b.read(t.src, 0x1000 + 8, 8)), 5u) << "the old value back at the initiator";
   EXPECT_FALSE(t.b.tni(t.dst).poll_notice().has_value()) << "an atomic raises no notice";
@@ -94,6 +108,41 @@ TEST(NicAtomics, CompareSwapSwapsOnlyWhenTheOldValueMatches) {
   EXPECT_EQ(value(t.b.read(t.src, 0, 8)), 5u) << "the first finds 5 and swaps in 9";
   EXPECT_EQ(value(t.b.read(t.src, 8, 8)), 9u) << "the second expects 5, finds 9";
   EXPECT_EQ(value(t.b.read(t.dst, 128, 8)), 9u) << "the failed compare leaves the word alone";
+}
+
+// Fetch-and-or follows the atomic model like fetch-and-add: its time is the
+// request's trip, the read and the write at the target, the response's trip
+// and the write of the old value; a second one from another engine of the
+// initiator on the same word reads only after the first has written, and
+// sees the bits the first set.
+TEST(NicAtomics, FetchOrSetsBitsAndReturnsTheOldValueWhenTheAtomicModelSays) {
+  Pair t;
+  auto lk = t.b.registries[t.src]->add(0, 4096).key;
+  auto rk = t.b.registries[t.dst]->add(0, 4096).key;
+  const std::uint64_t old = 0b1010'0000'1010, first = 0b0110, second = std::uint64_t(1) << 63;
+  t.b.write(t.dst, 64, le64(old));
+  ASSERT_TRUE(t.b.tni(t.src).post(atomic(Op::kFetchOr, t.dst, lk, 0, rk, 64, first, 0, 1)));
+  Command c = atomic(Op::kFetchOr, t.dst, lk, 8, rk, 64, second, 0, 2);
+  c.dst_tni = 1;
+  ASSERT_TRUE(t.b.tni(t.src, 1).post(c));
+  t.b.queue.run_direct();
+
+  const AtomicTimes at = atomic_times(t);
+  auto done = t.b.tni(t.src).poll_completion();
+  ASSERT_TRUE(done.has_value());
+  EXPECT_EQ(done->status, RdmaStatus::kOk);
+  EXPECT_EQ(done->op, Op::kFetchOr);
+  EXPECT_EQ(done->time_ps, at.done) << "complete once the old value is in local memory";
+  EXPECT_EQ(value(t.b.read(t.src, 0, 8)), old) << "the first finds the word as it was";
+  EXPECT_EQ(value(t.b.read(t.src, 8, 8)), old | first) << "the second reads after the first has written";
+  EXPECT_EQ(value(t.b.read(t.dst, 64, 8)), old | first | second);
+  auto later = t.b.tni(t.src, 1).poll_completion();
+  ASSERT_TRUE(later.has_value());
+  const Time second_written = at.written + 2 * t.dma8;  // its read starts once the first has written
+  EXPECT_GE(
+      later->time_ps,
+      ceil_to(network(t.p, second_written, test::packet_flits(t.p, 8), t.dst, t.src), t.period) + t.dma8)
+      << "serialized at the target: its read waits for the first's write";
 }
 
 TEST(NicAtomics, AnAtomicOnAnUnregisteredKeyCompletesWithTheTargetsError) {
@@ -263,6 +312,7 @@ TEST(NicOpLog, APutsStepsAreLoggedInOrderAtThePutModelsTimes) {
   const Time data_in = ceil_to(network(t.p, read_done, test::packet_flits(t.p, 8), t.src, t.dst), t.period);
   const Time written = data_in + t.dma8;
   const Time ack_in = ceil_to(network(t.p, written, test::packet_flits(t.p, 0), t.dst, t.src), t.period);
+  const OpKind kPutKind = observe::op_kind(nic::Op::kPut);
   struct Step {
     OpEvent event;
     OpKind kind;
@@ -271,18 +321,18 @@ TEST(NicOpLog, APutsStepsAreLoggedInOrderAtThePutModelsTimes) {
   };
   const std::vector<Step> want = {
       {OpEvent::kRegister, OpKind::kRegion, t.src, 0},
-      {OpEvent::kDoorbell, OpKind::kPut, t.src, 0},
+      {OpEvent::kDoorbell, kPutKind, t.src, 0},
       {OpEvent::kRegister, OpKind::kRegion, t.dst, 0},
-      {OpEvent::kStart, OpKind::kPut, t.src, L},
+      {OpEvent::kStart, kPutKind, t.src, L},
       {OpEvent::kDmaRead, OpKind::kData, t.src, read_done},
       {OpEvent::kInject, OpKind::kData, t.src, read_done},
       {OpEvent::kArrive, OpKind::kData, t.dst, data_in},
       {OpEvent::kDmaWrite, OpKind::kData, t.dst, written},
-      {OpEvent::kNotice, OpKind::kPut, t.dst, written},
+      {OpEvent::kNotice, kPutKind, t.dst, written},
       {OpEvent::kInject, OpKind::kAck, t.dst, written},
       {OpEvent::kArrive, OpKind::kAck, t.src, ack_in},
-      {OpEvent::kComplete, OpKind::kPut, t.src, ack_in},
-      {OpEvent::kPoll, OpKind::kPut, t.src, 0},
+      {OpEvent::kComplete, kPutKind, t.src, ack_in},
+      {OpEvent::kPoll, kPutKind, t.src, 0},
   };
   ASSERT_EQ(r.size(), want.size());
   for (std::size_t i = 0; i < want.size(); ++i) {

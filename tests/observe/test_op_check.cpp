@@ -18,6 +18,8 @@
 namespace kairo::observe {
 namespace {
 
+using test::kGetKind;
+using test::kPutKind;
 using test::LogBuilder;
 const OpId kOp1{0, 0, 1}, kOp2{0, 0, 2}, kOp3{0, 0, 3};
 
@@ -62,23 +64,22 @@ TEST(OpCheck, CorrectPutGetAndAtomicKeepEveryInvariant) {
 
 TEST(OpCheck, NoticeRaisedBeforeTheLastWriteIsCaught) {
   LogBuilder b = put_log();
-  b.move_before(b.find(kOp1, OpEvent::kNotice, OpKind::kPut),
-                b.find(kOp1, OpEvent::kDmaWrite, OpKind::kData, 2));
+  b.move_before(b.find(kOp1, OpEvent::kNotice, kPutKind), b.find(kOp1, OpEvent::kDmaWrite, OpKind::kData, 2));
   expect_broken(b.done(), "notice-after-writes");
 }
 
 TEST(OpCheck, RemoteCompletionBeforeTheAcknowledgementIsCaught) {
   LogBuilder b = put_log();
-  b.move_before(b.find(kOp1, OpEvent::kComplete, OpKind::kPut), b.find(kOp1, OpEvent::kArrive, OpKind::kAck));
+  b.move_before(b.find(kOp1, OpEvent::kComplete, kPutKind), b.find(kOp1, OpEvent::kArrive, OpKind::kAck));
   expect_broken(b.done(), "put-remote-completion");
 }
 
 TEST(OpCheck, LocalCompletionMayComeBeforeTheTargetsWritesButNotBeforeTheLastRead) {
   LogBuilder b = put_log(kFlagNotify | kFlagLocalCompletion);
   const std::size_t last_read = b.find(kOp1, OpEvent::kDmaRead, OpKind::kData, 2);
-  b.move_before(b.find(kOp1, OpEvent::kComplete, OpKind::kPut), last_read + 1);
+  b.move_before(b.find(kOp1, OpEvent::kComplete, kPutKind), last_read + 1);
   expect_clean(b.done());
-  b.move_before(b.find(kOp1, OpEvent::kComplete, OpKind::kPut), last_read);
+  b.move_before(b.find(kOp1, OpEvent::kComplete, kPutKind), last_read);
   expect_broken(b.done(), "put-completion-after-reads");
 }
 
@@ -124,7 +125,7 @@ TEST(OpCheck, GetCompletedBeforeItsLastWriteIsCaught) {
   b.regions();
   b.get(kOp1, 2);
   expect_clean(b.done());
-  b.move_before(b.find(kOp1, OpEvent::kComplete, OpKind::kGet),
+  b.move_before(b.find(kOp1, OpEvent::kComplete, kGetKind),
                 b.find(kOp1, OpEvent::kDmaWrite, OpKind::kGetResponse, 2));
   expect_broken(b.done(), "completion-after-local-writes");
 }
@@ -133,7 +134,7 @@ TEST(OpCheck, GetWritingBesideItsLandingRangeIsCaught) {
   LogBuilder b;
   b.regions();
   b.get(kOp1, 2, 1024);
-  b.log[b.find(kOp1, OpEvent::kStart, OpKind::kGet)].addr = 0;  // it asked for [0, 2048)
+  b.log[b.find(kOp1, OpEvent::kStart, kGetKind)].addr = 0;  // it asked for [0, 2048)
   expect_broken(b.done(), "written-once-in-region");
 }
 
@@ -166,29 +167,29 @@ TEST(OpCheck, FenceHeldAndBroken) {
   b.put(kOp2, 1, kFlagNotify | kFlagFence);
   expect_clean(b.done());
   // The fenced command starts while the first is still in flight.
-  b.move_before(b.find(kOp2, OpEvent::kStart, OpKind::kPut), b.find(kOp1, OpEvent::kComplete, OpKind::kPut));
-  b.move_before(b.find(kOp2, OpEvent::kDoorbell, OpKind::kPut), b.find(kOp2, OpEvent::kStart, OpKind::kPut));
+  b.move_before(b.find(kOp2, OpEvent::kStart, kPutKind), b.find(kOp1, OpEvent::kComplete, kPutKind));
+  b.move_before(b.find(kOp2, OpEvent::kDoorbell, kPutKind), b.find(kOp2, OpEvent::kStart, kPutKind));
   expect_broken(b.done(), "fence");
 }
 
 TEST(OpCheck, CommandsStartingOutOfDoorbellOrderAreCaught) {
   LogBuilder b;
   b.regions();
-  b.doorbell(kOp1, OpKind::kGet, 1024, 0);
-  b.doorbell(kOp2, OpKind::kGet, 1024, 0);
-  b.start(kOp2, OpKind::kGet, 0, 1024, 1);  // refused: unregistered key
-  b.complete(kOp2, OpKind::kGet, 1);
-  b.start(kOp1, OpKind::kGet, 0, 1024, 1);
-  b.complete(kOp1, OpKind::kGet, 1);
+  b.doorbell(kOp1, kGetKind, 1024, 0);
+  b.doorbell(kOp2, kGetKind, 1024, 0);
+  b.start(kOp2, kGetKind, 0, 1024, 1);  // refused: unregistered key
+  b.complete(kOp2, kGetKind, 1);
+  b.start(kOp1, kGetKind, 0, 1024, 1);
+  b.complete(kOp1, kGetKind, 1);
   expect_broken(b.done(), "start-in-doorbell-order");
 }
 
 TEST(OpCheck, RefusedCommandCompletesAtOnceAndSendsNothing) {
   LogBuilder b;
   b.regions();
-  b.doorbell(kOp1, OpKind::kPut, 1024, kFlagNotify);
-  b.start(kOp1, OpKind::kPut, 0, 1024, 2);  // stale key
-  b.complete(kOp1, OpKind::kPut, 2);
+  b.doorbell(kOp1, kPutKind, 1024, kFlagNotify);
+  b.start(kOp1, kPutKind, 0, 1024, 2);  // stale key
+  b.complete(kOp1, kPutKind, 2);
   expect_clean(b.done());
   b.send(0, 1, kOp1, OpKind::kData, 0, 1024);
   expect_broken(b.done(), "failed-writes-nothing");
@@ -218,7 +219,7 @@ TEST(OpCheck, LogCutByNodeOrTimeIsCheckedForWhatItShows) {
   std::vector<OpRecord> initiator_only, from_the_first_start;
   for (const OpRecord& r : full)
     if (r.node == 0) initiator_only.push_back(r);
-  from_the_first_start.assign(full.begin() + std::ptrdiff_t(b.find(kOp1, OpEvent::kStart, OpKind::kPut)),
+  from_the_first_start.assign(full.begin() + std::ptrdiff_t(b.find(kOp1, OpEvent::kStart, kPutKind)),
                               full.end());
   expect_clean(initiator_only);
   expect_clean(from_the_first_start);
@@ -237,8 +238,7 @@ OpRule rule(OpScope scope) {
 TEST(OpCheckRules, BeforeAfterInScopeOperationPassesAndFails) {
   LogBuilder b = put_log();
   expect_clean(b.done(), {rule(OpScope::kOperation)});
-  b.move_before(b.find(kOp1, OpEvent::kNotice, OpKind::kPut),
-                b.find(kOp1, OpEvent::kDmaWrite, OpKind::kData, 1));
+  b.move_before(b.find(kOp1, OpEvent::kNotice, kPutKind), b.find(kOp1, OpEvent::kDmaWrite, OpKind::kData, 1));
   const OpCheckReport r = check_op_log(b.done(), {rule(OpScope::kOperation)});
   ASSERT_TRUE(broke(r, "notice after every write")) << rules_broken(r);
   EXPECT_NE(rules_broken(r).find("operation 0.0.1"), std::string::npos) << rules_broken(r);
