@@ -85,8 +85,13 @@ std::vector<const sim::ParamDecl*> declared_under(const std::string& parent,
 
 std::vector<const sim::ParamDecl*> declared_under(const std::string& parent) {
   std::vector<const sim::ParamDecl*> out;
-  for (const ParamInfo* p : declared_keys())
-    if (parent_of(p->key) == parent) out.push_back(p);
+  const std::size_t n = parent.size();
+  for (const ParamInfo* p : declared_keys()) {
+    const std::string& k = p->key;  // parent.<leaf>, the leaf without a dot
+    if (k.size() > n && k[n] == '.' && k.compare(0, n, parent) == 0 &&
+        k.find('.', n + 1) == std::string::npos)
+      out.push_back(p);
+  }
   return out;
 }
 
