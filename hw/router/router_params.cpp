@@ -34,10 +34,10 @@ double RouterParams::link_flits_per_cycle() const { return link_bytes_per_s / do
 const std::vector<sim::ParamDecl>& router_param_decls() {
   using K = sim::ParamKind;
   using P = RouterParams;
-  // Keys of the networks that route by coordinates or by dragonfly arithmetic;
-  // a fat tree's or clusters' switches route by destination tables.
-  const std::vector<std::string> kTorusOnly = {kMeshTorus}, kTorusDragonfly = {kMeshTorus, kDragonfly};
-  static const std::vector<sim::ParamDecl> decls = [&] {
+  static const std::vector<sim::ParamDecl> decls = [] {
+    // Keys of the networks that route by coordinates or by dragonfly arithmetic;
+    // a fat tree's or clusters' switches route by destination tables.
+    const std::vector<std::string> kTorusOnly = {kMeshTorus}, kTorusDragonfly = {kMeshTorus, kDragonfly};
     sim::ParamBlock<P> b("router");
     b.integer(
         "vcs", &P::vcs, K::kCount, 1, hw::kMaxVcs, "VCs per port",
