@@ -31,13 +31,12 @@ std::string shape_of(const platforms::Platform& p) {
         p.ocs.present ? fmt::format(" + OCS ({} optical NICs)", p.ocs.optical_nodes.size()) : "");
   if (p.kind == platforms::FabricKind::kClusters)
     return fmt::format("{} clusters x {} hosts, joined by wide-area links", f.edges, f.hosts_per_edge);
-  if (p.kind == platforms::FabricKind::kDragonfly)
+  if (p.kind == platforms::FabricKind::kDragonfly) {
+    const router::RoutingKind& routing = router::routing_kind(p.router.routing);
     return fmt::format("dragonfly: {} groups x {} routers x {} hosts (p={}, a={}, h={}), routing {}",
                        f.groups, f.group_routers, f.hosts_per_edge, f.hosts_per_edge, f.group_routers,
-                       f.global_ports,
-                       p.router.routing == router::RoutingAlgorithm::kUgal      ? "ugal"
-                       : p.router.routing == router::RoutingAlgorithm::kValiant ? "valiant"
-                                                                                : "minimal");
+                       f.global_ports, *routing.same_as ? routing.same_as : routing.name);
+  }
   std::string s;
   for (const auto& d : p.dims) s += fmt::format("{}{}{}", s.empty() ? "" : "x", d.size, "");
   std::string wraps;

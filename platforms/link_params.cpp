@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "platforms/platform.h"
 #include "sim/units.h"
 
@@ -11,9 +13,16 @@ namespace kairo::platforms {
 
 namespace {
 
-// What differs between classes: the bandwidth's default and the lines of the table.
+using F = SwitchedFabric;
+
+// One class of links: where the fabric keeps it, the kinds of fabric that
+// have it, when a file must give it, and what differs in the table (the
+// bandwidth's default and the lines).
 struct ClassDoc {
   const char* name;
+  LinkClass F::*member;
+  std::vector<FabricKind> kinds;
+  bool (*required)(const F&);
   const char* bandwidth_deflt;
   const char* bandwidth;
   const char* latency;
@@ -21,32 +30,60 @@ struct ClassDoc {
 };
 
 const ClassDoc kClasses[] = {
-    {"host", "(required)", "switched fabrics: host <-> edge switch, per direction",
-     "propagation delay of a host link", "receiver's buffer per VC on a host link"},
-    {"up", "(required)",
+    {"host",
+     &F::host,
+     {FabricKind::kFatTree, FabricKind::kClusters, FabricKind::kDragonfly},
+     [](const F&) { return true; },
+     "(required)",
+     "switched fabrics: host <-> edge switch, per direction",
+     "propagation delay of a host link",
+     "receiver's buffer per VC on a host link"},
+    {"up",
+     &F::up,
+     {FabricKind::kFatTree, FabricKind::kClusters},
+     [](const F& f) { return f.edges > 1 || f.uplinks_per_edge > 0; },
+     "(required)",
      "edge switch <-> spine (fat tree) or cluster switch <-> its gateway (clusters), per direction",
-     "propagation delay of an up link", "receiver's buffer per VC on an up link"},
-    {"local", "(required for a > 1)", "dragonfly: router <-> router of one group, per direction",
-     "propagation delay of a local link", "receiver's buffer per VC on a local link"},
-    {"global", "(required for groups > 1)", "dragonfly: group <-> group, per direction",
-     "propagation delay of a global link", "receiver's buffer per VC on a global link"},
-    {"wan", "(required for clusters)", "gateway <-> gateway wide-area link",
+     "propagation delay of an up link",
+     "receiver's buffer per VC on an up link"},
+    {"local",
+     &F::local,
+     {FabricKind::kDragonfly},
+     [](const F& f) { return f.group_routers > 1; },
+     "(required for a > 1)",
+     "dragonfly: router <-> router of one group, per direction",
+     "propagation delay of a local link",
+     "receiver's buffer per VC on a local link"},
+    {"global",
+     &F::global,
+     {FabricKind::kDragonfly},
+     [](const F& f) { return f.groups > 1; },
+     "(required for groups > 1)",
+     "dragonfly: group <-> group, per direction",
+     "propagation delay of a global link",
+     "receiver's buffer per VC on a global link"},
+    {"wan",
+     &F::wan,
+     {FabricKind::kClusters},
+     [](const F& f) { return f.edges > 1; },
+     "(required for clusters)",
+     "gateway <-> gateway wide-area link",
      "propagation delay of a wide-area link (e.g. 10ms)",
      "receiver's buffer per VC on a wide-area link; bandwidth x round trip keeps it busy"},
 };
 
-// links.<class>.multiplier: a factor, read by hand (no declared kind is a
-// real number); `what` is the message's explanation.
-sim::ParamDecl multiplier(const char* cls, const char* doc) {
-  sim::ParamBlock<LinkClass> b(std::string("links.") + cls);
-  sim::ParamDecl& d = b.shape("multiplier", "count", fmt::format("{}", LinkClass{}.multiplier), doc);
-  d.what = "Takizawa et al. 2008's U: bandwidth x U";
-  return d;
+// The class `name` where p's kind of fabric has it.
+const ClassDoc* class_doc(const Platform& p, const std::string& name) {
+  for (const ClassDoc& c : kClasses)
+    if (name == c.name && std::find(c.kinds.begin(), c.kinds.end(), p.kind) != c.kinds.end()) return &c;
+  return nullptr;
 }
 
 void add_class(std::vector<sim::ParamDecl>& out, const ClassDoc& c) {
   sim::ParamBlock<LinkClass> b(std::string("links.") + c.name);
   b.rate("bandwidth", &LinkClass::bytes_per_s, "per direction", c.bandwidth).deflt = c.bandwidth_deflt;
+  b.real("multiplier", &LinkClass::multiplier, 0, 0, "Takizawa et al. 2008's U: bandwidth x U",
+         "Takizawa et al. 2008's U: the class's bandwidth is multiplied by it (0.25, 5, ...)");
   b.duration("latency", &LinkClass::latency_ps, "a duration such as 20ns", c.latency);
   b.bytes("buffer", &LinkClass::buffer_bytes, 1, UINT64_MAX, "a size such as 64KiB", "", c.buffer).deflt =
       "= router.vc_buffer_flits";
@@ -81,23 +118,15 @@ const std::vector<sim::ParamDecl>& link_param_decls() {
   static const std::vector<sim::ParamDecl> decls = [] {
     std::vector<sim::ParamDecl> d;
     for (const ClassDoc& c : kClasses) {
-      if (std::string(c.name) == "wan") {
-        sim::ParamDecl ports;  // a list of cables, read by hand
-        ports.key = "links.ports", ports.kind = sim::ParamKind::kShape, ports.unit = "list",
-        ports.deflt = "-";
-        ports.doc =
+      if (std::string(c.name) == "wan") {  // a list of cables, read by hand
+        sim::ParamBlock<SwitchedFabric::PortOverride> ports("links");
+        ports.shape(
+            "ports", "list", "-",
             "cables with their own values: [{switch, port, bandwidth, latency, buffer}], names as kairo "
-            "check "
-            "--ports lists them";
-        ports.owner = &typeid(SwitchedFabric::PortOverride);
-        d.push_back(std::move(ports));
+            "check --ports lists them");
+        d.insert(d.end(), ports.decls().begin(), ports.decls().end());
       }
       add_class(d, c);
-      if (std::string(c.name) == "up")
-        d.push_back(
-            multiplier("up",
-                       "Takizawa et al. 2008's U: the class's bandwidth is multiplied by it (0.25, 5, "
-                       "...); also links.host/wan.multiplier"));
     }
     add_wan_flow(d);
     return d;
@@ -105,28 +134,37 @@ const std::vector<sim::ParamDecl>& link_param_decls() {
   return decls;
 }
 
-const std::vector<sim::ParamDecl>& link_field_decls() {
-  static const std::vector<sim::ParamDecl> decls = [] {
-    std::vector<sim::ParamDecl> d;
-    for (const ClassDoc& c : kClasses)
-      if (std::string(c.name) != "up")
-        d.push_back(multiplier(c.name, "as links.up.multiplier, for this class"));
-    return d;
-  }();
-  return decls;
+std::vector<std::string> link_classes(const Platform& p) {
+  std::vector<std::string> names;
+  for (const ClassDoc& c : kClasses)
+    if (class_doc(p, c.name)) names.push_back(c.name);
+  return names;
+}
+
+const LinkClass* link_class(const Platform& p, const std::string& name) {
+  const ClassDoc* c = class_doc(p, name);
+  return c ? &(p.fabric.*c->member) : nullptr;
+}
+
+LinkClass* link_class(Platform& p, const std::string& name) {
+  const ClassDoc* c = class_doc(p, name);
+  return c ? &(p.fabric.*c->member) : nullptr;
+}
+
+bool link_class_required(const Platform& p, const std::string& name) {
+  const ClassDoc* c = class_doc(p, name);
+  return c && c->required(p.fabric);
 }
 
 std::optional<sim::ParamProblem> link_problem(const Platform& p) {
   const SwitchedFabric& f = p.fabric;
   const RouterParams& r = p.router;
-  const std::pair<const char*, const LinkClass&> classes[] = {
-      {"host", f.host}, {"up", f.up}, {"wan", f.wan}, {"local", f.local}, {"global", f.global}};
   // Virtual cut-through: every receive buffer holds the largest packet.
   const std::uint64_t packet = std::uint64_t(r.max_packet_flits) * std::uint64_t(r.flit_bytes);
-  for (const auto& [name, c] : classes)
-    if (c.buffer_bytes > 0 && c.buffer_bytes < packet)
+  for (const ClassDoc& k : kClasses)
+    if (const LinkClass& c = f.*k.member; c.buffer_bytes > 0 && c.buffer_bytes < packet)
       return sim::ParamProblem{
-          std::string("links.") + name + ".buffer",
+          std::string("links.") + k.name + ".buffer",
           fmt::format(
               "expected at least router.max_packet_flits x router.flit_size ({}B): a VC must hold the "
               "largest packet, got {}B",
@@ -136,10 +174,10 @@ std::optional<sim::ParamProblem> link_problem(const Platform& p) {
     double ps = r.flit_bytes * 1e12 / bw;
     return ps >= 0.5 && ps < 1e18;
   };
-  for (const auto& [name, c] : classes)
-    if (c.bytes_per_s > 0 && !representable(c.bytes_per_s))
+  for (const ClassDoc& k : kClasses)
+    if (const LinkClass& c = f.*k.member; c.bytes_per_s > 0 && !representable(c.bytes_per_s))
       return sim::ParamProblem{
-          std::string("links.") + name + ".bandwidth",
+          std::string("links.") + k.name + ".bandwidth",
           fmt::format("expected a bandwidth at which one {}B flit takes between 1ps and 1e18ps, got {}",
                       r.flit_bytes, units::format_bandwidth(c.bytes_per_s))};
   return std::nullopt;

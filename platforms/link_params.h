@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "sim/params.h"
@@ -36,9 +37,16 @@ struct WanFlow {
 
 // The `links:` keys, in table order.
 const std::vector<sim::ParamDecl>& link_param_decls();
-// links.<class>.multiplier of the classes other than up: declared like the
-// rows, covered by links.up.multiplier's line of the table.
-const std::vector<sim::ParamDecl>& link_field_decls();
+
+// The link classes of p's kind of fabric, in table order (a fat tree: host,
+// up; clusters: host, up, wan; a dragonfly: host, local, global; a
+// mesh/torus none).
+std::vector<std::string> link_classes(const Platform& p);
+// p's class `name`, or null when p's kind of fabric has none of that name.
+const LinkClass* link_class(const Platform& p, const std::string& name);
+LinkClass* link_class(Platform& p, const std::string& name);
+// Whether p's file must give links.<name> (its shape has such links).
+bool link_class_required(const Platform& p, const std::string& name);
 
 // The checks across keys of a fabric's links (receive buffers hold the
 // largest packet, flit times representable), on the platform as read; the

@@ -48,14 +48,13 @@ const std::vector<const ParamInfo*>& declared_keys() {
     // (links.wan.buffer), else after its map's row (topology.fat_tree).
     std::vector<std::vector<const ParamInfo*>> after(rows.size());
     std::vector<const ParamInfo*> rest;
-    for (const auto* fields : {&topology_field_decls(), &link_field_decls()})
-      for (const ParamInfo& f : *fields) {
-        const std::string_view pf = parent(f.key);
-        std::size_t at = rows.size();
-        for (std::size_t i = 0; i < rows.size(); ++i)
-          if (rows[i].key == pf || (parents[i] == pf && *rows[i].owner == *f.owner)) at = i;
-        (at < rows.size() ? after[at] : rest).push_back(&f);
-      }
+    for (const ParamInfo& f : topology_field_decls()) {
+      const std::string_view pf = parent(f.key);
+      std::size_t at = rows.size();
+      for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].key == pf || (parents[i] == pf && *rows[i].owner == *f.owner)) at = i;
+      (at < rows.size() ? after[at] : rest).push_back(&f);
+    }
     std::vector<const ParamInfo*> k;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       k.push_back(&rows[i]);

@@ -133,8 +133,8 @@ double estimated_host_bytes(const Platform& p, bool machine);
 using ParamInfo = sim::ParamDecl;
 const std::vector<ParamInfo>& param_table();
 // Every declared key: the table's rows and, beside them, the keys a row's
-// line covers (the counts inside topology.fat_tree and topology.clusters,
-// links.<class>.multiplier of the other classes). The reader and --set use it.
+// line covers (the counts inside topology.fat_tree and topology.clusters).
+// The readers, the resolved configuration and --set walk it.
 const std::vector<const ParamInfo*>& declared_keys();
 // The table as `kairo --list-params` prints it (key, unit, default, meaning),
 // or as the Markdown table of docs/parameters.md.

@@ -6,9 +6,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <optional>
+#include <set>
+#include <stdexcept>
 #include <typeinfo>
 
+#include "platforms/topology_params.h"
 #include "platforms/yaml/reader.h"
 #include "sim/units.h"
 
@@ -61,6 +63,8 @@ json typed(const sim::ParamDecl& d, const sim::ParamValue& v) {
       return ns(v.time);
     case ParamKind::kFrequency:
       return v.number / 1e6;
+    case ParamKind::kReal:
+      return v.number;
     case ParamKind::kName:
       return v.choice >= 0 ? json(d.choices[std::size_t(v.choice)]) : json(nullptr);
     case ParamKind::kBool:
@@ -68,46 +72,63 @@ json typed(const sim::ParamDecl& d, const sim::ParamValue& v) {
     case ParamKind::kShape:
       break;
   }
-  if (d.unit == "B") return v.bytes;  // a hand-read size (links.<class>.buffer)
-  if (d.unit == "ns") return ns(v.time);
-  return v.count;
+  return nullptr;
 }
 
-// The struct of `p` a block's declaration reads from.
+// The struct of `p` a declaration reads from (a mesh/torus dimension's is
+// the dimension's own, below).
 const void* owner_of(const Platform& p, const sim::ParamDecl& d) {
-  if (*d.owner == typeid(RouterParams)) return &p.router;
-  if (*d.owner == typeid(NicParams)) return &p.nic;
-  if (*d.owner == typeid(OcsParams)) return &p.ocs;
-  if (*d.owner == typeid(Platform)) return &p;  // ranks.seed
-  return nullptr;
+  const std::type_info& t = *d.owner;
+  if (t == typeid(RouterParams)) return &p.router;
+  if (t == typeid(NicParams)) return &p.nic;
+  if (t == typeid(OcsParams)) return &p.ocs;
+  if (t == typeid(Platform)) return &p;  // ranks.seed
+  if (t == typeid(SwitchedFabric)) return &p.fabric;
+  if (t == typeid(WanFlow)) return &p.fabric.wan_flow;
+  if (t == typeid(LinkClass))
+    return link_class(p, d.key.substr(6, d.key.find('.', 6) - 6));  // links.<class>.*
+  throw std::logic_error(d.key + ": no struct of the platform holds it");
 }
 
-json link_class(const Platform& p, const LinkClass& c, const std::string& field) {
-  if (field == "bandwidth") return c.bytes_per_s / 1e9;
-  if (field == "latency") return ns(c.latency_ps);
-  if (field == "multiplier") return c.multiplier;
-  // buffer: 0 stands for router.vc_buffer_flits
-  return c.buffer_bytes > 0 ? c.buffer_bytes
-                            : std::uint64_t(p.router.vc_buffer_flits) * std::uint64_t(p.router.flit_bytes);
+// The value of one declared key in the struct `s` (with its rules:
+// host_bandwidth = the link's; a link's buffer 0 = router.vc_buffer_flits;
+// 0 for no limit or no delay: null).
+json declared_value(const Platform& p, const sim::ParamDecl& d, const void* s) {
+  const sim::ParamValue v = d.get(s);
+  if (d.key == "router.host_bandwidth" && v.number == 0) return p.router.link_bytes_per_s / 1e9;
+  if (*d.owner == typeid(LinkClass) && d.kind == ParamKind::kBytes && v.bytes == 0)
+    return std::uint64_t(p.router.vc_buffer_flits) * std::uint64_t(p.router.flit_bytes);
+  if ((d.key == "router.switching_delay" && v.time == 0) ||
+      (d.key == "nic.memory_bandwidth" && v.number == 0))
+    return nullptr;
+  return typed(d, v);
 }
 
-const LinkClass* class_of(const Platform& p, const std::string& name) {
-  const SwitchedFabric& f = p.fabric;
-  const bool dragonfly = p.kind == FabricKind::kDragonfly;
-  if (name == "host") return &f.host;
-  if (name == "up" && !dragonfly) return &f.up;
-  if (name == "wan" && p.kind == FabricKind::kClusters) return &f.wan;
-  if (name == "local" && dragonfly) return &f.local;
-  if (name == "global" && dragonfly) return &f.global;
-  return nullptr;
+// A map whose fields are declared (topology.fat_tree, topology.dragonfly,
+// a dimension): the fields of `s` that apply to `form`.
+json fields_of(const Platform& p, const std::string& key, const void* s, const std::string& form) {
+  json m = json::object();
+  for (const sim::ParamDecl* f : yaml::declared_under(key))
+    if (f->generic() && yaml::of_form(*f, form)) m[f->leaf()] = declared_value(p, *f, s);
+  return m;
 }
 
-// links.*: the value of `key` on a switched fabric, or nothing when the
-// platform has no such link class.
-std::optional<json> link_value(const Platform& p, const std::string& key) {
-  if (p.kind == FabricKind::kTorus) return std::nullopt;
-  const std::string rest = key.substr(6);  // after "links."
-  if (rest == "ports") {
+const std::string kDim = "<DIM>";
+
+// The hand-read shapes: their own structures, or maps of declared fields.
+json shape_value(const Platform& p, const std::string& key) {
+  if (key == "topology.dims") {
+    json dims = json::array();
+    for (const auto& d : p.dims) {
+      json e = fields_of(p, key + "." + kDim, &d, "");
+      e["name"] = d.name;
+      dims.push_back(e);
+    }
+    return dims;
+  }
+  if (key == "topology.fat_tree") return fields_of(p, key, &p.fabric, fat_tree_form(p));
+  if (key.rfind("topology.", 0) == 0) return fields_of(p, key, &p.fabric, "");
+  if (key == "links.ports") {
     json list = json::array();
     for (const auto& o : p.fabric.ports) {
       json e = {{"switch", o.sw}, {"port", o.port}};
@@ -118,47 +139,6 @@ std::optional<json> link_value(const Platform& p, const std::string& key) {
     }
     return list;
   }
-  const std::string cls = rest.substr(0, rest.find('.')), field = rest.substr(rest.find('.') + 1);
-  const LinkClass* c = class_of(p, cls);
-  if (!c) return std::nullopt;
-  const auto& w = p.fabric.wan_flow;
-  if (field == "flow_control") return json(w.loss ? "loss" : "credit");
-  if (field == "queue") return json(w.queue_bytes);
-  if (field == "rto") return json(ns(w.rto_ps));
-  if (field == "initial_window") return json(w.initial_window);
-  return link_class(p, *c, field);
-}
-
-// topology.*: the shape the platform has, or nothing when it has another.
-std::optional<json> topology_value(const Platform& p, const std::string& key) {
-  const SwitchedFabric& f = p.fabric;
-  if (key == "topology.dims" && p.kind == FabricKind::kTorus) {
-    json dims = json::array();
-    for (const auto& d : p.dims) dims.push_back({{"name", d.name}, {"size", d.size}, {"wrap", d.wrap}});
-    return dims;
-  }
-  if (key == "topology.fat_tree" && p.kind == FabricKind::kFatTree) {
-    if (f.levels > 0)
-      return json{{"levels", f.levels}, {"radix", f.radix}, {"hosts_per_edge", f.hosts_per_edge}};
-    return json{{"edges", f.edges},
-                {"hosts_per_edge", f.hosts_per_edge},
-                {"uplinks_per_edge", f.uplinks_per_edge},
-                {"spines", f.spines}};
-  }
-  if (key == "topology.clusters" && p.kind == FabricKind::kClusters)
-    return json{{"count", f.edges}, {"hosts", f.hosts_per_edge}};
-  if (p.kind != FabricKind::kDragonfly) return std::nullopt;
-  if (key == "topology.dragonfly")
-    return json{{"p", f.hosts_per_edge}, {"a", f.group_routers}, {"h", f.global_ports}, {"groups", f.groups}};
-  if (key == "topology.dragonfly.p") return json(f.hosts_per_edge);
-  if (key == "topology.dragonfly.a") return json(f.group_routers);
-  if (key == "topology.dragonfly.h") return json(f.global_ports);
-  if (key == "topology.dragonfly.groups") return json(f.groups);
-  return std::nullopt;
-}
-
-// The hand-read router and OCS shapes.
-json shape_value(const Platform& p, const std::string& key) {
   if (key == "router.cable_latency") {
     const auto& c = p.router.cable_ps;
     if (std::all_of(c.begin(), c.end(), [&](sim::Time t) { return t == c.front(); }))
@@ -183,32 +163,52 @@ json shape_value(const Platform& p, const std::string& key) {
   }
   if (key == "name") return p.name;
   if (key == "description") return p.description;
-  return nullptr;
+  throw std::logic_error(key + ": a shape resolved.cpp does not show");
 }
 
-// Whether a table key applies to this platform: the keys its file could give.
-bool applies(const Platform& p, const sim::ParamDecl& d) {
-  const std::string section = d.section();
-  if (section == "ocs") return p.ocs.present;
-  if (section == "router" && p.kind != FabricKind::kTorus) {
-    const std::string leaf = d.leaf();
-    const auto& torus_only = yaml::kTorusOnlyRouterKeys;
-    const bool dragonfly_too =
-        p.kind == FabricKind::kDragonfly && (leaf == "routing" || leaf == "flow_control");
-    return dragonfly_too || std::find(torus_only.begin(), torus_only.end(), leaf) == torus_only.end();
+// The topology key of p's form: topology.dims, .fat_tree, .clusters, .dragonfly.
+std::string topology_key(const Platform& p) {
+  switch (p.kind) {
+    case FabricKind::kTorus:
+      return "topology.dims";
+    case FabricKind::kFatTree:
+      return "topology.fat_tree";
+    case FabricKind::kClusters:
+      return "topology.clusters";
+    case FabricKind::kDragonfly:
+      return "topology.dragonfly";
   }
-  return true;
+  return "";
 }
 
-// The value of one declared key (with its rules: host_bandwidth = the link's;
-// 0 for no limit or no delay: null).
-json declared_value(const Platform& p, const sim::ParamDecl& d) {
-  const sim::ParamValue v = d.get(owner_of(p, d));
-  if (d.key == "router.host_bandwidth" && v.number == 0) return p.router.link_bytes_per_s / 1e9;
-  if ((d.key == "router.switching_delay" && v.time == 0) ||
-      (d.key == "nic.memory_bandwidth" && v.number == 0))
-    return nullptr;
-  return typed(d, v);
+// Whether `d` is a field of a map the table shows whole on its own row
+// (topology.fat_tree.edges): shown in that map's value, not on its own.
+bool inside_map(const sim::ParamDecl& d) {
+  static const std::set<const sim::ParamDecl*> fields = [] {
+    const std::vector<ParamInfo>& rows = param_table();
+    std::set<std::string> maps;
+    for (const ParamInfo& r : rows)
+      if (r.kind == ParamKind::kShape) maps.insert(r.key);
+    std::set<const sim::ParamDecl*> out;
+    for (const ParamInfo* k : declared_keys())
+      if ((k < rows.data() || k >= rows.data() + rows.size()) &&
+          maps.count(k->key.substr(0, k->key.rfind('.'))))
+        out.insert(k);
+    return out;
+  }();
+  return fields.count(&d) > 0;
+}
+
+// Whether a declared key applies to this platform: the keys its file could give.
+bool applies(const Platform& p, const sim::ParamDecl& d) {
+  if (inside_map(d)) return false;
+  const std::string section = d.section();
+  if (section == "topology") return (d.key + ".").rfind(topology_key(p) + ".", 0) == 0;
+  if (section == "links")  // links.ports, or a key of one of p's classes
+    return p.kind != FabricKind::kTorus &&
+           (d.kind == ParamKind::kShape || link_class(p, d.key.substr(6, d.key.find('.', 6) - 6)));
+  if (section == "ocs") return p.ocs.present;
+  return yaml::of_form(d, network_form(p));
 }
 
 void add(std::vector<std::pair<std::string, json>>& out, const Platform& p, const std::string& key,
@@ -222,34 +222,27 @@ void add(std::vector<std::pair<std::string, json>>& out, const Platform& p, cons
   out.emplace_back(key, std::move(e));
 }
 
-const std::string kDim = "<DIM>";
-
 }  // namespace
 
 std::vector<std::pair<std::string, json>> resolved_entries(const Platform& p) {
   std::vector<std::pair<std::string, json>> out;
-  for (const ParamInfo& d : param_table()) {
+  for (const ParamInfo* dp : declared_keys()) {
+    const ParamInfo& d = *dp;
+    if (!applies(p, d)) continue;
     const std::string& key = d.key;
     if (const auto at = key.find(kDim); at != std::string::npos) {  // one entry per dimension
-      if (p.kind != FabricKind::kTorus) continue;
       const std::string field = key.substr(at + kDim.size() + 1);
       for (const auto& dim : p.dims) {
         const std::string k = key.substr(0, at) + dim.name + "." + field;
-        const json v = field == "name" ? json(dim.name) : field == "size" ? json(dim.size) : json(dim.wrap);
-        add(out, p, k, v, field == "name" ? ParamSource::kFile : source_of(p, k));
+        if (d.generic())
+          add(out, p, k, declared_value(p, d, &dim), source_of(p, k));
+        else  // the name, which the file always gives
+          add(out, p, k, dim.name, ParamSource::kFile);
       }
       continue;
     }
-    std::optional<json> v;
-    if (key.rfind("topology.", 0) == 0)
-      v = topology_value(p, key);
-    else if (key.rfind("links.", 0) == 0)
-      v = link_value(p, key);
-    else if (!applies(p, d))
-      continue;
-    else
-      v = d.generic() ? declared_value(p, d) : shape_value(p, key);
-    if (v) add(out, p, key, std::move(*v), source_of(p, key));
+    json v = d.generic() ? declared_value(p, d, owner_of(p, d)) : shape_value(p, key);
+    add(out, p, key, std::move(v), source_of(p, key));
   }
   return out;
 }

@@ -18,7 +18,7 @@ namespace kairo::platforms {
 //   {"value": V, "source": "default" | "file" | "set" | "adjusted"}
 // and, for "adjusted", also "requested" (the value before kairo changed it)
 // and "reason". V is typed in the unit --list-params gives the key: counts,
-// flits, cycles and bytes as integers, GB/s, ns and MHz as numbers, names as
+// flits, cycles and bytes as integers, GB/s, ns, MHz and plain numbers as numbers, names as
 // strings, bools, lists and maps as JSON; null where the table's default is a
 // rule rather than a value (nic.memory_bandwidth: unlimited).
 nlohmann::json resolved_json(const Platform& p);

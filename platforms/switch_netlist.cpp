@@ -34,12 +34,10 @@ SwitchNetlist::SwitchNetlist(const Platform& platform, sim::EventQueue& queue) :
   if (platform_.kind == FabricKind::kDragonfly) {
     const SwitchedFabric& f = platform_.fabric;
     const RouterParams& rp = platform_.router;
-    const auto mode = rp.routing == router::RoutingAlgorithm::kUgal      ? router::DragonflyMode::kUgal
-                      : rp.routing == router::RoutingAlgorithm::kValiant ? router::DragonflyMode::kValiant
-                                                                         : router::DragonflyMode::kMinimal;
-    dragonfly_ = std::make_unique<router::DragonflyRouting>(
-        router::DragonflyShape{f.hosts_per_edge, f.group_routers, f.global_ports, f.groups, nis_}, mode,
-        rp.ugal_threshold, rp.ejection_vc == router::EjectionVc::kPhase);
+    dragonfly_ = router::routing_kind(rp.routing)
+                     .dragonfly(router::DragonflyShape{f.hosts_per_edge, f.group_routers, f.global_ports,
+                                                       f.groups, nis_},
+                                rp.ugal_threshold, rp.ejection_vc == router::EjectionVc::kPhase);
   } else {
     route();
   }

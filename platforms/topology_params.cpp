@@ -15,36 +15,37 @@ namespace {
 // Ports of the largest switch or router the model builds (hw/router/router.h).
 constexpr int kMaxSwitchPorts = 76;
 
-// A key of the platform's own shape (name, topology.dims, topology.fat_tree
-// ...), read by hand. (No ParamBlock<Platform>: it would build a Platform
-// for defaults a shape does not have.)
-sim::ParamDecl shape(const char* key, const char* unit, const char* deflt, const char* doc) {
-  sim::ParamDecl d;
-  d.key = key;
-  d.kind = sim::ParamKind::kShape;
-  d.unit = unit;
-  d.deflt = deflt;
-  d.doc = doc;
-  d.owner = &typeid(Platform);
-  return d;
-}
-
-void add(std::vector<sim::ParamDecl>& out, const std::vector<sim::ParamDecl>& more) {
-  out.insert(out.end(), more.begin(), more.end());
-}
-
 }  // namespace
+
+const char* network_form(const Platform& p) {
+  switch (p.kind) {
+    case FabricKind::kTorus:
+      return router::kMeshTorus;
+    case FabricKind::kDragonfly:
+      return router::kDragonfly;
+    case FabricKind::kFatTree:
+      return "fat_tree";
+    case FabricKind::kClusters:
+      return "clusters";
+  }
+  return "";
+}
+
+const char* fat_tree_form(const Platform& p) { return p.fabric.levels > 0 ? "k-ary" : "two-level"; }
 
 const std::vector<sim::ParamDecl>& topology_param_decls() {
   using K = sim::ParamKind;
   using F = SwitchedFabric;
   using D = hw::DimSpec;
   static const std::vector<sim::ParamDecl> decls = [] {
-    std::vector<sim::ParamDecl> out = {
-        shape("name", "name", "(required)", "platform name, as `kairo platforms` lists it"),
-        shape("description", "text", "\"\"", "what the platform models and where its numbers come from"),
-        shape("topology.dims", "list", "(required)",
-              "1 to 6 dimensions {name, size, wrap}; node ids count dimension 0 fastest")};
+    // The platform's own shapes (name, topology.dims, topology.fat_tree ...), read by hand.
+    sim::ParamBlock<Platform> top(""), topo("topology");
+    top.shape("name", "name", "(required)", "platform name, as `kairo platforms` lists it");
+    top.shape("description", "text", "\"\"", "what the platform models and where its numbers come from");
+    topo.shape("dims", "list", "(required)",
+               "1 to 6 dimensions {name, size, wrap}; node ids count dimension 0 fastest");
+    std::vector<sim::ParamDecl> out = top.decls();
+    out.push_back(topo.decls().front());
     sim::ParamBlock<D> dim("topology.dims.<DIM>");
     dim.shape("name", "name", "(required)", "dimension name, letters only (X, Y, Z, A, B, C)");
     dim.integer("size", &D::size, K::kCount, 1, INT_MAX, "routers along this dimension",
@@ -52,21 +53,20 @@ const std::vector<sim::ParamDecl>& topology_param_decls() {
         .deflt = "(required)";
     dim.flag("wrap", &D::wrap, "true for a torus, false for a mesh",
              "true: torus (wrap-around link; size >= 3 makes a ring with a dateline); false: mesh");
-    add(out, dim.decls());
+    out.insert(out.end(), dim.decls().begin(), dim.decls().end());
 
-    out.push_back(
-        shape("topology.fat_tree", "map", "-",
-              "{edges, hosts_per_edge, uplinks_per_edge, spines}: a two-level fat tree; or {levels, radix, "
-              "hosts_per_edge}: a k-ary n-tree (k = radix / 2) (instead of dims)"));
-    out.push_back(
-        shape("topology.clusters", "map", "-",
-              "{count, hosts}: clusters of one switch each, joined by wide-area links between their "
-              "gateways (instead of dims)"));
-    out.push_back(shape(
-        "topology.dragonfly", "map", "-",
+    topo.shape("fat_tree", "map", "-",
+               "{edges, hosts_per_edge, uplinks_per_edge, spines}: a two-level fat tree; or {levels, radix, "
+               "hosts_per_edge}: a k-ary n-tree (k = radix / 2) (instead of dims)");
+    topo.shape("clusters", "map", "-",
+               "{count, hosts}: clusters of one switch each, joined by wide-area links between their "
+               "gateways (instead of dims)");
+    topo.shape(
+        "dragonfly", "map", "-",
         "{p, a, h, groups}: a dragonfly (instead of dims): groups of a routers joined all to all by local "
         "links, each router with p hosts and h global links; BookSim's dragonflynew wiring "
-        "(hw/router/dragonfly_routing.h)"));
+        "(hw/router/dragonfly_routing.h)");
+    out.insert(out.end(), topo.decls().begin() + 1, topo.decls().end());
 
     sim::ParamBlock<F> df("topology.dragonfly");
     df.integer("p", &F::hosts_per_edge, K::kCount, 1, 1 << 16, "hosts per router", "hosts per router").deflt =
@@ -81,7 +81,7 @@ const std::vector<sim::ParamDecl>& topology_param_decls() {
           "groups, at most a x h + 1 (then one global link joins every two groups); with fewer, the last "
           "routers of a group have fewer global ports")
         .deflt = "a x h + 1";
-    add(out, df.decls());
+    out.insert(out.end(), df.decls().begin(), df.decls().end());
     return out;
   }();
   return decls;
@@ -93,23 +93,29 @@ const std::vector<sim::ParamDecl>& topology_field_decls() {
   static const std::vector<sim::ParamDecl> decls = [] {
     constexpr long long kMost = 1 << 20;
     sim::ParamBlock<F> ft("topology.fat_tree");
-    ft.integer("edges", &F::edges, K::kCount, 1, kMost, "edge switches", "two-level: edge switches");
+    // Two forms: the two-level keys, or a k-ary n-tree's (hosts_per_edge is both's).
+    const std::vector<std::string> two = {"two-level"}, kary = {"k-ary"};
+    ft.integer("edges", &F::edges, K::kCount, 1, kMost, "edge switches", "two-level: edge switches").only =
+        two;
     ft.integer("hosts_per_edge", &F::hosts_per_edge, K::kCount, 1, kMost, "hosts under each edge switch",
                "hosts under each edge switch (a k-ary n-tree: k unless given)");
     ft.integer("uplinks_per_edge", &F::uplinks_per_edge, K::kCount, 0, kMost,
                "links from each edge switch up to the spines",
-               "two-level: links from each edge switch up to the spines, a multiple of spines");
-    ft.integer("spines", &F::spines, K::kCount, 0, kMost, "spine switches", "two-level: spine switches");
-    ft.integer("levels", &F::levels, K::kCount, 1, kMost, "levels of switches",
-               "k-ary n-tree: n, the levels");
+               "two-level: links from each edge switch up to the spines, a multiple of spines")
+        .only = two;
+    ft.integer("spines", &F::spines, K::kCount, 0, kMost, "spine switches", "two-level: spine switches")
+        .only = two;
+    ft.integer("levels", &F::levels, K::kCount, 1, kMost, "levels of switches", "k-ary n-tree: n, the levels")
+        .only = kary;
     ft.integer("radix", &F::radix, K::kCount, 2, kMost, "ports per switch, k down and k up",
-               "k-ary n-tree: 2k, the ports of a switch (k down, k up)");
+               "k-ary n-tree: 2k, the ports of a switch (k down, k up)")
+        .only = kary;
     sim::ParamBlock<F> cl("topology.clusters");
     cl.integer("count", &F::edges, K::kCount, 1, kMost, "clusters", "clusters (one switch each)");
     cl.integer("hosts", &F::hosts_per_edge, K::kCount, 1, kMost, "hosts in each cluster",
                "hosts in each cluster");
     std::vector<sim::ParamDecl> out = ft.decls();
-    add(out, cl.decls());
+    out.insert(out.end(), cl.decls().begin(), cl.decls().end());
     return out;
   }();
   return decls;
@@ -204,18 +210,16 @@ std::optional<sim::ParamProblem> dragonfly_ports_problem(const SwitchedFabric& f
                 fmt::format("a router with {} hosts x {} network interfaces + {} local + {} global ports",
                             f.hosts_per_edge, nis, f.group_routers - 1, f.global_ports)))
     return p;
-  const bool three =
-      r.routing == router::RoutingAlgorithm::kValiant || r.routing == router::RoutingAlgorithm::kUgal;
-  const int phases = three ? 3 : 2;
-  if (r.vcs >= phases) return std::nullopt;
+  const router::RoutingKind& k = router::routing_kind(r.routing);
+  if (r.vcs >= k.phases) return std::nullopt;
   return sim::ParamProblem{
       "router.vcs",
       fmt::format("expected an integer >= {} on a dragonfly: routing {} takes one VC class per phase of a "
                   "packet's way ({}), got {}",
-                  phases, three ? "valiant or ugal" : "minimal",
-                  three ? "to the intermediate group, to the last global link, after it"
-                        : "before the global link, from it on",
-                  r.vcs),
+                  k.phases, router::routing_names([&k](const router::RoutingKind& o) {
+                    return router::own_dragonfly_routing(o) && o.phases == k.phases;
+                  }),
+                  k.phase_ways, r.vcs),
       {"router.vcs", "router.routing"},
       "router"};
 }

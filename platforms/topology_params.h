@@ -14,6 +14,13 @@ namespace kairo::platforms {
 struct Platform;
 struct SwitchedFabric;
 
+// The form of p's network as sim::ParamDecl::only names it for router keys:
+// "mesh/torus", "dragonfly", "fat_tree" or "clusters".
+const char* network_form(const Platform& p);
+// The form of p's topology.fat_tree as its keys' `only` names it:
+// "two-level" or "k-ary".
+const char* fat_tree_form(const Platform& p);
+
 // The keys of the table's first rows: name, description and `topology:`.
 const std::vector<sim::ParamDecl>& topology_param_decls();
 // The counts inside topology.fat_tree and topology.clusters: declared like

@@ -1,6 +1,8 @@
 // Declared parameters: unit names and the text forms of defaults.
 #include "sim/params.h"
 
+#include <fmt/format.h>
+
 #include "sim/units.h"
 
 namespace kairo::sim {
@@ -21,6 +23,8 @@ const char* unit_of(ParamKind k) {
       return "ns";
     case ParamKind::kFrequency:
       return "MHz";
+    case ParamKind::kReal:
+      return "number";
     case ParamKind::kName:
       return "name";
     case ParamKind::kBool:
@@ -42,5 +46,6 @@ std::string shown_bytes(std::uint64_t b) { return units::format_bytes(b); }
 std::string shown_rate(double bytes_per_s) { return units::format_bandwidth(bytes_per_s); }
 std::string shown_duration(sim::Time ps) { return units::format_duration(ps); }
 std::string shown_frequency(double hz) { return units::format_frequency(hz); }
+std::string shown_real(double x) { return fmt::format("{}", x); }
 
 }  // namespace kairo::sim

@@ -27,6 +27,7 @@ enum class ParamKind {
   kRate,       // a bandwidth: "5GB/s", "32Gbps"
   kDuration,   // a time: "5ns", "10ms"
   kFrequency,  // a clock: "312.5MHz"
+  kReal,       // a plain number: a factor such as 0.25
   kName,       // one of a list of names
   kBool,       // true or false
   kShape,      // a structured value read by hand (lists, maps, per-dimension values)
@@ -36,7 +37,7 @@ enum class ParamKind {
 struct ParamValue {
   long long count = 0;      // kCount, kFlits, kCycles
   std::uint64_t bytes = 0;  // kBytes
-  double number = 0;        // kRate, kFrequency
+  double number = 0;        // kRate, kFrequency, kReal
   sim::Time time = 0;       // kDuration
   int choice = -1;          // kName: index into choices
   bool flag = false;        // kBool
@@ -53,8 +54,14 @@ struct ParamDecl {
   std::string what, example;
   long long min = 0, max = INT_MAX;                     // counts
   std::uint64_t min_bytes = 0, max_bytes = UINT64_MAX;  // sizes; min 0 = not checked
+  double min_real = 0, max_real = 0;                    // kReal: (min_real, max_real]; max 0 = unbounded
   std::vector<std::string> choices;                     // names
-  std::function<void(void*, const ParamValue&)> set;    // null for kShape (read by hand)
+  // The forms of the platform the key applies to, when not every form: a
+  // router key of meshes and tori only ("mesh/torus"), or of meshes, tori
+  // and dragonflies; one form of a structured value (a fat tree's
+  // "two-level" or "k-ary"). Empty: every form.
+  std::vector<std::string> only;
+  std::function<void(void*, const ParamValue&)> set;  // null for kShape (read by hand)
   std::function<ParamValue(const void*)> get;  // the value `set` wrote (or the default); null for kShape
   const std::type_info* owner = nullptr;       // the struct `set` fills
 
@@ -67,7 +74,8 @@ struct ParamDecl {
 // declarations and return the first failure: the key the message names, the
 // message, and the keys the values came from. The reader places the message
 // at the one of `from` a --set changed, else the first the file gives, else
-// at `fallback`; with `from` empty, at `fallback`, or at `key` itself.
+// at `fallback`; with `from` empty, at `fallback`, or at `key` itself. An
+// empty `key` names the key the message is placed at.
 struct ParamProblem {
   std::string key;
   std::string message;
@@ -84,6 +92,7 @@ std::string choice_text(const std::vector<std::string>& choices);
 template <typename S>
 class ParamBlock {
  public:
+  // section: the keys' prefix ("router", "links.wan"); "" for top-level keys.
   explicit ParamBlock(std::string section) : section_(std::move(section)) {}
 
   // Integers: kCount, kFlits or kCycles, within [min, max].
@@ -101,6 +110,8 @@ class ParamBlock {
   ParamDecl& rate(const char* name, double S::*m, const char* what, const char* doc);
   ParamDecl& duration(const char* name, sim::Time S::*m, const char* example, const char* doc);
   ParamDecl& frequency(const char* name, double S::*m, const char* what, const char* doc);
+  // A number above `min` (and at most `max` when max > min).
+  ParamDecl& real(const char* name, double S::*m, double min, double max, const char* what, const char* doc);
   // A name chosen from `choices`, each mapped to the member's value.
   template <typename T>
   ParamDecl& name(const char* key, T S::*m, std::vector<std::pair<std::string, T>> choices, const char* what,
@@ -152,9 +163,17 @@ class ParamBlock {
       return v;
     };
   }
+  // A kRate, kFrequency or kReal value in member m, its default shown as `shown`.
+  ParamDecl& number(const char* name, double S::*m, ParamKind kind, std::string shown, const char* what,
+                    const char* doc) {
+    ParamDecl& d = add(name, kind, std::move(shown), doc);
+    d.what = what;
+    bind(d, m, &ParamValue::number);
+    return d;
+  }
   ParamDecl& add(const char* name, ParamKind kind, std::string deflt, const char* doc) {
     ParamDecl d;
-    d.key = section_ + "." + name;
+    d.key = section_.empty() ? std::string(name) : section_ + "." + name;  // "" for top-level keys
     d.owner = &typeid(S);
     d.kind = kind;
     d.unit = unit_of(kind);
@@ -174,6 +193,7 @@ std::string shown_bytes(std::uint64_t b);
 std::string shown_rate(double bytes_per_s);
 std::string shown_duration(sim::Time ps);
 std::string shown_frequency(double hz);
+std::string shown_real(double x);
 
 template <typename S>
 template <typename T>
@@ -187,10 +207,7 @@ ParamDecl& ParamBlock<S>::bytes(const char* name, T S::*m, std::uint64_t min, st
 
 template <typename S>
 ParamDecl& ParamBlock<S>::rate(const char* name, double S::*m, const char* what, const char* doc) {
-  ParamDecl& d = add(name, ParamKind::kRate, shown_rate(defaults_.*m), doc);
-  d.what = what;
-  bind(d, m, &ParamValue::number);
-  return d;
+  return number(name, m, ParamKind::kRate, shown_rate(defaults_.*m), what, doc);
 }
 
 template <typename S>
@@ -203,9 +220,14 @@ ParamDecl& ParamBlock<S>::duration(const char* name, sim::Time S::*m, const char
 
 template <typename S>
 ParamDecl& ParamBlock<S>::frequency(const char* name, double S::*m, const char* what, const char* doc) {
-  ParamDecl& d = add(name, ParamKind::kFrequency, shown_frequency(defaults_.*m), doc);
-  d.what = what;
-  bind(d, m, &ParamValue::number);
+  return number(name, m, ParamKind::kFrequency, shown_frequency(defaults_.*m), what, doc);
+}
+
+template <typename S>
+ParamDecl& ParamBlock<S>::real(const char* name, double S::*m, double min, double max, const char* what,
+                               const char* doc) {
+  ParamDecl& d = number(name, m, ParamKind::kReal, shown_real(defaults_.*m), what, doc);
+  d.min_real = min, d.max_real = max;
   return d;
 }
 

@@ -1,8 +1,15 @@
-// The `nic:` keys, declared once (sim/params.h).
+// The `nic:` keys, declared once (sim/params.h), and the checks across them
+// and the router's packet.
 #include "hw/nic/nic_params.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <utility>
+
+#include "sim/units.h"
 
 namespace kairo::nic {
 
@@ -53,6 +60,60 @@ const std::vector<sim::ParamDecl>& nic_param_decls() {
     return b.decls();
   }();
   return decls;
+}
+
+std::optional<std::string> fit_problem(const NicParams& n, int max_packet_flits, int flit_bytes) {
+  const std::uint64_t flits = n.max_packet_flits(flit_bytes);
+  if (flits <= std::uint64_t(max_packet_flits)) return std::nullopt;
+  const std::uint64_t room = std::uint64_t(max_packet_flits) * std::uint64_t(flit_bytes);
+  const std::string fits = fmt::format(
+      "a packet (nic.header_size + nic.mtu) fits router.max_packet_flits ({} flits "
+      "of {}B)",
+      max_packet_flits, flit_bytes);
+  const std::string got =
+      fmt::format("{}B ({}B header + {}B = {} flits)", n.mtu_bytes, n.header_bytes, n.mtu_bytes, flits);
+  if (room > n.header_bytes)
+    return fmt::format(
+        "expected at most {0}B so that {1}, got {2}: lower nic.mtu to at most {0}B or raise "
+        "router.max_packet_flits to at least {3}",
+        room - n.header_bytes, fits, got, flits);
+  return fmt::format(
+      "expected a size such that {}, got {}: the header alone fills the packet; raise "
+      "router.max_packet_flits to at least {} or lower nic.header_size",
+      fits, got, flits);
+}
+
+std::optional<sim::ParamProblem> nic_problem(const NicParams& p, int max_packet_flits, int flit_bytes) {
+  if (auto fit = fit_problem(p, max_packet_flits, flit_bytes))
+    return sim::ParamProblem{"nic.mtu",
+                             *fit,
+                             {"nic.mtu", "nic.header_size", "router.max_packet_flits", "router.flit_size"},
+                             "nic"};
+  // Times are 64-bit picoseconds: the model adds a node's latencies to the
+  // time a DMA moves the largest transfer. Each must stay below 1e17 ps (28
+  // hours) so that no sum of them can wrap (2^64 ps is 213 days).
+  constexpr double kMaxPs = 1e17;
+  for (const auto& [key, ps] : {std::pair<const char*, sim::Time>{"nic.node_latency", p.node_latency_ps},
+                                {"nic.memory_latency", p.memory_latency_ps}})
+    if (double(ps) > kMaxPs)
+      return sim::ParamProblem{
+          key,
+          fmt::format("expected a duration of at most 1e17ps (28 hours), got {}", units::format_duration(ps)),
+          {key},
+          "nic"};
+  const double largest = double(std::min(p.max_descriptor_bytes, p.memory_bytes));
+  for (const auto& [key, rate] : {std::pair<const char*, double>{"nic.dma_bandwidth", p.dma_bytes_per_s},
+                                  {"nic.memory_bandwidth", p.memory_bytes_per_s}})
+    if (rate > 0 && !(largest * 1e12 / rate <= kMaxPs))
+      return sim::ParamProblem{
+          key,
+          fmt::format(
+              "expected a bandwidth that moves the largest transfer ({} bytes: nic.max_descriptor_size "
+              "or nic.memory_size) within 1e17ps (28 hours), i.e. at least {:.3g}B/s, got {}",
+              largest, largest * 1e12 / kMaxPs, units::format_bandwidth(rate)),
+          {key},
+          "nic"};
+  return std::nullopt;
 }
 
 }  // namespace kairo::nic

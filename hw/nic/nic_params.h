@@ -5,6 +5,8 @@
 // pair), not a nic key. The keys are declared in nic_params.cpp.
 #pragma once
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "sim/params.h"
@@ -57,5 +59,14 @@ struct NicParams {
 
 // The `nic:` keys, in table order.
 const std::vector<sim::ParamDecl>& nic_param_decls();
+
+// Why the NIC's largest packet (nic.header_size + nic.mtu) does not fit a
+// router's largest, router.max_packet_flits flits of router.flit_size bytes,
+// or nothing.
+std::optional<std::string> fit_problem(const NicParams& n, int max_packet_flits, int flit_bytes);
+// The checks across nic keys and the router's packet: the packet fits, and
+// no latency or transfer time can overflow a time. The first that fails, or
+// nothing.
+std::optional<sim::ParamProblem> nic_problem(const NicParams& n, int max_packet_flits, int flit_bytes);
 
 }  // namespace kairo::nic

@@ -1,5 +1,8 @@
-// The `ocs:` keys, declared once (sim/params.h), and the optical port map.
+// The `ocs:` keys, declared once (sim/params.h), the checks across them,
+// and the optical port map.
 #include "hw/ocs/ocs_params.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <climits>
@@ -45,6 +48,54 @@ const std::vector<sim::ParamDecl>& ocs_param_decls() {
     return b.decls();
   }();
   return decls;
+}
+
+std::optional<sim::ParamProblem> interfaces_problem(int network_interfaces) {
+  if (network_interfaces == 1) return std::nullopt;
+  return sim::ParamProblem{"router.network_interfaces",
+                           "expected 1 with an ocs: section: the EPS NIC is TNI 0, the optical NIC TNI 1",
+                           {"router.network_interfaces"},
+                           "ocs"};
+}
+
+void fill_defaults(OcsParams& o) {
+  const int nics = int(o.optical_nodes.size());
+  if (o.middle_banks == 0) o.middle_banks = o.banks;
+  if (o.switch_ports == 0) o.switch_ports = std::max(1, (nics + o.banks - 1) / o.banks);
+}
+
+std::optional<sim::ParamProblem> ocs_problem(const OcsParams& o, std::uint64_t packet_bytes) {
+  const int nics = int(o.optical_nodes.size());
+  if (o.switch_ports % o.banks != 0)
+    return sim::ParamProblem{
+        "",
+        fmt::format(
+            "expected ocs.banks ({}) to divide ocs.switch_ports ({}): each ingress bank has N/m fibres "
+            "to each middle bank",
+            o.banks, o.switch_ports),
+        {"ocs.banks", "ocs.switch_ports"},
+        "ocs"};
+  if (std::int64_t(o.banks) * o.switch_ports < nics)
+    return sim::ParamProblem{
+        "",
+        fmt::format("{} optical NICs need {} OCS ports; ocs.banks x ocs.switch_ports = {} x {} gives {}",
+                    nics, nics, o.banks, o.switch_ports, o.banks * o.switch_ports),
+        {"ocs.switch_ports", "ocs.banks", "ocs.optical_nics"},
+        "ocs"};
+  if (2 * std::int64_t(o.pathways) > nics)
+    return sim::ParamProblem{
+        "",
+        fmt::format(
+            "expected at most {} pathways: each takes the optical NICs of two nodes, and {} nodes have one",
+            nics / 2, nics),
+        {"ocs.pathways", "ocs.optical_nics"},
+        "ocs.pathways"};
+  if (o.buffer_bytes < packet_bytes)
+    return sim::ParamProblem{"ocs.buffer",
+                             fmt::format("expected at least one packet, router.max_packet_flits x "
+                                         "router.flit_size = {}B, got {}B",
+                                         packet_bytes, o.buffer_bytes)};
+  return std::nullopt;
 }
 
 }  // namespace kairo::ocs

@@ -4,6 +4,7 @@
 // whose channel goes through the OCS. The keys are declared in ocs_params.cpp.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "sim/params.h"
@@ -31,5 +32,17 @@ struct OcsParams {
 
 // The `ocs:` keys, in table order.
 const std::vector<sim::ParamDecl>& ocs_param_decls();
+
+// The checks across ocs keys and the router's, each the first that fails or
+// nothing: one network interface per router beside an OCS (before the ocs
+// keys are read); then, on the values read and fill_defaults', a Clos shape
+// (ocs.banks divides ocs.switch_ports, enough ports for the optical NICs),
+// pathways the optical NICs can take, and a receive buffer that holds the
+// largest packet (router.max_packet_flits x router.flit_size bytes).
+std::optional<sim::ParamProblem> interfaces_problem(int network_interfaces);
+std::optional<sim::ParamProblem> ocs_problem(const OcsParams& o, std::uint64_t packet_bytes);
+// The defaults that follow other keys: ocs.middle_banks = ocs.banks,
+// ocs.switch_ports = the optical NICs over ocs.banks, rounded up.
+void fill_defaults(OcsParams& o);
 
 }  // namespace kairo::ocs

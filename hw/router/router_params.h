@@ -4,9 +4,11 @@
 // routers of a network share. The keys are declared in router_params.cpp.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "hw/common/topology.h"
 #include "hw/router/allocator.h"
 #include "hw/router/routing.h"
 #include "sim/params.h"
@@ -102,8 +104,22 @@ struct RouterParams {
   double link_flits_per_cycle() const;  // link bandwidth in flits per router cycle
 };
 
-// The `router:` keys, in table order.
+// The `router:` keys, in table order. Keys of some networks only name them
+// in sim::ParamDecl::only: kMeshTorus, kDragonfly.
 const std::vector<sim::ParamDecl>& router_param_decls();
+inline constexpr const char* kMeshTorus = "mesh/torus";
+inline constexpr const char* kDragonfly = "dragonfly";
+
+// The checks across router keys, each the first that fails or nothing:
+//  - routing_problem: the routing and flow control against the network (a
+//    dragonfly's routings, phases and flow control; a mesh/torus's own);
+//  - router_problem, with the mesh/torus's dimensions (none on a switched
+//    fabric): VCs for rings' dateline classes and an adaptive routing's
+//    escape network, the VC allocation stage's options, buffers that hold the
+//    largest packet (two under bubble flow control), and clocks and flit
+//    times that whole picoseconds can represent.
+std::optional<sim::ParamProblem> routing_problem(const RouterParams& p, bool dragonfly);
+std::optional<sim::ParamProblem> router_problem(const std::vector<hw::DimSpec>& dims, const RouterParams& p);
 
 // Where the routers sit: on a mesh/torus or in a switched fabric (fat tree,
 // clusters). The one place the two differ in timing is router.switching_delay

@@ -1,6 +1,7 @@
 // Dimension-order routing with dateline VC classes. Called once per packet per
 // hop from the router's route-compute stage, so it only compares coordinates:
-// no allocation, no strings.
+// no allocation, no strings. And the table of routings (routing_kinds), read
+// once when a platform is loaded and its network built.
 #include "hw/router/routing.h"
 
 #include <stdexcept>
@@ -8,6 +9,7 @@
 #include <utility>
 
 #include "hw/router/adaptive_routing.h"
+#include "hw/router/dragonfly_routing.h"
 
 namespace kairo::router {
 namespace {
@@ -117,11 +119,77 @@ RouteDecision DimensionOrderRouting::route(const hw::Coord& here, const hw::Coor
   return RouteDecision{};  // every coordinate matches: eject to the local NIC
 }
 
+namespace {
+
+std::unique_ptr<Routing> dimension_order(const hw::Topology& topo, std::vector<int> order, TieBreak tie,
+                                         DatelineRule dateline, bool bubble, HalfWay) {
+  return std::make_unique<DimensionOrderRouting>(topo, std::move(order), tie, dateline, bubble);
+}
+
+std::unique_ptr<Routing> minimal_adaptive(const hw::Topology& topo, std::vector<int> order, TieBreak tie,
+                                          DatelineRule dateline, bool bubble, HalfWay half_way) {
+  return std::make_unique<MinimalAdaptiveRouting>(topo, std::move(order), tie, dateline, bubble, half_way);
+}
+
+template <DragonflyMode M>
+std::unique_ptr<DragonflyRouting> dragonfly(const DragonflyShape& shape, int ugal_threshold,
+                                            bool eject_by_phase) {
+  return std::make_unique<DragonflyRouting>(shape, M, ugal_threshold, eject_by_phase);
+}
+
+const char* const kTwoPhases = "before the global link, from it on";
+const char* const kThreePhases = "to the intermediate group, to the last global link, after it";
+
+}  // namespace
+
+const std::vector<RoutingKind>& routing_kinds() {
+  static const std::vector<RoutingKind> kinds = {
+      {"dimension_order", RoutingAlgorithm::kDimensionOrder,
+       "mesh/torus: the dimensions corrected one by one in router.routing_order, dateline VC classes on "
+       "rings; on a dragonfly the same as minimal",
+       dimension_order, dragonfly<DragonflyMode::kMinimal>, false, 2, kTwoPhases, "minimal"},
+      {"minimal_adaptive", RoutingAlgorithm::kMinimalAdaptive,
+       "mesh/torus: any productive hop on the adaptive VCs, with dimension order on the escape VCs: VC 0, "
+       "and "
+       "VC 1 after the dateline when there is a ring (VC 0 alone under router.flow_control: bubble); needs "
+       "router.vcs above those",
+       minimal_adaptive, nullptr, true, 0, "", ""},
+      {"minimal", RoutingAlgorithm::kMinimal,
+       "dragonfly: local, global, local; needs router.vcs >= 2 (one VC class per phase)", nullptr,
+       dragonfly<DragonflyMode::kMinimal>, false, 2, kTwoPhases, ""},
+      {"valiant", RoutingAlgorithm::kValiant,
+       "dragonfly: through a random intermediate group; needs router.vcs >= 3", nullptr,
+       dragonfly<DragonflyMode::kValiant>, false, 3, kThreePhases, ""},
+      {"ugal", RoutingAlgorithm::kUgal,
+       "dragonfly: minimal or Valiant, chosen at the source router by the two outputs' used credits; needs "
+       "router.vcs >= 3",
+       nullptr, dragonfly<DragonflyMode::kUgal>, false, 3, kThreePhases, ""},
+  };
+  return kinds;
+}
+
+const RoutingKind& routing_kind(RoutingAlgorithm a) {
+  for (const RoutingKind& k : routing_kinds())
+    if (k.algorithm == a) return k;
+  throw std::invalid_argument("routing " + std::to_string(int(a)) + " is not described in routing_kinds()");
+}
+
+std::string routing_names(const std::function<bool(const RoutingKind&)>& keep, const char* word) {
+  std::vector<std::string> names;
+  for (const RoutingKind& k : routing_kinds())
+    if (keep(k)) names.push_back(k.name);
+  std::string s;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == names.size() ? std::string(" ") + word + " " : std::string(", ")) + names[i];
+  return s;
+}
+
 std::unique_ptr<Routing> make_routing(RoutingAlgorithm a, const hw::Topology& topo, std::vector<int> order,
                                       TieBreak tie, DatelineRule dateline, bool bubble, HalfWay half_way) {
-  if (a == RoutingAlgorithm::kMinimalAdaptive)
-    return std::make_unique<MinimalAdaptiveRouting>(topo, std::move(order), tie, dateline, bubble, half_way);
-  return std::make_unique<DimensionOrderRouting>(topo, std::move(order), tie, dateline, bubble);
+  const RoutingKind& k = routing_kind(a);
+  if (!k.torus)
+    throw std::invalid_argument(std::string("routing ") + k.name + " does not route a mesh/torus");
+  return k.torus(topo, std::move(order), tie, dateline, bubble, half_way);
 }
 
 }  // namespace kairo::router

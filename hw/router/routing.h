@@ -8,7 +8,9 @@
 // and the router picks among them by what it sees (free outputs, credits).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "hw/common/topology.h"
@@ -124,18 +126,50 @@ class DimensionOrderRouting final : public Routing {
   bool bubble_;
 };
 
-// router.routing: which strategy the routers are given.
-//   kDimensionOrder   mesh/torus: DimensionOrderRouting (the default); on a
-//                     dragonfly the same as kMinimal (local, global, local is
-//                     its dimension order)
-//   kMinimalAdaptive  mesh/torus: MinimalAdaptiveRouting (hw/router/adaptive_routing.h)
-//   kMinimal, kValiant, kUgal  dragonfly: DragonflyRouting's modes
-//                     (hw/router/dragonfly_routing.h)
+// router.routing: which strategy the routers are given (each described in
+// routing_kinds(), hw/router/routing.cpp).
 enum class RoutingAlgorithm : std::uint8_t { kDimensionOrder, kMinimalAdaptive, kMinimal, kValiant, kUgal };
 
-// The strategy for `topo`; order and tie as DimensionOrderRouting's (the
-// escape network's for an adaptive one), and bubble for both; half_way for
-// an adaptive one. Throws std::invalid_argument as DimensionOrderRouting does.
+class DragonflyRouting;
+struct DragonflyShape;
+
+// One routing as router.routing names it. Which networks it routes is which
+// builders it has; the platform reader, the checks across router keys, the
+// netlists and `kairo platforms` read the rest from here.
+struct RoutingKind {
+  const char* name;  // the value of router.routing
+  RoutingAlgorithm algorithm;
+  const char* doc;  // one line for docs/parameters.md and --list-params
+  // A mesh/torus's strategy: order and tie as DimensionOrderRouting's (the
+  // escape network's for an adaptive one), bubble for both, half_way for an
+  // adaptive one; null when it does not route a mesh/torus.
+  std::unique_ptr<Routing> (*torus)(const hw::Topology& topo, std::vector<int> order, TieBreak tie,
+                                    DatelineRule dateline, bool bubble, HalfWay half_way);
+  // A dragonfly's; null when it does not route a dragonfly.
+  std::unique_ptr<DragonflyRouting> (*dragonfly)(const DragonflyShape& shape, int ugal_threshold,
+                                                 bool eject_by_phase);
+  // Several ways a hop, over an escape network of the low VCs (the escape
+  // VCs, router.adaptive_selection and the adaptive counters apply).
+  bool adaptive;
+  // A dragonfly: the VC classes a packet's way takes, one per phase, and
+  // what the phases are.
+  int phases;
+  const char* phase_ways;
+  const char* same_as;  // on a dragonfly, the routing it is ("" = none other)
+};
+
+// Every routing, in the order router.routing lists them.
+const std::vector<RoutingKind>& routing_kinds();
+const RoutingKind& routing_kind(RoutingAlgorithm a);
+// The names of the routings `keep` keeps, as a sentence lists them: "a",
+// "a or b", "a, b or c" with `word` "or".
+std::string routing_names(const std::function<bool(const RoutingKind&)>& keep, const char* word = "or");
+// Whether `k` is a dragonfly routing of its own (not the same as another there).
+inline bool own_dragonfly_routing(const RoutingKind& k) { return k.dragonfly && !*k.same_as; }
+
+// The mesh/torus strategy of routing `a` for `topo` (RoutingKind::torus).
+// Throws std::invalid_argument as DimensionOrderRouting does, or when `a`
+// does not route a mesh/torus.
 std::unique_ptr<Routing> make_routing(RoutingAlgorithm a, const hw::Topology& topo, std::vector<int> order,
                                       TieBreak tie, DatelineRule dateline = DatelineRule::kOnCrossing,
                                       bool bubble = false, HalfWay half_way = HalfWay::kBoth);

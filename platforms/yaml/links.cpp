@@ -14,11 +14,7 @@ void Reader::read_links(const YAML::Node& root, Platform& pl) {
            "and router.cable_latency");
     return;
   }
-  const bool wan = pl.kind == FabricKind::kClusters;
-  const bool dragonfly = pl.kind == FabricKind::kDragonfly;
-  const std::vector<std::string> classes = wan         ? std::vector<std::string>{"host", "up", "wan"}
-                                           : dragonfly ? std::vector<std::string>{"host", "local", "global"}
-                                                       : std::vector<std::string>{"host", "up"};
+  const std::vector<std::string> classes = link_classes(pl);
   if (!links)
     fail("links", fmt::format("required key missing; expected links: {{{}}}, each {{bandwidth, latency}}",
                               join(classes)));
@@ -29,15 +25,8 @@ void Reader::read_links(const YAML::Node& root, Platform& pl) {
   keys.push_back("ports");
   check_keys(*links, "links", keys);
   if (auto ports = child(*links, "ports")) read_link_ports(*ports, pl);
-  SwitchedFabric& f = pl.fabric;
-  read_link_class(*links, "host", f.host, true, pl);
-  if (dragonfly) {
-    read_link_class(*links, "local", f.local, f.group_routers > 1, pl);
-    read_link_class(*links, "global", f.global, f.groups > 1, pl);
-    return;
-  }
-  read_link_class(*links, "up", f.up, wan ? f.edges > 1 : f.edges > 1 || f.uplinks_per_edge > 0, pl);
-  if (wan) read_link_class(*links, "wan", f.wan, f.edges > 1, pl);
+  for (const std::string& c : classes)
+    read_link_class(*links, c, *link_class(pl, c), link_class_required(pl, c), pl);
 }
 
 // links.ports: [{switch, port, bandwidth, latency, buffer}], the values read
@@ -71,8 +60,8 @@ void Reader::read_link_ports(const YAML::Node& ports, Platform& pl) {
   }
 }
 
-// links.<name>: the class's values; for wan also its flow control and the
-// loss model's values (hw/router/wan_path.h).
+// links.<name>: the class's values, its bandwidth times its multiplier; for
+// wan also its flow control and the loss model's values (hw/router/wan_path.h).
 void Reader::read_link_class(const YAML::Node& links, const std::string& name, LinkClass& c, bool required,
                              Platform& pl) {
   const std::string path = "links." + name;
@@ -85,22 +74,11 @@ void Reader::read_link_class(const YAML::Node& links, const std::string& name, L
   if (!n->IsMap())
     fail(path, fmt::format("expected a mapping {{bandwidth, latency, buffer}}, got {}", describe(*n)));
   check_keys(*n, path, section_keys(path));
-  if (name == "wan")
-    read_fields(*n, path, path, declared_under(path, {"flow_control", "queue", "rto", "initial_window"}),
-                pl.fabric.wan_flow, Need::kNone);
+  read_fields(*n, path, path, declared_fields(path, typeid(WanFlow)), pl.fabric.wan_flow, Need::kNone);
   if (!child(*n, "bandwidth"))
     fail_at(path, path + ".bandwidth", "required key missing; expected a bandwidth such as 4GB/s");
-  read_fields(*n, path, path, declared_under(path, {"bandwidth"}), c, Need::kNone);
-  if (auto m = child(*n, "multiplier")) {
-    const sim::ParamDecl& d = declared(path + ".multiplier");
-    note(d.key, *m);
-    double u = 0;
-    if (!m->IsScalar() || !YAML::convert<double>::decode(*m, u) || !(u > 0))
-      fail(d.key, fmt::format("expected a number > 0 ({}), got {}", d.what, describe(*m)));
-    c.bytes_per_s *= u;
-    c.multiplier = u;
-  }
-  read_fields(*n, path, path, declared_under(path, {"latency", "buffer"}), c, Need::kNone);
+  read_fields(*n, path, path, declared_fields(path, typeid(LinkClass)), c, Need::kNone);
+  c.bytes_per_s *= c.multiplier;
 }
 
 }  // namespace kairo::platforms::yaml

@@ -1,5 +1,6 @@
 // The `ocs:` section: the declared keys (hw/ocs/ocs_params.cpp), read
-// generically, the optical NICs' node list, and the checks of the Clos shape.
+// generically, and the optical NICs' node list; the checks across them are
+// the OCS's (ocs_params.cpp).
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -58,9 +59,7 @@ void Reader::read_ocs(const YAML::Node& n, Platform& pl) {
     fail("ocs", "only beside a two-level fat tree (topology.fat_tree with edges and hosts_per_edge)");
   if (!n.IsMap()) fail("ocs", fmt::format("expected a mapping of OCS parameters, got {}", describe(n)));
   check_keys(n, "ocs", section_keys("ocs"));
-  if (pl.router.network_interfaces != 1)
-    fail_at(pick({"router.network_interfaces"}, "ocs"), "router.network_interfaces",
-            "expected 1 with an ocs: section: the EPS NIC is TNI 0, the optical NIC TNI 1");
+  report(ocs::interfaces_problem(pl.router.network_interfaces));
   OcsParams& o = pl.ocs;
   o.present = true;
   read_declared(n, ocs::ocs_param_decls(), o);
@@ -69,31 +68,9 @@ void Reader::read_ocs(const YAML::Node& n, Platform& pl) {
     o.optical_nodes = read_node_list(*v, "ocs.optical_nics", nodes);
   else
     for (std::uint64_t i = 0; i < nodes; ++i) o.optical_nodes.push_back(std::uint32_t(i));
-  const int nics = int(o.optical_nodes.size());
-  if (o.middle_banks == 0) o.middle_banks = o.banks;
-  if (o.switch_ports == 0) o.switch_ports = std::max(1, (nics + o.banks - 1) / o.banks);
-  if (o.switch_ports % o.banks != 0)
-    fail(pick({"ocs.banks", "ocs.switch_ports"}, "ocs"),
-         fmt::format(
-             "expected ocs.banks ({}) to divide ocs.switch_ports ({}): each ingress bank has N/m fibres "
-             "to each middle bank",
-             o.banks, o.switch_ports));
-  if (std::int64_t(o.banks) * o.switch_ports < nics)
-    fail(pick({"ocs.switch_ports", "ocs.banks", "ocs.optical_nics"}, "ocs"),
-         fmt::format("{} optical NICs need {} OCS ports; ocs.banks x ocs.switch_ports = {} x {} gives {}",
-                     nics, nics, o.banks, o.switch_ports, o.banks * o.switch_ports));
-  if (2 * std::int64_t(o.pathways) > nics)
-    fail(pick({"ocs.pathways", "ocs.optical_nics"}, "ocs.pathways"),
-         fmt::format(
-             "expected at most {} pathways: each takes the optical NICs of two nodes, and {} nodes have one",
-             nics / 2, nics));
-  const std::uint64_t packet =
-      std::uint64_t(pl.router.max_packet_flits) * std::uint64_t(pl.router.flit_bytes);
-  if (o.buffer_bytes < packet)
-    fail("ocs.buffer",
-         fmt::format("expected at least one packet, router.max_packet_flits x router.flit_size = "
-                     "{}B, got {}B",
-                     packet, o.buffer_bytes));
+  ocs::fill_defaults(o);
+  report(
+      ocs::ocs_problem(o, std::uint64_t(pl.router.max_packet_flits) * std::uint64_t(pl.router.flit_bytes)));
 }
 
 }  // namespace kairo::platforms::yaml

@@ -15,7 +15,7 @@ void Reader::read_ranks(const YAML::Node& root, Platform& pl) {
   if (!ranks->IsMap()) fail("ranks", fmt::format("expected {}, got {}", expect, describe(*ranks)));
   check_keys(*ranks, "ranks", section_keys("ranks"));
   const std::uint64_t nodes = pl.nodes();
-  read_fields(*ranks, "ranks", "ranks", declared_under("ranks", {"seed"}), pl);
+  read_fields(*ranks, "ranks", "ranks", declared_fields("ranks", typeid(Platform)), pl);
   const std::uint64_t seed = pl.ranks_seed;
   auto m = child(*ranks, "map");
   if (!m) return;

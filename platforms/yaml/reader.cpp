@@ -85,9 +85,26 @@ std::vector<const sim::ParamDecl*> declared_under(const std::string& parent,
 
 std::vector<const sim::ParamDecl*> declared_under(const std::string& parent) {
   std::vector<const sim::ParamDecl*> out;
-  for (const ParamInfo* p : declared_keys())
-    if (parent_of(p->key) == parent) out.push_back(p);
+  const std::size_t n = parent.size();
+  for (const ParamInfo* p : declared_keys()) {
+    const std::string& k = p->key;  // parent.<leaf>, the leaf without a dot
+    if (k.size() > n && k[n] == '.' && k.compare(0, n, parent) == 0 &&
+        k.find('.', n + 1) == std::string::npos)
+      out.push_back(p);
+  }
   return out;
+}
+
+std::vector<const sim::ParamDecl*> declared_fields(const std::string& parent, const std::type_info& type,
+                                                   const std::function<bool(const sim::ParamDecl&)>& keep) {
+  std::vector<const sim::ParamDecl*> out;
+  for (const sim::ParamDecl* d : declared_under(parent))
+    if (d->generic() && *d->owner == type && (!keep || keep(*d))) out.push_back(d);
+  return out;
+}
+
+bool of_form(const sim::ParamDecl& d, const std::string& form) {
+  return d.only.empty() || std::find(d.only.begin(), d.only.end(), form) != d.only.end();
 }
 
 std::string Reader::locate(const std::string& path) const {
@@ -114,19 +131,10 @@ void Reader::fail_at(const std::string& loc, const std::string& key, const std::
   throw ConfigError(fmt::format("{}: {}: {}", where, key, msg));
 }
 
-// Checks that involve several keys are each reported at the key a --set
-// changed, if any, else at the first key found in the file.
-std::string Reader::pick(std::initializer_list<std::string> keys, const std::string& fallback) const {
-  for (const std::string& k : keys)
-    if (set_origin_.count(k)) return k;
-  for (const std::string& k : keys)
-    if (marks_.count(k)) return k;
-  return fallback;
-}
-
 void Reader::report(const std::optional<sim::ParamProblem>& p) const {
   if (!p) return;
-  // As pick(): the key a --set changed, else the first the file gives.
+  // A check across keys is reported at the key a --set changed, if any, else
+  // at the first key found in the file.
   auto first_in = [&p](const auto& known) {
     for (const std::string& k : p->from)
       if (known.count(k)) return k;
@@ -135,7 +143,7 @@ void Reader::report(const std::optional<sim::ParamProblem>& p) const {
   std::string at = first_in(set_origin_);
   if (at.empty()) at = first_in(marks_);
   if (at.empty()) at = p->fallback.empty() ? p->key : p->fallback;
-  fail_at(at, p->key, p->message);
+  fail_at(at, p->key.empty() ? at : p->key, p->message);
 }
 
 void Reader::check_keys(const YAML::Node& map, const std::string& path,
@@ -222,6 +230,15 @@ sim::ParamValue Reader::read_value(const YAML::Node& n, const sim::ParamDecl& d,
       if (!(v.number > 0))
         fail(key, fmt::format("expected a frequency > 0 such as {}{}, got {}", d.deflt, what, n.Scalar()));
       break;
+    case K::kReal: {
+      note(key, n);
+      const bool most = d.max_real > d.min_real;
+      if (!n.IsScalar() || !YAML::convert<double>::decode(n, v.number) || !(v.number > d.min_real) ||
+          (most && v.number > d.max_real))
+        fail(key, fmt::format("expected a number > {}{}{}, got {}", d.min_real,
+                              most ? fmt::format(" and at most {}", d.max_real) : "", what, describe(n)));
+      break;
+    }
     case K::kName: {
       const std::string expect = sim::choice_text(d.choices);
       const std::string t = read_text(n, key, expect);
@@ -291,7 +308,7 @@ Platform Reader::read(const YAML::Node& root) {
       fail("router", fmt::format("expected a mapping of router parameters, got {}", describe(*r)));
   }
   read_router(r ? *r : YAML::Node(), pl, pl.router);
-  check_router(pl.dims, pl.router);
+  report(router::router_problem(pl.dims, pl.router));
   read_links(root, pl);
   if (pl.kind != FabricKind::kTorus) {
     report(switched_problem(pl));
@@ -315,7 +332,7 @@ Platform Reader::read(const YAML::Node& root) {
       fail("nic", fmt::format("expected a mapping of NIC parameters, got {}", describe(*n)));
     pl.has_nic = true;
     read_nic(*n, pl.nic);
-    check_nic(pl.router, pl.nic);
+    report(nic::nic_problem(pl.nic, pl.router.max_packet_flits, pl.router.flit_bytes));
   } else {
     fit_default_mtu(pl);
   }

@@ -11,6 +11,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <climits>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -24,13 +25,6 @@
 #include "sim/units.h"
 
 namespace kairo::platforms::yaml {
-
-// Router keys that describe mesh/torus links and routing; a switched fabric
-// takes links.<class> and table routing instead (a dragonfly also takes
-// routing and flow_control).
-inline const std::vector<std::string> kTorusOnlyRouterKeys = {
-    "link_bandwidth", "host_bandwidth", "cable_latency", "host_latency", "routing_order",
-    "tie_break",      "routing",        "flow_control",  "dateline"};
 
 std::string join(const std::vector<std::string>& v, const char* sep = ", ");
 std::string lower(std::string s);
@@ -49,8 +43,13 @@ const sim::ParamDecl& declared(const std::string& key);
 std::vector<const sim::ParamDecl*> declared_under(const std::string& parent,
                                                   std::initializer_list<const char*> leaves);
 std::vector<const sim::ParamDecl*> declared_under(const std::string& parent);
-// Why the NIC's largest packet does not fit the router's, or nothing.
-std::optional<std::string> nic_fit_problem(const RouterParams& r, const NicParams& n);
+// The declared values (not shapes) right under `parent` that fill struct
+// `type`, in table order; with `keep`, those it keeps.
+std::vector<const sim::ParamDecl*> declared_fields(
+    const std::string& parent, const std::type_info& type,
+    const std::function<bool(const sim::ParamDecl&)>& keep = {});
+// Whether `d` applies to `form` (sim::ParamDecl::only).
+bool of_form(const sim::ParamDecl& d, const std::string& form);
 
 class Reader {
  public:
@@ -126,16 +125,12 @@ class Reader {
   void read_cables(const std::optional<YAML::Node>& n, const std::vector<std::string>& names,
                    RouterParams& p);
   void read_order(const YAML::Node& n, const std::vector<std::string>& names, RouterParams& p);
-  void check_router(const std::vector<hw::DimSpec>& dims, const RouterParams& p);
   void read_nic(const YAML::Node& n, NicParams& p);
-  void check_nic(const RouterParams& r, const NicParams& p);
   void fit_default_mtu(Platform& pl);
   void record_sources(Platform& pl) const;
   void read_ocs(const YAML::Node& n, Platform& pl);
   std::vector<std::uint32_t> read_node_list(const YAML::Node& n, const std::string& path,
                                             std::uint64_t nodes);
-  // The first of `keys` a --set changed, else the first found in the file, else `fallback`.
-  std::string pick(std::initializer_list<std::string> keys, const std::string& fallback) const;
 
   std::string source_;
   std::map<std::string, std::string> set_origin_;  // key path -> "key=value" of the --set that wrote it

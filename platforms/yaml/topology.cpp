@@ -66,13 +66,22 @@ void Reader::read_switched(const YAML::Node& n, const std::string& path, Platfor
   if (!n.IsMap()) fail(path, fmt::format("expected a mapping {{{}}}, got {}", join(keys), describe(n)));
   check_keys(n, path, keys);
   SwitchedFabric& f = pl.fabric;
-  if (tree && (child(n, "levels") || child(n, "radix"))) {  // a k-ary n-tree
-    for (const char* k : {"edges", "uplinks_per_edge", "spines"})
-      if (child(n, k))
-        fail(path + "." + k,
-             "not with levels and radix: a k-ary n-tree has k^(n-1) switches per level and k "
-             "uplinks each");
-    read_fields(n, path, path, declared_under(path, {"levels", "radix"}), f, Need::kAll);
+  const std::type_info& type = typeid(SwitchedFabric);
+  const auto formed = declared_fields(path, type, [](const sim::ParamDecl& d) { return !d.only.empty(); });
+  const auto given = [&n](const sim::ParamDecl* d) { return bool(child(n, d->leaf())); };
+  if (tree && std::any_of(formed.begin(), formed.end(), [&](const sim::ParamDecl* d) {
+        return of_form(*d, "k-ary") && given(d);
+      })) {  // a k-ary n-tree: its own keys, then the derived counts, then the keys of both forms
+    std::vector<const sim::ParamDecl*> own;
+    std::vector<std::string> names;
+    for (const sim::ParamDecl* d : formed)
+      if (of_form(*d, "k-ary")) own.push_back(d), names.push_back(d->leaf());
+    for (const sim::ParamDecl* d : formed)
+      if (!of_form(*d, "k-ary") && given(d))
+        fail(d->key,
+             fmt::format("not with {}: a k-ary n-tree has k^(n-1) switches per level and k uplinks each",
+                         join(names, " and ")));
+    read_fields(n, path, path, own, f, Need::kAll);
     report(kary_problem(f));
     const int k = f.k();
     f.edges = 1;
@@ -80,11 +89,12 @@ void Reader::read_switched(const YAML::Node& n, const std::string& path, Platfor
     f.spines = (f.levels - 1) * f.edges;
     f.uplinks_per_edge = f.levels > 1 ? k : 0;
     f.hosts_per_edge = k;
-    read_fields(n, path, path, declared_under(path, {"hosts_per_edge"}), f);
+    read_fields(n, path, path,
+                declared_fields(path, type, [](const sim::ParamDecl& d) { return d.only.empty(); }), f);
     return;
   }
-  const auto fields = tree ? declared_under(path, {"edges", "hosts_per_edge", "uplinks_per_edge", "spines"})
-                           : declared_under(path, {"count", "hosts"});
+  const auto fields = declared_fields(
+      path, type, [tree](const sim::ParamDecl& d) { return !tree || of_form(d, "two-level"); });
   read_fields(n, path, path, fields, f, Need::kAll);
 }
 
@@ -98,10 +108,11 @@ void Reader::read_dragonfly(const YAML::Node& n, Platform& pl) {
     fail(path, fmt::format("expected a mapping {{{}}}, got {}", join(section_keys(path)), describe(n)));
   check_keys(n, path, section_keys(path));
   SwitchedFabric& f = pl.fabric;
-  read_fields(n, path, path, declared_under(path, {"p", "a", "h"}), f);
-  const long long most = (long long)f.group_routers * f.global_ports + 1;
-  f.groups = int(std::min<long long>(most, 1 << 20));
-  read_fields(n, path, path, declared_under(path, {"groups"}), f);
+  read_fields(n, path, path, declared_fields(path, typeid(SwitchedFabric)), f);
+  if (!child(n, "groups")) {  // one global link between every two groups
+    const long long most = (long long)f.group_routers * f.global_ports + 1;
+    f.groups = int(std::min<long long>(most, 1 << 20));
+  }
   report(dragonfly_problem(f));
   f.edges = f.group_routers * f.groups;
 }
@@ -125,7 +136,7 @@ hw::DimSpec Reader::read_dim(const YAML::Node& e, std::size_t i, const std::vect
     if (lower(b.name) == lower(d.name))
       fail(at + ".name", fmt::format("expected a name not used by another dimension, got {} again", d.name));
   const std::string path = "topology.dims." + d.name;
-  read_fields(e, at, path, declared_under("topology.dims.<DIM>", {"size", "wrap"}), d);
+  read_fields(e, at, path, declared_fields("topology.dims.<DIM>", typeid(hw::DimSpec)), d);
   return d;
 }
 

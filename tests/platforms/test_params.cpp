@@ -8,10 +8,12 @@
 #include <set>
 #include <string>
 
+#include "hw/common/topology.h"
 #include "hw/router/allocator.h"
 #include "hw/router/router_config.h"
 #include "hw/router/router_params.h"
 #include "platforms/platform.h"
+#include "platforms/resolved.h"
 #include "sim/units.h"
 #include "tests/test_support.h"
 
@@ -118,6 +120,99 @@ TEST(Params, TheWideAreaDefaultsAreTheDeclaredOnes) {
   EXPECT_EQ(deflt["links.wan.queue"], units::format_bytes(w.queue_bytes));
   EXPECT_EQ(deflt["links.wan.initial_window"], std::to_string(w.initial_window));
   EXPECT_EQ(deflt["links.wan.flow_control"], w.loss ? "loss" : "credit");
+}
+
+// Every key `kairo check --resolved` shows on `p`, per-dimension keys as
+// topology.dims.<DIM>.<field>, and each field of a map or list value as
+// <key>.<field> (topology.fat_tree.levels).
+std::set<std::string> shown_keys(const Platform& p) {
+  std::set<std::string> shown;
+  for (const auto& [key, e] : resolved_entries(p)) {
+    std::string k = key;
+    for (const auto& d : p.dims)
+      if (k.rfind("topology.dims." + d.name + ".", 0) == 0)
+        k = "topology.dims.<DIM>." + k.substr(15 + d.name.size());
+    shown.insert(k);
+    const nlohmann::json& v = e.at("value");
+    for (const nlohmann::json& m : v.is_array() ? v : nlohmann::json::array({v}))
+      if (m.is_object())
+        for (const auto& [field, x] : m.items()) shown.insert(k + "." + field);
+  }
+  return shown;
+}
+
+TEST(Params, EveryDeclaredKeyIsShownInTheResolvedConfigurationOfAPlatformItAppliesTo) {
+  // The shipped platforms and a k-ary n-tree (no shipped platform is one)
+  // between them take every key; a key no platform shows is one the
+  // resolved view cannot read back.
+  std::vector<Platform> platforms;
+  for (const ShippedPlatform& s : shipped_platforms()) platforms.push_back(load_platform(s.name));
+  platforms.push_back(
+      parse_platform("name: kary\ntopology:\n  fat_tree: {levels: 2, radix: 8}\nlinks:\n  host: {bandwidth: "
+                     "1GB/s, latency: 1ns}\n"
+                     "  up: {bandwidth: 1GB/s, latency: 1ns}\n",
+                     "kary.yaml"));
+  std::map<std::string, std::set<std::string>> shown;  // platform -> keys
+  for (const Platform& p : platforms) shown[p.name] = shown_keys(p);
+  for (const ParamInfo* d : declared_keys()) {
+    bool somewhere = false;
+    for (const auto& [name, keys] : shown) somewhere = somewhere || keys.count(d->key);
+    EXPECT_TRUE(somewhere) << d->key << " is declared but no platform's resolved configuration shows it";
+  }
+  // And only where the file could give it.
+  const auto& tree = shown.at("eps-tree-128");
+  for (const char* absent :
+       {"router.cable_latency", "router.dateline", "router.routing", "links.wan.rto", "links.local.bandwidth",
+        "topology.fat_tree.levels", "topology.dims", "ocs.banks"})
+    EXPECT_EQ(tree.count(absent), 0u) << absent << " shown on a two-level fat tree without an OCS";
+  for (const char* present : {"topology.fat_tree.spines", "links.up.multiplier", "router.switching_delay"})
+    EXPECT_EQ(tree.count(present), 1u) << present << " not shown on a two-level fat tree";
+  EXPECT_EQ(shown.at("kary").count("topology.fat_tree.spines"), 0u);
+  EXPECT_EQ(shown.at("dragonfly-342").count("router.routing"), 1u);
+  EXPECT_EQ(shown.at("dragonfly-342").count("router.dateline"), 0u);
+}
+
+TEST(Params, ALinkClassBandwidthIsMultipliedByItsMultiplier) {
+  // eps-tree-128: up links of 64Gbps (8e9 B/s); U = 0.25 gives a quarter.
+  const Platform q = load_platform("eps-tree-128", {"links.up.multiplier=0.25"});
+  EXPECT_DOUBLE_EQ(q.fabric.up.bytes_per_s, 64e9 / 8 * 0.25);
+  EXPECT_DOUBLE_EQ(q.fabric.up.multiplier, 0.25);
+  EXPECT_DOUBLE_EQ(q.fabric.host.bytes_per_s, 10e9 / 8);
+  for (const char* bad : {"0", "-1", "abc"})
+    EXPECT_THROW(load_platform("eps-tree-128", {std::string("links.up.multiplier=") + bad}), ConfigError)
+        << bad;
+}
+
+TEST(Params, RoutingNamesAndBuildersComeFromTheRoutingTable) {
+  std::vector<std::string> names;
+  for (const router::RoutingKind& k : router::routing_kinds()) names.push_back(k.name);
+  for (const ParamInfo& p : param_table())
+    if (p.key == "router.routing") EXPECT_EQ(p.choices, names);
+  const hw::Topology torus({{"X", 4, true}, {"Y", 3, false}});
+  for (const router::RoutingKind& k : router::routing_kinds()) {
+    SCOPED_TRACE(k.name);
+    EXPECT_TRUE(k.torus || k.dragonfly) << "routes no network";
+    if (k.torus)
+      EXPECT_NE(router::make_routing(k.algorithm, torus, {0, 1}, router::TieBreak::kBalanced), nullptr);
+    else
+      EXPECT_THROW(router::make_routing(k.algorithm, torus, {0, 1}, router::TieBreak::kBalanced),
+                   std::invalid_argument);
+    // Each is accepted where it routes and refused, naming router.routing, where it does not.
+    const std::string set = std::string("router.routing=") + k.name;
+    for (const char* platform : {"torus-8x8", "dragonfly-342"}) {
+      const bool routes = std::string(platform) == "torus-8x8" ? bool(k.torus) : bool(k.dragonfly);
+      if (routes) {
+        EXPECT_EQ(load_platform(platform, {set}).router.routing, k.algorithm) << platform;
+      } else {
+        try {
+          load_platform(platform, {set});
+          ADD_FAILURE() << platform << " accepted it";
+        } catch (const ConfigError& e) {
+          EXPECT_NE(std::string(e.what()).find("router.routing: expected"), std::string::npos) << e.what();
+        }
+      }
+    }
+  }
 }
 
 // router.switching_delay: on a switched fabric it is the whole time in the
