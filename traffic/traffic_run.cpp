@@ -397,8 +397,7 @@ json summarize(const platforms::Platform& plat, const TrafficOptions& o, Traffic
   j["packets_duplicated"] = dup;
   j["packet_hops"] = act.packet_hops;
   j["flit_hops"] = act.flit_hops;
-  if (plat.kind == platforms::FabricKind::kTorus &&
-      plat.router.routing == router::RoutingAlgorithm::kMinimalAdaptive) {
+  if (plat.kind == platforms::FabricKind::kTorus && router::routing_kind(plat.router.routing).adaptive) {
     // Where adaptive routing went: hops on adaptive VCs and on the escape VCs.
     j["adaptive_hops"] = act.adaptive_hops;
     j["escape_hops"] = act.escape_hops;
