@@ -112,9 +112,13 @@ CounterLog::CounterLog(observe::Registry blocks, sim::EventQueue& q, sim::Time i
 CounterLog::~CounterLog() = default;
 
 void CounterLog::header(sim::Time period) {
-  int vcs = 1;
-  for (const Table& t : tables_)
-    if (t.name == "link") vcs = std::max(1, int(t.names.size()) - kLinkFixedFields);
+  int vcs = 0;  // the widest port's VCs: one zero-credit time column each
+  for (const Table& t : tables_) {
+    int n = 0;
+    for (const std::string& c : t.names) n += c.rfind("zero_credit_ps_vc", 0) == 0;
+    vcs = std::max(vcs, n);
+  }
+  vcs = std::max(vcs, 1);
   std::string& b = out_->buf;
   if (out_->csv) {
     b += fmt::format(
@@ -158,12 +162,15 @@ void CounterLog::header(sim::Time period) {
   b += tail;
 }
 
-// Row `row` of a table as the binary header lists it: an engine as
-// [node, coord, index], a link as its seven names.
+// Row `row` of a table as the binary header lists it: a row named as an
+// engine is (port <table><index>, no peer, dimension or direction) as
+// [unit, coord, index], which the reader expands back; any other as its
+// seven names.
 std::string CounterLog::entry(const Table& t, std::size_t row, bool first) const {
   auto str = [](const std::string& x) { return nlohmann::json(x).dump(); };  // quoted and escaped
   const observe::Place p = place(t, row);
-  if (t.name == "tni")
+  if (p.peer.empty() && p.peer_port.empty() && p.dim.empty() && p.dir.empty() &&
+      p.port == t.name + std::to_string(p.index))
     return fmt::format("{}[{},{},{}]", first ? "" : ",", str(p.unit), str(p.coord), p.index);
   return fmt::format("{}[{},{},{},{},{},{},{}]", first ? "" : ",", str(p.unit), str(p.port), str(p.coord),
                      str(p.peer), str(p.peer_port), str(p.dim), str(p.dir));

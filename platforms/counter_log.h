@@ -35,11 +35,6 @@ namespace kairo::platforms {
 
 inline constexpr char kCounterLogMagic[8] = {'K', 'A', 'I', 'R', 'O', 'C', 'L', '1'};
 
-// The columns of format version 1 a link row starts with (then one
-// zero-credit time per VC): the writer takes its columns from the registered
-// blocks (hw/router/router_observe.h), this says where the VCs' start.
-inline constexpr int kLinkFixedFields = 8;
-
 class CounterLog : public sim::EventTarget {
  public:
   // Throws std::invalid_argument naming --counters or --interval on bad input.
@@ -49,7 +44,7 @@ class CounterLog : public sim::EventTarget {
   CounterLog(Network& net, RdmaMachine* machine, sim::EventQueue& q, sim::Time interval_ps,
              const std::string& path, const sim::MpiWorld* world = nullptr);
   // Over any registry: one table per registered table name, in registration
-  // order (a "link" table's columns after kLinkFixedFields are the VCs').
+  // order (the header's `vcs` counts the zero-credit columns, one per VC).
   // `watchdog` (may be null): an armed one does not keep the log sampling.
   CounterLog(observe::Registry blocks, sim::EventQueue& q, sim::Time interval_ps, sim::Time clock_period_ps,
              const std::string& path, const hw::Watchdog* watchdog, const sim::MpiWorld* world = nullptr);

@@ -38,7 +38,8 @@ class OpenMpi final : public MpiTransport {
     MPI_Allreduce(MPI_IN_PLACE, values, int(n), MPI_UINT64_T, o, MPI_COMM_WORLD);
   }
 
-  std::uint64_t exchange(const std::vector<std::vector<char>>& out, std::vector<std::vector<char>>& in) override {
+  std::uint64_t exchange(const std::vector<std::vector<char>>& out,
+                         std::vector<std::vector<char>>& in) override {
     const std::size_t n = std::size_t(size_);
     in.resize(n);
     std::vector<int> send_counts(n), recv_counts(n), send_displs(n), recv_displs(n);
@@ -146,6 +147,7 @@ class OpenMpi final : public MpiTransport {
 }  // namespace kairo::sim
 
 extern "C" kairo::sim::MpiTransport* kairo_mpi_transport() {
-  static kairo::sim::OpenMpi* transport = new kairo::sim::OpenMpi();  // lives until exit: MPI is finalised once
+  static kairo::sim::OpenMpi* transport =
+      new kairo::sim::OpenMpi();  // lives until exit: MPI is finalised once
   return transport;
 }

@@ -22,7 +22,8 @@ class MpiTransport {
   // sim::MpiWorld's exchange, exchange_with, gather and broadcast (see there).
   virtual std::uint64_t exchange(const std::vector<std::vector<char>>& out,
                                  std::vector<std::vector<char>>& in) = 0;
-  virtual std::uint64_t exchange_with(const std::vector<int>& peers, const std::vector<std::vector<char>>& out,
+  virtual std::uint64_t exchange_with(const std::vector<int>& peers,
+                                      const std::vector<std::vector<char>>& out,
                                       std::vector<std::vector<char>>& in) = 0;
   virtual std::vector<std::vector<char>> gather(const std::vector<char>& mine) = 0;
   virtual void broadcast(std::vector<char>& bytes) = 0;

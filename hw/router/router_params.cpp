@@ -107,17 +107,19 @@ const std::vector<sim::ParamDecl>& router_param_decls() {
     b.name("adaptive_selection", &P::adaptive_selection,
            {{"most_credits", AdaptiveSelection::kMostCredits},
             {"vc_allocator", AdaptiveSelection::kVcAllocator}},
-           "how minimal_adaptive picks among its ways",
-           "minimal_adaptive: most_credits (each round, the adaptive way whose output is free with the most "
+           "how an adaptive routing picks among its ways",
+           "adaptive routings (minimal_adaptive): most_credits (each round, the adaptive way whose output is "
+           "free with the most "
            "free credits in an adaptive VC; the escape way only when no adaptive way can go) or vc_allocator "
            "(every free VC with credits for the packet on every way, adaptive and escape alike, is requested "
            "from router.vc_allocator, whose matching picks, as BookSim's iq router with min_adapt routing; "
-           "needs a router.vc_allocator); other routings ignore it");
-    b.name("adaptive_half_way", &P::adaptive_half_way, {{"both", HalfWay::kBoth}, {"minus", HalfWay::kMinus}},
-           "minimal_adaptive's ways half-way round an even ring",
-           "minimal_adaptive: the adaptive ways of a packet exactly half-way round an even ring: both "
-           "directions, or minus only (BookSim's min_adapt_torus); the escape way follows router.tie_break; "
-           "other routings ignore it");
+           "needs a router.vc_allocator); routings that are not adaptive ignore it");
+    b.name(
+        "adaptive_half_way", &P::adaptive_half_way, {{"both", HalfWay::kBoth}, {"minus", HalfWay::kMinus}},
+        "an adaptive routing's ways half-way round an even ring",
+        "adaptive routings (minimal_adaptive): the adaptive ways of a packet exactly half-way round an even "
+        "ring: both directions, or minus only (BookSim's min_adapt_torus); the escape way follows "
+        "router.tie_break; routings that are not adaptive ignore it");
     b.integer(
         "ugal_threshold", &P::ugal_threshold, K::kFlits, -1000000, 1000000,
         "flits of bias toward the minimal way",
