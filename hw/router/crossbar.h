@@ -13,7 +13,7 @@
 #include <algorithm>
 
 #include "hw/common/packet.h"
-#include "hw/router/output_unit.h"
+#include "hw/router/port.h"
 #include "sim/time.h"
 
 namespace kairo::router {

@@ -23,7 +23,7 @@ namespace kairo::router {
 struct Head {
   sim::Time ready_ps;
   std::int16_t out_port;
-  std::uint16_t need;  // credits it needs in a downstream VC (Router::credit_need)
+  std::uint16_t need;  // credits it needs in a downstream VC (OutputUnit::credit_need)
   hw::VcClass out_class;
   std::int8_t chosen_vc;  // downstream VC picked this round (-1: none)
   bool adaptive;          // out_port/out_class are chosen each round among the routing's ways
@@ -49,6 +49,7 @@ struct Worm {
 class InputUnit {
  public:
   InputUnit() = default;
+  InputUnit(int ports, int vcs, bool wormhole, bool staged) { init(ports, vcs, wormhole, staged); }
   InputUnit(const InputUnit&) = delete;
   InputUnit& operator=(const InputUnit&) = delete;
   // wormhole: keep each VC's worm; staged: keep each VC's restart time.

@@ -10,12 +10,12 @@ namespace kairo::router {
 using sim::Time;
 
 PortCounters Router::counters(int port, Time now) {
-  Port& p = ports_[port];
-  apply_credits(p, port, now);
+  Port& p = outputs_[port];
+  outputs_.apply_credits(p, port, now);
   PortCounters c;
   static_cast<LinkCounters&>(c) = p.counters;
   for (int v = 0; v < cfg_.vcs; ++v) {
-    const VcTime& z = vc_time(port, v);
+    const VcTime& z = outputs_.vc_time(port, v);
     c.zero_credit_ps[v] = z.zero_ps + (z.zero_since != sim::kNever ? now - z.zero_since : 0);
   }
   return c;
@@ -25,23 +25,23 @@ void Router::reset_counters(Time now) {
   // Credits already back by `now` end their VC's zero-credit stretch before
   // it: applied here, they do not leave a stretch "since now" that their
   // earlier arrival would close with a negative length.
-  for (int i = 0; i < ports_.size(); ++i) {
-    apply_credits(ports_[i], i, now);
-    ports_[i].counters = LinkCounters{};
+  for (int i = 0; i < outputs_.size(); ++i) {
+    outputs_.apply_credits(outputs_[i], i, now);
+    outputs_[i].counters = LinkCounters{};
   }
   for (auto& a : alloc_) a = AllocCounters{};
-  for (auto& z : vc_time_) {
+  for (auto& z : outputs_.vc_times()) {
     z.zero_ps = 0;
     if (z.zero_since != sim::kNever) z.zero_since = now;
   }
 }
 
 void Router::save_port_counters(int port, sim::ByteWriter& w) const {
-  const Port& p = ports_[port];
+  const Port& p = outputs_[port];
   w.put(p.counters);
   for (int v = 0; v < cfg_.vcs; ++v) {
     w.put(p.credits()[v]);
-    w.put(vc_time_[std::size_t(port) * cfg_.vcs + v]);
+    w.put(outputs_.vc_time(port, v));
   }
   std::uint64_t n = 0;
   p.returning.for_each([&](const hw::PendingCredit&) { ++n; });
@@ -50,11 +50,11 @@ void Router::save_port_counters(int port, sim::ByteWriter& w) const {
 }
 
 void Router::load_port_counters(int port, sim::ByteReader& r) {
-  Port& p = ports_[port];
+  Port& p = outputs_[port];
   p.counters = r.get<LinkCounters>();
   for (int v = 0; v < cfg_.vcs; ++v) {
     p.credits()[v] = r.get<std::int32_t>();
-    vc_time(port, v) = r.get<VcTime>();
+    outputs_.vc_time(port, v) = r.get<VcTime>();
   }
   while (!p.returning.empty()) p.returning.pop();
   for (auto n = r.get<std::uint64_t>(); n > 0; --n) p.returning.push(r.get<hw::PendingCredit>());
@@ -67,32 +67,31 @@ void Router::describe_blocked(std::vector<std::string>& out, std::size_t limit) 
       const hw::PacketFifo& q = fifo(port, vc);
       if (q.empty() || out.size() >= limit) continue;
       const hw::Packet& h = *q.head;
-      Port& o = ports_[h.out_port];
-      apply_credits(o, h.out_port, t);
+      Port& o = outputs_[h.out_port];
+      outputs_.apply_credits(o, h.out_port, t);
       std::string why;
       if (h.ready_ps > t)
         why = fmt::format("arriving or in the routing/allocation pipeline for {:.1f} more cycles",
                           cfg_.clock.to_cycles(h.ready_ps - t));
       else if (!o.out.connected())
         why = "output not connected";
-      else if (!output_free(o, t))
+      else if (!outputs_.output_free(o, t))
         why = fmt::format("output link busy for {:.1f} more cycles", cfg_.clock.to_cycles(o.out.free_at - t));
-      else if (!input_free(ports_[port], t))
+      else if (!outputs_.input_free(outputs_[port], t))
         why = fmt::format("input busy forwarding another VC for {:.1f} more cycles",
-                          cfg_.clock.to_cycles(ports_[port].in_busy_until - t));
-      else if (choose_vc(o, credit_need(h), h.out_class) < 0) {
+                          cfg_.clock.to_cycles(outputs_[port].in_busy_until - t));
+      else if (outputs_.choose_vc(o, outputs_.credit_need(h), h.out_class) < 0) {
         why = "no downstream VC of its class has credits for the whole packet (credits:";
         for (int v = cfg_.class_first(h.out_class); v < cfg_.class_last(h.out_class); ++v)
           why += fmt::format(" vc{}={}", v, o.credits()[v]);
-        why += fmt::format(", packet needs {})", credit_need(h));
+        why += fmt::format(", packet needs {})", outputs_.credit_need(h));
       } else
         why = "eligible";
       if (va_) {
         const Head& hd = inputs_[vc_index(port, vc)].head;
-        why += hd.held_vc >= 0
-                   ? fmt::format("; holds output VC {}", hd.held_vc)
-                   : std::string("; waits for VC allocation (VCs held on that output: ") +
-                         std::to_string(__builtin_popcount(vc_held_[std::size_t(hd.out_port)])) + ")";
+        why += hd.held_vc >= 0 ? fmt::format("; holds output VC {}", hd.held_vc)
+                               : std::string("; waits for VC allocation (VCs held on that output: ") +
+                                     std::to_string(__builtin_popcount(outputs_.held(hd.out_port))) + ")";
       }
       if (h.adaptive) {  // the output named is its escape way; it may take the others too
         RouteDecision opt[kMaxRouteOptions];

@@ -1,19 +1,18 @@
-// The router's probe hooks (hw/router/router_probe.h): what a traced router
-// records into its waveform as a packet arrives, waits and leaves, as
-// credits move and as VCs are held. Called only when a probe is set.
-#include "hw/router/router.h"
+// The router's probe hooks: see hw/router/router_trace.h. Called only when a
+// probe is set.
+#include "hw/router/router_trace.h"
 
 namespace kairo::router {
 
 using sim::Time;
 
-void Router::trace_arrival(int port, int vc, const hw::Packet& p) {
+void RouterTrace::arrival(int port, int vc, const hw::Packet& p) const {
   const auto occ = probe_->occupancy[std::size_t(port) * std::size_t(cfg_.vcs) + std::size_t(vc)];
   if (occ != RouterProbe::kOff) probe_->trace->add_delta(occ, p.arrive_ps, p.flits);
 }
 
-void Router::trace_departure(int in_port, int in_vc, int out_vc, const hw::Packet& p, Time t,
-                             const Crossing& x, int charge) {
+void RouterTrace::departure(int in_port, int in_vc, int out_vc, const hw::Packet& p, Time t,
+                            const Crossing& x, int charge) const {
   const RouterProbe::Out& o = probe_->out[std::size_t(p.out_port)];
   sim::Trace& tr = *probe_->trace;
   if (o.busy != RouterProbe::kOff) tr.set(o.busy, x.start, 1), tr.set(o.busy, x.tail_leaves, 0);
@@ -24,13 +23,13 @@ void Router::trace_departure(int in_port, int in_vc, int out_vc, const hw::Packe
     tr.set(o.route, x.start, p.via >= 0 ? 4 : c == hw::VcClass::kAdaptive ? 1 : hw::is_escape(c) ? 2 : 3);
     tr.set(o.route, x.tail_leaves, 0);
   }
-  trace_stall(p.out_port, t, false);
-  trace_credits(p.out_port, out_vc, t, -charge);
+  stall(p.out_port, t, false);
+  credits(p.out_port, out_vc, t, -charge);
   const auto occ = probe_->occupancy[std::size_t(in_port) * std::size_t(cfg_.vcs) + std::size_t(in_vc)];
   if (occ != RouterProbe::kOff) tr.add_delta(occ, x.input_done, -std::int64_t(p.flits));
 }
 
-void Router::trace_stall(int out, Time t, bool on) {
+void RouterTrace::stall(int out, Time t, bool on) const {
   std::uint8_t& s = probe_->stalled[std::size_t(out)];
   if (s == on) return;
   s = on;
@@ -38,18 +37,17 @@ void Router::trace_stall(int out, Time t, bool on) {
   if (sig != RouterProbe::kOff) probe_->trace->set(sig, t, on);
 }
 
-void Router::trace_credits(int port, int vc, Time t, int delta) {
+void RouterTrace::credits(int port, int vc, Time t, int delta) const {
   const auto sig = probe_->credits[std::size_t(port) * std::size_t(cfg_.vcs) + std::size_t(vc)];
   if (sig != RouterProbe::kOff) probe_->trace->add_delta(sig, t, delta);
 }
 
-void Router::trace_held(int port, Time t) {
+void RouterTrace::held(int port, Time t, std::uint32_t held) const {
   const auto sig = probe_->out[std::size_t(port)].held;
-  if (sig != RouterProbe::kOff)
-    probe_->trace->set(sig, t, std::uint64_t(__builtin_popcount(vc_held_[std::size_t(port)])));
+  if (sig != RouterProbe::kOff) probe_->trace->set(sig, t, std::uint64_t(__builtin_popcount(held)));
 }
 
-void Router::trace_spec(int port, Time t, bool hit) {
+void RouterTrace::spec(int port, Time t, bool hit) const {
   const auto sig = probe_->out[std::size_t(port)].spec;
   if (sig == RouterProbe::kOff) return;
   probe_->trace->set(sig, t, hit ? 1 : 2);

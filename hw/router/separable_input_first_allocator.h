@@ -27,33 +27,12 @@
 // Not maximal: an input whose stage-1 choice loses gets nothing this cycle
 // even when another output it requests stays idle.
 //
-// Cost per allocate(): O(inputs * ceil(outputs/64) + outputs * ceil(inputs/64)
-// + matched inputs * vcs). No heap allocation after construction.
+// The implementation, shared with the other order: separable_allocator.h.
 #pragma once
-#include <cstdint>
-#include <vector>
-
-#include "hw/router/port_match_allocator.h"
+#include "hw/router/separable_allocator.h"
 
 namespace kairo::router {
 
-class SeparableInputFirstAllocator final : public PortMatchAllocator {
- public:
-  static constexpr const char* kName = "separable_input_first";
-
-  // Throws std::invalid_argument unless inputs, vcs and outputs are all >= 1.
-  SeparableInputFirstAllocator(int inputs, int vcs, int outputs);
-
-  void allocate_single(int input, int vc, int output, std::uint64_t age) override;
-
- private:
-  void match() override;
-
-  std::vector<int> in_ptr_;   // per input: the output with the highest stage-1 priority
-  std::vector<int> out_ptr_;  // per output: the input with the highest stage-2 priority
-  // Stage-2 request vectors, built and consumed by match(): bit i of output
-  // o's words is set when input i's stage-1 arbiter chose o.
-  std::vector<std::uint64_t> stage2_;  // [output * in_words + w]
-};
+using SeparableInputFirstAllocator = SeparableAllocator<true>;
 
 }  // namespace kairo::router

@@ -30,33 +30,12 @@
 // Not maximal: an output whose grant is declined idles this cycle even when
 // another input requests it.
 //
-// Cost per allocate(): O(outputs * ceil(inputs/64) + inputs * ceil(outputs/64)
-// + matched inputs * vcs). No heap allocation after construction.
+// The implementation, shared with the other order: separable_allocator.h.
 #pragma once
-#include <cstdint>
-#include <vector>
-
-#include "hw/router/port_match_allocator.h"
+#include "hw/router/separable_allocator.h"
 
 namespace kairo::router {
 
-class SeparableOutputFirstAllocator final : public PortMatchAllocator {
- public:
-  static constexpr const char* kName = "separable_output_first";
-
-  // Throws std::invalid_argument unless inputs, vcs and outputs are all >= 1.
-  SeparableOutputFirstAllocator(int inputs, int vcs, int outputs);
-
-  void allocate_single(int input, int vc, int output, std::uint64_t age) override;
-
- private:
-  void match() override;
-
-  std::vector<int> out_ptr_;  // per output: the input with the highest stage-1 priority
-  std::vector<int> in_ptr_;   // per input: the output with the highest stage-2 priority
-  // Stage-2 request vectors, built and consumed by match(): bit o of input
-  // i's words is set when output o's arbiter granted i.
-  std::vector<std::uint64_t> stage2_;  // [input * out_words + w]
-};
+using SeparableOutputFirstAllocator = SeparableAllocator<false>;
 
 }  // namespace kairo::router

@@ -1,0 +1,81 @@
+// The switch allocation stage (garnet's SwitchAllocator; router.vc_allocator:
+// none, the default): one round per decision instant in which every eligible
+// head whose input, output link and a downstream VC are available requests
+// its output, the switch allocator (router.allocator, hw/router/allocator.h)
+// picks a matching, and the winners cross. The downstream VC is chosen in
+// the same round (OutputUnit::head_vc); an adaptive head first picks its way
+// (WaySelection). It reads the input units and output units and changes only
+// the heads' chosen VCs and the outputs' credit waiters; the router moves the
+// winners (the `depart` a round is given). With a VC allocation stage the
+// rounds are VcAllocation's (vc_allocation.h), which uses this stage's
+// allocator for its switch rounds.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "hw/router/allocator.h"
+#include "hw/router/input_unit.h"
+#include "hw/router/output_unit.h"
+#include "hw/router/router_config.h"
+#include "hw/router/router_trace.h"
+#include "hw/router/way_selection.h"
+#include "sim/time.h"
+
+namespace kairo::router {
+
+class SwitchAllocation {
+ public:
+  // Throws std::invalid_argument for an unknown router.allocator.
+  SwitchAllocation(const RouterConfig& cfg, InputUnit& inputs, OutputUnit& outputs, WaySelection& ways,
+                   const RouterTrace& trace);
+
+  Allocator& allocator() { return *allocator_; }
+  // One round at t: depart(input port, input VC, downstream VC) for each
+  // winner, input by input (a winner's departure changes only its own input).
+  template <class Depart>
+  void round(sim::Time t, Depart&& depart);
+  // The earliest time a waiting head could be allocated (kNever: none can
+  // until a credit comes back to an output marked a credit waiter).
+  sim::Time next_wake(sim::Time t);
+
+ private:
+  struct Request {
+    int input, vc, output;
+    std::uint64_t age;
+  };
+  // This round's requests, into requests_; how many.
+  int request(sim::Time t);
+  int chosen_vc(int in, int vc) const { return inputs_[inputs_.index(in, vc)].head.chosen_vc; }
+
+  const RouterConfig& cfg_;
+  InputUnit& inputs_;
+  OutputUnit& outputs_;
+  WaySelection& ways_;
+  const RouterTrace& trace_;
+  std::unique_ptr<Allocator> allocator_;
+  // This round's requests: one array for every router (rounds never overlap:
+  // the simulation runs on one thread), sized for the largest.
+  static inline std::vector<Request> requests_;
+};
+
+template <class Depart>
+inline void SwitchAllocation::round(sim::Time t, Depart&& depart) {
+  const int n = request(t);
+  if (n == 1) {
+    const Request& r = requests_[0];
+    allocator_->allocate_single(r.input, r.vc, r.output, r.age);
+    depart(r.input, r.vc, chosen_vc(r.input, r.vc));
+  } else if (n > 1) {
+    Allocator& a = *allocator_;
+    a.clear();
+    for (int k = 0; k < n; ++k) a.add_request(requests_[k].input, requests_[k].vc, requests_[k].output, requests_[k].age);
+    a.allocate();
+    for (int in = 0, np = outputs_.size(); in < np; ++in) {
+      const int vc = a.grant_vc(in);
+      if (vc >= 0) depart(in, vc, chosen_vc(in, vc));
+    }
+  }
+}
+
+}  // namespace kairo::router
