@@ -12,7 +12,8 @@ using sim::Time;
 
 OutputUnit::OutputUnit(const RouterConfig& cfg) : cfg_(cfg) {
   const int np = cfg.num_ports();
-  if (np > kMaxPorts) throw std::invalid_argument("a router has at most " + std::to_string(kMaxPorts) + " ports");
+  if (np > kMaxPorts)
+    throw std::invalid_argument("a router has at most " + std::to_string(kMaxPorts) + " ports");
   ports_.init(np, cfg.vcs);
   for (int i = 0; i < np; ++i) ports_[i].context = cfg.queue->make_context();
   vc_time_.resize(std::size_t(np) * cfg.vcs);
@@ -52,7 +53,8 @@ Time OutputUnit::vc_wake(int port, int flits, hw::VcClass cls, Time t, const Tim
   Time released = sim::kNever;  // the first held VC whose packet has left
   for (int v = cfg_.class_first(cls), e = cfg_.class_last(cls); v < e; ++v) {
     if (held_vcs >> v & 1) {
-      if (release_at) released = std::min(released, release_at[std::size_t(port) * std::size_t(cfg_.vcs) + std::size_t(v)]);
+      if (release_at)
+        released = std::min(released, release_at[std::size_t(port) * std::size_t(cfg_.vcs) + std::size_t(v)]);
       continue;
     }
     if (out.credits()[v] >= flits) return t + cfg_.clock.period_ps;

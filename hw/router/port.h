@@ -16,7 +16,6 @@
 
 namespace kairo::router {
 
-
 // Per output VC: how long the downstream VC has had no credits.
 struct VcTime {
   sim::Time zero_since = sim::kNever;  // downstream VC without credits since

@@ -69,7 +69,8 @@ inline void SwitchAllocation::round(sim::Time t, Depart&& depart) {
   } else if (n > 1) {
     Allocator& a = *allocator_;
     a.clear();
-    for (int k = 0; k < n; ++k) a.add_request(requests_[k].input, requests_[k].vc, requests_[k].output, requests_[k].age);
+    for (int k = 0; k < n; ++k)
+      a.add_request(requests_[k].input, requests_[k].vc, requests_[k].output, requests_[k].age);
     a.allocate();
     for (int in = 0, np = outputs_.size(); in < np; ++in) {
       const int vc = a.grant_vc(in);

@@ -32,8 +32,8 @@ class VcAllocation {
   // sw: the switch allocator (SwitchAllocation's); counts: per output port,
   // the counters this stage adds to. Throws std::invalid_argument for an
   // unknown router.vc_allocator.
-  VcAllocation(const RouterConfig& cfg, InputUnit& inputs, OutputUnit& outputs, WaySelection& ways, Allocator& sw,
-               const RouterTrace& trace, AllocCounters* counts);
+  VcAllocation(const RouterConfig& cfg, InputUnit& inputs, OutputUnit& outputs, WaySelection& ways,
+               Allocator& sw, const RouterTrace& trace, AllocCounters* counts);
 
   bool speculative() const { return spec_ != nullptr; }
   // An input VC's state restarts with every packet: a head just arrived at

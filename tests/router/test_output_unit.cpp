@@ -1,10 +1,9 @@
 // The output unit on its own (hw/router/output_unit.h), without a router or
 // a SystemC kernel: which downstream VC a head is offered, what a packet is
 // charged under bubble flow control, and when a head that found no VC wakes.
-#include "hw/router/output_unit.h"
-
 #include <gtest/gtest.h>
 
+#include "hw/router/output_unit.h"
 #include "sim/event_queue.h"
 
 namespace kairo::router {
