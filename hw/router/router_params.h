@@ -90,7 +90,7 @@ struct RouterParams {
   // router.vc_allocator: "none" (the output VC is picked in the switch
   // allocation round: the free VC of the packet's class with the most
   // credits) or an allocator name: VC allocation as its own stage, with that
-  // allocator matching waiting heads to free output VCs (hw/router/router_va.cpp).
+  // allocator matching waiting heads to free output VCs (hw/router/vc_allocation.cpp).
   std::string vc_allocator = "none";
   bool speculative = false;  // router.speculative: switch allocation alongside VC allocation (Peh & Dally)
   FlowControl flow_control = FlowControl::kCutThrough;  // router.flow_control
