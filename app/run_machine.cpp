@@ -49,6 +49,7 @@ RunTotals run_totals(RunMachine& m) {
   t.packet_hops = act.packet_hops;
   t.flit_hops = act.flit_hops;
   t.events = m.queue.events_processed();
+  t.events_by_block = m.queue.events_by_block();
   return t;
 }
 

@@ -34,6 +34,7 @@ struct RunTotals {
   std::string failure;           // and why
   std::uint64_t in_network = 0;  // packets
   std::uint64_t packet_hops = 0, flit_hops = 0, events = 0;
+  std::array<std::uint64_t, sim::kEventBlocks> events_by_block = {};  // indexed by sim::EventBlock
   static constexpr std::size_t kUnfinishedShown = 8;
 };
 RunTotals run_totals(RunMachine& m);

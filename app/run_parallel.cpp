@@ -85,9 +85,12 @@ void SplitRun::gather(RunTotals& t) {
   std::uint64_t* const counts[] = {&t.in_network, &t.packet_hops, &t.flit_hops, &t.events};
   std::vector<std::uint64_t> sums;
   for (const std::uint64_t* c : counts) sums.push_back(*c);
+  sums.insert(sums.end(), t.events_by_block.begin(), t.events_by_block.end());
   sums.push_back(std::uint64_t(t.finished));
   world_.sum(sums);
   for (std::size_t k = 0; k < std::size(counts); ++k) *counts[k] = sums[k];
+  std::copy_n(sums.begin() + std::ptrdiff_t(std::size(counts)), t.events_by_block.size(),
+              t.events_by_block.begin());
   t.finished = int(sums.back());
   t.finished_at = world_.max(t.finished_at);
   std::vector<char> mine;

@@ -73,6 +73,8 @@ nlohmann::json run_summary(const RunArgs& a, const RunPlan& plan, RunMachine& m,
   j["elaborate_s"] = cost.elaborate_s;
   j["wall_s"] = cost.wall_s;
   j["events"] = t.events;
+  for (std::size_t b = 0; b < sim::kEventBlocks; ++b)
+    j["events_by_block"][sim::event_block_name(sim::EventBlock(b))] = t.events_by_block[b];
   j["peak_rss_mib"] = peak_rss_mib();
   j["runtime_bytes_per_rank"] =
       (double(rt.footprint_bytes()) + double(fw::FrameBytes::peak)) / double(rt.size());

@@ -40,7 +40,9 @@ Runtime::~Runtime() = default;
 // kRegistrationsShared ends that first window.
 class Runtime::Share final : public sim::Boundary, public sim::EventTarget {
  public:
-  explicit Share(Runtime& rt) : rt_(rt) { rt.q_.at(kRegistrationsShared, sim::kPrioSync, this, 0); }
+  explicit Share(Runtime& rt) : sim::EventTarget(sim::EventBlock::kFirmware), rt_(rt) {
+    rt.q_.at(kRegistrationsShared, sim::kPrioSync, this, 0);
+  }
   void on_event(std::uint32_t, std::uint32_t, void*) override { shared_ = true; }
   // Its one broadcast (to every process) is over once the first window's
   // registrations have gone: nothing registers after time 0.

@@ -61,6 +61,7 @@ class FramePool {
 // Resumes the coroutine whose address rides in the event's pointer.
 class Resumer final : public sim::EventTarget {
  public:
+  Resumer() : sim::EventTarget(sim::EventBlock::kFirmware) {}
   void on_event(std::uint32_t, std::uint32_t, void* p) override {
     std::coroutine_handle<>::from_address(p).resume();
   }

@@ -8,6 +8,12 @@
 
 namespace kairo::sim {
 
+const char* event_block_name(EventBlock b) {
+  static constexpr const char* kNames[kEventBlocks] = {"other", "router",   "endpoint", "nic",
+                                                       "ocs",   "firmware", "traffic"};
+  return kNames[std::size_t(b)];
+}
+
 namespace {
 constexpr std::size_t kMask = EventQueue::kSlots - 1;
 static_assert((EventQueue::kSlots & kMask) == 0, "slot count must be a power of two");
@@ -212,6 +218,7 @@ std::uint64_t EventQueue::run_until(Time limit, std::uint64_t budget) {
     now_ = e.t;
     ++processed_;
     ++ran;
+    ++by_block_[std::size_t(e.target->event_block())];
     e.target->on_event(e.kind, e.arg, e.ptr);
   }
   return ran;

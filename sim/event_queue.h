@@ -20,6 +20,8 @@
 // link; because the port's events are ordered by the port's own numbering,
 // every event still runs in the same order as in one process.
 #pragma once
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -27,11 +29,23 @@
 
 namespace kairo::sim {
 
+// The kind of block an event goes to: the queue counts events by it (a
+// run's `events_by_block`, which says where a run's events go).
+enum class EventBlock : std::uint8_t { kOther, kRouter, kEndpoint, kNic, kOcs, kFirmware, kTraffic };
+inline constexpr std::size_t kEventBlocks = 7;
+// Its name in the JSON: "other", "router", "endpoint", "nic", "ocs", "firmware", "traffic".
+const char* event_block_name(EventBlock b);
+
 class EventTarget {
  public:
+  explicit EventTarget(EventBlock block = EventBlock::kOther) : block_(block) {}
   virtual ~EventTarget() = default;
   // kind and arg are the target's own vocabulary; ptr usually a packet.
   virtual void on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) = 0;
+  EventBlock event_block() const { return block_; }
+
+ private:
+  EventBlock block_;
 };
 
 // kPrioSync: before everything else at its time; a partitioned run starts a
@@ -95,6 +109,8 @@ class EventQueue {
   // The earliest pending event of priority kPrioSync later than t (kNever: none).
   Time next_sync_time_after(Time t) const;
   std::uint64_t events_processed() const { return processed_; }
+  // Of those, how many went to each kind of block (indexed by EventBlock).
+  const std::array<std::uint64_t, kEventBlocks>& events_by_block() const { return by_block_; }
 
   // Schedule an event; a time in the past is taken as now.
   void at(Time t, Priority prio, EventTarget* target, std::uint32_t kind, std::uint32_t arg = 0,
@@ -211,6 +227,7 @@ class EventQueue {
   EventContext* context_ = &own_;
   std::uint32_t contexts_made_ = 0;
   std::uint64_t processed_ = 0;
+  std::array<std::uint64_t, kEventBlocks> by_block_ = {};
   bool stopped_ = false;
 };
 

@@ -51,7 +51,7 @@ void count_deliveries(TrafficStats& stats) {
 }
 
 TrafficNode::TrafficNode(TrafficContext& ctx, hw::NodeId id, std::uint64_t seed)
-    : ctx_(ctx), id_(id), rng_(seed, id) {
+    : sim::EventTarget(sim::EventBlock::kTraffic), ctx_(ctx), id_(id), rng_(seed, id) {
   for (int ni = 0; ni < ctx.interfaces; ++ni) interfaces_.push_back(&ctx.net->endpoint(id, ni));
 }
 

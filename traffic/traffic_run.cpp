@@ -30,9 +30,9 @@ using nlohmann::json;
 using sim::Time;
 
 const std::vector<std::string>& cost_fields() {
-  static const std::vector<std::string> f = {"wall_s",       "elaborate_s",     "events",
-                                             "peak_rss_mib", "flit_hops_per_s", "sim_cycles_per_s",
-                                             "events_per_s"};
+  static const std::vector<std::string> f = {"wall_s",           "elaborate_s",  "events",
+                                             "events_by_block",  "peak_rss_mib", "flit_hops_per_s",
+                                             "sim_cycles_per_s", "events_per_s"};
   return f;
 }
 
@@ -550,6 +550,10 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   if (part) combine_stats(world, ctx.stats, net.activity(), events, deadlock);
   TrafficResult r;
   r.json = summarize(plat, o, ctx, net, elaborate_s, wall_s, events, net.watchdog());
+  std::vector<std::uint64_t> by_block(queue.events_by_block().begin(), queue.events_by_block().end());
+  if (part) world.sum(by_block);
+  for (std::size_t b = 0; b < sim::kEventBlocks; ++b)
+    r.json["events_by_block"][sim::event_block_name(sim::EventBlock(b))] = by_block[b];
   if (part) {
     r.json["deadlock"] = deadlock;
     r.json["parallel"] = platforms::split_report(world, *part, windows, *boundary, optical.get());

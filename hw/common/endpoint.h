@@ -50,6 +50,7 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
     bool wormhole = false;
     PacketPool* flit_pool = nullptr;
   };
+  Endpoint() : sim::EventTarget(sim::EventBlock::kEndpoint) {}
   // `s` is kept by reference (network interfaces of one network share one):
   // it must outlive the endpoint.
   void init(const Setup& s, EndpointClient* client, int ni);

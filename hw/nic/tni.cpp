@@ -4,7 +4,7 @@ namespace kairo::nic {
 
 Tni::Tni(const TniContext& ctx, const NicParams& p, std::uint32_t node, int index, hw::Endpoint& ep,
          NodeMemory& memory, MemoryRegistry& registry, hw::PacketPool& pool)
-    : e_(ctx, p, node, index, ep, memory, registry, pool, *this) {}
+    : sim::EventTarget(sim::EventBlock::kNic), e_(ctx, p, node, index, ep, memory, registry, pool, *this) {}
 
 Tni::~Tni() = default;
 

@@ -6,7 +6,8 @@ namespace kairo::ocs {
 
 CircuitController::CircuitController(sim::EventQueue& q, OcsFabric& data, const ClosShape& shape,
                                      ClosMode mode, sim::Time reconfiguration_ps)
-    : q_(q),
+    : sim::EventTarget(sim::EventBlock::kOcs),
+      q_(q),
       data_(data),
       clos_(shape, mode),
       delay_(reconfiguration_ps),

@@ -10,6 +10,7 @@ using sim::Time;
 
 Router::Router(sc_core::sc_module_name name, const RouterConfig& cfg, hw::NodeId id)
     : sc_module(name),
+      sim::EventTarget(sim::EventBlock::kRouter),
       cfg_(cfg),
       routing_(*cfg.routing),
       here_{id, cfg.num_link_ports(), cfg.topo ? cfg.topo->coord_of(id) : hw::Coord{}},

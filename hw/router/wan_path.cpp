@@ -7,7 +7,7 @@ namespace kairo::router {
 using sim::Time;
 
 WanPath::WanPath(sim::EventQueue& queue, hw::NetworkActivity& activity, const WanPathParams& p)
-    : q_(queue), act_(activity), p_(p) {}
+    : sim::EventTarget(sim::EventBlock::kRouter), q_(queue), act_(activity), p_(p) {}
 
 void WanPath::connect(hw::CreditSink* up, int up_port, hw::PacketSink* down, int down_port,
                       int down_credits) {

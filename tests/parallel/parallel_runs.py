@@ -18,7 +18,7 @@ import sys
 import tempfile
 
 COST_KEYS = {"wall_s", "elaborate_s", "events", "events_per_s", "flit_hops_per_s", "sim_cycles_per_s",
-             "peak_rss_mib", "runtime_bytes_per_rank", "coroutine_frame_bytes_peak", "events_per_put",
+             "peak_rss_mib", "runtime_bytes_per_rank", "coroutine_frame_bytes_peak", "events_per_put", "events_by_block",
              "events_per_get", "parallel"}
 
 TRAFFIC = ["--warmup-cycles", "500", "--measure-cycles", "2000"]
