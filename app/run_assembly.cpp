@@ -39,7 +39,6 @@ platforms::Platform load_checked(const RunArgs& a) {
   sim::check_host_memory(
       fmt::format("platform {} ({} nodes, {} ranks) with its NICs", plat.name, plat.nodes(), plat.ranks()),
       need);
-  sim::prepare_huge_pages(std::uint64_t(need));
   return plat;
 }
 

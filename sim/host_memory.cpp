@@ -1,14 +1,12 @@
 #include "sim/host_memory.h"
 
 #include <fmt/format.h>
-#include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -37,30 +35,42 @@ void check_host_memory(const std::string& what, double bytes) {
                   bytes / double(1ULL << 30), host / double(1ULL << 30)));
 }
 
-std::uint64_t prepare_huge_pages(std::uint64_t bytes) {
-  if (bytes < kHugePagesFromBytes) return 0;
-  // The heap grows by `bytes` now, in blocks below malloc's mmap threshold
-  // (so they come from the heap), and is given back to malloc without being
-  // trimmed: the machine is then built inside it.
-  constexpr std::size_t kBlock = std::size_t{16} << 20;
-  ::mallopt(M_MMAP_THRESHOLD, int(2 * kBlock));
-  ::mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
-  std::vector<void*> blocks;
-  blocks.reserve(std::size_t(bytes / kBlock) + 1);
-  for (std::uint64_t got = 0; got < bytes; got += kBlock) blocks.push_back(std::malloc(kBlock));
-  for (void* b : blocks) std::free(b);
-  // "from-to perms offset dev inode [heap]"
+std::uint64_t back_with_huge_pages(std::uint64_t min_bytes) {
+#ifndef MADV_COLLAPSE
+  constexpr int MADV_COLLAPSE = 25;  // Linux 6.1 (glibc 2.36's headers predate it)
+#endif
+  struct Range {
+    std::uintptr_t from, to;
+  };
+  std::vector<Range> anonymous;
+  std::uint64_t total = 0;
   std::ifstream maps("/proc/self/maps");
+  // "from-to perms offset dev inode [path]": private writable memory that is
+  // no file's (no inode), the heap included, the stack not.
   for (std::string line; std::getline(maps, line);) {
-    if (line.size() < 6 || line.compare(line.size() - 6, 6, "[heap]") != 0) continue;
-    unsigned long from = 0, to = 0;
-    if (std::sscanf(line.c_str(), "%lx-%lx", &from, &to) != 2) return 0;
-    constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-    const std::uintptr_t a = (from + kHuge - 1) & ~(kHuge - 1), z = to & ~(kHuge - 1);
-    if (z <= a || ::madvise(reinterpret_cast<void*>(a), z - a, MADV_HUGEPAGE) != 0) return 0;
-    return z - a;
+    unsigned long from = 0, to = 0, offset = 0, inode = 0;
+    char perms[8] = {}, dev[16] = {};
+    int path_at = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx %7s %lx %15s %lu %n", &from, &to, perms, &offset, dev, &inode,
+                    &path_at) < 6)
+      continue;
+    const std::string path = path_at > 0 ? line.substr(std::size_t(path_at)) : std::string();
+    if (std::string(perms) != "rw-p" || inode != 0 || !(path.empty() || path == "[heap]")) continue;
+    anonymous.push_back(Range{from, to});
+    total += to - from;
   }
-  return 0;
+  if (total < min_bytes) return 0;
+  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  std::uint64_t advised = 0;
+  for (const Range& r : anonymous) {
+    const std::uintptr_t from = (r.from + kHuge - 1) & ~(kHuge - 1), to = r.to & ~(kHuge - 1);
+    if (to <= from) continue;
+    void* at = reinterpret_cast<void*>(from);
+    if (::madvise(at, to - from, MADV_HUGEPAGE) != 0) continue;
+    ::madvise(at, to - from, MADV_COLLAPSE);  // best effort: what cannot be collapsed stays as it is
+    advised += to - from;
+  }
+  return advised;
 }
 
 }  // namespace kairo::sim

@@ -15,16 +15,18 @@ std::uint64_t host_memory_bytes();
 // this host has Y GiB" when `bytes` passes 90% of host_memory_bytes().
 void check_host_memory(const std::string& what, double bytes);
 
-// Before a large machine is built (`bytes`, its estimated memory, at least
-// kHugePagesFromBytes): the heap grows by that much at once and is marked for
-// transparent huge pages (madvise MADV_HUGEPAGE), so the machine built in it
-// faults in 2 MiB pages. A run that touches a router, an engine and a rank in
-// different places of a gigabyte at every event then misses the TLB far less
-// often (what glibc's glibc.malloc.hugetlb=1 tunable does, without asking the
-// user to set it). Nothing else changes; a kernel that refuses the advice
-// leaves 4 KiB pages. Returns the bytes advised (0: none).
-std::uint64_t prepare_huge_pages(std::uint64_t bytes);
-// The size from which runs do so: smaller runs stay in the caches' reach anyway.
+// A long run on a large machine (its anonymous memory, the heap and large
+// blocks, at least `min_bytes`) moves that memory to transparent huge pages:
+// madvise MADV_HUGEPAGE, then MADV_COLLAPSE to move what is there now. A run
+// that touches a router, an engine and a rank in different places of a
+// gigabyte at every event then misses the TLB far less often. Moving costs
+// the kernel 1 to 4 s per GiB on a busy host (finding free 2 MiB pages), so
+// runs do it only once they have run kHugePagesAfterS. Nothing else changes;
+// a kernel that refuses either call (before Linux 6.1, or huge pages off)
+// leaves the memory as it was. Returns the bytes advised (0: below the
+// threshold, or refused).
+std::uint64_t back_with_huge_pages(std::uint64_t min_bytes);
 inline constexpr std::uint64_t kHugePagesFromBytes = std::uint64_t{512} << 20;
+inline constexpr double kHugePagesAfterS = 10.0;
 
 }  // namespace kairo::sim

@@ -17,6 +17,8 @@ class Ring {
   Ring() = default;
   Ring(const Ring&) = delete;
   Ring& operator=(const Ring&) = delete;
+  Ring(Ring&&) noexcept = default;
+  Ring& operator=(Ring&&) noexcept = default;
 
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }

@@ -93,8 +93,8 @@ void Endpoint::consumed(Packet* p) {
   const Time from = now > s_->clock.ceil(p->tail_ps) ? now : p->tail_ps;
   // Credits reach the router in the order they were sent, those sent ahead
   // counted as sent at their time.
-  for (; !ahead_.empty() && ahead_.front().at <= now; ahead_.pop())
-    last_credit_ps_ = std::max(last_credit_ps_, s_->clock.ceil(ahead_.front().at + back_.latency_ps));
+  for (; !ahead_.empty() && ahead_.front() <= now; ahead_.pop_front())
+    last_credit_ps_ = std::max(last_credit_ps_, s_->clock.ceil(ahead_.front() + back_.latency_ps));
   last_credit_ps_ = std::max(last_credit_ps_, s_->clock.ceil(from + back_.latency_ps));
   if (p->eject_vc >= 0)  // a wormhole packet's flits freed their slots as they landed
     back_.src->return_credits(back_.src_port, p->eject_vc, p->flits, last_credit_ps_);
@@ -109,7 +109,7 @@ void Endpoint::consumed(Packet* p) {
 // (ahead_).
 void Endpoint::consumed(Packet* p, Time at) {
   const Time from = at > s_->clock.ceil(p->tail_ps) ? at : p->tail_ps;
-  ahead_.push(PendingCredit{from, 0, 0});
+  ahead_.push_back(from);
   if (p->eject_vc >= 0)
     back_.src->return_credits(back_.src_port, p->eject_vc, p->flits,
                               std::max(last_credit_ps_, s_->clock.ceil(from + back_.latency_ps)));

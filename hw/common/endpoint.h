@@ -20,6 +20,7 @@
 #include "hw/common/network_activity.h"
 #include "hw/common/packet.h"
 #include "sim/event_queue.h"
+#include "sim/ring.h"
 
 namespace kairo::hw {
 
@@ -107,7 +108,7 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
   bool credit_waiter_ = false;        // refused for credits with none on the way
   bool consume_later_ = false;        // the client returns ejection slots with consumed()
   sim::Time last_credit_ps_ = 0;      // consumed(): the latest credit return so far
-  CreditPipe ahead_;                  // consumed(p, at): the instants those sent ahead count from
+  sim::Ring<sim::Time> ahead_;        // consumed(p, at): the instants those sent ahead count from
   sim::Time retry_at_ = sim::kNever;  // a kRetry event is scheduled for then
   std::uint64_t sent_ = 0, received_ = 0;
   // Wormhole: the packet whose flits are being injected, as its head flit
