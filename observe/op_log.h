@@ -127,18 +127,13 @@ class OpLog {
   OpLog(const sim::EventQueue& queue, Filter filter) : queue_(queue), filter_(std::move(filter)) {}
 
   // Whether a step on `node` now is kept: asked before a record is built.
-  bool wants(std::uint32_t node) const { return wants(node, queue_.now()); }
-  // Whether a step on `node` at `t` (now, or later for a step whose end is
-  // known when it starts) is kept.
-  bool wants(std::uint32_t node, sim::Time t) const {
+  bool wants(std::uint32_t node) const {
+    const sim::Time t = queue_.now();
     return t >= filter_.from && t <= filter_.to &&
            (filter_.nodes.empty() || (node < filter_.nodes.size() && filter_.nodes[node]));
   }
-  void add(OpRecord r) { add_at(r, queue_.now()); }
-  // A step recorded ahead of its time `t` (>= now): the log is sorted by
-  // time when it is written, so it takes its place there.
-  void add_at(OpRecord r, sim::Time t) {
-    r.time_ps = t;
+  void add(OpRecord r) {
+    r.time_ps = queue_.now();
     records_.push_back(r);
   }
   const std::vector<OpRecord>& records() const { return records_; }

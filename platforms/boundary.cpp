@@ -152,7 +152,7 @@ sim::StillnessWatch parallel_watch(Network& net, const sim::MpiWorld& world) {
   wd.set_external();
   sim::StillnessWatch w;
   w.timeout = wd.timeout_ps();
-  w.last_progress = [&net] { return net.activity().progress_ps(); };
+  w.last_progress = [&net] { return net.activity().last_progress_ps; };
   w.check = [&net, &world, &wd](sim::Time, bool) {
     const hw::NetworkActivity& act = net.activity();
     // Each process counts what it injected minus what it delivered; the sum

@@ -527,13 +527,17 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
     windows = sim::run_windows(queue, world, both ? static_cast<sim::Boundary&>(*both) : *boundary,
                                part->lookahead_ps, opt);
   } else if (kernel) {
-    if (reporting) {
-      kernel->set_progress([&](double wall) {
+    bool huge_pages_tried = false;
+    kernel->set_progress([&](double wall) {
+      if (!huge_pages_tried && wall >= sim::kHugePagesAfterS) {  // a long run: see sim/host_memory.h
+        huge_pages_tried = true;
+        sim::back_with_huge_pages(sim::kHugePagesFromBytes);
+      }
+      if (reporting)
         reporter.report(wall, {phase_name(), ctx.clock.to_cycles(queue.now()), ctx.stats.delivered,
                                ctx.stats.measured_delivered, ctx.stats.measured_created,
                                double(queue.events_processed()) / wall, 1});
-      });
-    }
+    });
     kernel->run();
   } else {
     queue.run_direct();

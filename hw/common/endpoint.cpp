@@ -91,30 +91,12 @@ void Endpoint::consumed(Packet* p) {
   // later, the credit delay counts from now.
   const Time now = s_->queue->now();
   const Time from = now > s_->clock.ceil(p->tail_ps) ? now : p->tail_ps;
-  // Credits reach the router in the order they were sent, those sent ahead
-  // counted as sent at their time.
-  for (; !ahead_.empty() && ahead_.front() <= now; ahead_.pop_front())
-    last_credit_ps_ = std::max(last_credit_ps_, s_->clock.ceil(ahead_.front() + back_.latency_ps));
+  // Credits reach the router in the order they were sent.
   last_credit_ps_ = std::max(last_credit_ps_, s_->clock.ceil(from + back_.latency_ps));
   if (p->eject_vc >= 0)  // a wormhole packet's flits freed their slots as they landed
     back_.src->return_credits(back_.src_port, p->eject_vc, p->flits, last_credit_ps_);
   --s_->activity->held;
   s_->activity->last_progress_ps = now;
-}
-
-// The credit goes now with the time it would have had if sent at `at`: the
-// router's credit pipe keeps its credits in time order, so one sent in
-// between with an earlier time still comes back first, as when this one is
-// sent at `at`; it joins last_credit_ps_, the order of those sent, at `at`
-// (ahead_).
-void Endpoint::consumed(Packet* p, Time at) {
-  const Time from = at > s_->clock.ceil(p->tail_ps) ? at : p->tail_ps;
-  ahead_.push_back(from);
-  if (p->eject_vc >= 0)
-    back_.src->return_credits(back_.src_port, p->eject_vc, p->flits,
-                              std::max(last_credit_ps_, s_->clock.ceil(from + back_.latency_ps)));
-  --s_->activity->held;
-  s_->activity->progress_ahead_ps = std::max(s_->activity->progress_ahead_ps, at);
 }
 
 void Endpoint::return_credits(int, int vc, int flits, Time at) {

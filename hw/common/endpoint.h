@@ -20,7 +20,6 @@
 #include "hw/common/network_activity.h"
 #include "hw/common/packet.h"
 #include "sim/event_queue.h"
-#include "sim/ring.h"
 
 namespace kairo::hw {
 
@@ -62,9 +61,6 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
   // A consume-later client has taken `p` out of the ejection buffer (now, at
   // or after its tail arrived): its credits go back.
   void consumed(Packet* p);
-  // The same, decided now for a later instant `at` (>= now) at which the
-  // client takes the packet (an rx DMA write whose end is known as it starts).
-  void consumed(Packet* p, sim::Time at);
   // Injection channel to a router input port, with that port's VC credits.
   void connect_to_router(PacketSink* router, int port, sim::Time latency_ps, sim::Time flit_ps,
                          int credits_per_vc);
@@ -108,7 +104,6 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
   bool credit_waiter_ = false;        // refused for credits with none on the way
   bool consume_later_ = false;        // the client returns ejection slots with consumed()
   sim::Time last_credit_ps_ = 0;      // consumed(): the latest credit return so far
-  sim::Ring<sim::Time> ahead_;        // consumed(p, at): the instants those sent ahead count from
   sim::Time retry_at_ = sim::kNever;  // a kRetry event is scheduled for then
   std::uint64_t sent_ = 0, received_ = 0;
   // Wormhole: the packet whose flits are being injected, as its head flit

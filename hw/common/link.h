@@ -47,14 +47,11 @@ struct PendingCredit {
   std::uint16_t flits;
 };
 
-// Credits in flight back to one output port, in order of their return
-// times. Times on one port almost always arrive in order (tails leave a
-// buffer in order, plus a fixed delay), so a push is an append; a credit
-// whose return was computed ahead (an RDMA engine's ejection slots, freed as
-// an rx DMA write ends: Endpoint::consumed(p, at)) can be followed by one
-// with an earlier time, which a push then moves in front of it. The first two entries live inside the port
-// (no separate allocation to miss in cache); it grows on the heap only if more are ever outstanding, and
-// never shrinks: no allocation once warm.
+// FIFO of credits in flight back to one output port. Return times on one
+// port never decrease (tails leave a buffer in order, plus a fixed delay), so
+// a FIFO is exact. The first two entries live inside the port (no separate
+// allocation to miss in cache); it grows on the heap only if more are ever
+// outstanding, and never shrinks: no allocation once warm.
 class CreditPipe {
  public:
   CreditPipe() = default;
@@ -70,11 +67,9 @@ class CreditPipe {
   bool empty() const { return head_ == tail_; }
   const PendingCredit& front() const { return data()[head_ & mask_]; }
   void pop() { ++head_; }
-  __attribute__((always_inline)) void push(const PendingCredit& c) {
+  void push(const PendingCredit& c) {
     if (tail_ - head_ == mask_ + 1) grow();
-    PendingCredit* d = data();
-    if (__builtin_expect(tail_ != head_ && d[(tail_ - 1) & mask_].at > c.at, 0)) return insert_in_order(d, c);
-    d[tail_++ & mask_] = c;
+    data()[tail_++ & mask_] = c;
   }
   template <class F>
   void for_each(F f) const {  // oldest first
@@ -85,13 +80,7 @@ class CreditPipe {
   static constexpr std::uint32_t kInline = 2;  // a power of two
   PendingCredit* data() { return heap_ ? heap_.get() : inline_; }
   const PendingCredit* data() const { return heap_ ? heap_.get() : inline_; }
-  // Behind the last credit with a time not after c's.
-  __attribute__((noinline)) void insert_in_order(PendingCredit* d, const PendingCredit& c) {
-    std::uint32_t i = tail_++;
-    for (; i != head_ && d[(i - 1) & mask_].at > c.at; --i) d[i & mask_] = d[(i - 1) & mask_];
-    d[i & mask_] = c;
-  }
-  __attribute__((noinline)) void grow() {
+  void grow() {
     const std::uint32_t cap = (mask_ + 1) * 2;
     auto n = std::make_unique<PendingCredit[]>(cap);
     for (std::uint32_t i = head_; i != tail_; ++i) n[i - head_] = data()[i & mask_];

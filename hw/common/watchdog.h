@@ -35,9 +35,9 @@ class Watchdog : public sim::EventTarget {
     armed_ = false;
     if (act_.in_network == 0) return;
     const sim::Time now = q_.now();
-    if (act_.progress_ps() + timeout_ > now) {
+    if (act_.last_progress_ps + timeout_ > now) {
       armed_ = true;
-      q_.at(act_.progress_ps() + timeout_, sim::kPrioLast, this, 0);
+      q_.at(act_.last_progress_ps + timeout_, sim::kPrioLast, this, 0);
       return;
     }
     if (act_.held > 0) {

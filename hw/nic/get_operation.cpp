@@ -27,13 +27,6 @@ class GetOperation final : public RequestResponse<GetOperation, Wire::kGetReques
     e.ctx->wires->put(w);
   }
 
-  bool written_ahead(Engine& e, const Wire& w) const override {
-    OperationTable::Entry& op = e.ops[w.op];
-    if (op.pieces_done + 1 >= op.pieces) return false;
-    ++op.pieces_done;
-    return true;
-  }
-
   // The request at the target: the transmit engine reads the data here and
   // streams it back; an error goes back in one header-only answer.
   static void serve(Engine& e, Wire& w) {

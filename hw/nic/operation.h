@@ -35,12 +35,6 @@ class Operation {
   // Either side: the rx DMA has written `w`'s payload (kWriteDone), or `w`
   // was dropped.
   virtual void written(Engine& e, Wire* w) const = 0;
-  // Either side: the rx DMA starts writing `w`'s payload. A piece that is not
-  // the last of its operation to be written is counted here (true): nothing
-  // waits for its end but its ejection slots, which free as the write ends
-  // (known now), so no kWriteDone marks it. The last piece (false) gets
-  // written() at its end, when the operation may go on.
-  virtual bool written_ahead(Engine&, const Wire&) const { return false; }
   // Initiator: `w`, marked completes_when_read, has been read out of memory.
   virtual void read(Engine&, Wire&) const {}
   // Initiator: the command's last packet is on its way (asked only under a

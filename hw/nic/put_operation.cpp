@@ -65,13 +65,6 @@ class PutOperation final : public Operation {
     finish_put(e, w, status);
   }
 
-  bool written_ahead(Engine& e, const Wire& w) const override {
-    ReceiveEngine::Arrival& a = e.rx.arrival(w);
-    if (a.pieces_done + 1 >= a.pieces) return false;
-    ++a.pieces_done;
-    return true;
-  }
-
   // Local completion: the last piece has been read out of the source.
   void read(Engine& e, Wire& w) const override { e.complete_early(w.op, w.status); }
 

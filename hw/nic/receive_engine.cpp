@@ -47,22 +47,6 @@ bool ReceiveEngine::write(Engine& e, Wire* w, std::uint64_t address) {
   }
   w->dma_address = address;
   w->dma_start = r.start_ps;
-  // (An operation of one piece has nothing to count ahead.)
-  if (w->piece_bytes < w->op_length && e.p->fault == Fault::kNone && w->rx_packet &&
-      operation(w->op_kind).written_ahead(e, *w)) {
-    // Not its operation's last piece: its slots free as the write ends.
-    if (e.ctx->log && e.ctx->log->wants(e.node, r.done_ps)) {
-      observe::OpRecord rec = e.record(observe::OpEvent::kDmaWrite, *w);
-      rec.addr = address;
-      rec.bytes = w->piece_bytes;
-      rec.start_ps = r.start_ps;
-      e.ctx->log->add_at(rec, r.done_ps);
-    }
-    e.ep.consumed(w->rx_packet, r.done_ps);
-    e.pool.put(w->rx_packet);
-    e.ctx->wires->put(w);
-    return true;
-  }
   e.at(r.done_ps, kWriteDone, w);
   return true;
 }

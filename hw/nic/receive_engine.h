@@ -6,11 +6,7 @@
 // is to be written (put data, get data, an atomic's old value) keeps its
 // ejection buffer slots until the rx DMA has written it, at the DMA rate, in
 // arrival order (a DMA slower than the link back-pressures the network);
-// a header-only packet frees them at once. Only an operation's last piece
-// to be written has an event at its write's end (kWriteDone: the operation
-// goes on then); the others free their slots as their writes end, a time
-// known when the write starts (Operation::written_ahead,
-// Endpoint::consumed(p, at)), with the same credit times as an event would give. What the packet means is its
+// a header-only packet frees them at once. What the packet means is its
 // operation's handler's to say (operation.h); this block takes it, writes
 // payloads where the handler says, and holds the arriving puts' state.
 //
@@ -51,8 +47,7 @@ class ReceiveEngine {
   // The endpoint handed `p` over, its tail in: take it, or hold it while stalled.
   void tail_in(Engine& e, hw::Packet* p);
   // The rx DMA writes `w`'s payload at `address` (kWriteDone when it is
-  // in, unless its handler counted it ahead: Operation::written_ahead);
-  // false, with nothing written, if the memory refuses it.
+  // in); false, with nothing written, if the memory refuses it.
   bool write(Engine& e, Wire* w, std::uint64_t address);
   // `w`'s payload is in memory (kWriteDone): recorded, then its handler goes on.
   void write_done(Engine& e, Wire* w);

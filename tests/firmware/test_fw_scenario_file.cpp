@@ -139,7 +139,8 @@ TEST(ScenarioFile, EveryOperationKindIsAStepAndFetchOrReadsItsBits) {
   const std::string text = with("      - deregister: {region: src}",
                                 "      - fetch_or: {id: o1, to: 1, region: dst, or: 48, into: old}");
   EXPECT_EQ(error_of(text), "");
-  const Step& st = parse(text).programs[0].steps[6];
+  const auto scenario = parse(text);  // kept: the step is a reference into it
+  const Step& st = scenario.programs[0].steps[6];
   EXPECT_EQ(st.kind, StepKind::kOperation);
   EXPECT_EQ(st.op.kind, nic::Op::kFetchOr);
   EXPECT_EQ(st.op.operand, 48u);
