@@ -218,8 +218,8 @@ int run_traffic_command(TrafficArgs& a, const std::function<bool(const char*)>& 
       std::cout << a.booksim_run.dump(2) << "\n";
       return kExitOk;
     }
-    const double need = platforms::estimated_host_bytes(plat, false);
-    sim::check_host_memory(fmt::format("platform {} ({} nodes)", plat.name, plat.nodes()), need);
+    sim::check_host_memory(fmt::format("platform {} ({} nodes)", plat.name, plat.nodes()),
+                           platforms::estimated_host_bytes(plat, false));
     const bool several = !a.sweep.empty() || !a.compare.empty() || a.saturation || a.seeds > 1;
     if (!a.csv_path.empty() && !several)
       throw std::invalid_argument("--csv: writes the table of --sweep, --compare, --saturation or --seeds");

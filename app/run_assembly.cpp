@@ -35,10 +35,9 @@ platforms::Platform load_checked(const RunArgs& a) {
   sets.insert(sets.end(), a.sets.begin(), a.sets.end());
   platforms::Platform plat = platforms::load_platform(a.platform, sets);
   platforms::check_nic_fits_router(plat);
-  const double need = platforms::estimated_host_bytes(plat, true);
   sim::check_host_memory(
       fmt::format("platform {} ({} nodes, {} ranks) with its NICs", plat.name, plat.nodes(), plat.ranks()),
-      need);
+      platforms::estimated_host_bytes(plat, true));
   return plat;
 }
 

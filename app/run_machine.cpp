@@ -25,12 +25,9 @@ RunCost simulate(sim::Kernel& kernel, RunMachine& m, bool quiet,
   fw::Runtime& rt = *m.rt;
   sim::EventQueue& queue = m.queue;
   RunProgress progress(quiet);  // lines unless quiet; a long run's warning always
-  bool huge_pages_tried = false;
-  kernel.set_progress([&rt, &queue, &progress, &m, &huge_pages_tried](double wall) {
-    if (!huge_pages_tried && wall >= sim::kHugePagesAfterS) {  // a long run: see sim/host_memory.h
-      huge_pages_tried = true;
-      sim::back_with_huge_pages(sim::kHugePagesFromBytes);
-    }
+  sim::HugePagesOnceLong huge_pages;
+  kernel.set_progress([&rt, &queue, &progress, &m, &huge_pages](double wall) {
+    huge_pages.tick(wall);
     const fw::Runtime::Work& w = rt.work();
     progress.report(wall, {queue.now(), std::uint64_t(rt.finished()), std::uint64_t(rt.size()),
                            queue.events_processed(), w.planned_ranks, w.total, dma_bytes_read(m.machine), 1});

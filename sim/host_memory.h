@@ -29,4 +29,18 @@ std::uint64_t back_with_huge_pages(std::uint64_t min_bytes);
 inline constexpr std::uint64_t kHugePagesFromBytes = std::uint64_t{512} << 20;
 inline constexpr double kHugePagesAfterS = 10.0;
 
+// A run's progress calls this with its wall time: it moves the memory once,
+// the first time the run has gone on for kHugePagesAfterS.
+class HugePagesOnceLong {
+ public:
+  void tick(double wall_s) {
+    if (tried_ || wall_s < kHugePagesAfterS) return;
+    tried_ = true;
+    back_with_huge_pages(kHugePagesFromBytes);
+  }
+
+ private:
+  bool tried_ = false;
+};
+
 }  // namespace kairo::sim

@@ -527,12 +527,9 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
     windows = sim::run_windows(queue, world, both ? static_cast<sim::Boundary&>(*both) : *boundary,
                                part->lookahead_ps, opt);
   } else if (kernel) {
-    bool huge_pages_tried = false;
+    sim::HugePagesOnceLong huge_pages;
     kernel->set_progress([&](double wall) {
-      if (!huge_pages_tried && wall >= sim::kHugePagesAfterS) {  // a long run: see sim/host_memory.h
-        huge_pages_tried = true;
-        sim::back_with_huge_pages(sim::kHugePagesFromBytes);
-      }
+      huge_pages.tick(wall);
       if (reporting)
         reporter.report(wall, {phase_name(), ctx.clock.to_cycles(queue.now()), ctx.stats.delivered,
                                ctx.stats.measured_delivered, ctx.stats.measured_created,
