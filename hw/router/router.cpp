@@ -54,9 +54,12 @@ void Router::allocate() {
   const Time t = cfg_.queue->now();
   alloc_at_ = sim::kNever;
   outputs_.clear_credit_waiters();
-  sa_.round(t, [this, t](int in, int vc, int ov) { depart(in, vc, ov, t); });
+  released_ = false;
+  const Time scanned = sa_.round(t, [this, t](int in, int vc, int ov) { depart(in, vc, ov, t); });
   if (buffered_ > 0) {
-    const Time wake = sa_.next_wake(t);
+    // A VC a tail let go may serve a head the scan found without one: then
+    // every head is looked at again.
+    const Time wake = released_ ? sa_.next_wake(t) : sa_.requesters_wake(t, scanned);
     if (wake != sim::kNever) schedule_allocation(wake);
   }
 }
@@ -118,6 +121,7 @@ void Router::hold_for_worm(int in_port, int in_vc, const hw::Packet& p, int out_
   Worm& w = inputs_.worm(vc_index(in_port, in_vc));
   if (p.worm & hw::kWormTail) {
     outputs_.release(p.out_port, out_vc);
+    released_ = true;
     w = Worm{};
   } else if (p.worm & hw::kWormHead) {
     outputs_.hold(p.out_port, out_vc);
@@ -144,7 +148,7 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
   if (va_) va_->input_vc_left(idx, q, t, x.input_done - cfg_.traversal_ps - out.out.flit_ps);
   if (!q.empty()) set_head(idx, *q.head);
   count_departure(out, *p, t, x);
-  if (trace_.on()) trace_.departure(in_port, in_vc, out_vc, *p, t, x, charge);
+  if (trace_.on()) trace_.departure(in_port, in_vc, out_vc, *p, t, x, charge, out);
   out.out.dst->accept(out.out.dst_port, out_vc, p);
 
   // The packet's buffer slots upstream free as its tail leaves the input.

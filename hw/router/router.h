@@ -181,6 +181,7 @@ class Router : public sc_core::sc_module,
   std::unique_ptr<VcAllocation> va_;  // null: no VC allocation stage
   sim::Time alloc_at_ = sim::kNever;  // earliest pending allocation event
   std::uint64_t buffered_ = 0;
+  bool released_ = false;  // this round let a held output VC go (wormhole)
 
   // Hooks: the counters and the waveform probe (trace_), called at the end
   // of the step they observe rather than written into it. Counting is cheap

@@ -78,7 +78,9 @@ std::unique_ptr<RouterProbe> new_probe(const Router& r, sim::Trace& trace) {
   probe->trace = &trace;
   probe->out.resize(std::size_t(r.num_ports()));
   probe->occupancy.assign(std::size_t(r.num_ports()) * std::size_t(r.vcs()), RouterProbe::kOff);
-  probe->stalled.assign(std::size_t(r.num_ports()), 0);
+  probe->stall_from.assign(std::size_t(r.num_ports()), sim::kNever);
+  probe->short_heads.assign(std::size_t(r.num_ports()), 0);
+  probe->short_of_credits.assign(std::size_t(r.num_ports()) * std::size_t(r.vcs()), 0);
   probe->credits.assign(std::size_t(r.num_ports()) * std::size_t(r.vcs()), RouterProbe::kOff);
   return probe;
 }

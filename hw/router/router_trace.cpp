@@ -12,7 +12,7 @@ void RouterTrace::arrival(int port, int vc, const hw::Packet& p) const {
 }
 
 void RouterTrace::departure(int in_port, int in_vc, int out_vc, const hw::Packet& p, Time t,
-                            const Crossing& x, int charge) const {
+                            const Crossing& x, int charge, const Port& out) const {
   const RouterProbe::Out& o = probe_->out[std::size_t(p.out_port)];
   sim::Trace& tr = *probe_->trace;
   if (o.busy != RouterProbe::kOff) tr.set(o.busy, x.start, 1), tr.set(o.busy, x.tail_leaves, 0);
@@ -23,18 +23,39 @@ void RouterTrace::departure(int in_port, int in_vc, int out_vc, const hw::Packet
     tr.set(o.route, x.start, p.via >= 0 ? 4 : c == hw::VcClass::kAdaptive ? 1 : hw::is_escape(c) ? 2 : 3);
     tr.set(o.route, x.tail_leaves, 0);
   }
-  stall(p.out_port, t, false);
+  // credit_stall: off as a packet leaves; on again when the output is free
+  // if a packet found short of credits still waits for it.
+  const std::size_t port = std::size_t(p.out_port);
+  const bool stall = o.stall != RouterProbe::kOff;
+  if (probe_->stall_from[port] != sim::kNever) {
+    if (stall) tr.set(o.stall, t, 0);
+    probe_->stall_from[port] = sim::kNever;
+  }
+  if (probe_->short_heads[port] > 0) {
+    const Time free = cfg_.clock.floor(out.out.free_at - cfg_.traversal_ps);
+    if (stall) tr.set(o.stall, free, 1);
+    probe_->stall_from[port] = free;
+  }
   credits(p.out_port, out_vc, t, -charge);
   const auto occ = probe_->occupancy[std::size_t(in_port) * std::size_t(cfg_.vcs) + std::size_t(in_vc)];
   if (occ != RouterProbe::kOff) tr.add_delta(occ, x.input_done, -std::int64_t(p.flits));
 }
 
-void RouterTrace::stall(int out, Time t, bool on) const {
-  std::uint8_t& s = probe_->stalled[std::size_t(out)];
-  if (s == on) return;
-  s = on;
+void RouterTrace::short_of_credits(int in, int vc, int out, Time t) const {
+  std::uint8_t& short_of =
+      probe_->short_of_credits[std::size_t(in) * std::size_t(cfg_.vcs) + std::size_t(vc)];
+  if (!short_of) short_of = 1, ++probe_->short_heads[std::size_t(out)];
+  Time& from = probe_->stall_from[std::size_t(out)];
+  if (from <= t) return;  // on already
+  from = t;
   const auto sig = probe_->out[std::size_t(out)].stall;
-  if (sig != RouterProbe::kOff) probe_->trace->set(sig, t, on);
+  if (sig != RouterProbe::kOff) probe_->trace->set(sig, t, 1);
+}
+
+void RouterTrace::has_credits(int in, int vc, int out) const {
+  std::uint8_t& short_of =
+      probe_->short_of_credits[std::size_t(in) * std::size_t(cfg_.vcs) + std::size_t(vc)];
+  if (short_of) short_of = 0, --probe_->short_heads[std::size_t(out)];
 }
 
 void RouterTrace::credits(int port, int vc, Time t, int delta) const {

@@ -8,6 +8,7 @@
 
 #include "hw/common/packet.h"
 #include "hw/router/crossbar.h"
+#include "hw/router/port.h"
 #include "hw/router/router_config.h"
 #include "hw/router/router_probe.h"
 #include "sim/time.h"
@@ -21,10 +22,13 @@ class RouterTrace {
   bool on() const { return probe_ != nullptr; }
 
   void arrival(int port, int vc, const hw::Packet& p) const;
+  // `out`: the packet's output port after it took its times there.
   void departure(int in_port, int in_vc, int out_vc, const hw::Packet& p, sim::Time t, const Crossing& x,
-                 int charge) const;
-  // A head ready for output `out` waits for credits (on), or one left (off).
-  void stall(int out, sim::Time t, bool on) const;
+                 int charge, const Port& out) const;
+  // An allocation round at t found the head of input VC (in, vc), ready
+  // for free output `out`, short of credits (credit_stall on), or with them.
+  void short_of_credits(int in, int vc, int out, sim::Time t) const;
+  void has_credits(int in, int vc, int out) const;
   void credits(int port, int vc, sim::Time t, int delta) const;
   // The output VCs of `port` held by packets: `held`, a bit per VC.
   void held(int port, sim::Time t, std::uint32_t held) const;

@@ -18,9 +18,12 @@ SwitchAllocation::SwitchAllocation(const RouterConfig& cfg, InputUnit& inputs, O
 
 // Every eligible head whose input, output link and a downstream VC are
 // available requests its output, its VC chosen (chosen_vc; -1 for the rest).
-int SwitchAllocation::request(Time t) {
+// Every other head's wake (head_wake's rules, from the state before this
+// round's departures) lowers `wake`.
+int SwitchAllocation::request(Time t, Time& wake) {
   InputUnit& inputs = inputs_;
   OutputUnit& outputs = outputs_;
+  const Time st = cfg_.traversal_ps;
   int n = 0;
   const std::uint64_t port_mask = inputs.port_mask();  // one input's VC bits
   const bool by_age = allocator_->uses_age();
@@ -32,58 +35,16 @@ int SwitchAllocation::request(Time t) {
       const Head& h = ivc.head;
       if (h.ready_ps > t) {
         bits &= bits - 1;
-        continue;
-      }
-      if (!outputs.input_free(outputs[in], t)) {  // forwarding another packet: none of its VCs can go
-        bits &= ~(port_mask << (inputs.index(in, 0) & 63));
-        continue;
-      }
-      bits &= bits - 1;
-      ivc.head.chosen_vc = -1;
-      int ov;
-      if (h.adaptive) {
-        if ((ov = ways_.choose(idx, t)) < 0) continue;
-      } else {
-        Port& out = outputs[h.out_port];
-        if (!outputs.output_free(out, t)) continue;
-        outputs.apply_credits(out, h.out_port, t);
-        ov = outputs.head_vc(h, out);
-        if (ov < 0) {
-          if (trace_.on()) trace_.stall(h.out_port, t, true);
-          continue;
-        }
-      }
-      ivc.head.chosen_vc = std::int8_t(ov);
-      requests_[n++] = Request{in, vc, h.out_port, by_age ? ivc.fifo.head->created_ps : 0};
-    }
-  }
-  return n;
-}
-
-// A head waiting for credits wakes at the next credit already on its way, or
-// marks its output so that the next credit returned there schedules a round.
-Time SwitchAllocation::next_wake(Time t) {
-  InputUnit& inputs = inputs_;
-  OutputUnit& outputs = outputs_;
-  const Time period = cfg_.clock.period_ps, st = cfg_.traversal_ps;
-  Time wake = sim::kNever;
-  const std::uint64_t port_mask = inputs.port_mask();  // one input's VC bits
-  for (int w = 0; w < inputs.words(); ++w) {
-    for (std::uint64_t bits = inputs.word(w); bits;) {
-      int idx = w * 64 + __builtin_ctzll(bits);
-      const Head& h = inputs[idx].head;
-      if (h.ready_ps > t) {
-        bits &= bits - 1;
         if (h.ready_ps < wake) wake = h.ready_ps;
         continue;
       }
-      const Port& in = outputs[inputs.port_of(idx)];
-      if (!outputs.input_free(in, t)) {
-        // The input forwards another packet: each of its heads (this one
-        // and the rest of its port's) can go when it is through the pipeline
-        // and the input is free, whichever is later.
-        const Time free = cfg_.clock.floor(in.in_busy_until - st);
-        const std::uint64_t group = bits & (port_mask << (inputs.index(inputs.port_of(idx), 0) & 63));
+      const Port& in_port = outputs[in];
+      if (!outputs.input_free(in_port, t)) {
+        // The input forwards another packet: each of its heads (this one and
+        // the rest of its port's) can go when it is through the pipeline and
+        // the input is free, whichever is later.
+        const Time free = cfg_.clock.floor(in_port.in_busy_until - st);
+        const std::uint64_t group = bits & (port_mask << (inputs.index(in, 0) & 63));
         bits &= ~group;
         for (std::uint64_t g = group; g; g &= g - 1) {
           const Time ready = inputs[w * 64 + __builtin_ctzll(g)].head.ready_ps;
@@ -93,25 +54,74 @@ Time SwitchAllocation::next_wake(Time t) {
         continue;
       }
       bits &= bits - 1;
-      Port& out = outputs[h.out_port];
-      Time when;
+      ivc.head.chosen_vc = -1;
+      int ov;
       if (h.adaptive) {
-        if ((when = ways_.option_wake(idx, t)) == sim::kNever) continue;
-      } else if (!outputs.output_free(out, t))
-        when = cfg_.clock.floor(out.out.free_at - st);
-      else if (outputs.apply_credits(out, h.out_port, t), outputs.head_vc(h, out) < 0) {
-        if (!out.returning.empty())
-          when = out.returning.front().at;
-        else {
-          outputs.wait_for_credits(h.out_port);
+        if ((ov = ways_.choose(idx, t)) < 0) {
+          const Time when = ways_.option_wake(idx, t);
+          if (when < wake) wake = when;
           continue;
         }
-      } else
-        when = t + period;  // lost arbitration: retry next cycle
-      if (when < wake) wake = when;
+      } else {
+        Port& out = outputs[h.out_port];
+        if (!outputs.output_free(out, t)) {
+          const Time when = cfg_.clock.floor(out.out.free_at - st);
+          if (when < wake) wake = when;
+          continue;
+        }
+        outputs.apply_credits(out, h.out_port, t);
+        ov = outputs.head_vc(h, out);
+        if (ov < 0) {
+          if (trace_.on()) trace_.short_of_credits(in, vc, h.out_port, t);
+          if (!out.returning.empty()) {
+            if (out.returning.front().at < wake) wake = out.returning.front().at;
+          } else
+            outputs.wait_for_credits(h.out_port);
+          continue;
+        }
+        if (trace_.on()) trace_.has_credits(in, vc, h.out_port);
+      }
+      ivc.head.chosen_vc = std::int8_t(ov);
+      requests_[n++] = Request{in, vc, h.out_port, by_age ? ivc.fifo.head->created_ps : 0};
     }
   }
+  return n;
+}
+
+Time SwitchAllocation::next_wake(Time t) {
+  Time wake = sim::kNever;
+  for (int w = 0; w < inputs_.words(); ++w)
+    for (std::uint64_t bits = inputs_.word(w); bits; bits &= bits - 1) {
+      const Time when = head_wake(w * 64 + __builtin_ctzll(bits), t);
+      if (when < wake) wake = when;
+    }
   return wake;
+}
+
+// A head not ready waits until it is; one behind a busy input until the
+// input is free; one for a busy output until the output is; one short of
+// credits until the next credit already on its way, or, when none is, its
+// output is marked so that the next credit returned there schedules a round
+// (kNever); an adaptive one until the first of its ways could take it; one
+// that could go and did not (lost arbitration) retries next cycle.
+Time SwitchAllocation::head_wake(int idx, Time t) {
+  InputUnit& inputs = inputs_;
+  OutputUnit& outputs = outputs_;
+  const Time st = cfg_.traversal_ps;
+  const Head& h = inputs[idx].head;
+  if (h.ready_ps > t) return h.ready_ps;
+  const Port& in = outputs[inputs.port_of(idx)];
+  if (!outputs.input_free(in, t)) return cfg_.clock.floor(in.in_busy_until - st);
+  if (h.adaptive) return ways_.option_wake(idx, t);
+  Port& out = outputs[h.out_port];
+  if (!outputs.output_free(out, t)) return cfg_.clock.floor(out.out.free_at - st);
+  outputs.apply_credits(out, h.out_port, t);
+  if (outputs.head_vc(h, out) < 0) {
+    if (!out.returning.empty()) return out.returning.front().at;
+    outputs.wait_for_credits(h.out_port);
+    return sim::kNever;
+  }
+  return t + cfg_.clock.period_ps;
 }
 
 }  // namespace kairo::router

@@ -32,11 +32,17 @@ class SwitchAllocation {
 
   Allocator& allocator() { return *allocator_; }
   // One round at t: depart(input port, input VC, downstream VC) for each
-  // winner, input by input (a winner's departure changes only its own input).
+  // winner, input by input (a winner's departure changes only its own
+  // input). Returns the earliest time a head that did not request could be
+  // allocated (kNever: none can until a credit comes back to an output
+  // marked a credit waiter).
   template <class Depart>
-  void round(sim::Time t, Depart&& depart);
-  // The earliest time a waiting head could be allocated (kNever: none can
-  // until a credit comes back to an output marked a credit waiter).
+  sim::Time round(sim::Time t, Depart&& depart);
+  // After the round at t, when heads remain: `wake` lowered to the earliest
+  // time a head that requested (a loser, or a winner's successor) could be.
+  sim::Time requesters_wake(sim::Time t, sim::Time wake);
+  // The earliest time any waiting head could be allocated, every head looked
+  // at in the state after the round at t (kNever as for round).
   sim::Time next_wake(sim::Time t);
 
  private:
@@ -44,8 +50,11 @@ class SwitchAllocation {
     int input, vc, output;
     std::uint64_t age;
   };
-  // This round's requests, into requests_; how many.
-  int request(sim::Time t);
+  // This round's requests, into requests_; how many. The heads that do not
+  // request lower `wake` to when they could.
+  int request(sim::Time t, sim::Time& wake);
+  // When the head of input VC idx could be allocated, from the state at t.
+  sim::Time head_wake(int idx, sim::Time t);
   int chosen_vc(int in, int vc) const { return inputs_[inputs_.index(in, vc)].head.chosen_vc; }
 
   const RouterConfig& cfg_;
@@ -57,11 +66,19 @@ class SwitchAllocation {
   // This round's requests: one array for every router (rounds never overlap:
   // the simulation runs on one thread), sized for the largest.
   static inline std::vector<Request> requests_;
+  static inline int requested_ = 0;  // the last round's requests
 };
 
+// A head that did not request keeps the wake the scan gave it: a departure
+// only makes an input or output busier or takes credits, so the time stays a
+// lower bound of when it can go, and a round that finds it still waiting
+// looks again. The heads that requested are looked at after the departures
+// (requesters_wake: a loser may find its input or output taken; a winner's VC
+// has a new head).
 template <class Depart>
-inline void SwitchAllocation::round(sim::Time t, Depart&& depart) {
-  const int n = request(t);
+inline sim::Time SwitchAllocation::round(sim::Time t, Depart&& depart) {
+  sim::Time wake = sim::kNever;
+  const int n = requested_ = request(t, wake);
   if (n == 1) {
     const Request& r = requests_[0];
     allocator_->allocate_single(r.input, r.vc, r.output, r.age);
@@ -77,6 +94,18 @@ inline void SwitchAllocation::round(sim::Time t, Depart&& depart) {
       if (vc >= 0) depart(in, vc, chosen_vc(in, vc));
     }
   }
+  return wake;
+}
+
+inline sim::Time SwitchAllocation::requesters_wake(sim::Time t, sim::Time wake) {
+  for (int k = 0; k < requested_; ++k) {
+    const int idx = inputs_.index(requests_[k].input, requests_[k].vc);
+    if (!inputs_[idx].fifo.empty()) {
+      const sim::Time when = head_wake(idx, t);
+      if (when < wake) wake = when;
+    }
+  }
+  return wake;
 }
 
 }  // namespace kairo::router
