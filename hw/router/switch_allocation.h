@@ -74,7 +74,8 @@ class SwitchAllocation {
 // lower bound of when it can go, and a round that finds it still waiting
 // looks again. The heads that requested are looked at after the departures
 // (requesters_wake: a loser may find its input or output taken; a winner's VC
-// has a new head).
+// has a new head). The exception, a wormhole tail letting its downstream VC
+// go, makes the router look at every head again (next_wake).
 template <class Depart>
 inline sim::Time SwitchAllocation::round(sim::Time t, Depart&& depart) {
   sim::Time wake = sim::kNever;

@@ -41,8 +41,8 @@ std::vector<Edge> edges(const sim::Trace& trace, const std::string& name) {
 // winner but must wait for the winner's credits to come back from node 2.
 TEST(CreditStall, RisesWhenTheOutputIsFreeAndFallsWhenTheCreditsComeBack) {
   const auto p = platforms::load_platform(
-      "mesh-8x8", {"router.vcs=1", "router.vc_buffer_flits=4", "router.max_packet_flits=4",
-                   "router.cable_latency=40ns"});
+      "mesh-8x8",
+      {"router.vcs=1", "router.vc_buffer_flits=4", "router.max_packet_flits=4", "router.cable_latency=40ns"});
   const auto& rp = p.router;
   const Time period = rp.clock_period_ps(), st = period * Time(rp.switch_traversal_cycles);
   const Time pipe = period * Time(rp.routing_cycles + rp.vc_alloc_cycles + rp.sw_alloc_cycles);
@@ -87,7 +87,8 @@ TEST(CreditStall, RisesWhenTheOutputIsFreeAndFallsWhenTheCreditsComeBack) {
   // vc0_credits: +4 returned and -4 taken by the loser at that instant).
   bool returned = false;
   for (const auto& c : trace.changes())
-    if (trace.name(c.s) == port + "vc0_credits" && c.t == stall[2].t && std::int64_t(c.v) == 4) returned = true;
+    if (trace.name(c.s) == port + "vc0_credits" && c.t == stall[2].t && std::int64_t(c.v) == 4)
+      returned = true;
   EXPECT_TRUE(returned);
 }
 
