@@ -23,7 +23,6 @@ SwitchAllocation::SwitchAllocation(const RouterConfig& cfg, InputUnit& inputs, O
 int SwitchAllocation::request(Time t, Time& wake) {
   InputUnit& inputs = inputs_;
   OutputUnit& outputs = outputs_;
-  const Time st = cfg_.traversal_ps;
   int n = 0;
   const std::uint64_t port_mask = inputs.port_mask();  // one input's VC bits
   const bool by_age = allocator_->uses_age();
@@ -43,7 +42,7 @@ int SwitchAllocation::request(Time t, Time& wake) {
         // The input forwards another packet: each of its heads (this one and
         // the rest of its port's) can go when it is through the pipeline and
         // the input is free, whichever is later.
-        const Time free = cfg_.clock.floor(in_port.in_busy_until - st);
+        const Time free = free_from(in_port.in_busy_until);
         const std::uint64_t group = bits & (port_mask << (inputs.index(in, 0) & 63));
         bits &= ~group;
         for (std::uint64_t g = group; g; g &= g - 1) {
@@ -65,7 +64,7 @@ int SwitchAllocation::request(Time t, Time& wake) {
       } else {
         Port& out = outputs[h.out_port];
         if (!outputs.output_free(out, t)) {
-          const Time when = cfg_.clock.floor(out.out.free_at - st);
+          const Time when = free_from(out.out.free_at);
           if (when < wake) wake = when;
           continue;
         }
@@ -73,10 +72,8 @@ int SwitchAllocation::request(Time t, Time& wake) {
         ov = outputs.head_vc(h, out);
         if (ov < 0) {
           if (trace_.on()) trace_.short_of_credits(in, vc, h.out_port, t);
-          if (!out.returning.empty()) {
-            if (out.returning.front().at < wake) wake = out.returning.front().at;
-          } else
-            outputs.wait_for_credits(h.out_port);
+          const Time when = credit_wake(out, h.out_port);
+          if (when < wake) wake = when;
           continue;
         }
         if (trace_.on()) trace_.has_credits(in, vc, h.out_port);
@@ -107,20 +104,15 @@ Time SwitchAllocation::next_wake(Time t) {
 Time SwitchAllocation::head_wake(int idx, Time t) {
   InputUnit& inputs = inputs_;
   OutputUnit& outputs = outputs_;
-  const Time st = cfg_.traversal_ps;
   const Head& h = inputs[idx].head;
   if (h.ready_ps > t) return h.ready_ps;
   const Port& in = outputs[inputs.port_of(idx)];
-  if (!outputs.input_free(in, t)) return cfg_.clock.floor(in.in_busy_until - st);
+  if (!outputs.input_free(in, t)) return free_from(in.in_busy_until);
   if (h.adaptive) return ways_.option_wake(idx, t);
   Port& out = outputs[h.out_port];
-  if (!outputs.output_free(out, t)) return cfg_.clock.floor(out.out.free_at - st);
+  if (!outputs.output_free(out, t)) return free_from(out.out.free_at);
   outputs.apply_credits(out, h.out_port, t);
-  if (outputs.head_vc(h, out) < 0) {
-    if (!out.returning.empty()) return out.returning.front().at;
-    outputs.wait_for_credits(h.out_port);
-    return sim::kNever;
-  }
+  if (outputs.head_vc(h, out) < 0) return credit_wake(out, h.out_port);
   return t + cfg_.clock.period_ps;
 }
 

@@ -55,6 +55,16 @@ class SwitchAllocation {
   int request(sim::Time t, sim::Time& wake);
   // When the head of input VC idx could be allocated, from the state at t.
   sim::Time head_wake(int idx, sim::Time t);
+  // The first cycle at which a packet allocated would find a unit busy until
+  // `busy_until` free once through the switch.
+  sim::Time free_from(sim::Time busy_until) const { return cfg_.clock.floor(busy_until - cfg_.traversal_ps); }
+  // A head short of credits on output `port`: the next credit on its way
+  // there, or kNever with the output marked a credit waiter.
+  sim::Time credit_wake(Port& out, int port) {
+    if (!out.returning.empty()) return out.returning.front().at;
+    outputs_.wait_for_credits(port);
+    return sim::kNever;
+  }
   int chosen_vc(int in, int vc) const { return inputs_[inputs_.index(in, vc)].head.chosen_vc; }
 
   const RouterConfig& cfg_;
