@@ -10,6 +10,7 @@
 #include "app/cmd_partition.h"
 #include "hw/common/topology.h"
 #include "hw/ocs/clos_fabric.h"
+#include "platforms/energy.h"
 #include "platforms/platform.h"
 #include "platforms/resolved.h"
 #include "platforms/switch_netlist.h"
@@ -42,6 +43,23 @@ std::string shape_of(const platforms::Platform& p) {
   std::string wraps;
   for (const auto& d : p.dims) wraps += fmt::format("{}{}", d.name, d.wrap ? "(torus) " : "(mesh) ");
   return s + "  " + wraps;
+}
+
+// One router's (or switch's) area, static power and energy per flit-hop
+// from the energy model (hw/common/energy.h) at the platform's technology.
+void print_router_cost(const platforms::Platform& p, int ports, const char* what) {
+  const hw::RouterCost c = hw::router_cost(p.energy, platforms::router_shape(p, ports));
+  const double link_pj = hw::link_cost(p.energy, p.router.flit_bytes * 8).flit_pj;
+  std::cout << fmt::format(
+      "  area       {:.4f} mm^2 per {} of {} ports (buffers {:.4f}, crossbar {:.4f}, allocator {:.4f}); "
+      "leakage {:.1f} mW\n",
+      c.area_um2() * 1e-6, what, ports, c.buffer_um2 * 1e-6, c.crossbar_um2 * 1e-6, c.allocator_um2 * 1e-6,
+      c.leak_w() * 1e3);
+  std::cout << fmt::format(
+      "  energy     {:.2f} pJ per flit-hop (buffer write {:.2f}, read {:.2f}, crossbar {:.2f}, link {:.2f}), "
+      "{:.2f} pJ per switch allocation, {:.2f} pJ per clock cycle; {} nm, {} V (energy.*)\n",
+      c.write_pj + c.read_pj + c.crossbar_pj + link_pj, c.write_pj, c.read_pj, c.crossbar_pj, link_pj,
+      c.arbitration_pj, c.clock_pj, p.energy.node_nm, p.energy.vdd);
 }
 
 // A switched fabric's shape from its netlist: switches, cables by class and
@@ -130,6 +148,14 @@ void check_switched(const platforms::Platform& p, bool ports) {
         "  routing    messages over {} to another edge switch may take the OCS; "
         "{} pathways; a closed circuit: {}\n",
         units::format_bytes(o.threshold_bytes), o.pathways, o.hold ? "hold" : "error");
+  }
+  {
+    const platforms::SwitchedFabric& f = p.fabric;
+    const int radix = p.kind == platforms::FabricKind::kDragonfly
+                          ? f.hosts_per_edge + f.group_routers - 1 + f.global_ports
+                      : f.levels > 0 ? f.radix
+                                     : f.hosts_per_edge + f.uplinks_per_edge;
+    print_router_cost(p, radix, p.kind == platforms::FabricKind::kDragonfly ? "router" : "edge switch");
   }
   if (ports)
     for (const auto& line : net.describe_ports()) std::cout << "  " << line << "\n";
@@ -231,6 +257,7 @@ int check(const std::string& name, const std::vector<std::string>& sets, bool po
     std::cout << fmt::format(
         "  memory     about {:.0f} MiB of host memory with its NICs and ranks (kairo run, size-only)\n",
         need / double(1 << 20));
+    print_router_cost(p, topo.num_link_ports() + p.router.network_interfaces, "router");
     print_alltoall_bounds(p, alltoall_bytes);
     if (part) print_partition(p, *part, method);
     return kExitOk;

@@ -76,7 +76,7 @@ int run_once(RunArgs& a) {
         cost = {std::chrono::duration<double>(t1 - t0).count(),
                 std::chrono::duration<double>(t2 - t0).count()};
         finish_outputs();
-        totals = run_totals(m);
+        totals = run_totals(m, &split->partition(), world.rank());
         split->gather(totals);
       } catch (const std::exception& e) {
         fail_in_parallel(e.what(), kExitSimFailure);

@@ -39,7 +39,7 @@ RunCost simulate(sim::Kernel& kernel, RunMachine& m, bool quiet,
           std::chrono::duration<double>(t2 - started).count()};
 }
 
-RunTotals run_totals(RunMachine& m) {
+RunTotals run_totals(RunMachine& m, const platforms::Partition* part, int rank) {
   const fw::Runtime& rt = *m.rt;
   const hw::NetworkActivity& act = m.machine.network().activity();
   RunTotals t;
@@ -53,6 +53,20 @@ RunTotals run_totals(RunMachine& m) {
   t.flit_hops = act.flit_hops;
   t.events = m.queue.events_processed();
   t.events_by_block = m.queue.events_by_block();
+  platforms::RdmaMachine& machine = m.machine;
+  const platforms::Platform& p = machine.network().platform();
+  platforms::add_network_dynamic(t.energy, machine.network(), p, m.queue.now(), part ? &part->owner : nullptr,
+                                 rank);
+  std::uint64_t dma = 0, commands = 0;
+  for (hw::NodeId n = 0; n < machine.nodes(); ++n) {
+    if (part && part->owner_of_host(n) != rank) continue;
+    for (int i = 0; i < machine.tnis_per_node(); ++i) {
+      const nic::TniCounters& c = machine.tni(n, i).counters();
+      dma += c.dma_bytes_read + c.dma_bytes_written, commands += c.commands;
+      t.dma_bytes_written += c.dma_bytes_written;
+    }
+  }
+  platforms::add_nic_energy(t.energy, p.energy, dma, commands);
   return t;
 }
 

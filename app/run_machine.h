@@ -4,6 +4,8 @@
 #include <chrono>
 
 #include "app/run_assembly.h"
+#include "platforms/energy.h"
+#include "platforms/partition.h"
 #include "sim/kernel.h"
 
 namespace kairo::app {
@@ -35,9 +37,13 @@ struct RunTotals {
   std::uint64_t in_network = 0;  // packets
   std::uint64_t packet_hops = 0, flit_hops = 0, events = 0;
   std::array<std::uint64_t, sim::kEventBlocks> events_by_block = {};  // indexed by sim::EventBlock
+  platforms::EnergyTally energy;        // dynamic: the routers', links' and NICs' (static: run_summary)
+  std::uint64_t dma_bytes_written = 0;  // the NICs' into node memory: the bytes the run delivered
   static constexpr std::size_t kUnfinishedShown = 8;
 };
-RunTotals run_totals(RunMachine& m);
+// With `part`, the energy counts only the routers and NICs process `rank`
+// owns (a split run's; SplitRun::gather adds them up).
+RunTotals run_totals(RunMachine& m, const platforms::Partition* part = nullptr, int rank = 0);
 
 // Why the run failed, said on stderr: a deadlock (the blocked ports and
 // VCs), a rank's program that threw, or ranks that never finished.

@@ -82,12 +82,18 @@ void SplitRun::run(bool quiet) {
 void SplitRun::gather(RunTotals& t) {
   // The counts that add up, the latest end, and the first ranks that failed
   // or never finished (process 0 keeps the lowest).
-  std::uint64_t* const counts[] = {&t.in_network, &t.packet_hops, &t.flit_hops, &t.events};
+  std::uint64_t* const counts[] = {&t.in_network, &t.packet_hops, &t.flit_hops, &t.events,
+                                   &t.dma_bytes_written};
   std::vector<std::uint64_t> sums;
   for (const std::uint64_t* c : counts) sums.push_back(*c);
   sums.insert(sums.end(), t.events_by_block.begin(), t.events_by_block.end());
   sums.push_back(std::uint64_t(t.finished));
+  const std::vector<std::uint64_t> energy = t.energy.flat();
+  sums.insert(sums.end(), energy.begin(), energy.end());
   world_.sum(sums);
+  t.energy = platforms::EnergyTally::from_flat(
+      std::vector<std::uint64_t>(sums.end() - std::ptrdiff_t(energy.size()), sums.end()));
+  sums.resize(sums.size() - energy.size());
   for (std::size_t k = 0; k < std::size(counts); ++k) *counts[k] = sums[k];
   std::copy_n(sums.begin() + std::ptrdiff_t(std::size(counts)), t.events_by_block.size(),
               t.events_by_block.begin());

@@ -46,6 +46,7 @@ class SplitRun {
   // totals become the run's, and its machine and workload take the others'
   // results (see the file comment).
   void gather(RunTotals& t);
+  const platforms::Partition& partition() const { return part_; }
   // The JSON's "parallel" object: the split's cost (not a simulated result).
   nlohmann::json report() const;
 

@@ -67,6 +67,15 @@ nlohmann::json run_summary(const RunArgs& a, const RunPlan& plan, RunMachine& m,
   j["measured_to_ns"] = double(o.end_ps) / 1000.0;
   j["details"] = o.details;
   j["nic_counters"] = platforms::nic_counter_summary(machine);
+  {  // static energy over the run (to the last program's end), beside the dynamic counted
+    platforms::EnergyTally energy = t.energy;
+    platforms::add_network_static(energy, machine.network(), plan.plat, t.finished_at);
+    if (platforms::OpticalNetwork* h = machine.network().optical())
+      platforms::add_ocs_energy(energy, plan.plat.energy, h->ocs().ports(),
+                                h->controller().reconfigurations(), t.finished_at);
+    j["energy"] =
+        platforms::energy_json(plan.plat, energy, t.finished_at, double(t.dma_bytes_written), "byte");
+  }
   j["network"] = {{"packets", j["nic_counters"]["packets_sent"]},
                   {"packet_hops", t.packet_hops},
                   {"flit_hops", t.flit_hops}};

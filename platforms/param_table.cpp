@@ -33,6 +33,7 @@ const std::vector<ParamInfo>& param_table() {
     add(rank_param_decls());
     add(ocs::ocs_param_decls());
     add(nic::nic_param_decls());
+    add(hw::energy_param_decls());
     return t;
   }();
   return table;

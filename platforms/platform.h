@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/common/energy.h"
 #include "hw/common/topology.h"
 #include "hw/nic/nic_params.h"
 #include "hw/ocs/ocs_params.h"
@@ -94,6 +95,7 @@ struct Platform {
   RouterParams router;            // the routers, or every switch of a switched fabric
   NicParams nic;                  // defaults when the file has no `nic:` section
   OcsParams ocs;                  // fat tree + OCS (hybrid); absent on other platforms
+  hw::EnergyParams energy;        // the technology and cost coefficients (energy:)
   bool has_nic = false;           // the file (or a --set nic.*) has a `nic:` section
   // ranks.map: the node each rank runs on; empty = rank r on node r, on every node.
   std::vector<hw::NodeId> rank_nodes;

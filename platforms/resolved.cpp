@@ -63,8 +63,8 @@ json typed(const sim::ParamDecl& d, const sim::ParamValue& v) {
       return ns(v.time);
     case ParamKind::kFrequency:
       return v.number / 1e6;
-    case ParamKind::kReal:
-      return v.number;
+    case ParamKind::kReal:  // below its bound: the block derives it ("= model")
+      return v.number < d.min_real ? json(d.deflt) : json(v.number);
     case ParamKind::kName:
       return v.choice >= 0 ? json(d.choices[std::size_t(v.choice)]) : json(nullptr);
     case ParamKind::kBool:
@@ -82,6 +82,7 @@ const void* owner_of(const Platform& p, const sim::ParamDecl& d) {
   if (t == typeid(RouterParams)) return &p.router;
   if (t == typeid(NicParams)) return &p.nic;
   if (t == typeid(OcsParams)) return &p.ocs;
+  if (t == typeid(hw::EnergyParams)) return &p.energy;
   if (t == typeid(Platform)) return &p;  // ranks.seed
   if (t == typeid(SwitchedFabric)) return &p.fabric;
   if (t == typeid(WanFlow)) return &p.fabric.wan_flow;

@@ -55,6 +55,7 @@ struct ParamDecl {
   long long min = 0, max = INT_MAX;                     // counts
   std::uint64_t min_bytes = 0, max_bytes = UINT64_MAX;  // sizes; min 0 = not checked
   double min_real = 0, max_real = 0;                    // kReal: (min_real, max_real]; max 0 = unbounded
+  bool min_inclusive = false;                           // kReal: [min_real, max_real]
   std::vector<std::string> choices;                     // names
   // The forms of the platform the key applies to, when not every form: a
   // router key of meshes and tori only ("mesh/torus"), or of meshes, tori

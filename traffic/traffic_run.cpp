@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "platforms/boundary.h"
+#include "platforms/energy.h"
 #include "platforms/ocs_boundary.h"
 #include "platforms/resolved.h"
 #include "sim/host_memory.h"
@@ -139,7 +140,9 @@ class PhaseClock : public sim::EventTarget {
   static constexpr std::uint64_t kDrainCheckCycles = 32;
   bool drain_limited = false;
   std::function<void(bool, sim::Time)> around_reset;  // TrafficOptions::around_reset
-  nlohmann::json ports;  // per port name: link counters over the measurement window
+  nlohmann::json ports;           // per port name: link counters over the measurement window
+  platforms::EnergyTally energy;  // the routers' and links' over the measurement window
+  sim::Time energy_window = 0;
   std::uint64_t window_link_flits = 0;
   PhaseClock(TrafficContext& ctx, platforms::Network& net, const platforms::Partition* part,
              const TrafficOptions& o)
@@ -168,6 +171,7 @@ class PhaseClock : public sim::EventTarget {
       start_ = ctx_.queue->now();
       ctx_.measuring = true;
     } else if (kind == kMeasureEnd) {
+      tally_energy();
       summarize_ports();
       ctx_.measuring = false;
       ctx_.measure_done = true;
@@ -213,6 +217,23 @@ class PhaseClock : public sim::EventTarget {
     }
     ctx_.queue->at(ctx_.queue->now() + ctx_.clock.cycles(kDrainCheckCycles), sim::kPrioSync, this,
                    kDrainCheck);
+  }
+
+  // The routers' and links' energy over the measurement window, each
+  // process's own routers added over the processes.
+  void tally_energy() {
+    energy_window = ctx_.queue->now() - start_;
+    const platforms::Platform& p = net_.platform();
+    if (part_) {
+      sim::MpiWorld& world = sim::MpiWorld::get();
+      platforms::add_network_dynamic(energy, net_, p, ctx_.queue->now(), &part_->owner, world.rank());
+      std::vector<std::uint64_t> v = energy.flat();
+      world.sum(v);
+      energy = platforms::EnergyTally::from_flat(v);
+    } else {
+      platforms::add_network_dynamic(energy, net_, p, ctx_.queue->now());
+    }
+    platforms::add_network_static(energy, net_, p, energy_window);
   }
 
   // Per port name (mesh/torus: xp, xm, ..., ni0; switched fabrics: the port
@@ -563,6 +584,8 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
     r.json["drain_limited"] = phases.drain_limited;
     r.json["ports"] = phases.ports;
     r.json["window_link_flits"] = phases.window_link_flits;
+    r.json["energy"] = platforms::energy_json(plat, phases.energy, phases.energy_window,
+                                              double(ctx.stats.window_flits_delivered), "flit");
     r.json["drain_cycles"] = o.drain_cycles ? o.drain_cycles : o.warmup_cycles + o.measure_cycles;
     if (o.warmup_converge)
       r.json["warmup"] = {{"rule", "converge"},
@@ -570,6 +593,18 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
                           {"threshold", o.warmup_threshold},
                           {"converged", phases.warmup_converged},
                           {"cycles", phases.warmup_cycles_used}};
+  } else {  // a batch: the whole run, from time 0
+    platforms::EnergyTally energy;
+    const sim::Time end = part ? world.max(queue.now()) : queue.now();
+    platforms::add_network_dynamic(energy, net, plat, queue.now(), part ? &part->owner : nullptr,
+                                   world.rank());
+    if (part) {
+      std::vector<std::uint64_t> v = energy.flat();
+      world.sum(v);
+      energy = platforms::EnergyTally::from_flat(v);
+    }
+    platforms::add_network_static(energy, net, plat, end);
+    r.json["energy"] = platforms::energy_json(plat, energy, end, double(ctx.stats.flits_delivered), "flit");
   }
   r.deadlock = deadlock;
   r.blocked = net.watchdog().blocked();

@@ -16,8 +16,8 @@ namespace kairo::platforms {
 namespace yaml {
 
 namespace {
-const std::vector<std::string> kTopKeys = {"name", "description", "topology", "router",
-                                           "nic",  "links",       "ranks",    "ocs"};
+const std::vector<std::string> kTopKeys = {"name",  "description", "topology", "router", "nic",
+                                           "links", "ranks",       "ocs",      "energy"};
 }  // namespace
 
 std::string join(const std::vector<std::string>& v, const char* sep) {
@@ -233,9 +233,11 @@ sim::ParamValue Reader::read_value(const YAML::Node& n, const sim::ParamDecl& d,
     case K::kReal: {
       note(key, n);
       const bool most = d.max_real > d.min_real;
-      if (!n.IsScalar() || !YAML::convert<double>::decode(n, v.number) || !(v.number > d.min_real) ||
-          (most && v.number > d.max_real))
-        fail(key, fmt::format("expected a number > {}{}{}, got {}", d.min_real,
+      auto in_range = [&](double x) {
+        return (d.min_inclusive ? x >= d.min_real : x > d.min_real) && (!most || x <= d.max_real);
+      };
+      if (!n.IsScalar() || !YAML::convert<double>::decode(n, v.number) || !in_range(v.number))
+        fail(key, fmt::format("expected a number {} {}{}{}, got {}", d.min_inclusive ? ">=" : ">", d.min_real,
                               most ? fmt::format(" and at most {}", d.max_real) : "", what, describe(n)));
       break;
     }
@@ -336,6 +338,7 @@ Platform Reader::read(const YAML::Node& root) {
   } else {
     fit_default_mtu(pl);
   }
+  if (auto e = child(root, "energy")) read_energy(*e, pl.energy);
   record_sources(pl);
   return pl;
 }

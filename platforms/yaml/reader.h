@@ -126,6 +126,7 @@ class Reader {
                    RouterParams& p);
   void read_order(const YAML::Node& n, const std::vector<std::string>& names, RouterParams& p);
   void read_nic(const YAML::Node& n, NicParams& p);
+  void read_energy(const YAML::Node& n, hw::EnergyParams& p);
   void fit_default_mtu(Platform& pl);
   void record_sources(Platform& pl) const;
   void read_ocs(const YAML::Node& n, Platform& pl);

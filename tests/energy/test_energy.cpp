@@ -1,0 +1,183 @@
+// The energy model against DSENT, its laws, the `energy` object of kairo
+// traffic and kairo run, and bad energy keys.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "hw/common/energy.h"
+#include "tests/test_support.h"
+
+namespace kairo {
+namespace {
+
+// bench/data/dsent_45nm.csv: DSENT's router over 34 shapes (bench/dsent_reference.py).
+std::vector<std::map<std::string, std::string>> dsent_rows() {
+  std::ifstream in(std::string(KAIRO_SOURCE_DIR) + "/bench/data/dsent_45nm.csv");
+  std::vector<std::string> head;
+  std::vector<std::map<std::string, std::string>> rows;
+  std::string line;
+  auto split = [](const std::string& s) {
+    std::vector<std::string> v;
+    std::stringstream ss(s);
+    for (std::string f; std::getline(ss, f, ',');) v.push_back(f);
+    return v;
+  };
+  while (std::getline(in, line)) {
+    if (head.empty()) {
+      head = split(line);
+      continue;
+    }
+    const auto f = split(line);
+    std::map<std::string, std::string> r;
+    for (std::size_t i = 0; i < head.size() && i < f.size(); ++i) r[head[i]] = f[i];
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+double num(const std::map<std::string, std::string>& r, const char* k) { return std::stod(r.at(k)); }
+
+// Every DSENT shape at its own technology: per-event energies, leakage and
+// area by component within 10% at 45 nm (the fitted node), and within 20%
+// at 32 nm, reached by the scaling rules alone.
+TEST(EnergyModel, RouterMatchesDsentAtEveryShapeAndNode) {
+  const auto rows = dsent_rows();
+  ASSERT_EQ(rows.size(), 34u);
+  for (const auto& r : rows) {
+    const std::string tech = r.at("tech");
+    if (tech == "Bulk22LVT") continue;  // documented: 22 nm is outside the scaling's 20% (docs/energy.md)
+    hw::EnergyParams e;
+    e.node_nm = tech == "Bulk45LVT" ? 45 : 32;
+    e.vdd = tech == "Bulk45LVT" ? 1.0 : 0.9;
+    const double tol = tech == "Bulk45LVT" ? 0.10 : 0.20;
+    const hw::RouterCost c = hw::router_cost(e, {int(num(r, "ports")), int(num(r, "vcs")), int(num(r, "depth")),
+                                                 int(num(r, "flit_bits"))});
+    const std::string what = tech + " " + r.at("ports") + " ports " + r.at("flit_bits") + " bits " + r.at("vcs") +
+                             "x" + r.at("depth");
+    auto near = [&](double got, double want, const char* field) {
+      EXPECT_NEAR(got / want, 1.0, tol) << what << ": " << field << " " << got << " against DSENT's " << want;
+    };
+    near(c.write_pj, num(r, "write_pj"), "buffer write pJ");
+    near(c.read_pj, num(r, "read_pj"), "buffer read pJ");
+    near(c.crossbar_pj, num(r, "crossbar_pj"), "crossbar pJ");
+    near(c.arbitration_pj, num(r, "arbitrate1_pj") + num(r, "arbitrate2_pj"), "arbitration pJ");
+    near(c.clock_pj, num(r, "clock_pj"), "clock pJ");
+    near(c.buffer_leak_w * 1e3, num(r, "leak_buffer_mw"), "buffer leakage mW");
+    near(c.crossbar_leak_w * 1e3, num(r, "leak_crossbar_mw"), "crossbar leakage mW");
+    near(c.allocator_leak_w * 1e3, num(r, "leak_switch_allocator_mw"), "allocator leakage mW");
+    near(c.buffer_um2, num(r, "area_buffer_um2"), "buffer area");
+    // DSENT's 32 nm crossbar, wire-bound, keeps 0.885 of its 45 nm area (its
+    // global wires barely shrink); the model's area scales with the node's
+    // square (0.51) and is checked at 45 nm only (docs/energy.md).
+    if (tech == "Bulk45LVT") near(c.crossbar_um2, num(r, "area_crossbar_um2"), "crossbar area");
+    near(c.allocator_um2, num(r, "area_switch_allocator_um2"), "allocator area");
+  }
+}
+
+// Buffer area grows with VCs x depth and nothing else of the buffer: equal
+// steps of VCs x depth add equal area, whichever of the two makes them.
+TEST(EnergyModel, BufferAreaIsProportionalToVcsTimesDepth) {
+  const hw::EnergyParams e;
+  auto area = [&](int vcs, int depth) { return hw::router_cost(e, {5, vcs, depth, 64}).buffer_um2; };
+  const double step = area(2, 8) - area(1, 8);  // 8 entries more
+  EXPECT_NEAR(area(4, 4) - area(2, 4), step, 1e-9 * step);
+  EXPECT_NEAR(area(1, 16) - area(1, 8), step, 1e-9 * step);
+  EXPECT_NEAR((area(8, 8) - area(1, 8)) / step, (64.0 - 8.0) / 8.0, 1e-9);
+}
+
+// A link's energy per flit is the wire model's: bits x C x L x V^2 / 4.
+TEST(EnergyModel, LinkEnergyFollowsTheWireModel) {
+  hw::EnergyParams e;
+  e.wire_ff_per_mm = 200, e.link_length_mm = 2.5, e.vdd = 0.8;
+  EXPECT_NEAR(hw::link_cost(e, 128).flit_pj, 128 * 200e-3 * 2.5 * 0.64 / 4, 1e-12);
+  e.link_pj_per_mm = 3;  // a given coefficient replaces the model
+  EXPECT_NEAR(hw::link_cost(e, 128).flit_pj, 3 * 2.5, 1e-12);
+}
+
+std::vector<std::string> words(const std::string& s) {
+  std::vector<std::string> v;
+  std::stringstream ss(s);
+  for (std::string w; ss >> w;) v.push_back(w);
+  return v;
+}
+
+// kairo with `args` and a JSON summary: the summary, after checking it exited 0.
+nlohmann::json kairo_json(const std::string& args) {
+  const std::string path = test::temp_dir() + "/run.json";
+  std::vector<std::string> argv = words(args);
+  argv.insert(argv.end(), {"--quiet", "--json", path});
+  const test::CommandResult r = test::run_kairo(argv);
+  EXPECT_EQ(r.exit_code, 0) << args << ": " << r.err;
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+nlohmann::json traffic(const std::string& args) { return kairo_json("traffic mesh-8x8 " + args); }
+
+// With every coefficient but the link's set to zero, the dynamic energy is
+// the flits that crossed links times the link's energy per flit: it follows
+// the flit-hops of the load, and the static energy the window's length.
+TEST(EnergyTraffic, DynamicEnergyFollowsFlitHopsAndStaticEnergyTheWindow) {
+  const std::string only_links =
+      "--set energy.buffer_write=0 --set energy.buffer_read=0 --set energy.crossbar=0 --set energy.arbitration=0 "
+      "--set energy.clock=0 --set energy.link=2 --set energy.link_length=1.5 --warmup-cycles 500 ";
+  for (const char* rate : {"0.05", "0.2"}) {
+    const auto j = traffic(only_links + "--measure-cycles 2000 --rate " + rate);
+    const double flits = j["window_link_flits"];
+    ASSERT_GT(flits, 0);
+    EXPECT_NEAR(double(j["energy"]["total_dynamic_j"]), flits * 2 * 1.5 * 1e-12, 64 * 1e-15) << "rate " << rate;
+  }
+  const auto a = traffic("--rate 0.1 --warmup-cycles 500 --measure-cycles 2000");
+  const auto b = traffic("--rate 0.1 --warmup-cycles 500 --measure-cycles 4000");
+  EXPECT_NEAR(double(b["energy"]["total_static_j"]) / double(a["energy"]["total_static_j"]), 2.0, 1e-6);
+  EXPECT_NEAR(double(b["energy"]["dynamic_j"]["clock"]) / double(a["energy"]["dynamic_j"]["clock"]), 2.0, 1e-6);
+  // The classes add up to the totals, and the average power is energy over time.
+  double dyn = 0;
+  for (const auto& [k, v] : a["energy"]["dynamic_j"].items()) dyn += double(v);
+  EXPECT_NEAR(dyn, double(a["energy"]["total_dynamic_j"]), 1e-15 * 16);
+  EXPECT_NEAR(double(a["energy"]["average_w"]),
+              double(a["energy"]["total_j"]) / double(a["energy"]["window_s"]), 1e-9);
+}
+
+// kairo run: the NICs' DMA energy is their bytes moved times energy.dma
+// plus their commands times energy.nic_command (a 4 KiB put: 4096 bytes
+// read at the initiator, 4096 written at the target).
+TEST(EnergyRun, NicEnergyIsDmaBytesAndCommandsTimesTheirCoefficients) {
+  const auto j = kairo_json(
+      "run mesh-8x8 --workload pingpong --param size=4KiB "
+      "--set energy.dma=2 --set energy.nic_command=1000");
+  const auto& c = j["nic_counters"];
+  const double bytes = double(c["dma_bytes_read"]) + double(c["dma_bytes_written"]);
+  const double commands = double(c["commands"]);
+  ASSERT_GT(bytes, 0);
+  EXPECT_NEAR(double(j["energy"]["dynamic_j"]["nic"]), (bytes * 2 + commands * 1000) * 1e-12, 1e-15);
+  EXPECT_EQ(double(j["energy"]["delivered_bytes"]), double(c["dma_bytes_written"]));
+}
+
+// Bad coefficients and unknown keys: exit 2, naming the key and the range.
+TEST(EnergyBadInput, NegativeAbsurdAndUnknownKeysAreRefusedByName) {
+  struct Case {
+    std::string set, want;
+  };
+  const std::vector<Case> cases = {
+      {"energy.vdd=-1", "energy.vdd: expected a number > 0 and at most 5"},
+      {"energy.node=1e9", "energy.node: expected a number > 1 and at most 1000"},
+      {"energy.buffer_write=-3", "energy.buffer_write: expected a number >= 0 and at most 1000000"},
+      {"energy.link_length=abc", "energy.link_length: expected a number > 0"},
+      {"energy.leakage=1", "unknown key 'energy.leakage'"},
+  };
+  for (const Case& c : cases) {
+    const test::CommandResult r = test::run_kairo({"check", "mesh-8x8", "--set", c.set});
+    EXPECT_EQ(r.exit_code, 2) << c.set;
+    EXPECT_NE(r.err.find(c.want), std::string::npos) << c.set << ": " << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace kairo
