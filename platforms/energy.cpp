@@ -28,7 +28,8 @@ std::vector<std::uint64_t> EnergyTally::flat() const {
 
 EnergyTally EnergyTally::from_flat(const std::vector<std::uint64_t>& v) {
   EnergyTally t;
-  for (std::size_t c = 0; c < kEnergyClasses; ++c) t.dynamic_fj[c] = v[c], t.static_fj[c] = v[kEnergyClasses + c];
+  for (std::size_t c = 0; c < kEnergyClasses; ++c)
+    t.dynamic_fj[c] = v[c], t.static_fj[c] = v[kEnergyClasses + c];
   return t;
 }
 
@@ -46,7 +47,8 @@ void each_router(Network& net, const Platform& p, const std::vector<int>* owner,
   for (std::size_t i = 0; i < net.num_routers(); ++i) {
     if (owner && (*owner)[i] != rank) continue;
     router::Router& r = net.router_at(i);
-    if (r.num_ports() != last_ports) cost = hw::router_cost(p.energy, router_shape(p, last_ports = r.num_ports()));
+    if (r.num_ports() != last_ports)
+      cost = hw::router_cost(p.energy, router_shape(p, last_ports = r.num_ports()));
     f(r, cost);
   }
 }
@@ -86,8 +88,10 @@ void add_network_static(EnergyTally& t, Network& net, const Platform& p, sim::Ti
   });
 }
 
-void add_nic_energy(EnergyTally& t, const hw::EnergyParams& e, std::uint64_t dma_bytes, std::uint64_t commands) {
-  t.add(EnergyClass::kNic, (double(dma_bytes) * e.dma_pj_per_byte + double(commands) * e.command_pj) * 1e-12, 0);
+void add_nic_energy(EnergyTally& t, const hw::EnergyParams& e, std::uint64_t dma_bytes,
+                    std::uint64_t commands) {
+  t.add(EnergyClass::kNic, (double(dma_bytes) * e.dma_pj_per_byte + double(commands) * e.command_pj) * 1e-12,
+        0);
 }
 
 void add_ocs_energy(EnergyTally& t, const hw::EnergyParams& e, int ports, std::uint64_t reconfigurations,
@@ -131,21 +135,24 @@ nlohmann::json router_cost_json(const Platform& p, int ports) {
   const hw::RouterCost c = hw::router_cost(p.energy, router_shape(p, ports));
   const hw::LinkCost l = hw::link_cost(p.energy, p.router.flit_bytes * 8);
   return {{"ports", ports},
-          {"pj", {{"buffer_write", c.write_pj},
-                  {"buffer_read", c.read_pj},
-                  {"crossbar", c.crossbar_pj},
-                  {"arbitration", c.arbitration_pj},
-                  {"routing", c.routing_pj},
-                  {"clock_per_cycle", c.clock_pj},
-                  {"link_flit", l.flit_pj}}},
-          {"leakage_mw", {{"buffer", c.buffer_leak_w * 1e3},
-                          {"crossbar", c.crossbar_leak_w * 1e3},
-                          {"allocator", c.allocator_leak_w * 1e3},
-                          {"total", c.leak_w() * 1e3}}},
-          {"area_um2", {{"buffer", c.buffer_um2},
-                        {"crossbar", c.crossbar_um2},
-                        {"allocator", c.allocator_um2},
-                        {"total", c.area_um2()}}}};
+          {"pj",
+           {{"buffer_write", c.write_pj},
+            {"buffer_read", c.read_pj},
+            {"crossbar", c.crossbar_pj},
+            {"arbitration", c.arbitration_pj},
+            {"routing", c.routing_pj},
+            {"clock_per_cycle", c.clock_pj},
+            {"link_flit", l.flit_pj}}},
+          {"leakage_mw",
+           {{"buffer", c.buffer_leak_w * 1e3},
+            {"crossbar", c.crossbar_leak_w * 1e3},
+            {"allocator", c.allocator_leak_w * 1e3},
+            {"total", c.leak_w() * 1e3}}},
+          {"area_um2",
+           {{"buffer", c.buffer_um2},
+            {"crossbar", c.crossbar_um2},
+            {"allocator", c.allocator_um2},
+            {"total", c.area_um2()}}}};
 }
 
 }  // namespace kairo::platforms

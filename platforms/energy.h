@@ -8,9 +8,8 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "hw/common/energy.h"
 #include "platforms/network.h"
@@ -45,7 +44,8 @@ void add_network_dynamic(EnergyTally& t, Network& net, const Platform& p, sim::T
 // router's clock over `window` ps: they depend on time alone.
 void add_network_static(EnergyTally& t, Network& net, const Platform& p, sim::Time window);
 // The NICs' DMA (bytes read and written) and commands.
-void add_nic_energy(EnergyTally& t, const hw::EnergyParams& e, std::uint64_t dma_bytes, std::uint64_t commands);
+void add_nic_energy(EnergyTally& t, const hw::EnergyParams& e, std::uint64_t dma_bytes,
+                    std::uint64_t commands);
 // An optical circuit switch of `ports` ports over `window` ps, and its circuit changes.
 void add_ocs_energy(EnergyTally& t, const hw::EnergyParams& e, int ports, std::uint64_t reconfigurations,
                     sim::Time window);

@@ -48,10 +48,12 @@ const std::vector<sim::ParamDecl>& energy_param_decls() {
     unit(b.real("node", &P::node_nm, 1, 1000, "the process's feature size in nm",
                 "process node; energies scale with it, areas with its square"),
          "nm");
-    unit(b.real("vdd", &P::vdd, 0, 5, "the supply in volts", "supply voltage; energies scale with its square"),
-         "V");
+    unit(
+        b.real("vdd", &P::vdd, 0, 5, "the supply in volts", "supply voltage; energies scale with its square"),
+        "V");
     unit(b.real("wire_capacitance", &P::wire_ff_per_mm, 0, 10000, "fF per mm of wire",
-                "capacitance of a router-to-router wire per mm, repeaters included (DSENT 45 nm global wire: 157)"),
+                "capacitance of a router-to-router wire per mm, repeaters included (DSENT 45 nm global wire: "
+                "157)"),
          "fF/mm");
     unit(b.real("link_length", &P::link_length_mm, 0, 1e6, "mm of wire between two routers",
                 "length of a router-to-router link; its energy per flit grows with it"),
@@ -62,8 +64,9 @@ const std::vector<sim::ParamDecl>& energy_param_decls() {
     derived(b.real("buffer_read", &P::buffer_read_pj, 0, 1e6, "pJ per flit",
                    "energy of a flit read out of an input buffer"),
             "pJ");
-    derived(b.real("crossbar", &P::crossbar_pj, 0, 1e6, "pJ per flit", "energy of a flit through the crossbar"),
-            "pJ");
+    derived(
+        b.real("crossbar", &P::crossbar_pj, 0, 1e6, "pJ per flit", "energy of a flit through the crossbar"),
+        "pJ");
     derived(b.real("arbitration", &P::arbitration_pj, 0, 1e6, "pJ per packet and hop",
                    "energy of a packet's switch allocation (its input's and its output's arbiters)"),
             "pJ");
@@ -75,13 +78,14 @@ const std::vector<sim::ParamDecl>& energy_param_decls() {
                    "energy of a router's clock tree and pipeline registers per cycle, busy or idle"),
             "pJ");
     derived(b.real("router_leakage", &P::router_leakage_mw, 0, 1e6, "mW per router",
-                    "static power of a router (buffers, crossbar, allocator)"),
+                   "static power of a router (buffers, crossbar, allocator)"),
             "mW");
     derived(b.real("link", &P::link_pj_per_mm, 0, 1e6, "pJ per flit and mm",
                    "energy of a flit over 1 mm of link; = flit bits x wire_capacitance x vdd^2 / 4"),
             "pJ/mm");
     unit(b.real("dma", &P::dma_pj_per_byte, 0, 1e6, "pJ per byte",
-                "NIC DMA energy per byte read from or written to node memory (Horowitz 2014: 1.3 nJ per 64 bits)"),
+                "NIC DMA energy per byte read from or written to node memory (Horowitz 2014: 1.3 nJ per 64 "
+                "bits)"),
          "pJ")
         .min_inclusive = true;
     unit(b.real("nic_command", &P::command_pj, 0, 1e9, "pJ per command",
@@ -104,8 +108,8 @@ const std::vector<sim::ParamDecl>& energy_param_decls() {
 RouterCost router_cost(const EnergyParams& e, const RouterShape& s) {
   const Scale k = scale_of(e);
   const double p = s.ports, w = s.flit_bits, n = double(s.vcs) * s.buffer_flits;
-  const double arbiter_bits = pairs(s.vcs) + pairs(s.ports);               // one input and one output arbiter
-  const double allocator_bits = p * pairs(s.ports) + p * pairs(s.vcs);     // all of them
+  const double arbiter_bits = pairs(s.vcs) + pairs(s.ports);            // one input and one output arbiter
+  const double allocator_bits = p * pairs(s.ports) + p * pairs(s.vcs);  // all of them
   RouterCost c;
   c.write_pj = given_or(e.buffer_write_pj, k.dynamic * w * (0.013672 + 0.0015069 * n));
   c.read_pj = given_or(e.buffer_read_pj, k.dynamic * w * (0.0076242 + 0.0015791 * n));

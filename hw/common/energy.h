@@ -28,17 +28,17 @@ namespace kairo::hw {
 struct EnergyParams {
   static constexpr double kFromModel = -1;
   // Technology.
-  double node_nm = 45;                // energy.node
-  double vdd = 1.0;                   // energy.vdd
-  double wire_ff_per_mm = 157;        // energy.wire_capacitance: effective, repeaters included
-  double link_length_mm = 1.0;        // energy.link_length: router-to-router wire
+  double node_nm = 45;          // energy.node
+  double vdd = 1.0;             // energy.vdd
+  double wire_ff_per_mm = 157;  // energy.wire_capacitance: effective, repeaters included
+  double link_length_mm = 1.0;  // energy.link_length: router-to-router wire
   // Router, per event (pJ) and per cycle (pJ), and leakage (mW per router).
-  double buffer_write_pj = kFromModel;  // energy.buffer_write: a flit into an input buffer
-  double buffer_read_pj = kFromModel;   // energy.buffer_read: a flit out of it
-  double crossbar_pj = kFromModel;      // energy.crossbar: a flit through the crossbar
-  double arbitration_pj = kFromModel;   // energy.arbitration: a packet's switch allocation
-  double routing_pj = 0;                // energy.routing: a head's route computation
-  double clock_pj = kFromModel;         // energy.clock: the clock tree, per router cycle
+  double buffer_write_pj = kFromModel;    // energy.buffer_write: a flit into an input buffer
+  double buffer_read_pj = kFromModel;     // energy.buffer_read: a flit out of it
+  double crossbar_pj = kFromModel;        // energy.crossbar: a flit through the crossbar
+  double arbitration_pj = kFromModel;     // energy.arbitration: a packet's switch allocation
+  double routing_pj = 0;                  // energy.routing: a head's route computation
+  double clock_pj = kFromModel;           // energy.clock: the clock tree, per router cycle
   double router_leakage_mw = kFromModel;  // energy.router_leakage: the whole router
   // Link, per flit per mm (pJ).
   double link_pj_per_mm = kFromModel;  // energy.link
@@ -46,16 +46,16 @@ struct EnergyParams {
   double dma_pj_per_byte = 162.5;  // energy.dma: Horowitz 2014, 1.3 nJ per 64-bit DRAM access
   double command_pj = 10400;       // energy.nic_command: a 64-byte descriptor read from DRAM
   // Optical circuit switch.
-  double ocs_port_w = 0.24;                  // energy.ocs_port: static, per port (Farrington et al. 2010)
-  double ocs_reconfiguration_uj = 0.05;      // energy.ocs_reconfiguration: per circuit set up or torn down
+  double ocs_port_w = 0.24;              // energy.ocs_port: static, per port (Farrington et al. 2010)
+  double ocs_reconfiguration_uj = 0.05;  // energy.ocs_reconfiguration: per circuit set up or torn down
 };
 
 const std::vector<sim::ParamDecl>& energy_param_decls();
 
 // A router's shape, as the model sees it.
 struct RouterShape {
-  int ports = 5;        // input = output ports, network interfaces included
-  int vcs = 1;          // per port
+  int ports = 5;         // input = output ports, network interfaces included
+  int vcs = 1;           // per port
   int buffer_flits = 4;  // per VC
   int flit_bits = 64;
 };

@@ -56,10 +56,10 @@ TEST(EnergyModel, RouterMatchesDsentAtEveryShapeAndNode) {
     e.node_nm = tech == "Bulk45LVT" ? 45 : 32;
     e.vdd = tech == "Bulk45LVT" ? 1.0 : 0.9;
     const double tol = tech == "Bulk45LVT" ? 0.10 : 0.20;
-    const hw::RouterCost c = hw::router_cost(e, {int(num(r, "ports")), int(num(r, "vcs")), int(num(r, "depth")),
-                                                 int(num(r, "flit_bits"))});
-    const std::string what = tech + " " + r.at("ports") + " ports " + r.at("flit_bits") + " bits " + r.at("vcs") +
-                             "x" + r.at("depth");
+    const hw::RouterCost c = hw::router_cost(
+        e, {int(num(r, "ports")), int(num(r, "vcs")), int(num(r, "depth")), int(num(r, "flit_bits"))});
+    const std::string what = tech + " " + r.at("ports") + " ports " + r.at("flit_bits") + " bits " +
+                             r.at("vcs") + "x" + r.at("depth");
     auto near = [&](double got, double want, const char* field) {
       EXPECT_NEAR(got / want, 1.0, tol) << what << ": " << field << " " << got << " against DSENT's " << want;
     };
@@ -125,18 +125,21 @@ nlohmann::json traffic(const std::string& args) { return kairo_json("traffic mes
 // the flit-hops of the load, and the static energy the window's length.
 TEST(EnergyTraffic, DynamicEnergyFollowsFlitHopsAndStaticEnergyTheWindow) {
   const std::string only_links =
-      "--set energy.buffer_write=0 --set energy.buffer_read=0 --set energy.crossbar=0 --set energy.arbitration=0 "
+      "--set energy.buffer_write=0 --set energy.buffer_read=0 --set energy.crossbar=0 --set "
+      "energy.arbitration=0 "
       "--set energy.clock=0 --set energy.link=2 --set energy.link_length=1.5 --warmup-cycles 500 ";
   for (const char* rate : {"0.05", "0.2"}) {
     const auto j = traffic(only_links + "--measure-cycles 2000 --rate " + rate);
     const double flits = j["window_link_flits"];
     ASSERT_GT(flits, 0);
-    EXPECT_NEAR(double(j["energy"]["total_dynamic_j"]), flits * 2 * 1.5 * 1e-12, 64 * 1e-15) << "rate " << rate;
+    EXPECT_NEAR(double(j["energy"]["total_dynamic_j"]), flits * 2 * 1.5 * 1e-12, 64 * 1e-15)
+        << "rate " << rate;
   }
   const auto a = traffic("--rate 0.1 --warmup-cycles 500 --measure-cycles 2000");
   const auto b = traffic("--rate 0.1 --warmup-cycles 500 --measure-cycles 4000");
   EXPECT_NEAR(double(b["energy"]["total_static_j"]) / double(a["energy"]["total_static_j"]), 2.0, 1e-6);
-  EXPECT_NEAR(double(b["energy"]["dynamic_j"]["clock"]) / double(a["energy"]["dynamic_j"]["clock"]), 2.0, 1e-6);
+  EXPECT_NEAR(double(b["energy"]["dynamic_j"]["clock"]) / double(a["energy"]["dynamic_j"]["clock"]), 2.0,
+              1e-6);
   // The classes add up to the totals, and the average power is energy over time.
   double dyn = 0;
   for (const auto& [k, v] : a["energy"]["dynamic_j"].items()) dyn += double(v);
