@@ -70,9 +70,11 @@ void add_plot_command(CLI::App& app, int& exit_code) {
                 "JSON of kairo traffic --sweep or kairo run --param sizes=/--compare, or a sweep's CSV")
       ->required();
   c->add_option("--out", a->out, "the SVG file to write")->required();
-  c->add_option("--kind", a->kind,
-                "auto|latency|throughput|time-size: latency or accepted throughput against offered load, "
-                "time against message size (default: from the input)")
+  c->add_option(
+       "--kind", a->kind,
+       "auto|latency|throughput|energy|time-size: latency, accepted throughput or dynamic energy per "
+       "delivered flit against offered load, "
+       "time against message size (default: from the input)")
       ->capture_default_str();
   c->add_option(
       "--y-max", a->y_max,

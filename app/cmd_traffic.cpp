@@ -101,7 +101,7 @@ nlohmann::json sweep(const platforms::Platform& plat, TrafficArgs& a, int& code,
   nlohmann::json points = nlohmann::json::array();
   csv =
       "rate,offered_flits_per_node_cycle,accepted_flits_per_node_cycle,avg_packet_latency_cycles,"
-      "avg_network_latency_cycles,p99_latency_cycles,avg_hops,deadlock\n";
+      "avg_network_latency_cycles,p99_latency_cycles,avg_hops,deadlock,dynamic_pj_per_flit\n";
   double zero_load = 0, max_accepted = 0;
   nlohmann::json saturation = nullptr, last_stable = nullptr;
   const std::vector<nlohmann::json> results = sweep_points(plat, a, rates);
@@ -115,10 +115,11 @@ nlohmann::json sweep(const platforms::Platform& plat, TrafficArgs& a, int& code,
     double offered = p["offered_flits_per_node_cycle"], accepted = p["accepted_flits_per_node_cycle"];
     double lat = p["avg_packet_latency_cycles"];
     if (p["deadlock"] == true || p["packets_lost"] != 0) code = kExitSimFailure;
-    csv += fmt::format("{},{:.6f},{:.6f},{:.3f},{:.3f},{},{:.4f},{}\n", r, offered, accepted, lat,
-                       p["avg_network_latency_cycles"].get<double>(),
-                       p["latency_percentiles_cycles"]["p99"].get<std::uint64_t>(),
-                       p["avg_hops"].get<double>(), p["deadlock"].get<bool>());
+    csv +=
+        fmt::format("{},{:.6f},{:.6f},{:.3f},{:.3f},{},{:.4f},{},{:.3f}\n", r, offered, accepted, lat,
+                    p["avg_network_latency_cycles"].get<double>(),
+                    p["latency_percentiles_cycles"]["p99"].get<std::uint64_t>(), p["avg_hops"].get<double>(),
+                    p["deadlock"].get<bool>(), p["energy"]["dynamic_pj_per_flit"].get<double>());
     if (zero_load == 0) zero_load = lat;
     max_accepted = std::max(max_accepted, accepted);
     bool saturated = accepted < 0.95 * offered || lat > 3 * zero_load;
@@ -226,9 +227,9 @@ int run_traffic_command(TrafficArgs& a, const std::function<bool(const char*)>& 
     if (!a.plot_path.empty() && !several)
       throw std::invalid_argument("--plot: draws the points of --sweep, --compare, --saturation or --seeds");
     if (const plot::Kind k = plot::parse_kind(a.plot_kind, "--plot-kind");
-        k != plot::Kind::kLatency && k != plot::Kind::kThroughput)
-      throw std::invalid_argument("--plot-kind: a sweep draws latency or throughput, got '" + a.plot_kind +
-                                  "'");
+        k != plot::Kind::kLatency && k != plot::Kind::kThroughput && k != plot::Kind::kEnergy)
+      throw std::invalid_argument("--plot-kind: a sweep draws latency, throughput or energy, got '" +
+                                  a.plot_kind + "'");
     // Every output path is checked before anything runs (under mpirun by
     // process 0 alone, which writes them: two processes trying one new file
     // at once would see each other's).
@@ -388,8 +389,8 @@ void add_traffic_command(CLI::App& app, int& exit_code) {
   c->add_option("--plot", a->plot_path,
                 "with --sweep: draw latency against offered load (SVG) here (docs/plots.md)");
   c->add_option("--plot-kind", a->plot_kind,
-                "what --plot draws: latency (against offered load) or throughput (accepted against "
-                "offered, saturation marked)")
+                "what --plot draws: latency (against offered load), throughput (accepted against "
+                "offered, saturation marked) or energy (dynamic pJ per delivered flit against offered load)")
       ->capture_default_str();
   c->add_option("--set", a->sets, "override a platform parameter, key=value (repeatable)");
   c->add_option("--compare", a->compare,

@@ -25,6 +25,7 @@ json record_json(const RunRecord& r) {
           {"accepted", r.accepted},
           {"latency", r.latency},
           {"p99", r.p99},
+          {"pj_per_flit", r.pj_per_flit},
           {"deadlock", r.deadlock},
           {"drain_limited", r.drain_limited},
           {"lost", r.lost},
@@ -38,6 +39,7 @@ RunRecord record_from_json(const json& j) {
   r.p99 = j["p99"], r.deadlock = j["deadlock"], r.drain_limited = j["drain_limited"], r.lost = j["lost"];
   r.error = j["error"];
   r.warmup_unconverged = j.value("warmup_unconverged", false);
+  r.pj_per_flit = j.value("pj_per_flit", 0.0);  // kept by a build that reported no energy: 0
   return r;
 }
 
@@ -86,6 +88,9 @@ const Figure kAccepted{"accepted", "accepted (flits/node/cycle)"};
 const Figure kOffered{"offered", "offered (flits/node/cycle)"};
 const Figure kLatency{"avg_packet_latency_cycles", "average packet latency (cycles)"};
 const Figure kP99{"p99_latency_cycles", "p99 latency (cycles)"};
+const Figure kEnergy{"dynamic_pj_per_flit", "dynamic energy (pJ per delivered flit)"};
+const Figure kSatEnergy{"dynamic_pj_per_flit_at_saturation",
+                        "dynamic energy at the highest stable load (pJ/flit)"};
 
 // The rows of every configuration; `failed` when a run failed.
 json rows(const Spec& s, const std::vector<TaskResult>& results, const json& resolved, json& per_seed,
@@ -105,14 +110,16 @@ json rows(const Spec& s, const std::vector<TaskResult>& results, const json& res
     for (const TaskResult* t : mine)
       for (const auto& [rate, r] : t->runs) unsettled += r.warmup_unconverged;
     if (s.measure == Measure::kSaturation) {
-      std::vector<double> thr, rate, zero;
+      std::vector<double> thr, rate, zero, energy;
       for (const TaskResult* t : mine) {
         zero.push_back(t->runs.at(s.rule.low).latency);
         if (t->below_range) continue;  // no stable rate in the range: no saturation figure
         rate.push_back(t->lo);
         thr.push_back(t->runs.at(t->lo).accepted);
+        energy.push_back(t->runs.at(t->lo).pj_per_flit);
       }
-      json r = row(s, c, resolved[c], {{&kSatThroughput, thr}, {&kSatRate, rate}, {&kZeroLoad, zero}},
+      json r = row(s, c, resolved[c],
+                   {{&kSatThroughput, thr}, {&kSatRate, rate}, {&kZeroLoad, zero}, {&kSatEnergy, energy}},
                    mine.size());
       std::size_t above = 0;
       for (const TaskResult* t : mine) above += t->hi >= s.rule.high && !t->runs.count(s.rule.high);
@@ -127,14 +134,16 @@ json rows(const Spec& s, const std::vector<TaskResult>& results, const json& res
     } else {
       const std::vector<double> rates = s.measure == Measure::kRate ? std::vector<double>{s.rate} : s.rates;
       for (double rate : rates) {
-        std::vector<double> off, acc, lat, p99;
+        std::vector<double> off, acc, lat, p99, energy;
         for (const TaskResult* t : mine) {
           const RunRecord& r = t->runs.at(rate);
           off.push_back(r.offered), acc.push_back(r.accepted), lat.push_back(r.latency), p99.push_back(r.p99);
+          energy.push_back(r.pj_per_flit);
         }
-        out.push_back(row(s, c, resolved[c],
-                          {{&kOffered, off}, {&kAccepted, acc}, {&kLatency, lat}, {&kP99, p99}}, mine.size(),
-                          rate));
+        out.push_back(
+            row(s, c, resolved[c],
+                {{&kOffered, off}, {&kAccepted, acc}, {&kLatency, lat}, {&kP99, p99}, {&kEnergy, energy}},
+                mine.size(), rate));
         if (unsettled) out.back()["warmup_unconverged_runs"] = unsettled;
       }
     }
@@ -143,8 +152,8 @@ json rows(const Spec& s, const std::vector<TaskResult>& results, const json& res
 }
 
 std::vector<const Figure*> figures_of(Measure m) {
-  if (m == Measure::kSaturation) return {&kSatThroughput, &kSatRate, &kZeroLoad};
-  return {&kOffered, &kAccepted, &kLatency, &kP99};
+  if (m == Measure::kSaturation) return {&kSatThroughput, &kSatRate, &kZeroLoad, &kSatEnergy};
+  return {&kOffered, &kAccepted, &kLatency, &kP99, &kEnergy};
 }
 
 std::string csv_field(const std::string& v) {

@@ -18,6 +18,7 @@ namespace kairo::app::experiment {
 struct RunRecord {
   double rate = 0;  // offered load asked for
   double offered = 0, accepted = 0, latency = 0, p99 = 0;
+  double pj_per_flit = 0;  // dynamic energy per delivered flit (the run's energy object)
   bool deadlock = false, drain_limited = false, lost = false;
   bool warmup_unconverged = false;  // warmup_converge: the longest warm-up passed without settling
   std::string error;                // the run did not give a result

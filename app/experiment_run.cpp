@@ -51,6 +51,7 @@ RunRecord record_of(double rate, const json& j) {
   r.accepted = j.value("accepted_flits_per_node_cycle", 0.0);
   r.latency = j.value("avg_packet_latency_cycles", 0.0);
   r.p99 = double(j["latency_percentiles_cycles"].value("p99", std::uint64_t(0)));
+  if (j.contains("energy")) r.pj_per_flit = j["energy"].value("dynamic_pj_per_flit", 0.0);
   r.deadlock = j.value("deadlock", false);
   r.drain_limited = j.value("drain_limited", false);
   r.lost =

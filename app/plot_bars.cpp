@@ -103,6 +103,10 @@ std::string sweep_chart(const json& summary) {
                                  {"accepted_flits_per_node_cycle_ci95", ci(r["accepted"])},
                                  {"avg_packet_latency_cycles", r["avg_packet_latency_cycles"]["mean"]},
                                  {"avg_packet_latency_cycles_ci95", ci(r["avg_packet_latency_cycles"])}});
+    if (r.contains("dynamic_pj_per_flit")) {  // summaries written before energy was reported have none
+      it->data["sweep"].back()["dynamic_pj_per_flit"] = r["dynamic_pj_per_flit"]["mean"];
+      it->data["sweep"].back()["dynamic_pj_per_flit_ci95"] = ci(r["dynamic_pj_per_flit"]);
+    }
   }
   return render_svg(make_chart(inputs, Kind::kLatency));
 }

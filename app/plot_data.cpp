@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <numeric>
 #include <sstream>
@@ -26,6 +27,7 @@ struct Curve {
   std::vector<std::pair<std::string, std::string>> fields;  // key, legend text
   std::vector<double> rate, x, y, accepted;                 // accepted: traffic only
   std::vector<double> y_err, accepted_err;                  // 95% intervals (an experiment's means), else 0
+  std::vector<double> energy, energy_err;                   // dynamic pJ per delivered flit; NaN: not given
   const json* resolved = nullptr;                           // the run's resolved configuration, if it has one
 };
 
@@ -127,6 +129,14 @@ Curve traffic_curve(const Input& in, std::size_t index) {
     c.accepted.push_back(number(in, pts[i], "accepted_flits_per_node_cycle", where));
     c.y_err.push_back(optional_number(pts[i], "avg_packet_latency_cycles_ci95"));
     c.accepted_err.push_back(optional_number(pts[i], "accepted_flits_per_node_cycle_ci95"));
+    // A traffic point's energy object, or an experiment's mean; NaN when the JSON predates them.
+    const json& p = pts[i];
+    const bool run =
+        p.contains("energy") && p["energy"].is_object() && p["energy"].contains("dynamic_pj_per_flit");
+    c.energy.push_back(run ? number(in, p["energy"], "dynamic_pj_per_flit", where)
+                       : p.contains("dynamic_pj_per_flit") ? number(in, p, "dynamic_pj_per_flit", where)
+                                                           : std::nan(""));
+    c.energy_err.push_back(optional_number(p, "dynamic_pj_per_flit_ci95"));
   }
   return c;
 }
@@ -208,7 +218,10 @@ std::string source_name(Source s) {
 }
 
 std::string kind_name(Kind k) {
-  return k == Kind::kLatency ? "latency" : k == Kind::kThroughput ? "throughput" : "time-size";
+  return k == Kind::kLatency      ? "latency"
+         : k == Kind::kThroughput ? "throughput"
+         : k == Kind::kEnergy     ? "energy"
+                                  : "time-size";
 }
 
 // The chart's kind from the curves' sources; bad input names the file.
@@ -266,16 +279,23 @@ std::vector<std::string> labels(const std::vector<Input>& inputs, const std::vec
 Chart traffic_chart(const std::vector<Curve>& curves, Kind kind) {
   Chart ch;
   ch.x = {"offered load (flits/node/cycle)", Scale::kLinear, true};
-  const bool thr = kind == Kind::kThroughput;
-  ch.y = thr ? Axis{"accepted throughput (flits/node/cycle)", Scale::kLinear, true}
-             : Axis{"average packet latency (cycles)", Scale::kLinear, true};
+  const bool thr = kind == Kind::kThroughput, energy = kind == Kind::kEnergy;
+  ch.y = thr      ? Axis{"accepted throughput (flits/node/cycle)", Scale::kLinear, true}
+         : energy ? Axis{"dynamic energy (pJ per delivered flit)", Scale::kLinear, true}
+                  : Axis{"average packet latency (cycles)", Scale::kLinear, true};
   ch.diagonal = thr;
   ch.mark_legend = "saturation";
   bool any_mark = false;
   for (const Curve& c : curves) {
     Series s;
     for (std::size_t i = 0; i < c.x.size(); ++i)
-      s.points.push_back({c.x[i], thr ? c.accepted[i] : c.y[i], thr ? c.accepted_err[i] : c.y_err[i]});
+      s.points.push_back({c.x[i],
+                          thr      ? c.accepted[i]
+                          : energy ? c.energy[i]
+                                   : c.y[i],
+                          thr      ? c.accepted_err[i]
+                          : energy ? c.energy_err[i]
+                                   : c.y_err[i]});
     const int sat = saturation_index(c.x, c.accepted, c.y);
     if (sat >= 0) s.marked = std::size_t(sat);
     any_mark = any_mark || sat >= 0;
@@ -294,9 +314,10 @@ Kind parse_kind(const std::string& name, const std::string& option) {
   if (name == "auto") return Kind::kAuto;
   if (name == "latency") return Kind::kLatency;
   if (name == "throughput") return Kind::kThroughput;
+  if (name == "energy") return Kind::kEnergy;
   if (name == "time-size") return Kind::kTimeSize;
-  throw std::invalid_argument(option + ": expected auto, latency, throughput or time-size, got '" + name +
-                              "'");
+  throw std::invalid_argument(option + ": expected auto, latency, throughput, energy or time-size, got '" +
+                              name + "'");
 }
 
 int saturation_index(const std::vector<double>& offered, const std::vector<double>& accepted,
@@ -351,6 +372,14 @@ Chart make_chart(const std::vector<Input>& inputs, Kind kind, double y_max) {
     for (Curve& c : curves_of(inputs[i], i)) curves.push_back(std::move(c));
   resolved_fields(curves);
   kind = resolve_kind(inputs, curves, kind);
+  if (kind == Kind::kEnergy)
+    for (const Curve& c : curves)
+      for (std::size_t i = 0; i < c.energy.size(); ++i)
+        if (std::isnan(c.energy[i]))
+          bad(inputs[c.input],
+              fmt::format("--kind energy needs each sweep point's energy per flit; the point at "
+                          "offered load {} has none (a JSON written before runs reported energy)",
+                          c.x[i]));
   Chart ch;
   if (kind == Kind::kTimeSize) {
     ch.x = {"message size (bytes)", Scale::kLog, false};
@@ -368,6 +397,7 @@ Chart make_chart(const std::vector<Input>& inputs, Kind kind, double y_max) {
   for (std::size_t i = 0; i < curves.size(); ++i) ch.series[i].label = names[i];
   const std::string what = kind == Kind::kLatency      ? "latency against offered load"
                            : kind == Kind::kThroughput ? "accepted against offered throughput"
+                           : kind == Kind::kEnergy     ? "energy per flit against offered load"
                                                        : "time against message size";
   ch.title = title.empty() ? what : title + ": " + what;
   ch.y_max = y_max;

@@ -12,9 +12,9 @@
 
 namespace kairo::app::plot {
 
-enum class Kind { kAuto, kLatency, kThroughput, kTimeSize };
+enum class Kind { kAuto, kLatency, kThroughput, kEnergy, kTimeSize };
 
-// "auto", "latency", "throughput", "time-size"; throws std::invalid_argument naming `option`.
+// "auto", "latency", "throughput", "energy", "time-size"; throws std::invalid_argument naming `option`.
 Kind parse_kind(const std::string& name, const std::string& option = "--kind");
 
 struct Input {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -161,6 +162,68 @@ TEST(EnergyRun, NicEnergyIsDmaBytesAndCommandsTimesTheirCoefficients) {
   ASSERT_GT(bytes, 0);
   EXPECT_NEAR(double(j["energy"]["dynamic_j"]["nic"]), (bytes * 2 + commands * 1000) * 1e-12, 1e-15);
   EXPECT_EQ(double(j["energy"]["delivered_bytes"]), double(c["dma_bytes_written"]));
+}
+
+// A sweep's points each carry their energy, its table a column of it, and
+// `--plot-kind energy` / `kairo plot --kind energy` draw it against offered
+// load; a sweep without energy (an older JSON) is refused by name.
+TEST(EnergyOutputs, SweepsTablesAndPlotsCarryEnergyPerFlit) {
+  const std::string dir = test::temp_dir();
+  const auto j =
+      kairo_json("traffic mesh-8x8 --sweep 0.05,0.2 --warmup-cycles 500 --measure-cycles 1000 --csv " + dir +
+                 "/s.csv --plot " + dir + "/s.svg --plot-kind energy");
+  ASSERT_EQ(j["sweep"].size(), 2u);
+  std::ifstream csv(dir + "/s.csv");
+  std::string head, row;
+  std::getline(csv, head);
+  EXPECT_NE(head.find(",dynamic_pj_per_flit"), std::string::npos) << head;
+  for (const auto& p : j["sweep"]) {
+    std::getline(csv, row);
+    const double e = p["energy"]["dynamic_pj_per_flit"];
+    EXPECT_GT(e, 0);
+    EXPECT_NEAR(std::stod(row.substr(row.rfind(',') + 1)), e, 1e-3) << row;
+  }
+  std::ifstream svg(dir + "/s.svg");
+  const std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("pJ per delivered flit"), std::string::npos);
+
+  nlohmann::json old = j;
+  for (auto& p : old["sweep"]) p.erase("energy");
+  const std::string old_path = test::write_file(dir, "old.json", old.dump());
+  const test::CommandResult r =
+      test::run_kairo({"plot", old_path, "--kind", "energy", "--out", dir + "/o.svg"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("old.json"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("energy"), std::string::npos) << r.err;
+}
+
+// An experiment's rows report the mean energy per flit of their seeds' runs.
+TEST(EnergyOutputs, ExperimentRowsAverageTheirRunsEnergyPerFlit) {
+  const std::string dir = test::temp_dir();
+  const std::string file = test::write_file(dir, "e.yaml",
+                                            "platform: mesh-8x8\n"
+                                            "traffic: {warmup_cycles: 500, measure_cycles: 1000}\n"
+                                            "grid: {router.vcs: [2, 4]}\n"
+                                            "measure: {kind: rate, rate: 0.1}\n"
+                                            "seeds: 2\n"
+                                            "outputs: {dir: " +
+                                                dir + "/out}\n");
+  const test::CommandResult r = test::run_kairo({"experiment", file, "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(dir + "/out/summary.json");
+  const auto s = nlohmann::json::parse(in);
+  ASSERT_EQ(s["rows"].size(), 2u);
+  for (const auto& row : s["rows"]) {
+    double sum = 0;
+    int n = 0;
+    for (const auto& run : s["runs"])
+      if (run["configuration"] == row["configuration"]) sum += double(run["run"]["pj_per_flit"]), ++n;
+    ASSERT_EQ(n, 2);
+    EXPECT_NEAR(double(row["dynamic_pj_per_flit"]["mean"]), sum / n, 1e-9 * sum);
+  }
+  // More VCs, deeper buffers: more energy per flit at the same load.
+  EXPECT_GT(double(s["rows"][1]["dynamic_pj_per_flit"]["mean"]),
+            double(s["rows"][0]["dynamic_pj_per_flit"]["mean"]));
 }
 
 // Bad coefficients and unknown keys: exit 2, naming the key and the range.
