@@ -123,6 +123,13 @@ int render_views(const std::string& in, const std::string& dir, const std::strin
                     topo_svg(pic, m.util[initial], run + "utilization in " + when, util_metric(), ""));
     write_text_file(dir + "/topology_stall.svg",
                     topo_svg(pic, m.stall[initial], run + "stall in " + when, stall_metric(), ""));
+    if (!m.power.empty()) {  // a log with the energy column: the power view beside utilization
+      write_text_file(dir + "/timeseries_power.svg",
+                      timeseries_svg(m, series(m, m.power), power_metric(m.power_max_mw)));
+      write_text_file(dir + "/topology_power.svg",
+                      topo_svg(pic, m.power[initial], run + "dynamic power in " + when,
+                               power_metric(m.power_max_mw), ""));
+    }
     // One picture per dimension: the first three on the folded view, the
     // folded ones (Tofu's A, B, C) on every group folded onto one, where
     // their links are drawn (the folded view has none of them).

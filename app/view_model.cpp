@@ -130,7 +130,7 @@ Model build(const platforms::CounterLogData& d) {
   static const platforms::CounterTable kNone;
   const int lt = d.table_index("link");
   const platforms::CounterTable& links = lt < 0 ? kNone : d.tables[std::size_t(lt)];
-  const int busy = links.field("busy_ps");
+  const int busy = links.field("busy_ps"), energy = links.field("energy_fj");
   std::vector<std::size_t> zero;
   for (int v = 0; v < d.vcs; ++v)
     if (const int k = links.field("zero_credit_ps_vc" + std::to_string(v)); k >= 0)
@@ -189,7 +189,18 @@ Model build(const platforms::CounterLogData& d) {
     }
     m.util.push_back(std::move(u));
     m.stall.push_back(std::move(s));
+    if (energy < 0) continue;
+    std::vector<float> p(L, 0.f);
+    for (const auto& [i, f] : iv.of(lt)) {
+      const double mw = double(f[std::size_t(energy)]) / len;  // fJ per ps = mW
+      p[i] = float(mw);
+      m.power_max_mw = std::max(m.power_max_mw, mw);
+    }
+    m.power.push_back(std::move(p));
   }
+  if (m.power_max_mw > 0)
+    for (auto& p : m.power)
+      for (float& x : p) x = float(double(x) / m.power_max_mw);
   return m;
 }
 

@@ -23,6 +23,11 @@ struct Model {
   std::vector<double> start_s, seconds;  // per interval: simulated start and length in s
   // per interval, per link: utilization and stall in [0, 1]
   std::vector<std::vector<float>> util, stall;
+  // per interval, per link: dynamic power (the link table's energy_fj over
+  // the interval) over the highest of any link and interval, power_max_mw;
+  // empty when the log has no energy column (written before it had one)
+  std::vector<std::vector<float>> power;
+  double power_max_mw = 0;
   double interval_s = 0;  // the log's interval
   int vcs = 1;
 };

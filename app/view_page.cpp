@@ -25,6 +25,9 @@ std::string html_page(const Model& m, const std::map<std::string, Series>& us,
   data["time"] = {{"unit", unit}, {"scale", scale}};
   data["metrics"] = {{"util", {util_metric().name, util_metric().ratio}},
                      {"stall", {stall_metric().name, stall_metric().ratio}}};
+  const bool power = !m.power.empty();
+  if (power)
+    data["metrics"]["power"] = {power_metric(m.power_max_mw).name, power_metric(m.power_max_mw).ratio};
   data["picture"] = {
       {"width", pic.width}, {"height", pic.height}, {"stroke", pic.stroke}, {"caption", pic.caption}};
   for (const auto& l : pic.labels) data["picture"]["labels"].push_back({l.x, l.y, l.text});
@@ -33,13 +36,17 @@ std::string html_page(const Model& m, const std::map<std::string, Series>& us,
     data["util"][g] = {{"max", us.at(g).max}, {"avg", us.at(g).avg}};
     data["stall"][g] = {{"max", ss.at(g).max}, {"avg", ss.at(g).avg}};
   }
+  if (power)
+    for (const auto& [g, s] : series(m, m.power)) data["power"][g] = {{"max", s.max}, {"avg", s.avg}};
   nlohmann::json sj = nlohmann::json::array();
   for (const auto& s : pic.segs) {
-    std::vector<double> u, st;
+    std::vector<double> u, st, pw;
     for (std::size_t t = 0; t < m.util.size(); ++t)
       u.push_back(seg_value(s, m.util[t])), st.push_back(seg_value(s, m.stall[t]));
+    for (const auto& p : m.power) pw.push_back(seg_value(s, p));
     sj.push_back(
         {{"x1", s.x1}, {"y1", s.y1}, {"x2", s.x2}, {"y2", s.y2}, {"g", s.group}, {"u", u}, {"s", st}});
+    if (power) sj.back()["p"] = pw;
   }
   data["segments"] = sj;
   data["initial"] = initial;

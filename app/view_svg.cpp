@@ -58,6 +58,9 @@ std::string colour(double x) {
 
 Metric util_metric() { return {"utilization", "busy time / interval"}; }
 Metric stall_metric() { return {"stall", "zero-credit time per VC / interval"}; }
+Metric power_metric(double max_mw) {
+  return {"power", fmt::format("dynamic power / the highest link's, {:.4g} mW", max_mw)};
+}
 
 std::string timeseries_svg(const Model& m, const std::map<std::string, Series>& s, const Metric& what) {
   const int W = 900, H = 90, gap = 12, top = 48, x0 = 84, w = W - x0 - 20;

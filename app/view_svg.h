@@ -19,6 +19,8 @@ struct Metric {
 };
 Metric util_metric();
 Metric stall_metric();
+// Dynamic power, as a share of the log's highest (`max_mw`).
+Metric power_metric(double max_mw);
 
 // Per group, the maximum (red) and the average (green) of a metric per
 // interval, against simulated time, with axes and a legend.

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <set>
 #include <unordered_map>
@@ -12,6 +13,7 @@
 #include "hw/ocs/ocs_fabric.h"
 #include "hw/ocs/ocs_observe.h"
 #include "hw/router/router_observe.h"
+#include "platforms/energy.h"
 #include "platforms/network.h"
 #include "platforms/tracing.h"
 
@@ -83,16 +85,64 @@ std::shared_ptr<Links> port_rows(Network& net, Which which) {
   return shared;
 }
 
+// A port's dynamic energy per event (pJ), for the link table's energy_fj
+// column: what its flits, packets and heads cost, from the energy model
+// (platforms/energy.h) of a router of its size.
+struct PortEnergy {
+  double in_flit = 0, out_flit = 0, allocation = 0, head = 0, link_flit = 0;
+};
+
+// The energy model's costs per router port count (a fat tree's edge and
+// spine switches differ), computed once.
+std::shared_ptr<std::vector<PortEnergy>> port_energies(Network& net) {
+  auto costs = std::make_shared<std::vector<PortEnergy>>();
+  const Platform& p = net.platform();
+  const double link = hw::link_cost(p.energy, p.router.flit_bytes * 8).flit_pj;
+  for (std::size_t i = 0; i < net.num_routers(); ++i) {
+    const std::size_t ports = std::size_t(net.router_at(i).num_ports());
+    if (ports < costs->size() && (*costs)[ports].out_flit > 0) continue;
+    if (costs->size() <= ports) costs->resize(ports + 1);
+    const hw::RouterCost c = hw::router_cost(p.energy, router_shape(p, int(ports)));
+    (*costs)[ports] = {c.write_pj, c.read_pj + c.crossbar_pj, c.arbitration_pj, c.routing_pj, link};
+  }
+  return costs;
+}
+
+// The link table's energy column, on router ports and optical ports alike.
+observe::Counter energy_counter() {
+  return {"energy_fj",
+          "fJ",
+          "energy this port spent: a router port's dynamic energy (buffer writes of the flits in, reads and "
+          "crossbar of the flits out, switch allocations, route computations, the link's flits); an optical "
+          "port's static power over the time",
+          observe::Kind::kTotal,
+          observe::kInLog,
+          ""};
+}
+
 observe::CounterSet router_ports(Network& net, int vcs) {
   auto shared = port_rows(net, [](const router::Router&) { return true; });
+  auto costs = port_energies(net);
   observe::CounterSet s;
   s.table = "link";
   s.scope = "rtr";
   s.counters = router::port_counters(vcs);
+  // The port's dynamic energy (docs/energy.md): written, like the counts it
+  // comes from, as a running total; an interval's difference over its length
+  // is the port's dynamic power (fJ per ps = mW).
+  const std::size_t energy = s.counters.size();
+  s.counters.push_back(energy_counter());
   s.blocks = shared->refs.size();
-  s.read = [shared, vcs](std::size_t i, sim::Time now, std::uint64_t* out) {
+  s.read = [shared, costs, vcs, energy](std::size_t i, sim::Time now, std::uint64_t* out) {
     const LinkRef& l = shared->refs[i];
-    router::read_port(*shared->routers[l.router], l.port, now, vcs, out);
+    router::Router& r = *shared->routers[l.router];
+    router::read_port(r, l.port, now, vcs, out);
+    // out[0..4]: packets and flits sent, bytes sent, packets and flits received (router::port_counters).
+    const PortEnergy& e = (*costs)[std::size_t(r.num_ports())];
+    const bool link = r.port_dim(l.port) >= 0;
+    const double pj = double(out[4]) * e.in_flit + double(out[1]) * (e.out_flit + (link ? e.link_flit : 0)) +
+                      double(out[0]) * e.allocation + double(out[3]) * e.head;
+    out[energy] = std::uint64_t(std::llround(pj * 1e3));
   };
   s.place = [&net, shared](std::size_t i) { return link_place(net, shared->refs[i]); };
   s.state.home = [shared](std::size_t i) {
@@ -138,9 +188,13 @@ observe::CounterSet optical_ports(Network& net, ocs::OcsFabric& f, int vcs) {
   s.table = "link";
   s.scope = "ocs";
   s.counters = ocs::port_counters(vcs);
+  const std::size_t energy = s.counters.size();
+  s.counters.push_back(energy_counter());
+  const double port_w = net.platform().energy.ocs_port_w;
   s.blocks = std::size_t(f.ports());
-  s.read = [&f, vcs](std::size_t i, sim::Time now, std::uint64_t* out) {
+  s.read = [&f, vcs, energy, port_w](std::size_t i, sim::Time now, std::uint64_t* out) {
     ocs::read_port(f, int(i), now, vcs, out);
+    out[energy] = std::uint64_t(std::llround(port_w * double(now) * 1e3));  // W x ps = 1e-12 J = 1e3 fJ
   };
   s.place = [&net, &f](std::size_t i) {
     const int port = int(i);

@@ -2,11 +2,13 @@
 // traffic and kairo run, and bad energy keys.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -224,6 +226,54 @@ TEST(EnergyOutputs, ExperimentRowsAverageTheirRunsEnergyPerFlit) {
   // More VCs, deeper buffers: more energy per flit at the same load.
   EXPECT_GT(double(s["rows"][1]["dynamic_pj_per_flit"]["mean"]),
             double(s["rows"][0]["dynamic_pj_per_flit"]["mean"]));
+}
+
+// The counter log's energy_fj column: over every interval and router port
+// it adds up to the run's dynamic router and link energy (each total rounds
+// to a femtojoule per port in the log and per router and class in the JSON);
+// kairo view draws it as the power view beside utilization.
+TEST(EnergyOutputs, CounterLogEnergyAddsUpToTheRunsAndTheViewDrawsPower) {
+  const std::string dir = test::temp_dir();
+  const auto j = kairo_json("run mesh-8x8 --workload alltoall --param size=4KiB --counters " + dir +
+                            "/c.csv --interval 2us");
+  std::ifstream in(dir + "/c.csv");
+  std::string line, header;
+  std::getline(in, line);  // the comment line
+  std::getline(in, header);
+  const std::vector<std::string> cols = [&] {
+    std::vector<std::string> v;
+    std::stringstream ss(header);
+    for (std::string f; std::getline(ss, f, ',');) v.push_back(f);
+    return v;
+  }();
+  const auto at = [&](const char* name) {
+    return std::size_t(std::find(cols.begin(), cols.end(), name) - cols.begin());
+  };
+  const std::size_t energy = at("energy_fj"), kind = at("kind");
+  ASSERT_LT(energy, cols.size()) << header;
+  double fj = 0;
+  std::set<std::string> ports;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string c; std::getline(ss, c, ',');) f.push_back(c);
+    if (f.size() <= energy || f[kind] != "link") continue;
+    fj += std::stod(f[energy]);
+    ports.insert(f[at("unit")] + "." + f[at("port")]);
+  }
+  const auto& d = j["energy"]["dynamic_j"];
+  const double want =
+      (double(d["buffer"]) + double(d["crossbar"]) + double(d["allocator"]) + double(d["link"])) * 1e15;
+  ASSERT_GT(want, 0);
+  EXPECT_NEAR(fj, want, double(ports.size()) + 4 * 64) << "ports " << ports.size();
+
+  const test::CommandResult v = test::run_kairo({"view", dir + "/c.csv", "--out", dir + "/view"});
+  ASSERT_EQ(v.exit_code, 0) << v.err;
+  for (const char* f : {"topology_power.svg", "timeseries_power.svg", "topology_util.svg"})
+    EXPECT_TRUE(std::ifstream(dir + "/view/" + f).good()) << f;
+  std::ifstream page(dir + "/view/index.html");
+  const std::string html((std::istreambuf_iterator<char>(page)), std::istreambuf_iterator<char>());
+  EXPECT_NE(html.find("\"power\":[\"power\""), std::string::npos);
 }
 
 // Bad coefficients and unknown keys: exit 2, naming the key and the range.
