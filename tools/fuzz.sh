@@ -45,7 +45,12 @@ cp tests/validation/booksim_reference/cfg/*.cfg "$seeds/fuzz_booksim/"
 cp examples/experiments/*.yaml "$seeds/fuzz_experiment/"
 cp platforms/*.yaml tests/bad_platforms/* "$seeds/fuzz_platform/"
 kairo=build/kairo
-[ -x "$kairo" ] || cmake --build build -j "$jobs" --target kairo
+# The seeds come from kairo itself: build it first in a fresh clone (the
+# Release build of tools/test.sh, configured here when build/ is missing).
+if [ ! -x "$kairo" ]; then
+  [ -f build/CMakeCache.txt ] || cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build -j "$jobs" --target kairo
+fi
 seed() {  # seed NAME.FMT kairo-run-args...: a counter log, or a warning (fuzzing goes on without it)
   local out="$seeds/fuzz_counter_log/$1"
   shift
