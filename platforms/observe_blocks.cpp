@@ -112,9 +112,9 @@ std::shared_ptr<std::vector<PortEnergy>> port_energies(Network& net) {
 observe::Counter energy_counter() {
   return {"energy_fj",
           "fJ",
-          "energy this port spent: a router port's dynamic energy (buffer writes of the flits in, reads and "
-          "crossbar of the flits out, switch allocations, route computations, the link's flits); an optical "
-          "port's static power over the time",
+          "dynamic energy this port spent: a router port's buffer writes of the flits in, reads and crossbar "
+          "of the flits out, switch allocations, route computations and the link's flits; 0 on an optical "
+          "port (a circuit costs nothing per bit; its static power is in the run's energy object)",
           observe::Kind::kTotal,
           observe::kInLog,
           ""};
@@ -190,11 +190,10 @@ observe::CounterSet optical_ports(Network& net, ocs::OcsFabric& f, int vcs) {
   s.counters = ocs::port_counters(vcs);
   const std::size_t energy = s.counters.size();
   s.counters.push_back(energy_counter());
-  const double port_w = net.platform().energy.ocs_port_w;
   s.blocks = std::size_t(f.ports());
-  s.read = [&f, vcs, energy, port_w](std::size_t i, sim::Time now, std::uint64_t* out) {
+  s.read = [&f, vcs, energy](std::size_t i, sim::Time now, std::uint64_t* out) {
     ocs::read_port(f, int(i), now, vcs, out);
-    out[energy] = std::uint64_t(std::llround(port_w * double(now) * 1e3));  // W x ps = 1e-12 J = 1e3 fJ
+    out[energy] = 0;  // no energy per bit; a row stays all zero, and left out, when its port is idle
   };
   s.place = [&net, &f](std::size_t i) {
     const int port = int(i);

@@ -46,6 +46,7 @@ void combine_stats(const sim::MpiWorld& world, TrafficStats& s, hw::NetworkActiv
                                    &s.measured_delivered,
                                    &s.window_flits_created,
                                    &s.window_flits_delivered,
+                                   &s.flits_delivered,
                                    &s.measured_hops,
                                    &s.network_latency_sum_ps,
                                    &s.distinct_delivered,

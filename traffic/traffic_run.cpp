@@ -595,7 +595,8 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
                           {"cycles", phases.warmup_cycles_used}};
   } else {  // a batch: the whole run, from time 0
     platforms::EnergyTally energy;
-    const sim::Time end = part ? world.max(queue.now()) : queue.now();
+    const sim::Time end =
+        ctx.stats.last_delivery_ps;  // the batch's last packet (the same for any process count)
     platforms::add_network_dynamic(energy, net, plat, queue.now(), part ? &part->owner : nullptr,
                                    world.rank());
     if (part) {

@@ -114,6 +114,7 @@ TEST(Observe, ARunsLogAndSummaryCarryTheBlocksRegisteredCounters) {
       1);
   std::string header = "kind,interval_start_ps,interval_end_ps,unit,port,coord,peer,peer_port,dim,dir";
   for (const auto& c : router::port_counters(vcs)) header += "," + c.column();
+  header += ",energy_fj";  // beside the router's counts, the energy model's (platforms/observe_blocks.cpp)
   for (const auto& c : nic::tni_counters())
     if (c.shown & observe::kInLog) header += "," + c.column();
   EXPECT_EQ(l[1], header);
