@@ -4,13 +4,16 @@
 // and, per location, Enter/Leave of MPI regions, MpiSend, MpiIsend,
 // MpiIsendComplete, MpiIrecvRequest, MpiIrecv, MpiRecv, MpiRequestCancelled,
 // MpiCollectiveEnd. Everything else is skipped. docs/traces.md lists them.
+#include <fmt/format.h>
 #include <otf2/otf2.h>
 #include <sys/stat.h>
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <set>
 #include <unordered_map>
+#include <vector>
 
 #include "sw/replay/trace.h"
 
@@ -591,12 +594,76 @@ const char* coll_name(CollOp op) {
   return names[int(op)];
 }
 
+namespace {
+
+// The anchor file's counts, checked before libotf2 reads it: libotf2 takes
+// them as they are (a corrupt property count makes it allocate 2 x count
+// pointers, wrapping at 2^32: 17 GB from a 144-byte file). The layout is
+// OTF2's anchor format 3 (OTF2_AnchorFile.c): a chunk header byte (3), the
+// endianness (0x42 little, 0x23 big), "OTF2\0", the format, the trace
+// format and version (4 bytes), the event and definition chunk sizes (8 each),
+// substrate and compression (1 each), locations and global definitions (8
+// each), three NUL-terminated strings, and the number of properties (4), each
+// property two strings. A file that does not follow it is left to libotf2,
+// which refuses it; only counts that parse are checked here.
+std::string anchor_problem(const std::string& path, std::uint64_t file_bytes) {
+  constexpr std::uint64_t kMaxAnchorBytes = 1 << 20;  // anchors are a few hundred bytes
+  if (file_bytes > kMaxAnchorBytes)
+    return fmt::format("an OTF2 anchor file is a few hundred bytes; this one is {} (at most {} read)",
+                       file_bytes, kMaxAnchorBytes);
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return {};  // libotf2 says why
+  std::vector<unsigned char> b(file_bytes);
+  const std::size_t got = std::fread(b.data(), 1, b.size(), f);
+  std::fclose(f);
+  b.resize(got);
+  std::size_t at = 0;
+  if (b.size() < 7 || b[0] != 3 || (b[1] != 0x42 && b[1] != 0x23) || std::memcmp(&b[2], "OTF2", 5) != 0)
+    return {};
+  const bool little = b[1] == 0x42;
+  at = 7;
+  auto number = [&](int bytes, std::uint64_t& v) {
+    if (at + std::size_t(bytes) > b.size()) return false;
+    v = 0;
+    for (int k = 0; k < bytes; ++k)
+      v |= std::uint64_t(b[at + std::size_t(little ? k : bytes - 1 - k)]) << (8 * k);
+    at += std::size_t(bytes);
+    return true;
+  };
+  std::uint64_t format = 0, skip = 0, chunk_events = 0, chunk_defs = 0, locations = 0, properties = 0;
+  if (!number(1, format) || !number(4, skip) || !number(8, chunk_events) || !number(8, chunk_defs) ||
+      !number(2, skip) || !number(8, locations) || !number(8, skip))
+    return {};
+  for (std::uint64_t c : {chunk_events, chunk_defs})
+    if (c < OTF2_CHUNK_SIZE_MIN || c > OTF2_CHUNK_SIZE_MAX)
+      return fmt::format("malformed anchor file: a chunk size of {} bytes (OTF2 writes {} to {})", c,
+                         OTF2_CHUNK_SIZE_MIN, OTF2_CHUNK_SIZE_MAX);
+  constexpr std::uint64_t kMaxLocations = 1 << 24;
+  if (locations > kMaxLocations)
+    return fmt::format("malformed anchor file: {} locations (kairo replays at most {})", locations,
+                       kMaxLocations);
+  if (format < 2) return {};     // no properties before anchor format 2
+  for (int s = 0; s < 3; ++s) {  // machine, creator, description
+    while (at < b.size() && b[at] != 0) ++at;
+    if (at++ >= b.size()) return {};
+  }
+  if (!number(4, properties)) return {};
+  const std::uint64_t left = b.size() - at;
+  if (properties > left / 2)
+    return fmt::format("malformed anchor file: {} properties cannot fit in its last {} bytes", properties,
+                       left);
+  return {};
+}
+
+}  // namespace
+
 Trace read_otf2(const std::string& anchor) {
   Reader r;
   r.t.path = anchor;
   struct stat st {};
   if (stat(anchor.c_str(), &st) != 0) r.fail("no such file (expected an OTF2 anchor file, DIR/traces.otf2)");
   if (!S_ISREG(st.st_mode)) r.fail("not a file (expected an OTF2 anchor file, DIR/traces.otf2)");
+  if (std::string why = anchor_problem(anchor, std::uint64_t(st.st_size)); !why.empty()) r.fail(why);
   OTF2_ErrorCallback before = OTF2_Error_RegisterCallback(on_error, &r.error);
   struct Restore {
     OTF2_ErrorCallback cb;

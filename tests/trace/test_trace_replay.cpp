@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "tests/test_support.h"
@@ -216,6 +217,43 @@ TEST(TraceReplay, MissingTruncatedAndCorruptArchivesAreBadInput) {
   r = run_kairo({"run", "tofu-small", "--workload", "trace", "--quiet"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("needs --param trace=DIR/traces.otf2"), std::string::npos) << r.err;
+}
+
+// An anchor whose counts cannot be true is refused before libotf2 reads it:
+// a property count larger than the file could hold (libotf2 would allocate
+// 2 x count pointers first: 17 GB for the count below), a chunk size outside
+// OTF2's bounds. The offsets follow OTF2's anchor format 3: chunk header,
+// endianness, "OTF2\0", format, trace format and version, then the event
+// and definition chunk sizes at 12 and 20, substrate, compression,
+// locations and global definitions, three strings, the property count.
+TEST(TraceReplay, AnAnchorWhoseCountsCannotBeTrueIsRefusedBeforeItIsRead) {
+  namespace fs = std::filesystem;
+  const fs::path shipped = fs::path(KAIRO_SOURCE_DIR) / "examples/traces/small-8";
+  const std::string good = test::read_file((shipped / "traces.otf2").string());
+  ASSERT_EQ(good.substr(2, 5), std::string("OTF2\0", 5));
+  ASSERT_EQ(good[1], 0x42) << "the shipped anchor is little-endian";
+  std::size_t props = 7 + 1 + 4 + 8 + 8 + 2 + 8 + 8;
+  for (int k = 0; k < 3; ++k) props = good.find('\0', props) + 1;  // machine, creator, description
+  struct Case {
+    std::size_t at;
+    std::string bytes, want;
+  };
+  const std::vector<Case> cases = {
+      {props, std::string("\xc0\xc0\xc0\xc0", 4), "properties cannot fit"},
+      {20, std::string("\x00\x00\x40\x2e\x00\x00\x00\x00", 8), "chunk size of 775946240 bytes"},
+      {12, std::string("\x00\x00\x00\x00\x00\x00\x00\x00", 8), "chunk size of 0 bytes"},
+  };
+  for (const Case& c : cases) {
+    const std::string dir = test::temp_dir() + "/archive";
+    fs::copy(shipped, dir, fs::copy_options::recursive);
+    std::string bad = good;
+    bad.replace(c.at, c.bytes.size(), c.bytes);
+    test::write_file(dir, "traces.otf2", bad);
+    const auto r = replay(dir, {}, "mesh-8x8");
+    EXPECT_EQ(r.exit_code, 2) << c.want << ": " << r.err;
+    EXPECT_NE(r.err.find(anchor(dir) + ": malformed anchor file: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(c.want), std::string::npos) << r.err;
+  }
 }
 
 // examples/traces/small-8: tests/trace/mpi_small.c traced at 8 ranks, with
