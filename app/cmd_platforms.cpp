@@ -51,15 +51,18 @@ void print_router_cost(const platforms::Platform& p, int ports, const char* what
   const hw::RouterCost c = hw::router_cost(p.energy, platforms::router_shape(p, ports));
   const double link_pj = hw::link_cost(p.energy, p.router.flit_bytes * 8).flit_pj;
   std::cout << fmt::format(
-      "  area       {:.4f} mm^2 per {} of {} ports (buffers {:.4f}, crossbar {:.4f}, allocator {:.4f}); "
-      "leakage {:.1f} mW\n",
+      "  area       {:.4f} mm^2 per {} of {} ports (buffers {:.4f}, crossbar {:.4f}, switch allocator "
+      "{:.4f}, "
+      "VC allocator {:.4f}); leakage {:.1f} mW\n",
       c.area_um2() * 1e-6, what, ports, c.buffer_um2 * 1e-6, c.crossbar_um2 * 1e-6, c.allocator_um2 * 1e-6,
-      c.leak_w() * 1e3);
+      c.vc_allocator_um2 * 1e-6, c.leak_w() * 1e3);
   std::cout << fmt::format(
       "  energy     {:.2f} pJ per flit-hop (buffer write {:.2f}, read {:.2f}, crossbar {:.2f}, link {:.2f}), "
-      "{:.2f} pJ per switch allocation, {:.2f} pJ per clock cycle; {} nm, {} V (energy.*)\n",
+      "per packet-hop {:.2f} pJ of switch and {:.2f} of VC allocation, {:.2f} pJ per clock cycle; {} nm, {} "
+      "V "
+      "(energy.*)\n",
       c.write_pj + c.read_pj + c.crossbar_pj + link_pj, c.write_pj, c.read_pj, c.crossbar_pj, link_pj,
-      c.arbitration_pj, c.clock_pj, p.energy.node_nm, p.energy.vdd);
+      c.arbitration_pj, c.vc_allocation_pj, c.clock_pj, p.energy.node_nm, p.energy.vdd);
 }
 
 // A switched fabric's shape from its netlist: switches, cables by class and

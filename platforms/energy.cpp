@@ -69,7 +69,10 @@ void add_network_dynamic(EnergyTally& t, Network& net, const Platform& p, sim::T
     t.add(EnergyClass::kBuffer, (double(in) * cost.write_pj + double(out) * cost.read_pj) * pj, 0);
     t.add(EnergyClass::kCrossbar, double(out) * cost.crossbar_pj * pj, 0);
     t.add(EnergyClass::kAllocator,
-          (double(allocations) * cost.arbitration_pj + double(heads) * cost.routing_pj) * pj, 0);
+          (double(allocations) * cost.arbitration_pj +
+           double(heads) * (cost.vc_allocation_pj + cost.routing_pj)) *
+              pj,
+          0);
     t.add(EnergyClass::kLink, double(link_flits) * link_pj * pj, 0);
   });
 }
@@ -82,7 +85,7 @@ void add_network_static(EnergyTally& t, Network& net, const Platform& p, sim::Ti
     for (int port = 0; port < r.num_ports(); ++port) links += link_port(r, port);
     t.add(EnergyClass::kBuffer, 0, cost.buffer_leak_w * span);
     t.add(EnergyClass::kCrossbar, 0, cost.crossbar_leak_w * span);
-    t.add(EnergyClass::kAllocator, 0, cost.allocator_leak_w * span);
+    t.add(EnergyClass::kAllocator, 0, (cost.allocator_leak_w + cost.vc_allocator_leak_w) * span);
     t.add(EnergyClass::kClock, cycles * cost.clock_pj * 1e-12, 0);
     t.add(EnergyClass::kLink, 0, links * link_leak_w * span);
   });
@@ -140,6 +143,7 @@ nlohmann::json router_cost_json(const Platform& p, int ports) {
             {"buffer_read", c.read_pj},
             {"crossbar", c.crossbar_pj},
             {"arbitration", c.arbitration_pj},
+            {"vc_allocation", c.vc_allocation_pj},
             {"routing", c.routing_pj},
             {"clock_per_cycle", c.clock_pj},
             {"link_flit", l.flit_pj}}},
@@ -147,11 +151,13 @@ nlohmann::json router_cost_json(const Platform& p, int ports) {
            {{"buffer", c.buffer_leak_w * 1e3},
             {"crossbar", c.crossbar_leak_w * 1e3},
             {"allocator", c.allocator_leak_w * 1e3},
+            {"vc_allocator", c.vc_allocator_leak_w * 1e3},
             {"total", c.leak_w() * 1e3}}},
           {"area_um2",
            {{"buffer", c.buffer_um2},
             {"crossbar", c.crossbar_um2},
             {"allocator", c.allocator_um2},
+            {"vc_allocator", c.vc_allocator_um2},
             {"total", c.area_um2()}}}};
 }
 

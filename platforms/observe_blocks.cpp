@@ -103,7 +103,8 @@ std::shared_ptr<std::vector<PortEnergy>> port_energies(Network& net) {
     if (ports < costs->size() && (*costs)[ports].out_flit > 0) continue;
     if (costs->size() <= ports) costs->resize(ports + 1);
     const hw::RouterCost c = hw::router_cost(p.energy, router_shape(p, int(ports)));
-    (*costs)[ports] = {c.write_pj, c.read_pj + c.crossbar_pj, c.arbitration_pj, c.routing_pj, link};
+    (*costs)[ports] = {c.write_pj, c.read_pj + c.crossbar_pj, c.arbitration_pj,
+                       c.vc_allocation_pj + c.routing_pj, link};
   }
   return costs;
 }

@@ -70,6 +70,9 @@ const std::vector<sim::ParamDecl>& energy_param_decls() {
     derived(b.real("arbitration", &P::arbitration_pj, 0, 1e6, "pJ per packet and hop",
                    "energy of a packet's switch allocation (its input's and its output's arbiters)"),
             "pJ");
+    derived(b.real("vc_allocation", &P::vc_allocation_pj, 0, 1e6, "pJ per packet and hop",
+                   "energy of a head's VC allocation (its input VC's arbiter and the output VC's)"),
+            "pJ");
     unit(b.real("routing", &P::routing_pj, 0, 1e6, "pJ per packet and hop",
                 "energy of a head's route computation (none in DSENT's router)"),
          "pJ")
@@ -110,23 +113,32 @@ RouterCost router_cost(const EnergyParams& e, const RouterShape& s) {
   const double p = s.ports, w = s.flit_bits, n = double(s.vcs) * s.buffer_flits;
   const double arbiter_bits = pairs(s.vcs) + pairs(s.ports);            // one input and one output arbiter
   const double allocator_bits = p * pairs(s.ports) + p * pairs(s.vcs);  // all of them
+  // A separable VC allocator (Peh and Dally 2001) of the same matrix arbiters:
+  // per input VC one over the V VCs of its output, per output VC one over
+  // the P x V input VCs; a head wakes one of each.
+  const int input_vcs = s.ports * s.vcs;
+  const double vc_head_bits = pairs(s.vcs) + pairs(input_vcs);
+  const double vc_allocator_bits = double(input_vcs) * (pairs(s.vcs) + pairs(input_vcs));
   RouterCost c;
   c.write_pj = given_or(e.buffer_write_pj, k.dynamic * w * (0.013672 + 0.0015069 * n));
   c.read_pj = given_or(e.buffer_read_pj, k.dynamic * w * (0.0076242 + 0.0015791 * n));
   c.crossbar_pj = given_or(e.crossbar_pj, k.dynamic * w * (0.0038833 + 0.0025887 * p));
   c.arbitration_pj = given_or(e.arbitration_pj, k.dynamic * 0.01295 * arbiter_bits);
+  c.vc_allocation_pj = given_or(e.vc_allocation_pj, k.dynamic * 0.01295 * vc_head_bits);
   c.routing_pj = e.routing_pj;
   c.clock_pj = given_or(e.clock_pj, k.dynamic * (0.13721 + 0.0011315 * p * w + 3.7731e-6 * p * n * w));
   c.buffer_leak_w = k.leakage * 1e-3 * p * w * (0.003417 + 0.0023653 * n);
   c.crossbar_leak_w = k.leakage * 1e-3 * 0.00081927 * w * p * p;
   c.allocator_leak_w = k.leakage * 1e-3 * 0.0050199 * allocator_bits;
+  c.vc_allocator_leak_w = k.leakage * 1e-3 * 0.0050199 * vc_allocator_bits;
   if (e.router_leakage_mw >= 0) {  // a given total, split as the model splits it
     const double f = e.router_leakage_mw * 1e-3 / c.leak_w();
-    c.buffer_leak_w *= f, c.crossbar_leak_w *= f, c.allocator_leak_w *= f;
+    c.buffer_leak_w *= f, c.crossbar_leak_w *= f, c.allocator_leak_w *= f, c.vc_allocator_leak_w *= f;
   }
   c.buffer_um2 = k.area * p * w * (10.704 + 8.045 * n);
   c.crossbar_um2 = k.area * (1.5631 * p * p * w + 0.041415 * (p * w) * (p * w));
   c.allocator_um2 = k.area * 15.873 * allocator_bits;
+  c.vc_allocator_um2 = k.area * 15.873 * vc_allocator_bits;
   return c;
 }
 

@@ -37,6 +37,7 @@ struct EnergyParams {
   double buffer_read_pj = kFromModel;     // energy.buffer_read: a flit out of it
   double crossbar_pj = kFromModel;        // energy.crossbar: a flit through the crossbar
   double arbitration_pj = kFromModel;     // energy.arbitration: a packet's switch allocation
+  double vc_allocation_pj = kFromModel;   // energy.vc_allocation: a head's VC allocation
   double routing_pj = 0;                  // energy.routing: a head's route computation
   double clock_pj = kFromModel;           // energy.clock: the clock tree, per router cycle
   double router_leakage_mw = kFromModel;  // energy.router_leakage: the whole router
@@ -63,11 +64,13 @@ struct RouterShape {
 // Dynamic energies (pJ per event), static power (W) and area (um^2) of one
 // router, by component class.
 struct RouterCost {
-  double write_pj = 0, read_pj = 0, crossbar_pj = 0, arbitration_pj = 0, routing_pj = 0, clock_pj = 0;
-  double buffer_leak_w = 0, crossbar_leak_w = 0, allocator_leak_w = 0;
-  double buffer_um2 = 0, crossbar_um2 = 0, allocator_um2 = 0;
-  double leak_w() const { return buffer_leak_w + crossbar_leak_w + allocator_leak_w; }
-  double area_um2() const { return buffer_um2 + crossbar_um2 + allocator_um2; }
+  double write_pj = 0, read_pj = 0, crossbar_pj = 0, arbitration_pj = 0, vc_allocation_pj = 0, routing_pj = 0,
+         clock_pj = 0;
+  // allocator: the switch allocator (DSENT's); vc_allocator: the VC allocator beside it
+  double buffer_leak_w = 0, crossbar_leak_w = 0, allocator_leak_w = 0, vc_allocator_leak_w = 0;
+  double buffer_um2 = 0, crossbar_um2 = 0, allocator_um2 = 0, vc_allocator_um2 = 0;
+  double leak_w() const { return buffer_leak_w + crossbar_leak_w + allocator_leak_w + vc_allocator_leak_w; }
+  double area_um2() const { return buffer_um2 + crossbar_um2 + allocator_um2 + vc_allocator_um2; }
 };
 RouterCost router_cost(const EnergyParams& e, const RouterShape& s);
 

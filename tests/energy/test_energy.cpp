@@ -130,7 +130,8 @@ TEST(EnergyTraffic, DynamicEnergyFollowsFlitHopsAndStaticEnergyTheWindow) {
   const std::string only_links =
       "--set energy.buffer_write=0 --set energy.buffer_read=0 --set energy.crossbar=0 --set "
       "energy.arbitration=0 "
-      "--set energy.clock=0 --set energy.link=2 --set energy.link_length=1.5 --warmup-cycles 500 ";
+      "--set energy.clock=0 --set energy.vc_allocation=0 --set energy.link=2 --set energy.link_length=1.5 "
+      "--warmup-cycles 500 ";
   for (const char* rate : {"0.05", "0.2"}) {
     const auto j = traffic(only_links + "--measure-cycles 2000 --rate " + rate);
     const double flits = j["window_link_flits"];
