@@ -6,6 +6,7 @@
 #include "hw/common/energy.h"
 
 #include <cmath>
+#include <string>
 
 namespace kairo::hw {
 
@@ -35,74 +36,60 @@ double given_or(double given, double derived) { return given >= 0 ? given : deri
 
 const std::vector<sim::ParamDecl>& energy_param_decls() {
   using P = EnergyParams;
+  // One row per key: its member, its bounds (`from_zero`: 0 allowed), its
+  // unit, what a message calls its value, and its doc line. `derived`: left
+  // unset, the model computes it ("= model").
+  struct Row {
+    const char* key;
+    double P::*member;
+    double max;
+    bool from_zero, derived;
+    const char *unit, *what, *doc;
+  };
+  static const Row kRows[] = {
+      {"node", &P::node_nm, 1000, false, false, "nm", "the process's feature size in nm",
+       "process node; energies scale with it, areas with its square"},
+      {"vdd", &P::vdd, 5, false, false, "V", "the supply in volts",
+       "supply voltage; energies scale with its square"},
+      {"wire_capacitance", &P::wire_ff_per_mm, 10000, false, false, "fF/mm", "fF per mm of wire",
+       "capacitance of a router-to-router wire per mm, repeaters included (DSENT 45 nm global wire: 157)"},
+      {"link_length", &P::link_length_mm, 1e6, false, false, "mm", "mm of wire between two routers",
+       "length of a router-to-router link; its energy per flit grows with it"},
+      {"buffer_write", &P::buffer_write_pj, 1e6, true, true, "pJ", "pJ per flit",
+       "energy of a flit written into an input buffer"},
+      {"buffer_read", &P::buffer_read_pj, 1e6, true, true, "pJ", "pJ per flit",
+       "energy of a flit read out of an input buffer"},
+      {"crossbar", &P::crossbar_pj, 1e6, true, true, "pJ", "pJ per flit",
+       "energy of a flit through the crossbar"},
+      {"arbitration", &P::arbitration_pj, 1e6, true, true, "pJ", "pJ per packet and hop",
+       "energy of a packet's switch allocation (its input's and its output's arbiters)"},
+      {"vc_allocation", &P::vc_allocation_pj, 1e6, true, true, "pJ", "pJ per packet and hop",
+       "energy of a head's VC allocation (its input VC's arbiter and the output VC's)"},
+      {"routing", &P::routing_pj, 1e6, true, false, "pJ", "pJ per packet and hop",
+       "energy of a head's route computation (none in DSENT's router)"},
+      {"clock", &P::clock_pj, 1e6, true, true, "pJ", "pJ per router cycle",
+       "energy of a router's clock tree and pipeline registers per cycle, busy or idle"},
+      {"router_leakage", &P::router_leakage_mw, 1e6, true, true, "mW", "mW per router",
+       "static power of a router (buffers, crossbar, allocators)"},
+      {"link", &P::link_pj_per_mm, 1e6, true, true, "pJ/mm", "pJ per flit and mm",
+       "energy of a flit over 1 mm of link; = flit bits x wire_capacitance x vdd^2 / 4"},
+      {"dma", &P::dma_pj_per_byte, 1e6, true, false, "pJ", "pJ per byte",
+       "NIC DMA energy per byte read from or written to node memory (Horowitz 2014: 1.3 nJ per 64 bits)"},
+      {"nic_command", &P::command_pj, 1e9, true, false, "pJ", "pJ per command",
+       "NIC energy per command: its 64-byte descriptor read from node memory"},
+      {"ocs_port", &P::ocs_port_w, 1000, true, false, "W", "W per port",
+       "static power of an optical circuit switch port (Farrington et al. 2010: 0.24 W)"},
+      {"ocs_reconfiguration", &P::ocs_reconfiguration_uj, 1e7, true, false, "uJ", "uJ per circuit change",
+       "energy of moving a MEMS mirror pair for one circuit set up or torn down"},
+  };
   static const std::vector<sim::ParamDecl> decls = [] {
     sim::ParamBlock<P> b("energy");
-    auto unit = [](sim::ParamDecl& d, const char* u) -> sim::ParamDecl& {
-      d.unit = u;
-      return d;
-    };
-    auto derived = [&](sim::ParamDecl& d, const char* u) {
-      unit(d, u).deflt = "= model";
-      d.min_inclusive = true;
-    };
-    unit(b.real("node", &P::node_nm, 1, 1000, "the process's feature size in nm",
-                "process node; energies scale with it, areas with its square"),
-         "nm");
-    unit(
-        b.real("vdd", &P::vdd, 0, 5, "the supply in volts", "supply voltage; energies scale with its square"),
-        "V");
-    unit(b.real("wire_capacitance", &P::wire_ff_per_mm, 0, 10000, "fF per mm of wire",
-                "capacitance of a router-to-router wire per mm, repeaters included (DSENT 45 nm global wire: "
-                "157)"),
-         "fF/mm");
-    unit(b.real("link_length", &P::link_length_mm, 0, 1e6, "mm of wire between two routers",
-                "length of a router-to-router link; its energy per flit grows with it"),
-         "mm");
-    derived(b.real("buffer_write", &P::buffer_write_pj, 0, 1e6, "pJ per flit",
-                   "energy of a flit written into an input buffer"),
-            "pJ");
-    derived(b.real("buffer_read", &P::buffer_read_pj, 0, 1e6, "pJ per flit",
-                   "energy of a flit read out of an input buffer"),
-            "pJ");
-    derived(
-        b.real("crossbar", &P::crossbar_pj, 0, 1e6, "pJ per flit", "energy of a flit through the crossbar"),
-        "pJ");
-    derived(b.real("arbitration", &P::arbitration_pj, 0, 1e6, "pJ per packet and hop",
-                   "energy of a packet's switch allocation (its input's and its output's arbiters)"),
-            "pJ");
-    derived(b.real("vc_allocation", &P::vc_allocation_pj, 0, 1e6, "pJ per packet and hop",
-                   "energy of a head's VC allocation (its input VC's arbiter and the output VC's)"),
-            "pJ");
-    unit(b.real("routing", &P::routing_pj, 0, 1e6, "pJ per packet and hop",
-                "energy of a head's route computation (none in DSENT's router)"),
-         "pJ")
-        .min_inclusive = true;
-    derived(b.real("clock", &P::clock_pj, 0, 1e6, "pJ per router cycle",
-                   "energy of a router's clock tree and pipeline registers per cycle, busy or idle"),
-            "pJ");
-    derived(b.real("router_leakage", &P::router_leakage_mw, 0, 1e6, "mW per router",
-                   "static power of a router (buffers, crossbar, allocator)"),
-            "mW");
-    derived(b.real("link", &P::link_pj_per_mm, 0, 1e6, "pJ per flit and mm",
-                   "energy of a flit over 1 mm of link; = flit bits x wire_capacitance x vdd^2 / 4"),
-            "pJ/mm");
-    unit(b.real("dma", &P::dma_pj_per_byte, 0, 1e6, "pJ per byte",
-                "NIC DMA energy per byte read from or written to node memory (Horowitz 2014: 1.3 nJ per 64 "
-                "bits)"),
-         "pJ")
-        .min_inclusive = true;
-    unit(b.real("nic_command", &P::command_pj, 0, 1e9, "pJ per command",
-                "NIC energy per command: its 64-byte descriptor read from node memory"),
-         "pJ")
-        .min_inclusive = true;
-    unit(b.real("ocs_port", &P::ocs_port_w, 0, 1000, "W per port",
-                "static power of an optical circuit switch port (Farrington et al. 2010: 0.24 W)"),
-         "W")
-        .min_inclusive = true;
-    unit(b.real("ocs_reconfiguration", &P::ocs_reconfiguration_uj, 0, 1e7, "uJ per circuit change",
-                "energy of moving a MEMS mirror pair for one circuit set up or torn down"),
-         "uJ")
-        .min_inclusive = true;
+    for (const Row& r : kRows) {
+      sim::ParamDecl& d = b.real(r.key, r.member, r.key == std::string("node") ? 1 : 0, r.max, r.what, r.doc);
+      d.unit = r.unit;
+      d.min_inclusive = r.from_zero;
+      if (r.derived) d.deflt = "= model";
+    }
     return b.decls();
   }();
   return decls;
