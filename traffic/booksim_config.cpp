@@ -5,13 +5,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <map>
 #include <sstream>
 #include <stdexcept>
+
+#include "traffic/injection.h"
 
 namespace kairo::traffic {
 
@@ -74,7 +78,11 @@ const std::map<std::string, std::string>& defaults() {
                                                        {"sample_period", "1000"},
                                                        {"warmup_periods", "3"},
                                                        {"max_samples", "10"},
-                                                       {"injection_process", "bernoulli"}};
+                                                       {"injection_process", "bernoulli"},
+                                                       {"burst_alpha", "0.5"},
+                                                       {"burst_beta", "0.5"},
+                                                       {"burst_r1", "-1"},
+                                                       {"packet_size_rate", "1"}};
   return d;
 }
 
@@ -126,6 +134,33 @@ bool number_equal(const std::string& a, const std::string& b) {
   return *ea == '\0' && *eb == '\0' && !a.empty() && x == y;
 }
 
+// The items of a BookSim list "{a, b, c}" (a plain value: itself alone).
+std::vector<std::string> list_items(const std::string& value) {
+  std::string v = value;
+  if (!v.empty() && v.front() == '{')
+    v = v.substr(1, v.find('}') == std::string::npos ? v.npos : v.find('}') - 1);
+  std::vector<std::string> items;
+  std::stringstream ss(v);
+  for (std::string item; std::getline(ss, item, ',');) {
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (!item.empty()) items.push_back(item);
+  }
+  return items;
+}
+
+// A whole integer or number, else -1 / NaN (the callers refuse those by key).
+long parse_long(const std::string& s) {
+  char* end = nullptr;
+  const long v = std::strtol(s.c_str(), &end, 10);
+  return *end == '\0' && !s.empty() ? v : -1;
+}
+double parse_double(const std::string& s) {
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  return *end == '\0' && !s.empty() ? v : std::nan("");
+}
+
 // The configuration after every statement, with BookSim's defaults.
 class Config {
  public:
@@ -175,14 +210,16 @@ void check_keys(const Config& c) {
     }
     refuse(e, c.file(), "BookSim's " + key + " has no counterpart in kairo (not modeled)");
   }
-  if (c.str("injection_process") != "bernoulli")
-    c.fail(
-        "injection_process",
-        "kairo's --booksim maps bernoulli injection only (on/off injection is not wired to --booksim yet)");
-  for (const char* key : {"packet_size", "injection_rate"})
-    if (c.str(key).front() == '{')
-      c.fail(key, std::string("kairo's --booksim maps one ") + key +
-                      " (lists, packet size mixes among them, are not wired to --booksim yet)");
+  const std::string process = c.str("injection_process");
+  if (process != "bernoulli" && process != "on_off")
+    c.fail("injection_process", "expected bernoulli or on_off (kairo's --injection bernoulli and onoff)");
+  if (c.str("burst_r1") != "-1" && !number_equal(c.str("burst_r1"), "-1"))
+    c.fail("burst_r1",
+           "kairo derives burst_r1 from burst_alpha, burst_beta and the rate (BookSim's derivation when both "
+           "are "
+           "given): give burst_alpha and burst_beta instead");
+  if (c.str("injection_rate").front() == '{')
+    c.fail("injection_rate", "kairo's --booksim maps one injection_rate (one traffic class)");
 }
 
 // The platform and its channels: sets, and the link's zero-load cycles.
@@ -352,14 +389,37 @@ BookSimRun map_booksim(const std::vector<BookSimEntry>& entries, const std::stri
   r.sets.push_back(fmt::format("router.vcs={}", vcs));
   r.sets.push_back(fmt::format("router.vc_buffer_flits={}", buf));
 
-  r.packet_flits = int(c.integer("packet_size", 1, 65535));
+  // packet_size = {F1, F2, ...} with packet_size_rate = {W1, W2, ...}: a size
+  // mix (--packet-sizes), its largest size the router's; one size: --packet-flits.
+  const std::vector<std::string> sizes = list_items(c.str("packet_size")),
+                                 weights = list_items(c.str("packet_size_rate"));
+  if (sizes.size() > 1 || c.str("packet_size").front() == '{') {
+    if (weights.size() != sizes.size() && !(weights.size() == 1 && c.entry("packet_size_rate").where.empty()))
+      c.fail("packet_size_rate", fmt::format("expected {} weights, one per packet_size", sizes.size()));
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      const long f = parse_long(sizes[i]);
+      const double w = weights.size() == sizes.size() ? parse_double(weights[i]) : 1.0;
+      if (f < 1 || f > 65535) c.fail("packet_size", "expected sizes in [1, 65535] flits");
+      if (!(w > 0)) c.fail("packet_size_rate", "expected weights above 0");
+      r.packet_sizes.emplace_back(int(f), w);
+      r.packet_flits = std::max(r.packet_flits, int(f));
+    }
+  } else {
+    r.packet_flits = int(c.integer("packet_size", 1, 65535));
+  }
   if (r.packet_flits > 8) r.sets.push_back(fmt::format("router.max_packet_flits={}", r.packet_flits));
+  if (c.str("injection_process") == "on_off") {
+    r.injection = "onoff";
+    r.burst_alpha = c.real("burst_alpha"), r.burst_beta = c.real("burst_beta");
+  }
   // BookSim's iq router is wormhole for every packet; kairo's virtual
   // cut-through has the same timing while a packet fits in a VC buffer.
   if (r.packet_flits > buf) r.sets.push_back("router.flow_control=wormhole");
   if (c.integer("speculative", 0, 1) == 1) r.sets.push_back("router.speculative=true");
 
-  r.rate_scale = c.integer("injection_rate_uses_flits", 0, 1) == 1 ? 1.0 : double(r.packet_flits);
+  const double mean_flits =
+      r.packet_sizes.empty() ? double(r.packet_flits) : mean_packet_flits(r.packet_sizes);
+  r.rate_scale = c.integer("injection_rate_uses_flits", 0, 1) == 1 ? 1.0 : mean_flits;
   r.rate = c.real("injection_rate") * r.rate_scale;
   if (r.rate > 1)
     c.fail("injection_rate",
@@ -400,6 +460,10 @@ nlohmann::json BookSimRun::json() const {
           {"sets", sets},
           {"pattern", pattern},
           {"packet_flits", packet_flits},
+          {"packet_sizes", packet_sizes},
+          {"injection", injection},
+          {"burst_alpha", burst_alpha},
+          {"burst_beta", burst_beta},
           {"rate", rate},
           {"rate_scale", rate_scale},
           {"warmup_cycles", warmup_cycles},
@@ -415,6 +479,10 @@ void apply_booksim(const BookSimRun& run, std::string& platform, std::vector<std
   sets.insert(sets.begin(), run.sets.begin(), run.sets.end());
   if (!given("--pattern")) opt.pattern = run.pattern;
   if (!given("--packet-flits")) opt.packet_flits = run.packet_flits;
+  if (!given("--packet-sizes")) opt.packet_sizes = run.packet_sizes;
+  if (!given("--injection")) opt.injection = run.injection;
+  if (!given("--burst-alpha")) opt.burst_alpha = run.burst_alpha;
+  if (!given("--burst-beta")) opt.burst_beta = run.burst_beta;
   if (!given("--rate")) opt.rate = run.rate;
   if (!given("--warmup-cycles")) opt.warmup_cycles = run.warmup_cycles;
   if (!given("--measure-cycles")) opt.measure_cycles = run.measure_cycles;

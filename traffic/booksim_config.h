@@ -32,7 +32,10 @@ struct BookSimRun {
   std::string platform;           // a shipped platform
   std::vector<std::string> sets;  // --set overrides, key=value, in mapping order
   std::string pattern;
-  int packet_flits = 1;
+  int packet_flits = 1;                              // the one size, or a mix's largest
+  std::vector<std::pair<int, double>> packet_sizes;  // packet_size = {...}: a mix (sizes, weights)
+  std::string injection = "bernoulli";               // or "onoff" (injection_process = on_off)
+  double burst_alpha = 0.5, burst_beta = 0.5;
   double rate = 0;        // flits per node-cycle: injection_rate, times packet_size unless it counts flits
   double rate_scale = 1;  // flits per unit of BookSim's injection_rate
   std::uint64_t warmup_cycles = 0, measure_cycles = 0, seed = 0;

@@ -157,9 +157,12 @@ TEST(BookSimCli, KeysKairoDoesNotModelAndBadValuesAreRefusedNamingFileLineAndKey
   expect_refused(booksim(kMesh + "router = event;\n"), "x.cfg:6",
                  "router");  // kairo's router is BookSim's iq
   expect_refused(booksim(kMesh + "traffic = badperm_yarc;\n"), "x.cfg:6", "traffic");
-  // Sources not wired to --booksim yet: refused by name.
-  expect_refused(booksim(kMesh + "injection_process = on_off;\n"), "x.cfg:6", "injection_process");
-  expect_refused(booksim(kMesh + "packet_size = {1, 4};\n"), "x.cfg:6", "packet_size");
+  // Sources kairo does not have, or BookSim's burst_r1 (kairo derives it): refused by name.
+  expect_refused(booksim(kMesh + "injection_process = batch;\n"), "x.cfg:6", "injection_process");
+  expect_refused(booksim(kMesh + "burst_r1 = 0.2;\n"), "x.cfg:6", "burst_r1");
+  expect_refused(booksim(kMesh + "packet_size = {1, 4};\npacket_size_rate = {1, 2, 3};\n"), "x.cfg:7",
+                 "packet_size_rate");
+  expect_refused(booksim(kMesh + "injection_rate = {0.1, 0.2};\n"), "x.cfg:6", "injection_rate");
   // BookSim's command-line overrides after the file: named as given.
   expect_refused(booksim(kMesh, {"watch_out=w.txt"}), "command line 'watch_out=w.txt'", "watch_out");
   expect_refused(booksim(kMesh, {"k=1"}), "command line 'k=1'", "k");
@@ -229,6 +232,40 @@ TEST(BookSimCli, AReferenceConfigurationGivesTheJsonOfTheExplicitCommandLine) {
     explicit_args.insert(explicit_args.end(), {"--set", s});
   const auto direct = run_json(explicit_args);
   EXPECT_EQ(via, direct);
+  EXPECT_GT(via["measured_packets"].get<double>(), 0);
+}
+
+// BookSim's on/off sources and packet size mixes: injection_process = on_off
+// with burst_alpha and burst_beta, packet_size = {...} with packet_size_rate
+// = {...}, give the run of --injection onoff, --burst-alpha, --burst-beta and
+// --packet-sizes, the rate in flits being injection_rate (packets) times the
+// mix's mean size, (1 x 1 + 4 x 3) / 4 = 3.25.
+TEST(BookSimCli, OnOffSourcesAndSizeMixesGiveTheRunOfTheirOptions) {
+  const std::string cfg =
+      test::write_file(test::temp_dir(), "onoff.cfg",
+                       kMesh +
+                           "vc_buf_size = 8;\ninjection_process = on_off;\nburst_alpha = 0.3;\n"
+                           "burst_beta = 0.6;\npacket_size = {1, 4};\n"
+                           "packet_size_rate = {1, 3};\ninjection_rate = 0.05;\n"
+                           "sample_period = 500;\nwarmup_periods = 1;\nmax_samples = 3;\n");
+  const auto printed = test::run_kairo({"traffic", "--booksim", cfg, "--print-config"});
+  ASSERT_EQ(printed.exit_code, 0) << printed.err;
+  const auto m = nlohmann::json::parse(printed.out);
+  EXPECT_EQ(m["injection"], "onoff");
+  EXPECT_DOUBLE_EQ(m["rate"].get<double>(), 0.05 * 3.25);
+  const auto via = run_json({"traffic", "--booksim", cfg});
+  std::vector<std::string> direct_args = {"traffic",          "mesh-8x8",     "--injection",     "onoff",
+                                          "--burst-alpha",    "0.3",          "--burst-beta",    "0.6",
+                                          "--packet-sizes",   "1:1,4:3",      "--rate",          "0.1625",
+                                          "--pattern",        "uniform_self", "--warmup-cycles", "500",
+                                          "--measure-cycles", "1000",         "--seed",          "0"};
+  for (const auto& s : m["sets"]) direct_args.insert(direct_args.end(), {"--set", s.get<std::string>()});
+  auto direct = run_json(direct_args);
+  // The resolved configurations name their sources (the file against --set): compare what was simulated.
+  nlohmann::json a = via, b = direct;
+  a.erase("resolved"), b.erase("resolved");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(via["injection"]["process"], "onoff");
   EXPECT_GT(via["measured_packets"].get<double>(), 0);
 }
 
