@@ -171,7 +171,7 @@ std::string csv_table(const json& summary) {
   for (const auto& k : summary["varying"]) out += "," + csv_field(k.get<std::string>());
   out += m == Measure::kSaturation ? ",seeds" : ",rate,seeds";
   for (const Figure* f : figures_of(m)) out += fmt::format(",{0}_mean,{0}_ci95", f->name);
-  out += ",best\n";
+  out += ",best,note\n";  // note: why a row's figures stand on fewer seeds, or are a bound
   for (const auto& r : summary["rows"]) {
     out += csv_field(r["configuration"]);
     for (const auto& k : summary["varying"]) out += "," + csv_field(r["settings"][k.get<std::string>()]);
@@ -182,7 +182,8 @@ std::string csv_table(const json& summary) {
       out += x["n"] == 0 ? std::string(",,") : fmt::format(",{:.6g}", x["mean"].get<double>());
       if (x["n"] != 0) out += x["ci95"].is_null() ? "," : fmt::format(",{:.3g}", x["ci95"].get<double>());
     }
-    out += r.value("best", false) ? ",yes\n" : ",\n";
+    out += r.value("best", false) ? ",yes," : ",,";
+    out += csv_field(r.value("note", std::string())) + "\n";
   }
   return out;
 }
@@ -203,7 +204,7 @@ std::string markdown_table(const json& summary) {
   if (!sat) head += " rate |", rule += "---:|";
   head += " seeds |", rule += "---:|";
   for (const Figure* f : figs) head += std::string(" ") + f->title + " |", rule += "---:|";
-  head += " best |", rule += "---|";
+  head += " best | note |", rule += "---|---|";
   std::string out = head + "\n" + rule + "\n";
   for (const auto& r : summary["rows"]) {
     out += "| " + r["configuration"].get<std::string>() + " |";
@@ -212,7 +213,8 @@ std::string markdown_table(const json& summary) {
     if (!sat) out += fmt::format(" {} |", r["rate"].get<double>());
     out += fmt::format(" {} |", r["seeds"].get<std::size_t>());
     for (const Figure* f : figs) out += " " + mean_ci(r[f->name]) + " |";
-    out += r.value("best", false) ? " ★ |\n" : " |\n";
+    out += r.value("best", false) ? " ★ |" : " |";
+    out += " " + r.value("note", std::string()) + " |\n";
   }
   return out;
 }
