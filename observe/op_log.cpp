@@ -25,7 +25,7 @@ constexpr std::array<std::string_view, kOpKinds> kKindTokens = [] {
   for (std::size_t i = 0; i < kPacketKindTokens.size(); ++i) t[sim::kRdmaOpCount + i] = kPacketKindTokens[i];
   return t;
 }();
-// hw/nic/rdma_status.h's order (tests/nic/test_op_log.cpp checks it).
+// In hw/nic/rdma_status.h's order: a status added there needs its token here, at its place.
 constexpr std::array<std::string_view, kOpStatuses> kStatusTokens = {
     "ok",      "unregistered_key", "stale_key",     "out_of_bounds", "length_over_limit",
     "bad_tni", "bad_rank",         "registry_full", "circuit_down",

@@ -176,7 +176,7 @@ nlohmann::json summary(const CounterSet& s);
 // width, whether its changes are increments (sim::Trace::add), the signal
 // class that selects it (--trace-signals) and the slot of the block's probe
 // it is recorded through; an enumerated signal also names its values
-// (`states`, shown by name in a GTKWave save file: sim/gtkw.h).
+// (`states`, shown by name in a GTKWave save file: platforms/gtkw.h).
 // A slot holding one signal per port (Slot = std::vector<sim::Trace::Signal>)
 // is filled at the port's index by add_signals_at.
 template <class Probe, class Slot = sim::Trace::Signal>

@@ -449,7 +449,7 @@ TEST(Collectives, AlltoallReportsTheMeshTorusLowerBound) {
   EXPECT_NEAR(mesh["details"]["lower_bound_ns"].get<double>(), 1.0 * 4 * 4 * 8 * m / B * 1e9, 1e-6);
   auto torus = run("torus-8x8");
   EXPECT_NEAR(torus["details"]["lower_bound_ns"].get<double>(), 0.5 * 4 * 4 * 8 * m / B * 1e9, 1e-6);
-  // Beside it, the routing and injection bounds (tests/firmware/test_fw_bounds.cpp);
+  // Beside it, the routing and injection bounds (tests/analysis/test_bounds.cpp);
   // ratio_to_bound is against the largest, ratio_to_network_bound against formula (1).
   for (auto* j : {&mesh, &torus}) {
     const nlohmann::json& d = (*j)["details"];
