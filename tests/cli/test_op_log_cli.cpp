@@ -1,11 +1,15 @@
 // `kairo run --op-log` as a user meets it: the log's form follows the file's
 // ending, a path that cannot be written or an ending that names no form is
 // refused before the run (exit 2, naming the option), a selection without a
-// log is refused, and --op-log-nodes keeps those nodes' records only.
+// log is refused, --op-log-nodes keeps those nodes' records only, and --op-log-from/--op-log-to a time
+// window's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/test_support.h"
 
@@ -70,6 +74,44 @@ TEST(OpLogCli, NodesSelectTheRecordsKept) {
   }
   EXPECT_GT(rows, 0);
   EXPECT_TRUE(dma_write) << "the target writes the put's data";
+}
+
+// --op-log-from and --op-log-to keep the records whose time lies in the
+// window, both ends included: the same steps as the whole log's records in
+// it (seq aside: it numbers the records the log kept).
+TEST(OpLogCli, ATimeWindowKeepsTheWholeLogsRecordsInIt) {
+  const std::string dir = test::temp_dir();
+  ASSERT_EQ(run_kairo(put({"--op-log", dir + "/all.csv"})).exit_code, 0);
+  // Each record without its seq, and its time.
+  const auto rows = [](const std::string& text) {
+    std::vector<std::pair<std::uint64_t, std::string>> out;
+    std::istringstream in(text);
+    std::string line;
+    std::getline(in, line);  // the header
+    while (std::getline(in, line)) {
+      const std::size_t a = line.find(','), b = line.find(',', a + 1);
+      out.emplace_back(std::stoull(line.substr(a + 1, b - a - 1)), line.substr(a + 1));
+    }
+    return out;
+  };
+  const auto all = rows(test::read_file(dir + "/all.csv"));
+  ASSERT_GT(all.size(), 20u);
+  std::vector<std::uint64_t> times;  // the distinct instants, in order
+  for (const auto& [t, r] : all)
+    if (times.empty() || times.back() != t) times.push_back(t);
+  ASSERT_GT(times.size(), 6u);
+  const std::uint64_t from = times[times.size() / 3], to = times[2 * times.size() / 3];
+  ASSERT_LT(from, to);
+  ASSERT_EQ(run_kairo(put({"--op-log", dir + "/win.csv", "--op-log-from", std::to_string(from) + "ps",
+                           "--op-log-to", std::to_string(to) + "ps"}))
+                .exit_code,
+            0);
+  std::vector<std::string> want, got;
+  for (const auto& [t, r] : all)
+    if (t >= from && t <= to) want.push_back(r);
+  for (const auto& [t, r] : rows(test::read_file(dir + "/win.csv"))) got.push_back(r);
+  EXPECT_EQ(got, want);
+  EXPECT_LT(got.size(), all.size());
 }
 
 TEST(OpLogCli, TheJsonLinesFormHoldsTheSameRecordsAsTheCsv) {

@@ -97,6 +97,26 @@ TEST(NicAtomics, FetchAddBetweenNeighboursCompletesWhenTheAtomicModelSays) {
   EXPECT_FALSE(t.b.tni(t.dst).poll_notice().has_value()) << "an atomic raises no notice";
 }
 
+// Compare-and-swap takes the atomic model's time like fetch-and-add, whether
+// or not its compare succeeds: a lone one completes at atomic_times' done.
+TEST(NicAtomics, CompareSwapCompletesWhenTheAtomicModelSaysSwappingOrNot) {
+  for (const std::uint64_t expected : {std::uint64_t(5), std::uint64_t(6)}) {
+    Pair t;
+    auto lk = t.b.registries[t.src]->add(0x1000, 4096).key;
+    auto rk = t.b.registries[t.dst]->add(0x8000, 4096).key;
+    t.b.write(t.dst, 0x8000 + 64, le64(5));
+    ASSERT_TRUE(t.b.tni(t.src).post(atomic(Op::kCompareSwap, t.dst, lk, 8, rk, 64, 7, expected, 3)));
+    t.b.queue.run_direct();
+    const AtomicTimes at = atomic_times(t);
+    auto c = t.b.tni(t.src).poll_completion();
+    ASSERT_TRUE(c.has_value());
+    EXPECT_EQ(c->status, RdmaStatus::kOk);
+    EXPECT_EQ(c->time_ps, at.done) << "expected " << expected;
+    EXPECT_EQ(value(t.b.read(t.src, 0x1000 + 8, 8)), 5u) << "the old value back, swapped or not";
+    EXPECT_EQ(value(t.b.read(t.dst, 0x8000 + 64, 8)), expected == 5 ? 7u : 5u);
+  }
+}
+
 TEST(NicAtomics, CompareSwapSwapsOnlyWhenTheOldValueMatches) {
   Pair t;
   auto lk = t.b.registries[t.src]->add(0, 4096).key;
