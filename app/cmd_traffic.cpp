@@ -239,6 +239,10 @@ int run_traffic_command(TrafficArgs& a, const std::function<bool(const char*)>& 
           if (!a.csv_path.empty()) sim::check_output_path("--csv", a.csv_path);
           if (!a.plot_path.empty()) sim::check_output_path("--plot", a.plot_path);
           a.observe.check_outputs();
+          sim::NamedOutputs outputs = {
+              {"--json", a.json_path}, {"--csv", a.csv_path}, {"--plot", a.plot_path}};
+          for (const auto& o : a.observe.outputs()) outputs.push_back(o);
+          sim::check_distinct_outputs(outputs);
         }))
       return code;
     if (!a.compare.empty() || a.saturation || a.seeds > 1) {

@@ -10,6 +10,7 @@
 #include "platforms/counter_log.h"
 #include "platforms/tracing.h"
 #include "sim/mpi_world.h"
+#include "sim/output_file.h"
 #include "sim/trace.h"
 
 namespace kairo::app {
@@ -23,6 +24,10 @@ class Observe {
   void attach(platforms::Network& net, platforms::RdmaMachine* machine, sim::EventQueue& q);
   // Throws std::invalid_argument naming the option when an output path cannot be written.
   void check_outputs() const;
+  // The files asked for, as (option, path): --vcd, --fst, --gtkw, --counters.
+  sim::NamedOutputs outputs() const {
+    return {{"--vcd", vcd_}, {"--fst", fst_}, {"--gtkw", gtkw_}, {"--counters", counters_}};
+  }
   // The routers' counters restart at `now` (a traffic run's warm-up end):
   // before and after, so that the counter log carries its totals across.
   // The save file (--gtkw) then opens in the measurement window that starts

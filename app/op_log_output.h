@@ -25,6 +25,7 @@ class OpLogOutput {
   // Throws std::invalid_argument naming the option: a bad extension, a path
   // that cannot be written, a selection without a log.
   void check_outputs() const;
+  const std::string& path() const { return path_; }  // --op-log FILE, or empty
   // Throws std::invalid_argument naming the option on a bad selection.
   void attach(platforms::RdmaMachine& machine, const sim::EventQueue& q);
   // After the run (also a failed one): the records in the log's order; under

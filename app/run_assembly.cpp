@@ -70,6 +70,11 @@ void check_run_options(const RunArgs& a) {
   if (!a.tni_csv.empty()) sim::check_output_path("--tni-counters", a.tni_csv);
   a.observe->check_outputs();
   a.op_log->check_outputs();
+  sim::NamedOutputs outputs = {
+      {"--json", a.json_path}, {"--plot", a.plot_path}, {"--tni-counters", a.tni_csv}};
+  for (const auto& o : a.observe->outputs()) outputs.push_back(o);
+  outputs.emplace_back("--op-log", a.op_log->path());
+  sim::check_distinct_outputs(outputs);
 }
 
 RunPlan::RunPlan(const RunArgs& a)

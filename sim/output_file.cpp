@@ -40,6 +40,21 @@ std::string remove_partial(const std::string& path) {
 
 }  // namespace
 
+void check_distinct_outputs(const NamedOutputs& outputs) {
+  std::vector<std::pair<std::string, const std::string*>> seen;  // the file as a path, its option
+  for (const auto& [option, path] : outputs) {
+    if (path.empty()) continue;
+    std::error_code ec;
+    std::string file = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec).string();
+    if (ec) file = path;
+    for (const auto& [other, by] : seen)
+      if (other == file)
+        throw std::invalid_argument(option + " " + path + ": the same file as " + *by +
+                                    "; give each output a file of its own");
+    seen.emplace_back(file, &option);
+  }
+}
+
 void check_output_path(const std::string& option, const std::string& path) {
   if (path.empty()) throw std::invalid_argument(option + ": expected a file name, got an empty one");
   struct stat st {};

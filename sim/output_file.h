@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace kairo::sim {
 
@@ -24,6 +26,12 @@ class OutputError : public std::runtime_error {
 // truncated, a new one is created and removed again. `option` names the option (or key)
 // the path came from.
 void check_output_path(const std::string& option, const std::string& path);
+
+// Outputs as (option, path). Two options naming one file would keep only
+// the one written last: throws std::invalid_argument naming both options and
+// the file. Paths are compared as files (./a.json and a.json are one).
+using NamedOutputs = std::vector<std::pair<std::string, std::string>>;
+void check_distinct_outputs(const NamedOutputs& outputs);
 
 // One output file, written through a stdio buffer. Every failure, including
 // the flush at close(), throws OutputError; the partial file is then removed

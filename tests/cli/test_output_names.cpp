@@ -90,5 +90,43 @@ TEST_F(BareNames, ViewWritesItsPagesInADirectoryNamedWithoutAPath) {
   expect_writes({"view", "."}, {"index.html"});
 }
 
+// Two output options naming one file, however it is spelled, are refused
+// before the run (exit 2, naming both options): nothing is written, and a
+// file already there keeps its bytes.
+TEST_F(BareNames, TwoOutputsNamingOneFileAreRefusedBeforeTheRun) {
+  const std::string kept = "a file that was there before\n";
+  test::write_file(dir_, "same.out", kept);
+  struct Case {
+    std::vector<std::string> args;
+    std::string first, second;
+  };
+  const std::vector<Case> cases = {
+      {{"run", "mesh-8x8", "--workload", "pingpong", "--json", "same.out", "--counters", "./same.out"},
+       "--json",
+       "--counters"},
+      {{"run", "tofu-small", "--workload", "pingpong", "--tni-counters", "same.out", "--counters",
+        "same.out"},
+       "--tni-counters",
+       "--counters"},
+      {{"run", "tofu-small", "--workload", "pingpong", "--json", dir_ + "/same.csv", "--op-log", "same.csv"},
+       "--json",
+       "--op-log"},
+      {{"traffic", "mesh-8x8", "--rate", "0.1", "--vcd", "same.out", "--gtkw", "same.out"},
+       "--vcd",
+       "--gtkw"},
+      {{"traffic", "mesh-8x8", "--rate", "0.1", "--json", "same.out", "--counters", "same.out"},
+       "--json",
+       "--counters"},
+  };
+  for (const Case& c : cases) {
+    const auto r = run_kairo(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.first << " " << c.second << ": " << r.err;
+    EXPECT_NE(r.err.find(c.second), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("the same file as " + c.first), std::string::npos) << r.err;
+    EXPECT_EQ(test::read_file(dir_ + "/same.out"), kept) << "the file there before is untouched";
+    EXPECT_FALSE(fs::exists(dir_ + "/same.csv")) << "nothing written";
+  }
+}
+
 }  // namespace
 }  // namespace kairo
