@@ -13,8 +13,6 @@ double joules(std::uint64_t fj) { return double(fj) * 1e-15; }
 double seconds(sim::Time ps) { return double(ps) * 1e-12; }
 }  // namespace
 
-const char* energy_class_name(EnergyClass c) { return kClassNames[std::size_t(c)]; }
-
 void EnergyTally::add(EnergyClass c, double dynamic_j, double static_j) {
   dynamic_fj[std::size_t(c)] += femtojoules(dynamic_j);
   static_fj[std::size_t(c)] += femtojoules(static_j);
@@ -37,50 +35,61 @@ hw::RouterShape router_shape(const Platform& p, int ports) {
   return {ports, p.router.vcs, p.router.vc_buffer_flits, p.router.flit_bytes * 8};
 }
 
-namespace {
-// Each router's cost, computed once per port count (a fat tree's edge and
-// spine switches differ).
-template <typename F>
-void each_router(Network& net, const Platform& p, const std::vector<int>* owner, int rank, F f) {
-  int last_ports = -1;
-  hw::RouterCost cost;
+RouterCosts::RouterCosts(Network& net, const Platform& p)
+    : link_flit_pj_(hw::link_cost(p.energy, p.router.flit_bytes * 8).flit_pj) {
+  std::vector<bool> known;
   for (std::size_t i = 0; i < net.num_routers(); ++i) {
-    if (owner && (*owner)[i] != rank) continue;
-    router::Router& r = net.router_at(i);
-    if (r.num_ports() != last_ports)
-      cost = hw::router_cost(p.energy, router_shape(p, last_ports = r.num_ports()));
-    f(r, cost);
+    const std::size_t ports = std::size_t(net.router_at(i).num_ports());
+    if (ports >= by_ports_.size()) by_ports_.resize(ports + 1), known.resize(ports + 1);
+    if (!known[ports])
+      by_ports_[ports] = hw::router_cost(p.energy, router_shape(p, int(ports))), known[ports] = true;
   }
 }
-bool link_port(router::Router& r, int port) { return r.port_dim(port) >= 0 && r.port_connected(port); }
+
+namespace {
+bool link_port(const router::Router& r, int port) { return r.port_dim(port) >= 0 && r.port_connected(port); }
 }  // namespace
+
+void RouterTraffic::add_port(const router::Router& r, int port, const router::PortCounters& c) {
+  flits_in += c.flits_received, heads += c.packets_received;
+  flits_out += c.flits_sent, departures += c.packets_sent;  // a switch allocation per departure
+  if (link_port(r, port)) link_flits += c.flits_sent;
+}
+
+TrafficEnergy traffic_energy(const RouterTraffic& t, const hw::RouterCost& c, double link_flit_pj) {
+  TrafficEnergy e;
+  e.buffer_pj = double(t.flits_in) * c.write_pj + double(t.flits_out) * c.read_pj;
+  e.crossbar_pj = double(t.flits_out) * c.crossbar_pj;
+  e.allocator_pj =
+      double(t.departures) * c.arbitration_pj + double(t.heads) * (c.vc_allocation_pj + c.routing_pj);
+  e.link_pj = double(t.link_flits) * link_flit_pj;
+  return e;
+}
 
 void add_network_dynamic(EnergyTally& t, Network& net, const Platform& p, sim::Time now,
                          const std::vector<int>* owner, int rank) {
-  const double link_pj = hw::link_cost(p.energy, p.router.flit_bytes * 8).flit_pj, pj = 1e-12;
-  each_router(net, p, owner, rank, [&](router::Router& r, const hw::RouterCost& cost) {
-    std::uint64_t in = 0, out = 0, allocations = 0, heads = 0, link_flits = 0;
-    for (int port = 0; port < r.num_ports(); ++port) {
-      const router::PortCounters c = r.counters(port, now);
-      in += c.flits_received, heads += c.packets_received;
-      out += c.flits_sent, allocations += c.packets_sent;  // a switch allocation per departure
-      if (link_port(r, port)) link_flits += c.flits_sent;
-    }
-    t.add(EnergyClass::kBuffer, (double(in) * cost.write_pj + double(out) * cost.read_pj) * pj, 0);
-    t.add(EnergyClass::kCrossbar, double(out) * cost.crossbar_pj * pj, 0);
-    t.add(EnergyClass::kAllocator,
-          (double(allocations) * cost.arbitration_pj +
-           double(heads) * (cost.vc_allocation_pj + cost.routing_pj)) *
-              pj,
-          0);
-    t.add(EnergyClass::kLink, double(link_flits) * link_pj * pj, 0);
-  });
+  const RouterCosts costs(net, p);
+  const double pj = 1e-12;
+  for (std::size_t i = 0; i < net.num_routers(); ++i) {
+    if (owner && (*owner)[i] != rank) continue;
+    router::Router& r = net.router_at(i);
+    RouterTraffic traffic;
+    for (int port = 0; port < r.num_ports(); ++port) traffic.add_port(r, port, r.counters(port, now));
+    const TrafficEnergy e = traffic_energy(traffic, costs.of(r), costs.link_flit_pj());
+    t.add(EnergyClass::kBuffer, e.buffer_pj * pj, 0);
+    t.add(EnergyClass::kCrossbar, e.crossbar_pj * pj, 0);
+    t.add(EnergyClass::kAllocator, e.allocator_pj * pj, 0);
+    t.add(EnergyClass::kLink, e.link_pj * pj, 0);
+  }
 }
 
 void add_network_static(EnergyTally& t, Network& net, const Platform& p, sim::Time window) {
+  const RouterCosts costs(net, p);
   const double cycles = double(window) / double(net.clock().period_ps), span = seconds(window);
   const double link_leak_w = hw::link_cost(p.energy, p.router.flit_bytes * 8).leak_w;
-  each_router(net, p, nullptr, 0, [&](router::Router& r, const hw::RouterCost& cost) {
+  for (std::size_t i = 0; i < net.num_routers(); ++i) {
+    router::Router& r = net.router_at(i);
+    const hw::RouterCost& cost = costs.of(r);
     int links = 0;
     for (int port = 0; port < r.num_ports(); ++port) links += link_port(r, port);
     t.add(EnergyClass::kBuffer, 0, cost.buffer_leak_w * span);
@@ -88,7 +97,7 @@ void add_network_static(EnergyTally& t, Network& net, const Platform& p, sim::Ti
     t.add(EnergyClass::kAllocator, 0, (cost.allocator_leak_w + cost.vc_allocator_leak_w) * span);
     t.add(EnergyClass::kClock, cycles * cost.clock_pj * 1e-12, 0);
     t.add(EnergyClass::kLink, 0, links * link_leak_w * span);
-  });
+  }
 }
 
 void add_nic_energy(EnergyTally& t, const hw::EnergyParams& e, std::uint64_t dma_bytes,
@@ -132,33 +141,6 @@ nlohmann::json energy_json(const Platform& p, const EnergyTally& t, sim::Time wi
                      {"wire_ff_per_mm", p.energy.wire_ff_per_mm},
                      {"link_length_mm", p.energy.link_length_mm}};
   return j;
-}
-
-nlohmann::json router_cost_json(const Platform& p, int ports) {
-  const hw::RouterCost c = hw::router_cost(p.energy, router_shape(p, ports));
-  const hw::LinkCost l = hw::link_cost(p.energy, p.router.flit_bytes * 8);
-  return {{"ports", ports},
-          {"pj",
-           {{"buffer_write", c.write_pj},
-            {"buffer_read", c.read_pj},
-            {"crossbar", c.crossbar_pj},
-            {"arbitration", c.arbitration_pj},
-            {"vc_allocation", c.vc_allocation_pj},
-            {"routing", c.routing_pj},
-            {"clock_per_cycle", c.clock_pj},
-            {"link_flit", l.flit_pj}}},
-          {"leakage_mw",
-           {{"buffer", c.buffer_leak_w * 1e3},
-            {"crossbar", c.crossbar_leak_w * 1e3},
-            {"allocator", c.allocator_leak_w * 1e3},
-            {"vc_allocator", c.vc_allocator_leak_w * 1e3},
-            {"total", c.leak_w() * 1e3}}},
-          {"area_um2",
-           {{"buffer", c.buffer_um2},
-            {"crossbar", c.crossbar_um2},
-            {"allocator", c.allocator_um2},
-            {"vc_allocator", c.vc_allocator_um2},
-            {"total", c.area_um2()}}}};
 }
 
 }  // namespace kairo::platforms

@@ -18,7 +18,6 @@ namespace kairo::platforms {
 
 enum class EnergyClass : std::uint8_t { kBuffer, kCrossbar, kAllocator, kClock, kLink, kNic, kOcs };
 inline constexpr std::size_t kEnergyClasses = 7;
-const char* energy_class_name(EnergyClass c);
 
 // Energy in whole femtojoules, so that sums over routers and over the
 // processes of a partitioned run are exact, in any order, and the same for
@@ -33,6 +32,35 @@ struct EnergyTally {
 
 // A router's shape as the energy model sees it.
 hw::RouterShape router_shape(const Platform& p, int ports);
+
+// The model's cost of each router size of a network, computed once per port
+// count (a fat tree's edge and spine switches differ), and the energy of a
+// flit over one router-to-router link.
+class RouterCosts {
+ public:
+  RouterCosts(Network& net, const Platform& p);
+  const hw::RouterCost& of(const router::Router& r) const { return by_ports_[std::size_t(r.num_ports())]; }
+  double link_flit_pj() const { return link_flit_pj_; }
+
+ private:
+  std::vector<hw::RouterCost> by_ports_;
+  double link_flit_pj_;
+};
+
+// What a router's (or one port's) traffic did, as the energy model charges
+// it: flits into input buffers, flits out through buffer reads and the
+// crossbar, a switch allocation per departure, a VC allocation and route
+// computation per head, and the flits sent over router-to-router links.
+struct RouterTraffic {
+  std::uint64_t flits_in = 0, flits_out = 0, departures = 0, heads = 0, link_flits = 0;
+  void add_port(const router::Router& r, int port, const router::PortCounters& c);
+};
+// Its dynamic energy (pJ) by class: buffer, crossbar, allocator, link.
+struct TrafficEnergy {
+  double buffer_pj = 0, crossbar_pj = 0, allocator_pj = 0, link_pj = 0;
+  double total_pj() const { return buffer_pj + crossbar_pj + allocator_pj + link_pj; }
+};
+TrafficEnergy traffic_energy(const RouterTraffic& t, const hw::RouterCost& c, double link_flit_pj);
 
 // The routers' and router-to-router links' dynamic energy, from their
 // counters at `now` (counted since their last reset). With `owner`, only the
@@ -52,11 +80,8 @@ void add_ocs_energy(EnergyTally& t, const hw::EnergyParams& e, int ports, std::u
 
 // The `energy` object: dynamic and static joules per class, totals, the
 // average power over the window, energy per delivered unit (`per`: "flit"
-// or "byte") when anything was delivered, and the router model's figures.
+// or "byte") when anything was delivered, and the technology.
 nlohmann::json energy_json(const Platform& p, const EnergyTally& t, sim::Time window, double delivered,
                            const char* per);
-// One router of `ports` ports: per-event energies (pJ), static power (mW)
-// and area (um^2) by component.
-nlohmann::json router_cost_json(const Platform& p, int ports);
 
 }  // namespace kairo::platforms

@@ -85,30 +85,6 @@ std::shared_ptr<Links> port_rows(Network& net, Which which) {
   return shared;
 }
 
-// A port's dynamic energy per event (pJ), for the link table's energy_fj
-// column: what its flits, packets and heads cost, from the energy model
-// (platforms/energy.h) of a router of its size.
-struct PortEnergy {
-  double in_flit = 0, out_flit = 0, allocation = 0, head = 0, link_flit = 0;
-};
-
-// The energy model's costs per router port count (a fat tree's edge and
-// spine switches differ), computed once.
-std::shared_ptr<std::vector<PortEnergy>> port_energies(Network& net) {
-  auto costs = std::make_shared<std::vector<PortEnergy>>();
-  const Platform& p = net.platform();
-  const double link = hw::link_cost(p.energy, p.router.flit_bytes * 8).flit_pj;
-  for (std::size_t i = 0; i < net.num_routers(); ++i) {
-    const std::size_t ports = std::size_t(net.router_at(i).num_ports());
-    if (ports < costs->size() && (*costs)[ports].out_flit > 0) continue;
-    if (costs->size() <= ports) costs->resize(ports + 1);
-    const hw::RouterCost c = hw::router_cost(p.energy, router_shape(p, int(ports)));
-    (*costs)[ports] = {c.write_pj, c.read_pj + c.crossbar_pj, c.arbitration_pj,
-                       c.vc_allocation_pj + c.routing_pj, link};
-  }
-  return costs;
-}
-
 // The link table's energy column, on router ports and optical ports alike.
 observe::Counter energy_counter() {
   return {"energy_fj",
@@ -123,7 +99,7 @@ observe::Counter energy_counter() {
 
 observe::CounterSet router_ports(Network& net, int vcs) {
   auto shared = port_rows(net, [](const router::Router&) { return true; });
-  auto costs = port_energies(net);
+  auto costs = std::make_shared<const RouterCosts>(net, net.platform());
   observe::CounterSet s;
   s.table = "link";
   s.scope = "rtr";
@@ -138,11 +114,9 @@ observe::CounterSet router_ports(Network& net, int vcs) {
     const LinkRef& l = shared->refs[i];
     router::Router& r = *shared->routers[l.router];
     router::read_port(r, l.port, now, vcs, out);
-    // out[0..4]: packets and flits sent, bytes sent, packets and flits received (router::port_counters).
-    const PortEnergy& e = (*costs)[std::size_t(r.num_ports())];
-    const bool link = r.port_dim(l.port) >= 0;
-    const double pj = double(out[4]) * e.in_flit + double(out[1]) * (e.out_flit + (link ? e.link_flit : 0)) +
-                      double(out[0]) * e.allocation + double(out[3]) * e.head;
+    RouterTraffic traffic;
+    traffic.add_port(r, l.port, r.counters(l.port, now));
+    const double pj = traffic_energy(traffic, costs->of(r), costs->link_flit_pj()).total_pj();
     out[energy] = std::uint64_t(std::llround(pj * 1e3));
   };
   s.place = [&net, shared](std::size_t i) { return link_place(net, shared->refs[i]); };
