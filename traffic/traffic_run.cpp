@@ -129,6 +129,26 @@ double peak_rss_mib() {
   return double(ru.ru_maxrss) / 1024.0;
 }
 
+// The routers' and links' energy: dynamic from their counters at `now` (a
+// partitioned run's processes each count their own routers and add them up),
+// static over `window` ps.
+platforms::EnergyTally network_energy(platforms::Network& net, const platforms::Partition* part,
+                                      sim::Time now, sim::Time window) {
+  platforms::EnergyTally energy;
+  const platforms::Platform& p = net.platform();
+  if (part) {
+    const sim::MpiWorld& world = sim::MpiWorld::get();
+    platforms::add_network_dynamic(energy, net, p, now, &part->owner, world.rank());
+    std::vector<std::uint64_t> v = energy.flat();
+    world.sum(v);
+    energy = platforms::EnergyTally::from_flat(v);
+  } else {
+    platforms::add_network_dynamic(energy, net, p, now);
+  }
+  platforms::add_network_static(energy, net, p, window);
+  return energy;
+}
+
 // Phase boundaries, as sync events of their own (before anything else at
 // their time; in a partitioned run every process has them and sees every
 // message sent before them). After the measurement window, sources stop at
@@ -223,17 +243,7 @@ class PhaseClock : public sim::EventTarget {
   // process's own routers added over the processes.
   void tally_energy() {
     energy_window = ctx_.queue->now() - start_;
-    const platforms::Platform& p = net_.platform();
-    if (part_) {
-      sim::MpiWorld& world = sim::MpiWorld::get();
-      platforms::add_network_dynamic(energy, net_, p, ctx_.queue->now(), &part_->owner, world.rank());
-      std::vector<std::uint64_t> v = energy.flat();
-      world.sum(v);
-      energy = platforms::EnergyTally::from_flat(v);
-    } else {
-      platforms::add_network_dynamic(energy, net_, p, ctx_.queue->now());
-    }
-    platforms::add_network_static(energy, net_, p, energy_window);
+    energy = network_energy(net_, part_, ctx_.queue->now(), energy_window);
   }
 
   // Per port name (mesh/torus: xp, xm, ..., ni0; switched fabrics: the port
@@ -593,18 +603,9 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
                           {"threshold", o.warmup_threshold},
                           {"converged", phases.warmup_converged},
                           {"cycles", phases.warmup_cycles_used}};
-  } else {  // a batch: the whole run, from time 0
-    platforms::EnergyTally energy;
-    const sim::Time end =
-        ctx.stats.last_delivery_ps;  // the batch's last packet (the same for any process count)
-    platforms::add_network_dynamic(energy, net, plat, queue.now(), part ? &part->owner : nullptr,
-                                   world.rank());
-    if (part) {
-      std::vector<std::uint64_t> v = energy.flat();
-      world.sum(v);
-      energy = platforms::EnergyTally::from_flat(v);
-    }
-    platforms::add_network_static(energy, net, plat, end);
+  } else {                                             // a batch: the whole run, from time 0
+    const sim::Time end = ctx.stats.last_delivery_ps;  // the batch's last packet, for any process count
+    const platforms::EnergyTally energy = network_energy(net, part, queue.now(), end);
     r.json["energy"] = platforms::energy_json(plat, energy, end, double(ctx.stats.flits_delivered), "flit");
   }
   r.deadlock = deadlock;
