@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace kairo::replay {
 namespace {
@@ -74,8 +75,22 @@ std::uint64_t instance_size(CollOp op, bool vector, int root, const std::vector<
 }
 
 // Bytes each region of a member needs for an instance: the send and
-// receive regions of sw/collectives/executor.h.
+// receive regions of sw/collectives/executor.h, as the algorithm's own
+// table entry states them (ring allreduce keeps p - 1 partial sums), and no
+// less than the shape rule below.
+std::pair<std::uint64_t, std::uint64_t> shape_regions(const Instance& in);
 std::pair<std::uint64_t, std::uint64_t> regions(const Instance& in) {
+  auto [send, recv] = shape_regions(in);
+  coll::Collective c{};
+  if (!in.algo.empty() && collective_of(in.op, &c)) {
+    const coll::Memory m = coll::find_algorithm(c, in.algo).memory(coll::Call{0, in.p, in.root, in.size});
+    send = std::max(send, std::uint64_t(std::ceil(m.send_bytes)));
+    recv = std::max(recv, std::uint64_t(std::ceil(m.recv_bytes)));
+  }
+  return {send, recv};
+}
+
+std::pair<std::uint64_t, std::uint64_t> shape_regions(const Instance& in) {
   const std::uint64_t p = std::uint64_t(in.p), s = std::max<std::uint64_t>(in.size, 8);
   std::uint64_t log = 0;
   while ((std::uint64_t(1) << log) < p) ++log;

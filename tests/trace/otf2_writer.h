@@ -1,7 +1,8 @@
 // Writes small OTF2 archives for the replay's tests, with libotf2's writer:
 // the records and definitions Score-P writes for MPI (one location per rank,
 // an MPI COMM_LOCATIONS group, MPI_COMM_WORLD as communicator 0), so a test
-// states exactly what each rank did and when.
+// states exactly what each rank did and when. With `posted_envelopes` false
+// the receives carry no kairo::posted_* attributes, as in a Score-P trace.
 #pragma once
 #include <otf2/otf2.h>
 
@@ -16,7 +17,8 @@ class Otf2Writer {
  public:
   static constexpr OTF2_CommRef kWorld = 0;
 
-  Otf2Writer(const std::string& dir, int ranks) : ranks_(ranks) {
+  Otf2Writer(const std::string& dir, int ranks, bool posted_envelopes = true)
+      : ranks_(ranks), posted_envelopes_(posted_envelopes) {
     archive_ = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
                                  OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!archive_) throw std::runtime_error("cannot open an OTF2 archive in " + dir);
@@ -48,8 +50,10 @@ class Otf2Writer {
   void recv(int rank, std::uint64_t t, int from, int tag, std::uint64_t bytes, int posted_source,
             int posted_tag) {
     enter(rank, t, "MPI_Recv");
-    OTF2_AttributeList_AddInt32(attrs_, attribute("kairo::posted_source"), posted_source);
-    OTF2_AttributeList_AddInt32(attrs_, attribute("kairo::posted_tag"), posted_tag);
+    if (posted_envelopes_) {
+      OTF2_AttributeList_AddInt32(attrs_, attribute("kairo::posted_source"), posted_source);
+      OTF2_AttributeList_AddInt32(attrs_, attribute("kairo::posted_tag"), posted_tag);
+    }
     OTF2_EvtWriter_MpiRecv(w(rank), attrs_, t, std::uint32_t(from), kWorld, std::uint32_t(tag), bytes);
     leave(rank, t + 1, "MPI_Recv");
   }
@@ -66,9 +70,11 @@ class Otf2Writer {
   // MPI_Irecv as posted, then (inside a wait) the envelope it matched.
   void irecv_post(int rank, std::uint64_t t, std::uint64_t request, int posted_source, int posted_tag) {
     enter(rank, t, "MPI_Irecv");
-    OTF2_AttributeList_AddInt32(attrs_, attribute("kairo::posted_source"), posted_source);
-    OTF2_AttributeList_AddInt32(attrs_, attribute("kairo::posted_tag"), posted_tag);
-    OTF2_AttributeList_AddCommRef(attrs_, attribute("kairo::posted_comm"), kWorld);
+    if (posted_envelopes_) {
+      OTF2_AttributeList_AddInt32(attrs_, attribute("kairo::posted_source"), posted_source);
+      OTF2_AttributeList_AddInt32(attrs_, attribute("kairo::posted_tag"), posted_tag);
+      OTF2_AttributeList_AddCommRef(attrs_, attribute("kairo::posted_comm"), kWorld);
+    }
     OTF2_EvtWriter_MpiIrecvRequest(w(rank), attrs_, t, request);
     leave(rank, t, "MPI_Irecv");
   }
@@ -153,6 +159,7 @@ class Otf2Writer {
   }
 
   int ranks_;
+  bool posted_envelopes_;
   OTF2_Archive* archive_ = nullptr;
   std::vector<OTF2_EvtWriter*> writers_;
   std::map<std::string, OTF2_RegionRef> regions_;

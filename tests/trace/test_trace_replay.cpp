@@ -127,6 +127,155 @@ TEST(TraceReplay, AWildcardReceiveTakesTheFirstMatchingArrival) {
   EXPECT_GE(j["latency_ns"].get<double>(), 400000.0);
 }
 
+// A Score-P trace records the envelope a receive matched, not the one it
+// was posted with, so its receives replay as recorded. Rank 0's first
+// receive matched rank 2's message (tag 5), sent after 400 us; rank 1's
+// (tag 7) arrives at once. Without kairo's posted_* attributes the replay
+// gives the first receive rank 2's message and the second rank 1's, and
+// rank 0 spends the 400 us waiting. The same events with the first receive
+// posted as a wildcard and the second as (rank 1, tag 7), as kairo's tracer
+// writes them, let the wildcard take rank 1's message, which leaves the
+// second receive nothing to match: the rank never finishes (exit 1). Then a
+// nonblocking pair, posted without attributes and completed by a Waitall in
+// the other order, matches as recorded too.
+std::string recorded_envelopes(bool posted_envelopes) {
+  const std::string dir = test::temp_dir() + (posted_envelopes ? "/kairo" : "/scorep");
+  Otf2Writer w(dir, 3, posted_envelopes);
+  for (int r = 0; r < 3; ++r) w.call(r, 0, "MPI_Init");
+  w.recv(0, 10, 2, 5, 64, -1, -1);
+  w.recv(0, 20, 1, 7, 64, 1, 7);
+  w.send(1, 10, 0, 7, 64);
+  w.send(2, 400010, 0, 5, 64);
+  w.irecv_post(0, 400100, 1, 2, 9);
+  w.irecv_post(0, 400101, 2, 1, 8);
+  w.enter(0, 400102, "MPI_Waitall");
+  w.irecv_done(0, 400103, 1, 8, 1000, 2);
+  w.irecv_done(0, 400104, 2, 9, 1000, 1);
+  w.leave(0, 400105, "MPI_Waitall");
+  w.send(1, 400100, 0, 8, 1000);
+  w.send(2, 400100, 0, 9, 1000);
+  for (int r = 0; r < 3; ++r) w.call(r, 400200, "MPI_Finalize");
+  return dir;
+}
+
+TEST(TraceReplay, AScorePTraceReplaysTheEnvelopesItsReceivesMatched) {
+  auto r = replay(recorded_envelopes(false));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["details"]["p2p_pairs"], nlohmann::json::parse("[[1, 0, 2, 1064], [2, 0, 2, 1064]]"));
+  EXPECT_GE(j["details"]["per_rank"][0]["communication_ns"].get<double>(), 400000.0 - 20);
+  EXPECT_TRUE(j["status_ok"].get<bool>());
+
+  r = replay(recorded_envelopes(true));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("rank 0: trace rank 0 is in MPI_Recv (its MPI call 3), waiting for a message from "
+                       "rank 1 with tag 7"),
+            std::string::npos)
+      << r.err;
+}
+
+// Collectives follow the documented default rule (docs/traces.md, after
+// Open MPI's tuned decisions) unless algo.NAME overrides it for every call
+// of that collective. Eight ranks: allreduces of 64 B and 80,000 B (Score-P
+// records sizeSent = N x the buffer), bcasts of 1 KiB and 100 KiB, and a
+// barrier. (A ring allreduce keeps p - 1 partial sums: its receive region
+// must be sized by the algorithm, not by recursive doubling's rounds, or its
+// puts land out of bounds and the ranks never finish.)
+std::string collectives_8() {
+  const std::string dir = test::temp_dir() + "/collectives";
+  Otf2Writer w(dir, 8);
+  for (int r = 0; r < 8; ++r) {
+    w.call(r, 0, "MPI_Init");
+    w.collective(r, 10, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8 * 64, 8 * 64);
+    w.collective(r, 20, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8 * 80000, 8 * 80000);
+    w.collective(r, 30, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, r == 0 ? 7 * 1024 : 0, r == 0 ? 0 : 1024, 0);
+    w.collective(r, 40, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, r == 0 ? 7 * 102400 : 0, r == 0 ? 0 : 102400,
+                 0);
+    w.collective(r, 50, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0);
+    w.call(r, 60, "MPI_Finalize");
+  }
+  return dir;
+}
+
+TEST(TraceReplay, CollectivesFollowTheDefaultRuleUnlessAnAlgorithmIsNamed) {
+  const std::string dir = collectives_8();
+  auto r = replay(dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto c = nlohmann::json::parse(r.out)["details"]["collectives"];
+  EXPECT_EQ(c["allreduce"]["algorithms"], nlohmann::json::parse(R"({"recursive-doubling": 1, "ring": 1})"));
+  EXPECT_EQ(c["bcast"]["algorithms"], nlohmann::json::parse(R"({"binomial": 1, "vandegeijn": 1})"));
+  EXPECT_EQ(c["barrier"]["algorithms"], nlohmann::json::parse(R"({"recursive-doubling": 1})"));
+
+  r = replay(dir, {"--param", "algo.allreduce=rabenseifner", "--param", "algo.barrier=ring"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  c = nlohmann::json::parse(r.out)["details"]["collectives"];
+  EXPECT_EQ(c["allreduce"]["algorithms"], nlohmann::json::parse(R"({"rabenseifner": 2})"));
+  EXPECT_EQ(c["bcast"]["algorithms"], nlohmann::json::parse(R"({"binomial": 1, "vandegeijn": 1})"));
+  EXPECT_EQ(c["barrier"]["algorithms"], nlohmann::json::parse(R"({"ring": 1})"));
+
+  r = replay(dir, {"--param", "algo.allreduce=bogus"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--param algo.allreduce=bogus: expected one of: "), std::string::npos) << r.err;
+  r = replay(dir, {"--param", "algo.allgatherv=ring"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--param algo.allgatherv: not a parameter of workload trace"), std::string::npos)
+      << r.err;
+}
+
+// The hybrid EPS+OCS network (hybrid-eps-ocs-128: 4 edge switches of 32
+// nodes, an 8 KiB OCS threshold). 128 ranks; ranks 0..7 each send four
+// 64 KiB messages to rank r + 32 (the next switch) and one 4 KiB message
+// (below the threshold, so no candidate for a pathway) to rank r + 64; ranks 100 and 101 (one switch)
+// exchange 64 KiB. Under SP with 8 pathways the eight (r, r + 32) pairs get a circuit each, so the 32 large
+// inter-switch messages, and only they, go over the OCS, directly (no relay). CP re-places the ranks so that
+// every pair shares a switch: nothing crosses switches and nothing is routed. EPS alone routes nothing.
+std::string hybrid_128() {
+  const std::string dir = test::temp_dir() + "/hybrid";
+  Otf2Writer w(dir, 128);
+  for (int r = 0; r < 128; ++r) w.call(r, 0, "MPI_Init");
+  std::uint64_t t = 10;
+  for (int k = 0; k < 4; ++k, t += 10)
+    for (int r = 0; r < 8; ++r) {
+      w.send(r, t, r + 32, k, 65536);
+      w.recv(r + 32, t, r, k, 65536, r, k);
+    }
+  for (int r = 0; r < 8; ++r) {
+    w.send(r, t, r + 64, 0, 4096);
+    w.recv(r + 64, t, r, 0, 4096, r, 0);
+  }
+  t += 10;
+  w.send(100, t, 101, 0, 65536);
+  w.recv(101, t, 100, 0, 65536, 100, 0);
+  for (int r = 0; r < 128; ++r) w.call(r, t + 10, "MPI_Finalize");
+  return dir;
+}
+
+TEST(TraceReplay, OnTheHybridNetworkLargeMessagesTakeThePathwaysSpAndCpAssign) {
+  const std::string dir = hybrid_128();
+  auto run = [&](const std::string& scheme) {
+    const auto r =
+        replay(dir, {"--param", "scheme=" + scheme, "--param", "pathways=8"}, "hybrid-eps-ocs-128");
+    EXPECT_EQ(r.exit_code, 0) << scheme << ": " << r.err;
+    return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json();
+  };
+  const auto eps = run("eps"), sp = run("sp"), cp = run("cp");
+  ASSERT_FALSE(eps.is_null() || sp.is_null() || cp.is_null());
+  for (const auto* j : {&eps, &sp, &cp}) {
+    EXPECT_EQ((*j)["details"]["p2p_messages"].get<int>(), 8 * 4 + 8 + 1);
+    EXPECT_EQ((*j)["details"]["p2p_bytes"].get<std::uint64_t>(), 8 * 4 * 65536 + 8 * 4096 + 65536);
+  }
+  EXPECT_FALSE(eps["details"].contains("routed_messages"));
+  EXPECT_EQ(sp["details"]["pathways_assigned"].get<int>(), 8);
+  EXPECT_EQ(sp["details"]["routed_messages"].get<int>(), 8 * 4);
+  EXPECT_EQ(sp["details"]["relayed_hops"].get<int>(), 0);
+  EXPECT_EQ(cp["details"]["routed_messages"].get<int>(), 0);
+  EXPECT_EQ(cp["details"]["pathways_assigned"].get<int>(), 0);
+  // Rank 0's four 64 KiB messages at 32 Gb/s over its circuit instead of 10 Gb/s over the EPS.
+  const double eps0 = eps["details"]["per_rank"][0]["communication_ns"].get<double>();
+  const double sp0 = sp["details"]["per_rank"][0]["communication_ns"].get<double>();
+  EXPECT_LT(sp0, eps0 - 4 * 65536 * 8 * (1 / 10.0 - 1 / 32.0) * 0.8) << sp0 << " " << eps0;
+}
+
 TEST(TraceReplay, ARankWaitingForAMessageNobodySendsIsNamed) {
   const std::string dir = test::temp_dir() + "/deadlock";
   {
