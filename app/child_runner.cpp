@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "app/cli_common.h"
+#include "sim/interrupt.h"
 
 namespace kairo::app {
 namespace {
@@ -45,7 +46,12 @@ void ChildPool::start(std::size_t tag, const std::function<int(std::string& text
     ::close(fd[0]);
     for (const Child& c : children_) ::close(c.fd);  // the siblings' pipes are not this child's
     std::string out;
-    const int code = body(out);
+    int code = 0;
+    try {
+      code = body(out);
+    } catch (const sim::Interrupted& i) {  // never into the parent's code, which this copy holds
+      ::_exit(128 + i.signal);
+    }
     std::size_t off = 0;
     while (off < out.size()) {
       const ssize_t n = ::write(fd[1], out.data() + off, out.size() - off);
@@ -63,9 +69,14 @@ std::pair<std::size_t, ChildResult> ChildPool::next_done() {
   std::vector<pollfd> fds(children_.size());
   char buf[65536];
   for (;;) {
+    sim::throw_if_interrupted();
     for (std::size_t i = 0; i < children_.size(); ++i) fds[i] = {children_[i].fd, POLLIN, 0};
     if (::poll(fds.data(), fds.size(), -1) < 0) {
-      if (errno == EINTR) continue;
+      // SIGINT or SIGTERM: the pool's destructor ends the children.
+      if (errno == EINTR) {
+        sim::throw_if_interrupted();
+        continue;
+      }
       throw std::runtime_error("poll failed");
     }
     for (std::size_t i = 0; i < children_.size(); ++i) {

@@ -14,6 +14,11 @@ enum ExitCode { kExitOk = 0, kExitSimFailure = 1, kExitBadInput = 2 };
 
 // Prints "kairo: error: <msg>" on stderr and returns kExitBadInput.
 int bad_input(const std::string& msg);
+// Under mpirun: every process's platform (its resolved configuration) is
+// process 0's, else std::invalid_argument naming the processes that differ.
+void check_same_platform(const platforms::Platform& plat);
+// The message of the last bad_input() (for a split run's failure, sim::MpiWorld::fail).
+std::string& last_error();
 // Says on stderr each value kairo adjusted in the platform, one line each
 // ("kairo: nic.mtu 1920B adjusted to 224B: <why>"), leaving out keys that
 // start with `skip_prefix` (what the command does not build). Said also under

@@ -24,6 +24,7 @@ bool agreed(const sim::MpiWorld& world, bool ok) {
   if (!world.parallel()) return ok;
   std::vector<std::uint64_t> failures{ok ? 0u : 1u};
   world.sum(failures);
+  if (failures[0] != 0) world.mark_agreed();
   return failures[0] == 0;
 }
 

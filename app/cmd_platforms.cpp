@@ -225,6 +225,9 @@ int check(const std::string& name, const std::vector<std::string>& sets, bool po
     if (partitioned) part = make_partition(p, processes, method);
     if (p.kind != platforms::FabricKind::kTorus) {
       check_switched(p, ports);
+      std::cout << fmt::format(
+          "  memory     about {:.0f} MiB of host memory with its NICs and ranks (kairo run, size-only)\n",
+          need / double(1 << 20));
       print_alltoall_bounds(p, alltoall_bytes);
       if (part) print_partition(p, *part, method);
       return kExitOk;

@@ -12,6 +12,7 @@
 #include "app/cli_common.h"
 #include "app/plot_bars.h"
 #include "app/plot_data.h"
+#include "sim/input_file.h"
 #include "sim/output_file.h"
 
 namespace kairo::app {
@@ -24,12 +25,7 @@ struct PlotArgs {
 };
 
 std::string read_input(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::invalid_argument(path + ": cannot read: " + std::strerror(errno));
-  std::ostringstream s;
-  s << f.rdbuf();
-  if (f.bad()) throw std::invalid_argument(path + ": cannot read: " + std::strerror(errno));
-  return s.str();
+  return sim::read_bounded(path, sim::kResultFileLimitBytes, "input", "");
 }
 
 int plot_files(const PlotArgs& a) {

@@ -126,7 +126,9 @@ int run_once(RunArgs& a) {
         code = bad_input(e.what());
       }
     }
-    return int(world.max(std::uint64_t(code)));  // the others give 0
+    code = int(world.max(std::uint64_t(code)));  // the others give 0
+    world.mark_agreed();
+    return code;
   } catch (const platforms::ConfigError& e) {
     return bad_input(e.what());
   } catch (const std::invalid_argument& e) {

@@ -152,12 +152,14 @@ int parallel_sweep(const platforms::Platform& plat, TrafficArgs& a) {
   const sim::MpiWorld& world = sim::MpiWorld::get();
   int code = kExitOk;
   try {
+    check_same_platform(plat);
     code = sweep_and_report(plat, a);
   } catch (const std::exception& e) {
     code = world.root() ? bad_input(e.what()) : kExitBadInput;
   }
   std::vector<char> shared(1, char(code));
   world.broadcast(shared);
+  world.mark_agreed();
   return shared.at(0);
 }
 

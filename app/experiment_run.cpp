@@ -158,9 +158,8 @@ std::optional<json> kept_run(const std::string& path, const std::string& key) {
 }
 
 void keep_run(const std::string& path, const std::string& key, const json& result) {
-  const std::string tmp = path + ".part";
-  sim::write_output_file("outputs.dir", tmp, json{{"key", key}, {"result", result}}.dump() + "\n");
-  std::filesystem::rename(tmp, path);  // whole or not at all
+  // Whole or not at all (sim::OutputFile: a part file renamed into place).
+  sim::write_output_file("outputs.dir", path, json{{"key", key}, {"result", result}}.dump() + "\n");
 }
 
 void print_done(const Spec& s, const Task& t, const RunRecord& r, bool kept) {

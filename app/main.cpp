@@ -12,6 +12,7 @@
 #include "app/cli_common.h"
 #include "platforms/platform.h"
 #include "platforms/resolved.h"
+#include "sim/interrupt.h"
 #include "sim/mpi_world.h"
 #include "sim/output_file.h"
 
@@ -19,8 +20,14 @@ namespace kairo::app {
 
 void add_algorithms_command(CLI::App& app, int& exit_code);  // app/cmd_algorithms.cpp
 
+std::string& last_error() {
+  static std::string* const e = new std::string;  // never destroyed: read at the very end of main
+  return *e;
+}
+
 int bad_input(const std::string& msg) {
   std::cerr << "kairo: error: " << msg << "\n";
+  last_error() = msg;
   return kExitBadInput;
 }
 
@@ -46,8 +53,22 @@ void fail_in_parallel(const std::string& msg, int code) {
   world.abort(code);
 }
 
+void check_same_platform(const platforms::Platform& plat) {
+  const sim::MpiWorld& world = sim::MpiWorld::get();
+  if (!world.parallel()) return;
+  const std::string resolved = platforms::resolved_json(plat).dump();
+  const std::uint64_t digest = sim::digest_bytes(resolved.data(), resolved.size());
+  const std::string differ = world.compare_digests(
+      digest,
+      fmt::format("reads platform {} (its resolved configuration's digest {:016x})", plat.name, digest));
+  if (differ.empty()) return;
+  world.mark_agreed();
+  throw std::invalid_argument(differ);
+}
+
 platforms::Partition make_run_partition(const platforms::Platform& plat, int processes,
                                         const std::string& method) {
+  check_same_platform(plat);
   const platforms::PartitionMethod m = platforms::parse_partition_method(method);
   try {
     return platforms::partition_platform(plat, processes, m);
@@ -74,6 +95,7 @@ int on_process_zero(const sim::MpiWorld& world, const std::function<void()>& che
     }
   }
   if (!world.any(!error.empty())) return kExitOk;
+  world.mark_agreed();
   return world.root() ? bad_input(error) : kExitBadInput;
 }
 
@@ -123,8 +145,27 @@ int main(int argc, char** argv) {
     std::cout.rdbuf(null);
     std::cerr.rdbuf(null);
   }
+  if (world.parallel()) {
+    // Every process runs the same build and command, or none runs.
+    std::string command = "runs `kairo";
+    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+    command += "`";
+    const std::uint64_t digest =
+        kairo::sim::digest_bytes(command.data(), command.size(), kairo::sim::build_digest());
+    if (const std::string differ = world.compare_digests(digest, command); !differ.empty()) {
+      if (world.root()) std::fprintf(stderr, "kairo: error: %s\n", differ.c_str());
+      kairo::sim::MpiWorld::finalize();
+      return kairo::app::kExitBadInput;
+    }
+  }
   const int code = run_main(argc, argv);
   std::cout.flush();
+  if (world.parallel() && code == kairo::app::kExitBadInput && !world.agreed()) {
+    // Refused here alone, or without the others knowing: they wait in a
+    // collective, so every process ends now, the message said once.
+    const std::string& e = kairo::app::last_error();
+    world.fail(code, e.empty() ? "refused its input (exit 2)" : e, world.root() && !e.empty());
+  }
   kairo::sim::MpiWorld::finalize();
   return code;
 }
@@ -150,8 +191,13 @@ int run_main(int argc, char** argv) {
   add_check_ops_command(app, exit_code);
   add_experiment_command(app, exit_code);
   add_algorithms_command(app, exit_code);
+  kairo::sim::install_interrupt_handlers();
   try {
     app.parse(argc, argv);
+  } catch (const kairo::sim::Interrupted& i) {
+    // The part files went with the unwinding; outputs already whole stay.
+    std::cerr << "kairo: " << kairo::sim::interruption_summary(i.signal) << "\n";
+    return 128 + i.signal;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

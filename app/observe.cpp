@@ -64,7 +64,10 @@ void Observe::attach(platforms::Network& net, platforms::RdmaMachine* machine, s
 
 void Observe::check_outputs() const {
   if (!vcd_.empty()) sim::check_output_path("--vcd", vcd_);
-  if (!fst_.empty()) sim::check_output_path("--fst", fst_);
+  if (!fst_.empty()) {
+    sim::check_output_path("--fst", fst_);
+    sim::Trace::check_fst_temp(fst_);
+  }
   if (!gtkw_.empty() && !tracing())
     throw std::invalid_argument("--gtkw: a save file needs a waveform: add --vcd FILE or --fst FILE");
   if (!gtkw_.empty()) sim::check_output_path("--gtkw", gtkw_);

@@ -50,9 +50,12 @@ std::string html_page(const Model& m, const std::map<std::string, Series>& us,
   }
   data["segments"] = sj;
   data["initial"] = initial;
-  std::string json = data.dump();
-  // Keep "</script>" out of the embedded data.
-  for (std::size_t p = 0; (p = json.find("</", p)) != std::string::npos; p += 3) json.replace(p, 2, "<\\/");
+  // Inside <script>, JSON holds no < > & of its own (they can only be in its
+  // strings, where \u003c is the same character): no "</script>", no "<!--"
+  // from a platform or file name can end or change the script.
+  std::string json;
+  for (const char c : data.dump())
+    json += c == '<' ? "\\u003c" : c == '>' ? "\\u003e" : c == '&' ? "\\u0026" : std::string(1, c);
   const std::string page = embedded::kViewPage;
   const std::string slot = "{{kairo_view_data}}";
   const std::size_t at = page.find(slot);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -11,6 +12,7 @@
 
 #include "app/cli_common.h"
 #include "app/view_header.h"
+#include "sim/input_file.h"
 
 namespace kairo::app {
 namespace {
@@ -21,6 +23,22 @@ std::string esc(const std::string& s) {
   std::string o;
   for (char c : s)
     o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : c == '"' ? "&quot;" : std::string(1, c);
+  return o;
+}
+
+// A path the report found, as a relative URL: every byte but letters, digits,
+// - . _ ~ and / percent-encoded, and "./" in front unless it starts with
+// "../", so that no file name ("javascript:alert(1)", "http://x") becomes
+// a scheme or another host.
+std::string relative_url(const std::string& path) {
+  static const char* const hex = "0123456789ABCDEF";
+  std::string o = path.rfind("../", 0) == 0 ? "" : "./";
+  for (const unsigned char c : path) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/')
+      o += char(c);
+    else
+      o += {'%', hex[c >> 4], hex[c & 15]};
+  }
   return o;
 }
 
@@ -42,9 +60,14 @@ std::string first_line(const fs::path& p) {
   return l;
 }
 
+// A file of the run directory, whole; one over the result bound is not
+// read (the report lists it among the other files).
 std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  try {
+    return sim::read_bounded(p.string(), sim::kResultFileLimitBytes, "file", "");
+  } catch (const std::invalid_argument&) {
+    return "";
+  }
 }
 
 // What a run directory holds, by kind; paths relative to the directory.
@@ -134,8 +157,8 @@ int render_report(const std::string& run_dir, const std::string& out_s, const st
                      "waveform .vcd/.fst, plot .svg)");
   auto rel = [&](const fs::path& p) { return fs::proximate(p, out).generic_string(); };
   auto link = [&](const fs::path& p, const std::string& kind) {
-    return fmt::format("<a class=\"file\" data-kind=\"{}\" href=\"{}\">{}</a>", kind, esc(rel(p)),
-                       esc(rel(p)));
+    return fmt::format("<a class=\"file\" data-kind=\"{}\" href=\"{}\">{}</a>", kind,
+                       esc(relative_url(rel(p))), esc(rel(p)));
   };
   const fs::path shown = fs::proximate(run_dir);
   std::string body;
@@ -154,7 +177,7 @@ int render_report(const std::string& run_dir, const std::string& out_s, const st
     body += "<section><h2>Plots</h2>\n";
     for (const fs::path& p : f.plots)
       body += fmt::format("<figure><img src=\"{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>\n",
-                          esc(rel(p)), esc(p.filename().string()), link(p, "plot"));
+                          esc(relative_url(rel(p))), esc(p.filename().string()), link(p, "plot"));
     body += "</section>\n";
   }
   if (!f.logs.empty() || !f.views.empty()) {

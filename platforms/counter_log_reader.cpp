@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "platforms/counter_log.h"
+#include "sim/input_file.h"
 
 namespace kairo::platforms {
 
@@ -68,9 +69,13 @@ const std::vector<CounterRow>& CounterLogData::rows(const std::string& name) con
 }
 
 CounterLogData read_counter_log(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read the counter log " + path);
-  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string data;
+  try {
+    data = sim::read_bounded(path, sim::kCounterLogLimitBytes, "counter log",
+                             "record it with a longer --interval or fewer traced ports");
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(e.what());  // the reader's documented error type
+  }
   CounterLogData d;
   auto bad = [&](const std::string& what) { return std::runtime_error("counter log " + path + ": " + what); };
   // A whole unsigned decimal number, or the reader's error.

@@ -51,8 +51,10 @@ double estimated_host_bytes(const Platform& p, bool machine) {
   // Calibrated on Release builds (peak RSS, `/usr/bin/time -f %M`): a router
   // costs about 1.3 KiB and each of its ports about 0.47 KiB with 4 VCs
   // (traffic on mesh-10x10x10: 15.6 MB; tofu-k, 14 ports: 656 MB); a node's
-  // TNIs, memory, registry and rank about 3.7 KiB more (tofu-k pingpong:
-  // 964 MiB). The figures below round those up, plus 16 MiB for the program.
+  // TNIs, memory, registry and rank about 3.7 KiB more with 4 TNIs (tofu-k
+  // pingpong: 964 MiB), 1.5 KiB with one (a 32x32x32 torus). The figures
+  // below round those up, plus 16 MiB for the program; docs/reliability.md
+  // has the estimate against measured peaks for each family.
   const double hosts = double(p.nodes());
   double routers = 0, ports = 0;
   if (p.kind == FabricKind::kTorus) {
@@ -71,8 +73,14 @@ double estimated_host_bytes(const Platform& p, bool machine) {
     }
   }
   double bytes = 16.0 * (1 << 20) + routers * 1536.0 + ports * (256.0 + 64.0 * double(p.router.vcs));
+  // A switched fabric's forwarding table: a 2-byte port per switch, host and
+  // network interface (hw/router/forwarding_table.h), which outgrows the
+  // switches themselves on large k-ary n-trees (20,736 hosts under 6,912
+  // switches: 273 MiB).
+  if (p.kind == FabricKind::kFatTree || p.kind == FabricKind::kClusters)
+    bytes += routers * hosts * double(p.router.network_interfaces) * 2.0;
   if (machine)
-    bytes += hosts * (1024.0 + 1024.0 * double(p.router.network_interfaces)) + double(p.ranks()) * 1024.0;
+    bytes += hosts * (512.0 + 768.0 * double(p.router.network_interfaces)) + double(p.ranks()) * 512.0;
   return bytes;
 }
 

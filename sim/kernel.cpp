@@ -1,5 +1,7 @@
 #include "sim/kernel.h"
 
+#include "sim/interrupt.h"
+
 namespace kairo::sim {
 
 namespace {
@@ -44,9 +46,9 @@ void Kernel::step() {
   const Time to_other = Time(sc_core::sc_time_to_pending_activity().value());
   const Time limit = to_other == 0 ? now : (now > kNever - to_other ? kNever : now + to_other - 1);
   for (;;) {
-    const std::uint64_t budget =
-        progress_ ? next_progress_check_ - std::min(next_progress_check_, queue_.events_processed())
-                  : ~std::uint64_t{0};
+    // In chunks of 2^16 events: between them, a signal (sim/interrupt.h)
+    // and the progress line.
+    const std::uint64_t budget = next_check_ - std::min(next_check_, queue_.events_processed());
     queue_.run_until(limit, budget ? budget : 1);
     if (queue_.stopped()) {
       // SystemC's time follows to the stopping event's, then stops there.
@@ -54,8 +56,13 @@ void Kernel::step() {
       sc_core::sc_stop();
       return;
     }
-    if (progress_ && queue_.events_processed() >= next_progress_check_) {
-      next_progress_check_ = queue_.events_processed() + (1u << 16);
+    if (queue_.events_processed() >= next_check_) {
+      next_check_ = queue_.events_processed() + (1u << 16);
+      if (interrupted()) {
+        sc_core::sc_stop();
+        return;
+      }
+      if (!progress_) continue;
       auto t = std::chrono::steady_clock::now();
       if (std::chrono::duration<double>(t - last_progress_).count() >= progress_every_s_) {
         last_progress_ = t;
@@ -79,6 +86,7 @@ void Kernel::run() {
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   started_ = last_progress_ = std::chrono::steady_clock::now();
   sc_core::sc_start();
+  throw_if_interrupted();
 }
 
 }  // namespace kairo::sim

@@ -37,7 +37,7 @@ class Kernel : public sc_core::sc_module {
   std::function<void(double)> progress_;
   double progress_every_s_ = 2.0;
   std::chrono::steady_clock::time_point started_, last_progress_;
-  std::uint64_t next_progress_check_ = 0;
+  std::uint64_t next_check_ = 1u << 16;  // events processed at the next look at signals and progress
 };
 
 }  // namespace kairo::sim

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <stdexcept>
 
 #include "sim/mpi_transport.h"
@@ -27,6 +28,9 @@ class OpenMpi final : public MpiTransport {
     if (!done) MPI_Init(nullptr, nullptr);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    // A communicator of its own for the failure barrier: it never meets
+    // the run's collectives on MPI_COMM_WORLD.
+    MPI_Comm_dup(MPI_COMM_WORLD, &failures_);
   }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
@@ -132,6 +136,19 @@ class OpenMpi final : public MpiTransport {
     std::exit(code);
   }
 
+  bool all_fail(double seconds) override {
+    MPI_Request r;
+    MPI_Ibarrier(failures_, &r);
+    const double until = MPI_Wtime() + seconds;
+    int done = 0;
+    while (MPI_Test(&r, &done, MPI_STATUS_IGNORE), !done) {
+      if (MPI_Wtime() > until) return false;  // the request stays: the process leaves at once
+      struct timespec ms = {0, 1000000};
+      nanosleep(&ms, nullptr);
+    }
+    return true;
+  }
+
   void finalize() override {
     int done = 0;
     MPI_Finalized(&done);
@@ -140,6 +157,7 @@ class OpenMpi final : public MpiTransport {
 
  private:
   int rank_ = 0, size_ = 1;
+  MPI_Comm failures_ = MPI_COMM_NULL;
 };
 
 }  // namespace

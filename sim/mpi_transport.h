@@ -28,6 +28,9 @@ class MpiTransport {
   virtual std::vector<std::vector<char>> gather(const std::vector<char>& mine) = 0;
   virtual void broadcast(std::vector<char>& bytes) = 0;
   [[noreturn]] virtual void abort(int code) = 0;
+  // Called by a process that failed: true when every process calls it
+  // within `seconds` (they all failed), false when some do not.
+  virtual bool all_fail(double seconds) = 0;
   virtual void finalize() = 0;
 };
 

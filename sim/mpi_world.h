@@ -54,10 +54,47 @@ class MpiWorld {
   // others wait in a collective: no hang).
   [[noreturn]] void abort(int code) const;
 
+  // Split runs fail together (docs/reliability.md). A process that ends
+  // with an error its partners did not agree to (mark_agreed) calls fail()
+  // after everything of its own is unwound. When every process fails
+  // within 2 s (the same bad input everywhere), process 0 says `message`
+  // (unless `said`) and fail() returns: all finish normally. Otherwise the
+  // others wait in a collective: this process says its message (process
+  // 0's as it is, another's as "process k of n: message") and leaves at
+  // once without MPI_Finalize, which makes mpirun end every process.
+  void fail(int code, const std::string& message, bool said) const;
+  // The outcome about to be returned was agreed by every process (the same
+  // collective decided it): they all finish normally.
+  void mark_agreed() const { agreed_ = true; }
+  bool agreed() const { return agreed_; }
+  // Each process's digest (of its build and command, or of its platform)
+  // against the others'. Returns "" when all agree, else (on every process)
+  // the message naming each process whose `what` ("runs `kairo ...`")
+  // differs from process 0's.
+  std::string compare_digests(std::uint64_t digest, const std::string& what) const;
+
  private:
   MpiWorld();
+  void start_watchdog();
   int rank_ = 0, size_ = 1;
   MpiTransport* mpi_ = nullptr;  // the plugin's, when mpirun started the process
+  mutable bool agreed_ = false;
+};
+
+// A digest of bytes (64-bit FNV-1a), for comparing what processes run.
+std::uint64_t digest_bytes(const void* data, std::size_t n, std::uint64_t seed = 14695981039346656037ull);
+// The running binary's digest (its file, /proc/self/exe).
+std::uint64_t build_digest();
+
+// While one lives, this process is inside a collective named `what`; the
+// watchdog (started under mpirun) ends the run with an error naming it when
+// one lasts longer than KAIRO_MPI_TIMEOUT seconds (default 600).
+class CollectiveWait {
+ public:
+  explicit CollectiveWait(const char* what);
+  ~CollectiveWait();
+  CollectiveWait(const CollectiveWait&) = delete;
+  CollectiveWait& operator=(const CollectiveWait&) = delete;
 };
 
 }  // namespace kairo::sim

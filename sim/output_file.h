@@ -22,10 +22,13 @@ class OutputError : public std::runtime_error {
 
 // Throws std::invalid_argument ("--json: cannot write '/x/y.json': Not a
 // directory") unless `path` can be written: its directory must exist (kairo
-// creates none), an existing file is opened for writing without being
-// truncated, a new one is created and removed again. `option` names the option (or key)
-// the path came from.
+// creates none) and take the part file, an existing file must be writable
+// (it is not touched), and no other process may be writing it now (the
+// part file's lock). `option` names the option (or key) the path came from.
 void check_output_path(const std::string& option, const std::string& path);
+
+// Where an output is written before it is whole: .NAME.kairo-part beside it.
+std::string part_file(const std::string& path);
 
 // Outputs as (option, path). Two options naming one file would keep only
 // the one written last: throws std::invalid_argument naming both options and
@@ -33,9 +36,15 @@ void check_output_path(const std::string& option, const std::string& path);
 using NamedOutputs = std::vector<std::pair<std::string, std::string>>;
 void check_distinct_outputs(const NamedOutputs& outputs);
 
-// One output file, written through a stdio buffer. Every failure, including
-// the flush at close(), throws OutputError; the partial file is then removed
-// (when it is a regular file). A file destroyed without close() is removed too.
+// One output file, written through a stdio buffer, whole or not at all: a
+// regular file is written as its part file (part_file(path), beside it,
+// held under an advisory lock: a second process writing the same output is
+// refused, "another process is writing it") and renamed over `path` by
+// close(), so an interrupted or failed run leaves no partial file under the
+// final name and an existing one as it was. A FIFO or device is written
+// directly. Every failure, including the flush at close(), throws
+// OutputError; the part file is then removed. A file destroyed without
+// close() is removed too.
 class OutputFile {
  public:
   OutputFile(std::string option, std::string path);
@@ -56,6 +65,7 @@ class OutputFile {
   std::string discard();  // closes and removes a regular file; says so
 
   std::string option_, path_;
+  std::string target_, part_;  // the file replaced (a link followed) and its part file; empty: direct
   std::FILE* f_ = nullptr;
 };
 

@@ -144,12 +144,29 @@ void Trace::write_vcd(const std::string& path) const {
 // GTKWave's FST writer reports no write errors, so the file is written to a
 // private temporary file first, read back (its variables and end time must be
 // all there), then copied to `path` with every write checked.
-void Trace::write_fst(const std::string& path) const {
+namespace {
+std::string fst_temp_template() {
   const char* tmpdir = std::getenv("TMPDIR");
-  std::string tmp = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/kairo-fst-XXXXXX";
+  return std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/kairo-fst-XXXXXX";
+}
+std::string no_fst_temp(const std::string& path, const std::string& tmp, int err) {
+  return "--fst: cannot write '" + path + "': no temporary file in " + tmp.substr(0, tmp.rfind('/')) + " (" +
+         std::strerror(err) + "); set TMPDIR to a directory kairo can write";
+}
+}  // namespace
+
+void Trace::check_fst_temp(const std::string& path) {
+  std::string tmp = fst_temp_template();
   const int fd = ::mkstemp(tmp.data());
-  if (fd < 0)
-    throw OutputError("--fst: cannot write '" + path + "': no temporary file (" + std::strerror(errno) + ")");
+  if (fd < 0) throw std::invalid_argument(no_fst_temp(path, tmp, errno));
+  ::close(fd);
+  ::unlink(tmp.c_str());
+}
+
+void Trace::write_fst(const std::string& path) const {
+  std::string tmp = fst_temp_template();
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) throw OutputError(no_fst_temp(path, tmp, errno));
   ::close(fd);
   struct Remove {
     const std::string& p;

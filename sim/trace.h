@@ -92,6 +92,9 @@ class Trace {
   // Throw std::runtime_error naming the file when it cannot be written.
   void write_vcd(const std::string& path) const;
   void write_fst(const std::string& path) const;
+  // Before a run with --fst: throws std::invalid_argument unless the
+  // temporary directory write_fst needs ($TMPDIR, else /tmp) takes a file.
+  static void check_fst_temp(const std::string& path);
 
  private:
   struct Info {

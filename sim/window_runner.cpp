@@ -3,6 +3,8 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "sim/interrupt.h"
+
 namespace kairo::sim {
 
 namespace {
@@ -107,9 +109,15 @@ WindowStats run_windows(EventQueue& queue, const MpiWorld& world, Boundary& boun
     // progress line, and whether any process has messages beyond its peers.
     const bool line_due = progress && world.root() &&
                           std::chrono::duration<double>(t0 - last_line).count() >= progress->every_s;
-    std::vector<std::uint64_t> v = {
-        queue.next_time(),  queue.stopped() ? 0u : 1u, watch ? kNever - watch->last_progress() : kNever,
-        line_due ? 0u : 1u, elsewhere ? 0u : 1u,       boundary.links_only() ? 1u : 0u};
+    // A signal (sim/interrupt.h) rides along as 255 - its number: every
+    // process stops at the same window when any one received it.
+    std::vector<std::uint64_t> v = {queue.next_time(),
+                                    queue.stopped() ? 0u : 1u,
+                                    watch ? kNever - watch->last_progress() : kNever,
+                                    line_due ? 0u : 1u,
+                                    elsewhere ? 0u : 1u,
+                                    boundary.links_only() ? 1u : 0u,
+                                    255u - std::uint64_t(interrupted())};
     world.min(v);
     if (v[4] == 0) {  // those go to every process, and the agreement is made again
       for (std::size_t p = 0; p < n; ++p)
@@ -123,9 +131,11 @@ WindowStats run_windows(EventQueue& queue, const MpiWorld& world, Boundary& boun
            watch ? kNever - watch->last_progress() : kNever,
            line,
            1u,
-           0u};
+           0u,
+           255u - std::uint64_t(interrupted())};
       world.min(v);
     }
+    if (v[6] != 255) throw Interrupted{int(255 - v[6])};
     const Time start = v[0], moved = kNever - v[2];
     if (v[3] == 0 && start != kNever) {
       std::vector<std::uint64_t> sums = progress->figures();

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -60,6 +61,10 @@ CommandResult run_kairo(const std::vector<std::string>& args, const RunLimits& l
     ::execv(bin.c_str(), argv.data());
     ::_exit(127);
   }
+  if (limits.signal) {
+    ::usleep(limits.signal_after_ms * 1000u);
+    ::kill(pid, limits.signal);
+  }
   int status = 0;
   ::waitpid(pid, &status, 0);
   CommandResult r;
@@ -72,6 +77,23 @@ CommandResult run_kairo(const std::vector<std::string>& args, const RunLimits& l
     if (const auto at = text->find("Warning: (W"); at != std::string::npos)
       ADD_FAILURE() << "kairo printed a SystemC warning: " << text->substr(at, text->find('\n', at) - at);
   return r;
+}
+
+FileSizeLimit::FileSizeLimit(std::uint64_t bytes) {
+  rlimit lim{};
+  if (::getrlimit(RLIMIT_FSIZE, &lim) != 0) throw std::runtime_error("getrlimit failed");
+  old_cur_ = lim.rlim_cur;
+  old_handler_ = ::signal(SIGXFSZ, SIG_IGN);
+  lim.rlim_cur = rlim_t(bytes);
+  if (::setrlimit(RLIMIT_FSIZE, &lim) != 0) throw std::runtime_error("setrlimit failed");
+}
+
+FileSizeLimit::~FileSizeLimit() {
+  rlimit lim{};
+  ::getrlimit(RLIMIT_FSIZE, &lim);
+  lim.rlim_cur = rlim_t(old_cur_);
+  ::setrlimit(RLIMIT_FSIZE, &lim);
+  ::signal(SIGXFSZ, old_handler_);
 }
 
 std::string temp_dir() {

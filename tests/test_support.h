@@ -18,11 +18,27 @@ struct CommandResult {
 struct RunLimits {
   unsigned seconds = 0;                   // SIGALRM after this long (exit code 128 + 14)
   std::uint64_t address_space_bytes = 0;  // RLIMIT_AS
+  int signal = 0;                         // sent to the child after signal_after_ms (SIGINT, SIGTERM)
+  unsigned signal_after_ms = 0;
 };
 
 // Runs the built `kairo` binary with the given arguments (no shell quoting
 // issues: arguments are passed as they are). Waits for it to finish.
 CommandResult run_kairo(const std::vector<std::string>& args, const RunLimits& limits = {});
+
+// While one lives, files this process writes stop at `bytes`
+// (RLIMIT_FSIZE), as on a full disk: a write past it fails (SIGXFSZ ignored).
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(std::uint64_t bytes);
+  ~FileSizeLimit();
+  FileSizeLimit(const FileSizeLimit&) = delete;
+  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+ private:
+  std::uint64_t old_cur_ = 0;
+  void (*old_handler_)(int) = nullptr;
+};
 
 // A fresh temporary directory for one test, removed by nobody (under /tmp).
 std::string temp_dir();

@@ -170,15 +170,32 @@ TEST(Experiment, TheSaturationSearchBracketsTheRuleToThePrecisionAsked) {
   EXPECT_NEAR(lo, 0.409, 0.15 * 0.409);
 }
 
-TEST(Experiment, AnInterruptedExperimentLosesNoFinishedRunAndRedoesNone) {
-  const std::string dir = test::temp_dir();
-  const std::string file = test::write_file(dir, "e.yaml", R"(platform: mesh-8x8
+// 2 x 6 x 3 = 36 traffic runs, long enough to be stopped part of the way.
+std::string long_experiment(const std::string& dir) {
+  return test::write_file(dir, "e.yaml", R"(platform: mesh-8x8
 traffic: {warmup_cycles: 300, measure_cycles: 20000}
 grid:
   router.vcs: [2, 4]
 measure: {kind: sweep, rates: [0.05, 0.1, 0.2, 0.3, 0.35, 0.4]}
 seeds: 3
 outputs: {dir: )" + dir + "/out}\n");
+}
+
+// `kairo experiment FILE -j JOBS` in the background, its output dropped.
+pid_t start_experiment(const std::string& file, const char* jobs) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1), ::dup2(null, 2);
+    ::execl(KAIRO_BIN, KAIRO_BIN, "experiment", file.c_str(), "-j", jobs, static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  return pid;
+}
+
+TEST(Experiment, AnInterruptedExperimentLosesNoFinishedRunAndRedoesNone) {
+  const std::string dir = test::temp_dir();
+  const std::string file = long_experiment(dir);
   // Killed part of the way through, one run at a time: once three runs are kept.
   auto kept_now = [&] {
     std::size_t n = 0;
@@ -187,14 +204,8 @@ outputs: {dir: )" + dir + "/out}\n");
       if (e.path().extension() == ".json") ++n;
     return n;
   };
-  const pid_t pid = ::fork();
+  const pid_t pid = start_experiment(file, "1");
   ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    const int null = ::open("/dev/null", O_WRONLY);
-    ::dup2(null, 1), ::dup2(null, 2);
-    ::execl(KAIRO_BIN, KAIRO_BIN, "experiment", file.c_str(), "-j", "1", static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
   while (kept_now() < 3) ::usleep(20000);
   ::kill(pid, SIGKILL);
   int status = 0;
@@ -214,6 +225,34 @@ outputs: {dir: )" + dir + "/out}\n");
   const auto fresh = run_kairo({"experiment", file, "--fresh", "-j", "2", "--quiet"});
   ASSERT_EQ(fresh.exit_code, 0) << fresh.err;
   EXPECT_EQ(read_json(dir + "/out/summary.json")["rows"], resumed["rows"]);
+}
+
+// SIGINT to the experiment alone (not to its runs): it stops, ends its
+// runs, exits 130, and what it kept is whole (no part file, every run's
+// JSON complete).
+TEST(Experiment, AnExperimentStoppedBySigintKeepsOnlyWholeRuns) {
+  const std::string dir = test::temp_dir();
+  const std::string file = long_experiment(dir);
+  auto files = [&] {
+    std::vector<fs::path> all;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir + "/out/runs", ec)) all.push_back(e.path());
+    return all;
+  };
+  const pid_t pid = start_experiment(file, "2");
+  ASSERT_GE(pid, 0);
+  while (files().size() < 2) ::usleep(20000);
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  const auto kept = files();
+  EXPECT_LT(kept.size(), 36u) << "the experiment finished before it was stopped: make it longer";
+  for (const fs::path& p : kept) {
+    EXPECT_EQ(p.extension(), ".json") << p;
+    EXPECT_FALSE(json::parse(test::read_file(p.string()), nullptr, false).is_discarded()) << p;
+  }
 }
 
 TEST(Experiment, TrafficCompareKeepsTheOrderAskedAndMarksTheBestApart) {

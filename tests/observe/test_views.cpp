@@ -302,9 +302,10 @@ void expect_report_links(const std::string& run_dir, const std::string& out) {
     EXPECT_TRUE(linked.count(fs::canonical(fs::path(run_dir) / f).string())) << f << " is not linked";
   EXPECT_TRUE(linked.count(fs::canonical(fs::path(out) / "view-c/index.html").string()))
       << "the counter log's views are not linked";
-  EXPECT_NE(html.find("<img src=\"" + fs::proximate(fs::path(run_dir) / "lat.svg", out).generic_string()),
-            std::string::npos)
-      << "the plot is not embedded";
+  // Links are relative URLs: "./" in front unless they go up.
+  std::string plot = fs::proximate(fs::path(run_dir) / "lat.svg", out).generic_string();
+  if (plot.rfind("../", 0) != 0) plot = "./" + plot;
+  EXPECT_NE(html.find("<img src=\"" + plot), std::string::npos) << "the plot is not embedded";
   // The platform shown is the one in the run's JSON.
   const auto run = nlohmann::json::parse(test::read_file(run_dir + "/run.json"));
   EXPECT_NE(html.find("<dd class=\"platform\">" + run["platform"].get<std::string>() + "<"),
@@ -380,9 +381,10 @@ TEST(Views, AViewWrittenIntoTheRunDirectoryIsLinkedAsAViewNotEmbeddedAsPlots) {
   ASSERT_EQ(test::run_kairo({"view", log, "--out", dir + "/view"}).exit_code, 0);
   ASSERT_EQ(test::run_kairo({"view", dir}).exit_code, 0);
   const std::string html = test::read_file(dir + "/index.html");
-  EXPECT_EQ(html.find("<img src=\"view/"), std::string::npos) << "the view's pictures are embedded as plots";
-  EXPECT_NE(html.find("href=\"view/index.html\""), std::string::npos) << "the view's page is not linked";
-  EXPECT_NE(html.find("href=\"view-c/index.html\""), std::string::npos)
+  EXPECT_EQ(html.find("<img src=\"./view/"), std::string::npos)
+      << "the view's pictures are embedded as plots";
+  EXPECT_NE(html.find("href=\"./view/index.html\""), std::string::npos) << "the view's page is not linked";
+  EXPECT_NE(html.find("href=\"./view-c/index.html\""), std::string::npos)
       << "the log's own views are not linked";
 }
 
@@ -398,6 +400,49 @@ TEST(Views, ARunDirectoryWithNothingToShowOrAMissingPathIsRefusedByName) {
   auto r = test::run_kairo({"view", dir + "/c.kcl"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;
+}
+
+// Names from files, platforms and JSON are escaped for where they go
+// (docs/reliability.md, "HTML and SVG"): a file named like a URL scheme
+// becomes a relative link ("./javascript%3A..."), and a platform whose name
+// would end the page's script or open an HTML comment stays text.
+TEST(Views, HostileFileAndPlatformNamesAreEscapedOnEveryPage) {
+  const std::string dir = test::temp_dir(), run_dir = dir + "/run";
+  std::filesystem::create_directories(run_dir);
+  const std::string hostile = "</script><!-- <b>x</b> & \"q\"";
+  std::string yaml = test::read_file(std::string(KAIRO_SOURCE_DIR) + "/platforms/mesh-8x8.yaml");
+  yaml.replace(yaml.find("name: mesh-8x8"), std::string("name: mesh-8x8").size(), "name: '" + hostile + "'");
+  const std::string plat = test::write_file(dir, "p.yaml", yaml);
+  auto r =
+      test::run_kairo({"traffic", plat, "--rate", "0.1", "--warmup-cycles", "100", "--measure-cycles", "400",
+                       "--quiet", "--json", run_dir + "/run.json", "--counters", run_dir + "/c.kcl"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  test::write_file(run_dir, "javascript:alert(1).svg",
+                   "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'></svg>\n");
+  ASSERT_EQ(test::run_kairo({"view", run_dir}).exit_code, 0);
+  for (const std::string page : {"/index.html", "/view-c/index.html"}) {
+    const std::string html = test::read_file(run_dir + page);
+    ASSERT_FALSE(html.empty()) << page;
+    EXPECT_EQ(html.find("<!--"), std::string::npos) << page;
+    EXPECT_EQ(html.find("<b>x</b>"), std::string::npos) << page;
+    EXPECT_EQ(html.find("href=\"javascript"), std::string::npos) << page;
+    EXPECT_EQ(html.find("src=\"javascript"), std::string::npos) << page;
+    // One script end per script start: the data cannot close it early.
+    std::size_t opens = 0, closes = 0;
+    for (std::size_t p = 0; (p = html.find("<script", p)) != std::string::npos; ++p) ++opens;
+    for (std::size_t p = 0; (p = html.find("</script", p)) != std::string::npos; ++p) ++closes;
+    EXPECT_EQ(opens, closes) << page;
+  }
+  const std::string report = test::read_file(run_dir + "/index.html");
+  EXPECT_NE(report.find("href=\"./javascript%3Aalert%281%29.svg\""), std::string::npos) << report;
+  EXPECT_NE(report.find("&lt;/script&gt;&lt;!-- &lt;b&gt;x&lt;/b&gt; &amp; &quot;q&quot;"),
+            std::string::npos);
+  for (const auto& e : std::filesystem::directory_iterator(run_dir + "/view-c"))
+    if (e.path().extension() == ".svg") {
+      const std::string svg = test::read_file(e.path().string());
+      EXPECT_EQ(svg.find("<b>x</b>"), std::string::npos) << e.path();
+      EXPECT_EQ(svg.find("<!--"), std::string::npos) << e.path();
+    }
 }
 
 }  // namespace

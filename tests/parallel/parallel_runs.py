@@ -13,9 +13,12 @@ removed: every simulated figure must be equal, bit for bit.
 import argparse
 import json
 import os
+import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 COST_KEYS = {"wall_s", "elaborate_s", "events", "events_per_s", "flit_hops_per_s", "sim_cycles_per_s",
              "peak_rss_mib", "runtime_bytes_per_rank", "coroutine_frame_bytes_peak", "events_per_put", "events_by_block",
@@ -213,6 +216,76 @@ ERRORS = {
 }
 
 
+# Split runs (docs/reliability.md): one process meets what the others do not.
+# Every process must end with exit code 2 within 10 s, the message said once,
+# by process 0 or by the refusing process naming itself. name -> (processes,
+# the process that differs, shell words run before kairo on that process
+# only, arguments after `kairo` ({P}: the differing value), the value on the
+# others and on that one, words the message must hold). Each process starts
+# in its own directory d/pK, holding platform.yaml unless the case says.
+SPLITS = {
+    "split-host-memory-refused-on-process-0": (2, 0, "export KAIRO_HOST_MEMORY=1MiB;",
+                                               ["traffic", "mesh-8x8", "--rate", "0.1"], None,
+                                               ["host memory"]),
+    "split-host-memory-refused-on-process-2": (3, 2, "export KAIRO_HOST_MEMORY=1MiB;",
+                                               ["traffic", "mesh-8x8", "--rate", "0.1"], None,
+                                               ["process 2 of 3", "host memory"]),
+    "split-platform-missing-on-process-1": (2, 1, "rm platform.yaml;",
+                                            ["run", "platform.yaml", "--workload", "pingpong"], None,
+                                            ["process 1 of 2", "platform.yaml", "no such file"]),
+    "split-platform-differs-on-process-1": (2, 1, "sed -i s/vcs:.4/vcs:\\ 3/ platform.yaml;",
+                                            ["traffic", "platform.yaml", "--rate", "0.1"], None,
+                                            ["processes of this run differ", "process 1 reads platform mesh-8x8"]),
+    "split-command-differs-on-process-1": (2, 1, "", ["traffic", "mesh-8x8", "--rate", "{P}"], ("0.1", "0.2"),
+                                           ["processes of this run differ", "process 1 runs `kairo traffic "
+                                            "mesh-8x8 --rate 0.2"]),
+    "split-bad-option-on-process-1": (2, 1, "", ["traffic", "mesh-8x8", "{P}", "--rate", "0.1"],
+                                      ("--seed=1", "--bogus"), ["processes of this run differ", "--bogus"]),
+}
+
+
+def check_split(kairo, mpirun, name):
+    n, who, prelude, args, values, words = SPLITS[name]
+    kairo = os.path.abspath(kairo)
+    mesh = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "platforms", "mesh-8x8.yaml")
+    with tempfile.TemporaryDirectory() as d:
+        for p in range(n):
+            os.makedirs(os.path.join(d, f"p{p}"))
+            shutil.copy(mesh, os.path.join(d, f"p{p}", "platform.yaml"))
+        def words_for(value):
+            return " ".join(shlex.quote(a.replace("{P}", value)) for a in args)
+        same = words_for(values[0] if values else "")
+        odd = words_for(values[1] if values else "")
+        script = (f'cd {shlex.quote(d)}/p$OMPI_COMM_WORLD_RANK; if [ "$OMPI_COMM_WORLD_RANK" = {who} ]; then '
+                  f'{prelude} exec {shlex.quote(kairo)} {odd} --warmup-cycles 1000 --measure-cycles 1000 --quiet; '
+                  f'else exec {shlex.quote(kairo)} {same} --warmup-cycles 1000 --measure-cycles 1000 --quiet; fi')
+        if args[0] == "run":
+            script = script.replace(" --warmup-cycles 1000 --measure-cycles 1000", "")
+        start = time.monotonic()
+        try:
+            p = subprocess.run([mpirun, "--oversubscribe", "-np", str(n), "sh", "-c", script], capture_output=True,
+                               text=True, env=mpi_env(), timeout=60)
+            code, err = p.returncode, p.stderr
+        except subprocess.TimeoutExpired:
+            code, err = None, "(no exit within 60 s)"
+        took = time.monotonic() - start
+    lines = [l for l in err.splitlines() if l.startswith("kairo: error:")]
+    problems = []
+    if code != 2:
+        problems.append(f"exit code {code}, expected 2")
+    if took > 10:
+        problems.append(f"took {took:.1f} s, expected at most 10")
+    if len(lines) != 1:
+        problems.append(f"{len(lines)} error lines, expected 1")
+    elif not all(w in lines[0] for w in words):
+        problems.append(f"the message lacks {words}: {lines[0]}")
+    if problems:
+        print(f"FAIL {name}: " + "; ".join(problems) + "\n" + err[-2000:])
+        return False
+    print(f"ok   {name}: exit 2 in {took:.1f} s, {lines[0][:120]}")
+    return True
+
+
 def check_error(kairo, mpirun, name):
     n, yaml_text, args, words = ERRORS[name][:4]
     env = {**mpi_env(), **(ERRORS[name][4] if len(ERRORS[name]) > 4 else {})}
@@ -390,10 +463,11 @@ def main():
     ap.add_argument("--list", action="store_true")
     a = ap.parse_args()
     if a.list:
-        print("\n".join(list(CASES) + list(SWEEPS) + list(ERRORS)))
+        print("\n".join(list(CASES) + list(SWEEPS) + list(ERRORS) + list(SPLITS)))
         return 0
-    names = a.case or list(CASES) + list(SWEEPS) + list(ERRORS)
-    check = {**{n: check_case for n in CASES}, **{n: check_sweep for n in SWEEPS}, **{n: check_error for n in ERRORS}}
+    names = a.case or list(CASES) + list(SWEEPS) + list(ERRORS) + list(SPLITS)
+    check = {**{n: check_case for n in CASES}, **{n: check_sweep for n in SWEEPS}, **{n: check_error for n in ERRORS},
+             **{n: check_split for n in SPLITS}}
     bad = [n for n in names if not check[n](a.kairo, a.mpirun, n)]
     return 1 if bad else 0
 
