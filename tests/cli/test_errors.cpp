@@ -126,26 +126,7 @@ TEST(Errors, AFileThatFailsDuringOrAfterTheRunIsReportedAndTheRestIsWritten) {
   }
 }
 
-// The writer itself: a write that fails part-way (a file size limit, as a
-// full disk would) throws naming the option and the path, and removes the
-// partial file.
-TEST(Errors, APartlyWrittenFileIsRemoved) {
-  const auto dir = test::temp_dir();
-  const std::string path = dir + "/big.csv";
-  std::string error;
-  try {
-    const test::FileSizeLimit full(100000);
-    sim::OutputFile f("--csv", path);
-    const std::string line(1000, 'x');
-    for (int i = 0; i < 1000; ++i) f.write(line);
-    f.close();
-  } catch (const sim::OutputError& e) {
-    error = e.what();
-  }
-  EXPECT_NE(error.find("--csv: cannot write '" + path + "'"), std::string::npos) << error;
-  EXPECT_NE(error.find("removed"), std::string::npos) << error;
-  EXPECT_FALSE(exists(path));
-}
+// The writer itself, a write that fails part-way: tests/cli/test_outputs.cpp.
 
 // ---- 4. Numbers that would wrap.
 TEST(Errors, NegativeAndOverflowingCountsAreRefused) {

@@ -70,22 +70,26 @@ TEST(Outputs, AnOutputAnotherProcessIsWritingIsRefused) {
 }
 
 // A write that fails part-way (a file size limit, as a full disk would)
-// leaves the existing output as it was.
+// throws naming the option and the path, removes its part file and leaves
+// the existing output as it was; a new output is not created at all.
 TEST(Outputs, AFailedWriteKeepsTheExistingFile) {
   const std::string dir = test::temp_dir();
-  const std::string path = test::write_file(dir, "big.csv", "the earlier table\n");
-  bool failed = false;
-  try {
-    const test::FileSizeLimit full(100000);
-    sim::OutputFile f("--csv", path);
-    const std::string line(1000, 'x');
-    for (int i = 0; i < 1000; ++i) f.write(line);
-    f.close();
-  } catch (const sim::OutputError&) {
-    failed = true;
+  const std::string old_path = test::write_file(dir, "big.csv", "the earlier table\n");
+  for (const std::string& path : {old_path, dir + "/new.csv"}) {
+    std::string error;
+    try {
+      const test::FileSizeLimit full(100000);
+      sim::OutputFile f("--csv", path);
+      const std::string line(1000, 'x');
+      for (int i = 0; i < 1000; ++i) f.write(line);
+      f.close();
+    } catch (const sim::OutputError& e) {
+      error = e.what();
+    }
+    EXPECT_NE(error.find("--csv: cannot write '" + path + "'"), std::string::npos) << error;
+    EXPECT_NE(error.find("removed"), std::string::npos) << error;
   }
-  EXPECT_TRUE(failed);
-  EXPECT_EQ(test::read_file(path), "the earlier table\n");
+  EXPECT_EQ(test::read_file(old_path), "the earlier table\n");
   EXPECT_EQ(files_in(dir), std::vector<std::string>{"big.csv"});
 }
 
