@@ -324,6 +324,34 @@ std::optional<sim::ParamProblem> time_problem(const RouterParams& p) {
   if (p.host_bytes_per_s > 0 && !representable(p.flit_bytes * 1e12 / p.host_bytes_per_s))
     return sim::ParamProblem{"router.host_bandwidth",
                              fmt::format(flit, p.flit_bytes, units::format_bandwidth(p.host_bytes_per_s))};
+  // A hop's pipeline, summed in cycles and then in picoseconds, and the
+  // watchdog's patience stay far from 2^64 ps (the message names the
+  // longest stage). A watchdog shorter than the pipeline is legal: it
+  // reports the heads in the pipeline as blocked (tests use one of 1 cycle).
+  const std::pair<const char*, long long> stages[] = {
+      {"router.routing_cycles", p.routing_cycles},
+      {"router.vc_alloc_cycles", p.vc_alloc_cycles},
+      {"router.sw_alloc_cycles", p.sw_alloc_cycles},
+      {"router.switch_traversal_cycles", p.switch_traversal_cycles},
+      {"router.credit_delay_cycles", p.credit_delay_cycles}};
+  long long pipeline = 0;
+  const auto* longest = &stages[0];
+  for (const auto& s : stages) {
+    pipeline += s.second;  // each at most 2^31 - 1: no wrap in 64 bits
+    if (s.second > longest->second) longest = &s;
+  }
+  const double period_ps = 1e12 / p.clock_hz;
+  if (double(pipeline) * period_ps >= 1e17)
+    return across(
+        longest->first,
+        fmt::format("expected a pipeline of at most 1e17ps, but its {} cycles of {:.3g}ps are {:.3g}ps",
+                    pipeline, period_ps, double(pipeline) * period_ps),
+        {longest->first, "router.clock"});
+  if (double(p.watchdog_cycles) * period_ps >= 1e18)
+    return sim::ParamProblem{
+        "router.watchdog_cycles",
+        fmt::format("expected at most {:.0f} cycles (1e18ps at the router.clock's {:.3g}ps), got {}",
+                    std::floor(1e18 / period_ps), period_ps, p.watchdog_cycles)};
   return std::nullopt;
 }
 

@@ -311,6 +311,12 @@ TEST(Platform, ImpossibleValuesAreRejectedWithWhatWasExpected) {
       {"  network_interfaces: 0\n", "router.network_interfaces", "expected an integer between 1 and 64"},
       {"  watchdog_cycles: 0\n", "router.watchdog_cycles", "expected an integer >= 1"},
       {"  watchdog_cycles: 99999999999999999999999\n", "router.watchdog_cycles", "expected an integer >= 1"},
+      // 2^63 - 1 cycles of 1 ns pass 2^64 ps: the timeout would wrap and report a false deadlock.
+      {"  clock: 1GHz\n  watchdog_cycles: 9223372036854775807\n", "router.watchdog_cycles",
+       "expected at most 1000000000000000 cycles (1e18ps"},
+      // Two stages of 2^31 - 1 cycles at 1 Hz: 4.3e21 ps for one hop.
+      {"  clock: 1Hz\n  routing_cycles: 2147483647\n  switch_traversal_cycles: 2147483647\n",
+       "router.routing_cycles", "expected a pipeline of at most 1e17ps"},
       {"  vcs: 99999999999\n", "router.vcs", "expected an integer between 1 and 16"},
       {"  max_packet_flits: 0\n", "router.max_packet_flits", "expected an integer between 1 and 65535"},
       {"  cable_latency: -1ns\n", "router.cable_latency", "expected a non-negative duration"},
