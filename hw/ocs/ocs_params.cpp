@@ -75,6 +75,19 @@ std::optional<sim::ParamProblem> ocs_problem(const OcsParams& o, std::uint64_t p
             o.banks, o.switch_ports),
         {"ocs.banks", "ocs.switch_ports"},
         "ocs"};
+  // The Clos fabric numbers its ports in an int (hw/ocs/clos_fabric.cpp):
+  // refused here, before anything is printed or built.
+  for (const auto& [key, banks] :
+       {std::pair{"ocs.banks", o.banks}, std::pair{"ocs.middle_banks", o.middle_banks}})
+    if (std::int64_t(banks) * o.switch_ports > INT_MAX / 2)
+      return sim::ParamProblem{
+          key,
+          fmt::format(
+              "expected {} x ocs.switch_ports at most 2^30 (the fabric's ports are numbered in 31 bits), "
+              "got {} x {}",
+              key, banks, o.switch_ports),
+          {key, "ocs.switch_ports"},
+          "ocs"};
   if (std::int64_t(o.banks) * o.switch_ports < nics)
     return sim::ParamProblem{
         "",
