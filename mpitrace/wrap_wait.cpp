@@ -9,17 +9,47 @@
 
 using namespace kairo::mpitrace;
 
-extern "C" {
+namespace {
 
-int MPI_Wait(MPI_Request* request, MPI_Status* status) {
-  if (!recording()) return PMPI_Wait(request, status);
-  Call call(Region::MPI_Wait);
+// MPI_Waitsome and MPI_Testsome: the requests MPI finished are complete.
+// After a test, the ones it left are recorded as still running: MPI set the
+// completed ones to MPI_REQUEST_NULL, so what remains is (their handles
+// cannot tell: a completed one can share its handle with a request
+// elsewhere, requests.h).
+using SomeFn = int (*)(int, MPI_Request[], int*, int[], MPI_Status[]);
+int some(Region region, SomeFn pmpi, bool test, int incount, MPI_Request requests[], int* outcount,
+         int indices[], MPI_Status statuses[]) {
+  Call call(region);
+  Completion& c = completion();
+  c.snapshot(incount, requests);
+  MPI_Status* st = c.statuses(incount, statuses);
+  const int rc = pmpi(incount, requests, outcount, indices, st);
+  if (*outcount == MPI_UNDEFINED) return rc;
+  for (int k = 0; k < *outcount; ++k) c.complete(indices[k], st[k]);
+  if (test)
+    for (int i = 0; i < incount; ++i)
+      if (requests[i] != MPI_REQUEST_NULL) c.not_complete(i);
+  return rc;
+}
+
+// PMPI_Wait on one request, recording its completion.
+int wait_one(MPI_Request* request, MPI_Status* status) {
   Completion& c = completion();
   c.snapshot(1, request);
   MPI_Status* st = c.statuses(1, status);
   const int rc = PMPI_Wait(request, st);
   c.complete(0, *st);
   return rc;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Wait(MPI_Request* request, MPI_Status* status) {
+  if (!recording()) return PMPI_Wait(request, status);
+  Call call(Region::MPI_Wait);
+  return wait_one(request, status);
 }
 
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
@@ -46,14 +76,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* statu
 
 int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
   if (!recording()) return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
-  Call call(Region::MPI_Waitsome);
-  Completion& c = completion();
-  c.snapshot(incount, requests);
-  MPI_Status* st = c.statuses(incount, statuses);
-  const int rc = PMPI_Waitsome(incount, requests, outcount, indices, st);
-  if (*outcount != MPI_UNDEFINED)
-    for (int k = 0; k < *outcount; ++k) c.complete(indices[k], st[k]);
-  return rc;
+  return some(Region::MPI_Waitsome, PMPI_Waitsome, false, incount, requests, outcount, indices, statuses);
 }
 
 int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
@@ -103,19 +126,7 @@ int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_St
 
 int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
   if (!recording()) return PMPI_Testsome(incount, requests, outcount, indices, statuses);
-  Call call(Region::MPI_Testsome);
-  Completion& c = completion();
-  c.snapshot(incount, requests);
-  MPI_Status* st = c.statuses(incount, statuses);
-  const int rc = PMPI_Testsome(incount, requests, outcount, indices, st);
-  if (*outcount == MPI_UNDEFINED) return rc;
-  for (int k = 0; k < *outcount; ++k) c.complete(indices[k], st[k]);
-  // MPI set the completed ones to MPI_REQUEST_NULL: what remains is still
-  // running. (Their handles cannot tell: a completed one can share its handle
-  // with a request elsewhere, requests.h.)
-  for (int i = 0; i < incount; ++i)
-    if (requests[i] != MPI_REQUEST_NULL) c.not_complete(i);
-  return rc;
+  return some(Region::MPI_Testsome, PMPI_Testsome, true, incount, requests, outcount, indices, statuses);
 }
 
 int MPI_Cancel(MPI_Request* request) {
@@ -137,12 +148,7 @@ int MPI_Request_free(MPI_Request* request) {
   }
   // A cancelled request: wait for the cancel to settle to know whether it
   // took effect (Wait frees the request, as MPI_Request_free would have).
-  Completion& c = completion();
-  c.snapshot(1, request);
-  MPI_Status* st = c.statuses(1, MPI_STATUS_IGNORE);
-  const int rc = PMPI_Wait(request, st);
-  c.complete(0, *st);
-  return rc;
+  return wait_one(request, MPI_STATUS_IGNORE);
 }
 
 }  // extern "C"

@@ -97,18 +97,26 @@ observe::Counter energy_counter() {
           ""};
 }
 
+// A row of the "link" table for `scope`: its counters, then the port's
+// dynamic energy (docs/energy.md), written like the counts it comes from as
+// a running total, so that an interval's difference over its length is the
+// port's dynamic power (fJ per ps = mW). `energy` gets that column's index.
+observe::CounterSet link_rows(const char* scope, std::vector<observe::Counter> counters,
+                              std::size_t* energy) {
+  observe::CounterSet s;
+  s.table = "link";
+  s.scope = scope;
+  s.counters = std::move(counters);
+  *energy = s.counters.size();
+  s.counters.push_back(energy_counter());
+  return s;
+}
+
 observe::CounterSet router_ports(Network& net, int vcs) {
   auto shared = port_rows(net, [](const router::Router&) { return true; });
   auto costs = std::make_shared<const RouterCosts>(net, net.platform());
-  observe::CounterSet s;
-  s.table = "link";
-  s.scope = "rtr";
-  s.counters = router::port_counters(vcs);
-  // The port's dynamic energy (docs/energy.md): written, like the counts it
-  // comes from, as a running total; an interval's difference over its length
-  // is the port's dynamic power (fJ per ps = mW).
-  const std::size_t energy = s.counters.size();
-  s.counters.push_back(energy_counter());
+  std::size_t energy = 0;
+  observe::CounterSet s = link_rows("rtr", router::port_counters(vcs), &energy);
   s.blocks = shared->refs.size();
   s.read = [shared, costs, vcs, energy](std::size_t i, sim::Time now, std::uint64_t* out) {
     const LinkRef& l = shared->refs[i];
@@ -159,12 +167,8 @@ observe::CounterSet router_alloc_ports(Network& net) {
 // The optical ports of a hybrid network: dimension "ocs" (docs/counters.md:
 // stall_ps is the time its circuit was not up).
 observe::CounterSet optical_ports(Network& net, ocs::OcsFabric& f, int vcs) {
-  observe::CounterSet s;
-  s.table = "link";
-  s.scope = "ocs";
-  s.counters = ocs::port_counters(vcs);
-  const std::size_t energy = s.counters.size();
-  s.counters.push_back(energy_counter());
+  std::size_t energy = 0;
+  observe::CounterSet s = link_rows("ocs", ocs::port_counters(vcs), &energy);
   s.blocks = std::size_t(f.ports());
   s.read = [&f, vcs, energy](std::size_t i, sim::Time now, std::uint64_t* out) {
     ocs::read_port(f, int(i), now, vcs, out);
