@@ -22,8 +22,9 @@ std::string size_text(double b) {
 std::string read_bounded(const std::string& path, std::uint64_t limit, const std::string& what,
                          const std::string& advice) {
   auto too_big = [&](const std::string& size) {
-    return std::invalid_argument(fmt::format("{} {}: {}, more than kairo reads ({}){}", what, path, size,
-                                             size_text(double(limit)), advice.empty() ? "" : "; " + advice));
+    return std::invalid_argument(fmt::format("{} {}: {}more than kairo reads ({}){}", what, path,
+                                             size.empty() ? "" : size + ", ", size_text(double(limit)),
+                                             advice.empty() ? "" : "; " + advice));
   };
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && std::uint64_t(st.st_size) > limit)
@@ -35,7 +36,7 @@ std::string read_bounded(const std::string& path, std::uint64_t limit, const std
   char buf[1 << 16];
   std::size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, f.get())) > 0) {
-    if (data.size() + n > limit) throw too_big("more than that");  // a device or FIFO without end
+    if (data.size() + n > limit) throw too_big("");  // a device or FIFO without end
     data.append(buf, n);
   }
   if (std::ferror(f.get()))

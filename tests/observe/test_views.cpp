@@ -5,6 +5,7 @@
 // the run's header) in a 1,600 x 1,000 window. `kairo view RUN_DIR`: the
 // run report linking what a run wrote.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <cstdlib>
@@ -257,6 +258,28 @@ TEST(Views, BadInputIsRefused) {
   auto r = test::run_kairo({"view", dir + "/junk.csv", "--out", dir + "/v"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("junk.csv"), std::string::npos) << r.err;
+}
+
+// Readers with a bound (docs/reliability.md): a counter log over 1 GiB and a
+// JSON over 256 MiB are refused with the limit, before anything is read (the
+// files are sparse: their size is all there is to them).
+TEST(Views, InputsOverTheReadersBoundAreRefusedWithTheLimit) {
+  const std::string dir = test::temp_dir();
+  const std::string log = test::write_file(dir, "big.kcl", "");
+  ASSERT_EQ(::truncate(log.c_str(), (off_t(1) << 30) + 1), 0);
+  auto r = test::run_kairo({"view", log, "--out", dir + "/v"}, {60, 0});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("counter log " + log + ": 1.0 GiB, more than kairo reads (1.0 GiB)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/v/index.html"));
+  const std::string json = test::write_file(dir, "big.json", "");
+  ASSERT_EQ(::truncate(json.c_str(), off_t(300) << 20), 0);
+  r = test::run_kairo({"plot", json, "--out", dir + "/p.svg"}, {60, 0});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("input " + json + ": 300.0 MiB, more than kairo reads (256.0 MiB)"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/p.svg"));
 }
 
 }  // namespace
