@@ -279,6 +279,7 @@ int run_traffic_command(TrafficArgs& a, const std::function<bool(const char*)>& 
         }
         a.observe.detach();  // before the network goes
       };
+      a.opt.on_abandoned = [&a] { a.observe.detach(); };
       traffic::TrafficResult r;
       if (world.parallel()) {
         try {

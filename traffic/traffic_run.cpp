@@ -518,6 +518,13 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   }
 
   if (o.on_built) o.on_built(net, queue);
+  struct Abandoned {
+    const TrafficOptions& o;
+    bool finished = false;
+    ~Abandoned() {
+      if (!finished && o.on_abandoned) o.on_abandoned();
+    }
+  } abandoned{o};
   // After the probes and counter logs are attached: they name each port's
   // peer from the wiring as built, before the stand-ins replace the remote routers.
   // The hybrid's optical ports belong to their nodes' processes, as in kairo
@@ -571,6 +578,7 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
     queue.run_direct();
   }
   auto t2 = std::chrono::steady_clock::now();
+  abandoned.finished = true;
   if (o.on_finished) o.on_finished();
   const double elaborate_s = std::chrono::duration<double>(t1 - t0).count();
   const double wall_s = std::chrono::duration<double>(t2 - t0).count();

@@ -63,6 +63,10 @@ struct TrafficOptions {
   // and after the run.
   std::function<void(platforms::Network&, sim::EventQueue&)> on_built;
   std::function<void()> on_finished;
+  // Called instead of on_finished when the run ends by an exception (an
+  // interruption, an error) after on_built: whatever on_built attached lets
+  // go of the network before it goes.
+  std::function<void()> on_abandoned;
   // Called just before and just after the routers' counters restart at the
   // warm-up's end (true: after), for outputs that read them (a counter log).
   std::function<void(bool after, sim::Time now)> around_reset;
