@@ -80,6 +80,14 @@ def main():
     args = ap.parse_args()
     repo = os.path.abspath(os.path.dirname(args.readme))
     cmds = commands(using_it_block(args.readme))
+    # Under the sanitizers (tools/sanitize.sh sets KAIRO_README_SKIP_PRELOAD=1) a
+    # line that preloads the instrumented MPI tracer into an uninstrumented
+    # program cannot start (ASan wants its runtime loaded first).
+    no_preload = os.environ.get("KAIRO_README_SKIP_PRELOAD") == "1"
+    for c, m in cmds:
+        if no_preload and "LD_PRELOAD=" in c:
+            print(f"skipped (preloads the tracer, under the sanitizers): {c}")
+    cmds = [(c, m) for c, m in cmds if not (no_preload and "LD_PRELOAD=" in c)]
     run = [(c, m) for c, m in cmds if not LONG.search(m)]
     if not any(c.startswith("build/kairo ") for c, _ in run):
         print("no build/kairo example found", file=sys.stderr)
