@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/interrupt.h"
+
 namespace kairo::app {
 
 struct ChildResult {
@@ -46,6 +48,9 @@ class ChildPool {
     int fd;
     std::string text;
   };
+  // While runs go on, SIGINT and SIGTERM stop them (next_done throws
+  // sim::Interrupted; the destructor ends the children).
+  sim::InterruptibleScope scope_;
   std::vector<Child> children_;
 };
 

@@ -8,9 +8,10 @@ namespace kairo::sim {
 namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
+volatile std::sig_atomic_t g_scopes = 0;  // InterruptibleScopes alive
 
 extern "C" void on_signal(int s) {
-  if (g_signal == s) {  // the second one: as if kairo had no handler
+  if (g_scopes == 0 || g_signal == s) {  // outside a run, or the second one: as if kairo had no handler
     std::signal(s, SIG_DFL);
     std::raise(s);
     return;
@@ -39,6 +40,9 @@ void install_interrupt_handlers() {
 }
 
 int interrupted() { return int(g_signal); }
+
+InterruptibleScope::InterruptibleScope() { g_scopes = g_scopes + 1; }
+InterruptibleScope::~InterruptibleScope() { g_scopes = g_scopes - 1; }
 
 void note_output_requested(const std::string& option, const std::string& path) {
   auto& r = outputs().requested;

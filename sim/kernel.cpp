@@ -85,7 +85,10 @@ void Kernel::run() {
   // kairo reports how a run ended itself; SystemC's "stopped by user" note is noise.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   started_ = last_progress_ = std::chrono::steady_clock::now();
-  sc_core::sc_start();
+  {
+    const InterruptibleScope scope;
+    sc_core::sc_start();
+  }
   throw_if_interrupted();
 }
 

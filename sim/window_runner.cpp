@@ -55,6 +55,7 @@ WindowStats run_windows(EventQueue& queue, const MpiWorld& world, Boundary& boun
                         const WindowOptions& options) {
   if (lookahead == 0 || lookahead == kNever)
     throw std::logic_error("run_windows: the lookahead must be positive and finite");
+  const InterruptibleScope scope;  // a signal rides in the agreements below
   const StillnessWatch* const watch = options.watch;
   const WindowProgress* const progress = options.progress;
   const std::size_t n = std::size_t(world.size());
