@@ -27,20 +27,11 @@ std::uint64_t host_memory_bytes() {
   return std::uint64_t(pages) * std::uint64_t(page);
 }
 
-namespace {
-// 3.2 GiB, 420.5 MiB: the unit that keeps the figure readable.
-std::string readable_bytes(double b) {
-  if (b >= double(1ULL << 30)) return fmt::format("{:.1f} GiB", b / double(1ULL << 30));
-  if (b >= double(1ULL << 20)) return fmt::format("{:.1f} MiB", b / double(1ULL << 20));
-  return fmt::format("{:.1f} KiB", b / 1024.0);
-}
-}  // namespace
-
 void check_host_memory(const std::string& what, double bytes) {
   const double host = double(host_memory_bytes());
   if (bytes <= 0.9 * host) return;
   throw std::invalid_argument(fmt::format("{} would need about {} of host memory; this host has {}", what,
-                                          readable_bytes(bytes), readable_bytes(host)));
+                                          units::format_size(bytes), units::format_size(host)));
 }
 
 std::uint64_t back_with_huge_pages(std::uint64_t min_bytes) {

@@ -9,26 +9,19 @@
 #include <memory>
 #include <stdexcept>
 
+#include "sim/units.h"
+
 namespace kairo::sim {
-namespace {
-
-std::string size_text(double b) {
-  if (b >= double(1ULL << 30)) return fmt::format("{:.1f} GiB", b / double(1ULL << 30));
-  return fmt::format("{:.1f} MiB", b / double(1ULL << 20));
-}
-
-}  // namespace
-
 std::string read_bounded(const std::string& path, std::uint64_t limit, const std::string& what,
                          const std::string& advice) {
   auto too_big = [&](const std::string& size) {
-    return std::invalid_argument(fmt::format("{} {}: {}more than kairo reads ({}){}", what, path,
-                                             size.empty() ? "" : size + ", ", size_text(double(limit)),
-                                             advice.empty() ? "" : "; " + advice));
+    return std::invalid_argument(
+        fmt::format("{} {}: {}more than kairo reads ({}){}", what, path, size.empty() ? "" : size + ", ",
+                    units::format_size(double(limit)), advice.empty() ? "" : "; " + advice));
   };
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && std::uint64_t(st.st_size) > limit)
-    throw too_big(size_text(double(st.st_size)));
+    throw too_big(units::format_size(double(st.st_size)));
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!f)
     throw std::invalid_argument(fmt::format("{} {}: cannot read: {}", what, path, std::strerror(errno)));

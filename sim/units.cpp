@@ -227,6 +227,12 @@ std::string format_bytes(std::uint64_t b) {
   return std::to_string(b) + "B";
 }
 
+std::string format_size(double b) {
+  if (b >= double(1ULL << 30)) return fmt::format("{:.1f} GiB", b / double(1ULL << 30));
+  if (b >= double(1ULL << 20)) return fmt::format("{:.1f} MiB", b / double(1ULL << 20));
+  return fmt::format("{:.1f} KiB", b / 1024.0);
+}
+
 std::string format_bandwidth(double bytes_per_s) {
   static const std::vector<std::pair<const char*, double>> kUnits = {
       {"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"KB/s", 1e3}, {"B/s", 1}};

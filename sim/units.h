@@ -31,6 +31,7 @@ double parse_frequency(std::string_view text);
 // Human-readable forms used in messages and --list-params.
 std::string format_duration(sim::Time ps);         // "6.4ns", "10ms"
 std::string format_bytes(std::uint64_t b);         // "32B", "32KiB"
+std::string format_size(double b);                 // rounded for messages: "16.2 MiB", "1.0 GiB"
 std::string format_bandwidth(double bytes_per_s);  // "5GB/s"
 std::string format_frequency(double hz);           // "312.5MHz"
 
