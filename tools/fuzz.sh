@@ -12,7 +12,9 @@
 # build-fuzz/artifacts/, logs in build-fuzz/<fuzzer>.log. Exits 1 if a fuzzer
 # found something. Reproduce one: build-fuzz/fuzz_platform build-fuzz/artifacts/FILE
 # KAIRO_FUZZ_FLAGS adds libFuzzer flags, e.g. "-fork=1 -ignore_crashes=1" to
-# keep going after a finding; KAIRO_JOBS sets the build's parallelism (2).
+# keep going after a finding; KAIRO_JOBS sets the build's parallelism (2);
+# KAIRO_FUZZERS names the fuzzers to run (default: all six), e.g.
+# KAIRO_FUZZERS="fuzz_otf2" tools/fuzz.sh 1800.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-1800}"
@@ -138,7 +140,8 @@ fuzz_one() {
     [ -z "$found" ] || printf '  reproducer: %s\n' $found
   } >"build-fuzz/$f.result"
 }
-fuzzers=(fuzz_platform fuzz_counter_log fuzz_op_log fuzz_otf2 fuzz_booksim fuzz_experiment)
+# shellcheck disable=SC2206  # a list of names
+fuzzers=(${KAIRO_FUZZERS:-fuzz_platform fuzz_counter_log fuzz_op_log fuzz_otf2 fuzz_booksim fuzz_experiment})
 for f in "${fuzzers[@]}"; do fuzz_one "$f" & done
 wait
 status=0
