@@ -12,6 +12,7 @@ void Endpoint::init(const Setup& s, EndpointClient* client, int ni) {
   s_ = &s;
   client_ = client;
   ni_ = ni;
+  if (s.wormhole && !worm_rx_) worm_rx_ = std::make_unique<Packet*[]>(kMaxVcs);
 }
 
 void Endpoint::connect_to_router(PacketSink* router, int port, Time latency_ps, Time flit_ps,

@@ -15,6 +15,7 @@
 // back-pressured.
 #pragma once
 #include <cstdint>
+#include <memory>
 
 #include "hw/common/link.h"
 #include "hw/common/network_activity.h"
@@ -111,8 +112,10 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
   // a partitioned run it is recycled once it crosses to another process).
   Packet* worm_ = nullptr;
   int worm_vc_ = 0;
-  std::uint16_t worm_sent_ = 0;    // its flits sent so far
-  Packet* worm_rx_[kMaxVcs] = {};  // wormhole: per ejection VC, the head flit of the packet arriving
+  std::uint16_t worm_sent_ = 0;  // its flits sent so far
+  // Wormhole only (kMaxVcs entries, made by init): per ejection VC, the head
+  // flit of the packet arriving. Other endpoints keep no room for it.
+  std::unique_ptr<Packet*[]> worm_rx_;
 };
 
 }  // namespace kairo::hw

@@ -56,7 +56,9 @@ const std::vector<AllocatorKind>& allocator_kinds() {
          return std::make_unique<IslipAllocator>(inputs, vcs, outputs, k.islip_iterations);
        }},
       {OldestFirstAllocator::kName, "greedy by age, ties by input then VC index", "", false,
-       make_plain<OldestFirstAllocator>},
+       [](int inputs, int vcs, int outputs, const AllocatorKnobs& k) -> std::unique_ptr<Allocator> {
+         return std::make_unique<OldestFirstAllocator>(inputs, vcs, outputs, k.shared_rounds);
+       }},
       {SeparableInputFirstAllocator::kName,
        "BookSim's port-level separable input-first allocator with round-robin arbiters, "
        "hw/router/port_match_allocator.h",

@@ -77,7 +77,7 @@ class Allocator {
 inline constexpr int kDefaultIslipIterations = 2;
 struct AllocatorKnobs {
   // The allocator may share its per-round working arrays with others of its
-  // kind and shape (a router's; see RoundRobinAllocator).
+  // kind and shape (a router's; see RoundRobinAllocator, OldestFirstAllocator).
   bool shared_rounds = false;
   // iSLIP's request-grant-accept iterations per round (router.islip_iterations, >= 1).
   int islip_iterations = kDefaultIslipIterations;

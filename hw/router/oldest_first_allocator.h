@@ -15,8 +15,15 @@
 //
 // Cost per allocate(): O(R log R) for R requests (at most inputs * vcs), in
 // place; no heap allocation after construction.
+//
+// Stateless between rounds, so with shared_rounds every allocator of one
+// shape works in the same arrays (a router's switch allocator does this, as
+// RoundRobinAllocator's does: on the K computer the arrays would otherwise be
+// 1.1 KiB per router). The grants are then valid until the next round of any
+// allocator of the shape.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "hw/router/allocator.h"
@@ -28,15 +35,17 @@ class OldestFirstAllocator final : public Allocator {
   static constexpr const char* kName = "oldest_first";
 
   // Throws std::invalid_argument unless inputs, vcs and outputs are all >= 1.
-  OldestFirstAllocator(int inputs, int vcs, int outputs);
+  OldestFirstAllocator(int inputs, int vcs, int outputs, bool shared_rounds = false);
+  OldestFirstAllocator(const OldestFirstAllocator&) = delete;  // r_ may point into a shared round
+  OldestFirstAllocator& operator=(const OldestFirstAllocator&) = delete;
 
   void clear() override;
   // Throws std::out_of_range for an index outside the allocator and
   // std::logic_error for a second request from the same VC in one round.
   void add_request(int input, int vc, int output, std::uint64_t age) override;
   void allocate() override;
-  int grant_vc(int input) const override { return grant_vc_[input]; }
-  int grant_output(int input) const override { return grant_out_[input]; }
+  int grant_vc(int input) const override { return r_->grant_vc[std::size_t(input)]; }
+  int grant_output(int input) const override { return r_->grant_out[std::size_t(input)]; }
 
  private:
   struct Request {
@@ -45,15 +54,21 @@ class OldestFirstAllocator final : public Allocator {
     int output;
   };
 
-  // This round's requests in arrival order, [0, num_reqs_) of a buffer sized
-  // for every VC of every input; `requested_` (per input*vcs + vc) catches a
-  // VC requesting twice.
-  std::vector<Request> reqs_;
-  int num_reqs_ = 0;
-  std::vector<char> requested_;
+  // A round's working arrays. reqs holds its requests in arrival order,
+  // [0, num_reqs) of a buffer sized for every VC of every input; `requested`
+  // (per input*vcs + vc) catches a VC requesting twice.
+  struct Round {
+    Round(int inputs, int vcs, int outputs);
+    std::vector<Request> reqs;
+    int num_reqs = 0;
+    std::vector<char> requested;
+    std::vector<char> output_busy;  // per output: already granted this round
+    std::vector<int> grant_vc, grant_out;
+  };
+  static Round* shared_round(int inputs, int vcs, int outputs);
 
-  std::vector<char> output_busy_;  // per output: already granted this round
-  std::vector<int> grant_vc_, grant_out_;
+  std::unique_ptr<Round> own_;  // unless shared
+  Round* r_;
 };
 
 }  // namespace kairo::router

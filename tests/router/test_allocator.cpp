@@ -607,6 +607,37 @@ TEST(Allocator, OldestFirstGrantsAreAMaximalMatching) {
   }
 }
 
+// Routers of one shape share their switch allocator's round arrays
+// (shared_rounds): two such allocators taking turns, each with its own
+// traffic, grant exactly what two allocators with arrays of their own grant.
+TEST(Allocator, SharedRoundArraysGrantWhatPrivateOnesGrant) {
+  for (const char* name : {"round_robin", "oldest_first"})
+    for (Shape s : kShapes) {
+      auto a = make_allocator(name, s.inputs, s.vcs, s.outputs, /*shared_rounds=*/true);
+      auto b = make_allocator(name, s.inputs, s.vcs, s.outputs, /*shared_rounds=*/true);
+      auto pa = make_allocator(name, s.inputs, s.vcs, s.outputs, /*shared_rounds=*/false);
+      auto pb = make_allocator(name, s.inputs, s.vcs, s.outputs, /*shared_rounds=*/false);
+      HeadOfLineTraffic ta(s, 71), tb(s, 72);
+      const int rounds = std::max({s.inputs, s.vcs, s.outputs}) > 64 ? 200 : 1000;
+      for (int round = 0; round < rounds; ++round) {
+        for (auto [t, shared, own] :
+             {std::tuple{&ta, a.get(), pa.get()}, std::tuple{&tb, b.get(), pb.get()}}) {
+          t->refill(round);
+          t->drive(*shared);
+          shared->allocate();
+          const Grants g = read_grants(*shared);
+          t->drive(*own);
+          own->allocate();
+          const Grants want = read_grants(*own);
+          for (int i = 0; i < s.inputs; ++i)
+            ASSERT_TRUE(g[i].vc == want[i].vc && g[i].output == want[i].output)
+                << name << " " << Label(s) << " round " << round << " input " << i;
+          t->retire(g);
+        }
+      }
+    }
+}
+
 // --- BookSim's port-level allocators ----------------------------------------
 
 TEST(Allocator, SeparableInputFirstAndOutputFirstMatchTheirReferenceModels) {
