@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iostream>
 
 #include "app/cli_common.h"
@@ -183,14 +185,34 @@ int run_main(int argc, char** argv) {
   app.add_flag("--markdown", markdown, "with --list-params: as the Markdown table of docs/parameters.md")
       ->needs("--list-params");
   int exit_code = kExitOk;
-  add_traffic_command(app, exit_code);
-  add_platform_commands(app, exit_code);
-  add_run_command(app, exit_code);
-  add_view_command(app, exit_code);
-  add_plot_command(app, exit_code);
-  add_check_ops_command(app, exit_code);
-  add_experiment_command(app, exit_code);
-  add_algorithms_command(app, exit_code);
+  // Each subcommand's options, in the order `kairo --help` lists them. When
+  // the first argument names a subcommand only that one is built (declaring
+  // every command's options is a tenth of an empty run's start-up); otherwise
+  // (help, a top-level option, an unknown name) all are, as CLI11 then needs.
+  using Adder = void (*)(CLI::App&, int&);
+  struct Command {
+    std::initializer_list<const char*> names;
+    Adder add;
+  };
+  static const Command commands[] = {
+      {{"traffic"}, add_traffic_command},
+      {{"platforms", "check"}, add_platform_commands},
+      {{"run"}, add_run_command},
+      {{"view"}, add_view_command},
+      {{"plot"}, add_plot_command},
+      {{"check-ops"}, add_check_ops_command},
+      {{"experiment"}, add_experiment_command},
+      {{"algorithms"}, add_algorithms_command},
+  };
+  const Command* named = nullptr;
+  for (const Command& c : commands)
+    for (const char* n : c.names)
+      if (argc > 1 && std::strcmp(argv[1], n) == 0) named = &c;
+  if (named) {
+    named->add(app, exit_code);
+  } else {
+    for (const Command& c : commands) c.add(app, exit_code);
+  }
   kairo::sim::install_interrupt_handlers();
   try {
     app.parse(argc, argv);
