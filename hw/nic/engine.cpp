@@ -7,15 +7,19 @@
 
 namespace kairo::nic {
 
-namespace {
 // The registration table must not map more memory than there is: every range
 // a key resolves to is then inside the node memory, which is what lets the
 // receive side check a whole message once, before its first byte is written.
-MemoryRegistry& inside(MemoryRegistry& registry, const NodeMemory& memory) {
+void Engine::check_registry(const MemoryRegistry& registry, const NodeMemory& memory) {
   if (registry.memory_bytes() > memory.params().size_bytes)
     throw std::invalid_argument("RDMA engine: the registration table maps " +
                                 std::to_string(registry.memory_bytes()) + " B but the node memory has " +
                                 std::to_string(memory.params().size_bytes) + " B");
+}
+
+namespace {
+MemoryRegistry& inside(MemoryRegistry& registry, const NodeMemory& memory) {
+  Engine::check_registry(registry, memory);
   return registry;
 }
 }  // namespace

@@ -100,6 +100,8 @@ enum EngineEvent : std::uint32_t {
 struct Engine {
   Engine(const TniContext& ctx, const NicParams& p, std::uint32_t node, int index, hw::Endpoint& ep,
          NodeMemory& memory, MemoryRegistry& registry, hw::PacketPool& pool, sim::EventTarget& owner);
+  // Throws std::invalid_argument when `registry` maps more than `memory` has.
+  static void check_registry(const MemoryRegistry& registry, const NodeMemory& memory);
 
   sim::Time now() const { return ctx->queue->now(); }
   void at(sim::Time t, EngineEvent kind, void* ptr = nullptr) {

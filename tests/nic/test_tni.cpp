@@ -64,6 +64,48 @@ TEST(Tni, EightBytePutBetweenNeighboursCompletesWhenThePutModelSays) {
   EXPECT_EQ(b.read(dst, 0x8000 + 40, 8), (std::vector<unsigned char>{1, 2, 3, 4, 5, 6, 7, 8}));
 }
 
+// An engine's state is made at its first use: an 8-byte put from engine 2 to
+// engine 1 of another node makes exactly those two (the initiator's by its
+// command, the target's by its packet), and the
+// machine's other engines report zero counters, empty queues and nothing to
+// poll, as engines that never ran.
+TEST(Tni, OnlyTheEnginesAPutUsesHoldState) {
+  auto p = platforms::load_platform("tofu-small");
+  NicBench b(p);
+  hw::Topology topo(p.dims);
+  const NodeId src = 3, dst = topo.id_of({1, 1, 0, 0, 0, 0});
+  for (Tni* t : b.tnis) ASSERT_FALSE(t->used());
+  auto lk = b.registries[src]->add(0x1000, 4096).key;
+  auto rk = b.registries[dst]->add(0x8000, 4096).key;
+  Command c;
+  c.op = Op::kPut;
+  c.dst_node = dst;
+  c.dst_tni = 1;
+  c.local_key = lk;
+  c.remote_key = rk;
+  c.length = 8;
+  c.tag = 9;
+  ASSERT_TRUE(b.tni(src, 2).post(c));
+  b.queue.run_direct();
+  ASSERT_TRUE(b.tni(dst, 1).poll_notice().has_value());
+  ASSERT_TRUE(b.tni(src, 2).poll_completion().has_value());
+  std::size_t used = 0;
+  for (Tni* t : b.tnis) {
+    const bool mine = (t->node() == src && t->index() == 2) || (t->node() == dst && t->index() == 1);
+    EXPECT_EQ(t->used(), mine) << "node " << t->node() << " engine " << t->index();
+    used += t->used();
+    if (mine) continue;
+    EXPECT_EQ(t->counters().commands + t->counters().packets_received + t->counters().dma_bytes_read, 0u);
+    EXPECT_EQ(t->command_queue_depth(), 0u);
+    EXPECT_FALSE(t->poll_completion().has_value());
+    EXPECT_FALSE(t->poll_notice().has_value());
+    EXPECT_FALSE(t->used()) << "polling an idle engine makes no state";
+  }
+  EXPECT_EQ(used, 2u);
+  EXPECT_EQ(b.tni(src, 2).counters().commands, 1u);
+  EXPECT_EQ(b.tni(dst, 1).counters().packets_received, 1u);
+}
+
 TEST(Tni, RandomPutsAndGetsArriveByteExact) {
   auto p = platforms::load_platform("tofu-small");
   NicBench b(p);
