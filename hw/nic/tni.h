@@ -140,7 +140,7 @@ class Tni final : public HostInterface, public hw::EndpointClient, public sim::E
   // units, counters: 648 bytes) exists from its first use on: a Tofu node has
   // four engines and most programs use one or two of them (the K computer's
   // recursive-doubling barrier uses one, its pingpong two of 331,776), so an
-  // idle engine costs its node 136 bytes rather than 680. The simulated
+  // idle engine costs its node 128 bytes (the Tni) rather than 680. The simulated
   // behaviour is the same: an unused engine has empty queues and zero counters.
   std::unique_ptr<Engine> e_;
 };
