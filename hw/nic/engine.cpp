@@ -17,13 +17,6 @@ void Engine::check_registry(const MemoryRegistry& registry, const NodeMemory& me
                                 std::to_string(memory.params().size_bytes) + " B");
 }
 
-namespace {
-MemoryRegistry& inside(MemoryRegistry& registry, const NodeMemory& memory) {
-  Engine::check_registry(registry, memory);
-  return registry;
-}
-}  // namespace
-
 Engine::Engine(const TniContext& c, const NicParams& params, std::uint32_t n, int i, hw::Endpoint& endpoint,
                NodeMemory& memory, MemoryRegistry& reg, hw::PacketPool& packets, sim::EventTarget& o)
     : ctx(&c),
@@ -31,7 +24,7 @@ Engine::Engine(const TniContext& c, const NicParams& params, std::uint32_t n, in
       node(n),
       index(i),
       ep(endpoint),
-      registry(inside(reg, memory)),
+      registry(reg),  // checked against `memory` when its Tni was built
       pool(packets),
       owner(&o),
       packetizer(params.mtu_bytes, params.header_bytes, c.flit_bytes),

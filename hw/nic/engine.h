@@ -100,7 +100,8 @@ enum EngineEvent : std::uint32_t {
 struct Engine {
   Engine(const TniContext& ctx, const NicParams& p, std::uint32_t node, int index, hw::Endpoint& ep,
          NodeMemory& memory, MemoryRegistry& registry, hw::PacketPool& pool, sim::EventTarget& owner);
-  // Throws std::invalid_argument when `registry` maps more than `memory` has.
+  // Throws std::invalid_argument when `registry` maps more than `memory` has;
+  // a Tni calls it when built, before its engine exists.
   static void check_registry(const MemoryRegistry& registry, const NodeMemory& memory);
 
   sim::Time now() const { return ctx->queue->now(); }
