@@ -19,6 +19,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-1800}"
 jobs="${KAIRO_JOBS:-2}"
+all_fuzzers="fuzz_platform fuzz_counter_log fuzz_op_log fuzz_otf2 fuzz_booksim fuzz_experiment"
+for f in ${KAIRO_FUZZERS:-}; do  # checked before anything is built
+  case " $all_fuzzers " in
+    *" $f "*) ;;
+    *) echo "kairo fuzz: error: KAIRO_FUZZERS: unknown fuzzer '$f' (expected some of: $all_fuzzers)" >&2; exit 2 ;;
+  esac
+done
 
 # clang, llvm (llvm-symbolizer: readable stacks) and compiler-rt (libFuzzer
 # and the sanitizer runtimes), from Debian, only when missing.
@@ -35,7 +42,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DKAIRO_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build-fuzz -j "$jobs" --target fuzz_platform fuzz_counter_log fuzz_op_log fuzz_otf2 fuzz_booksim fuzz_experiment
+# shellcheck disable=SC2086  # a list of targets
+cmake --build build-fuzz -j "$jobs" --target $all_fuzzers
 
 # Seeds, made afresh each run: the shipped and the known-bad platforms, and
 # small counter logs in both formats written by the (Release) kairo binary.
@@ -141,7 +149,7 @@ fuzz_one() {
   } >"build-fuzz/$f.result"
 }
 # shellcheck disable=SC2206  # a list of names
-fuzzers=(${KAIRO_FUZZERS:-fuzz_platform fuzz_counter_log fuzz_op_log fuzz_otf2 fuzz_booksim fuzz_experiment})
+fuzzers=(${KAIRO_FUZZERS:-$all_fuzzers})
 for f in "${fuzzers[@]}"; do fuzz_one "$f" & done
 wait
 status=0
