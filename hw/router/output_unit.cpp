@@ -16,12 +16,13 @@ OutputUnit::OutputUnit(const RouterConfig& cfg) : cfg_(cfg) {
     throw std::invalid_argument("a router has at most " + std::to_string(kMaxPorts) + " ports");
   ports_.init(np, cfg.vcs);
   for (int i = 0; i < np; ++i) ports_[i].context = cfg.queue->make_context();
-  vc_time_.resize(std::size_t(np) * cfg.vcs);
   bubble_flits_ = cfg.bubble_flits;
   link_ports_ = cfg.num_link_ports();
   window_ = cfg.traversal_ps + cfg.clock.period_ps;
   if (cfg.wormhole || !cfg.vc_allocator.empty()) held_.assign(std::size_t(np), 0);
 }
+
+void OutputUnit::make_vc_times() { vc_time_ = std::make_unique<VcTime[]>(std::size_t(size()) * cfg_.vcs); }
 
 void OutputUnit::connect(int port, hw::PacketSink* dst, int dst_port, Time latency_ps, Time flit_ps,
                          int dst_credits_per_vc) {

@@ -10,6 +10,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "hw/common/packet.h"
@@ -36,14 +37,23 @@ class OutputUnit {
   Port& operator[](int port) { return ports_[port]; }
   const Port& operator[](int port) const { return ports_[port]; }
   int size() const { return ports_.size(); }
-  VcTime& vc_time(int port, int vc) { return vc_time_[std::size_t(port) * cfg_.vcs + vc]; }
-  const VcTime& vc_time(int port, int vc) const { return vc_time_[std::size_t(port) * cfg_.vcs + vc]; }
-  std::vector<VcTime>& vc_times() { return vc_time_; }
+  // Per output VC, how long its downstream VC has had no credits: made when
+  // one first runs out (most routers of a large machine never see it), so
+  // null until then, and every VC's time is then zero.
+  const VcTime* vc_times(int port) const {
+    return vc_time_ ? &vc_time_[std::size_t(port) * cfg_.vcs] : nullptr;
+  }
+  VcTime* vc_times(int port) { return vc_time_ ? &vc_time_[std::size_t(port) * cfg_.vcs] : nullptr; }
+  VcTime& vc_time(int port, int vc) {  // made if need be
+    if (!vc_time_) make_vc_times();
+    return vc_time_[std::size_t(port) * cfg_.vcs + vc];
+  }
+  std::size_t num_vc_times() const { return vc_time_ ? std::size_t(size()) * cfg_.vcs : 0; }
+  VcTime* all_vc_times() { return vc_time_.get(); }
 
   // Credits of `port` due by `now` become usable.
   void apply_credits(Port& out, int port, sim::Time now) {
-    if (!out.returning.empty() && out.returning.front().at <= now)
-      out.apply_due_credits(&vc_time(port, 0), now);
+    if (!out.returning.empty() && out.returning.front().at <= now) out.apply_due_credits(vc_times(port), now);
   }
   // Flits the downstream buffers of `port` hold or will hold, all VCs
   // together (BookSim's GetUsedCredit): what UGAL compares.
@@ -111,7 +121,8 @@ class OutputUnit {
   [[gnu::always_inline]] Crossing send(int in_port, hw::Packet& p, int out_vc, int charge, sim::Time t) {
     Port& out = ports_[p.out_port];
     const Crossing x = cross(ports_[in_port], out, p, t, cfg_.traversal_ps, cfg_.store_and_forward);
-    out.take_credits(&vc_time(p.out_port, 0), out_vc, charge, t);
+    if (out.take_credits(out_vc, charge)) [[unlikely]]
+      vc_time(p.out_port, out_vc).zero_since = t;
     leave(p, out, x);
     return x;
   }
@@ -129,10 +140,12 @@ class OutputUnit {
     p.arrive_ps = cfg_.clock.ceil(x.start + out.out.flit_ps + out.out.latency_ps);
   }
 
+  [[gnu::noinline, gnu::cold]] void make_vc_times();
+
   const RouterConfig& cfg_;
   PortBlock ports_;
-  std::vector<VcTime> vc_time_;  // [output port][vc]
-  int bubble_flits_ = 0;         // cfg_.bubble_flits, kept beside the hot fields
+  std::unique_ptr<VcTime[]> vc_time_;  // [output port][vc], made when first needed
+  int bubble_flits_ = 0;               // cfg_.bubble_flits, kept beside the hot fields
   int link_ports_ = 0;
   sim::Time window_ = 0;  // switch traversal plus one cycle
   std::array<std::uint64_t, kPortWords> credit_waiters_{};

@@ -8,7 +8,7 @@ void Port::apply_due_credits(VcTime* zero, sim::Time now) {
   std::int32_t* c = credits();
   while (!returning.empty() && returning.front().at <= now) {
     const hw::PendingCredit& r = returning.front();
-    if (c[r.vc] == 0 && r.flits > 0) {
+    if (c[r.vc] == 0 && r.flits > 0 && zero) {
       VcTime& z = zero[r.vc];
       z.zero_ps += r.at - z.zero_since;
       z.zero_since = sim::kNever;

@@ -3,7 +3,8 @@
 // their way back, the port's counters, and the input side's busy time and
 // credit return upstream. Hot per-port state is kept compact: an event
 // touches a few cache lines of one port. Per-VC zero-credit ("VC full") time
-// is cold and lives apart (VcTime, one per output VC). What the router does
+// is cold and lives apart (VcTime, one per output VC, made when a VC first
+// runs out of credits). What the router does
 // with them: hw/router/output_unit.h.
 #pragma once
 #include <cstdint>
@@ -45,7 +46,7 @@ struct Port {
   // Credits whose return time has come (the first of `returning` is due by
   // `now`: OutputUnit::apply_credits checks) become usable; a VC that had none
   // stops accruing zero-credit time at the credit's arrival. zero: this
-  // port's VcTime per VC.
+  // port's VcTime per VC, null while no VC of the router has run out.
   void apply_due_credits(VcTime* zero, sim::Time now);
   // Downstream VC for a packet: among the VCs [first, last) with `need`
   // credits and not held, the one with the most free credits (lowest index
@@ -61,12 +62,9 @@ struct Port {
     }
     return best;
   }
-  // A packet takes `charge` credits of downstream VC vc at t.
-  void take_credits(VcTime* zero, int vc, int charge, sim::Time t) {
-    std::int32_t& c = credits()[vc];
-    c -= charge;
-    if (c == 0) zero[vc].zero_since = t;
-  }
+  // A packet takes `charge` credits of downstream VC vc; true when that
+  // leaves it none (its zero-credit time starts: OutputUnit::send).
+  bool take_credits(int vc, int charge) { return (credits()[vc] -= charge) == 0; }
 };
 
 // The ports in one block, each followed by one credit count per VC the

@@ -14,10 +14,10 @@ PortCounters Router::counters(int port, Time now) {
   outputs_.apply_credits(p, port, now);
   PortCounters c;
   static_cast<LinkCounters&>(c) = p.counters;
-  for (int v = 0; v < cfg_.vcs; ++v) {
-    const VcTime& z = outputs_.vc_time(port, v);
-    c.zero_credit_ps[v] = z.zero_ps + (z.zero_since != sim::kNever ? now - z.zero_since : 0);
-  }
+  if (const VcTime* zero = outputs_.vc_times(port))  // none: no VC has run out
+    for (int v = 0; v < cfg_.vcs; ++v)
+      c.zero_credit_ps[v] =
+          zero[v].zero_ps + (zero[v].zero_since != sim::kNever ? now - zero[v].zero_since : 0);
   return c;
 }
 
@@ -30,18 +30,20 @@ void Router::reset_counters(Time now) {
     outputs_[i].counters = LinkCounters{};
   }
   for (auto& a : alloc_) a = AllocCounters{};
-  for (auto& z : outputs_.vc_times()) {
-    z.zero_ps = 0;
-    if (z.zero_since != sim::kNever) z.zero_since = now;
+  VcTime* zero = outputs_.all_vc_times();
+  for (std::size_t i = 0; i < outputs_.num_vc_times(); ++i) {
+    zero[i].zero_ps = 0;
+    if (zero[i].zero_since != sim::kNever) zero[i].zero_since = now;
   }
 }
 
 void Router::save_port_counters(int port, sim::ByteWriter& w) const {
   const Port& p = outputs_[port];
   w.put(p.counters);
+  const VcTime* zero = outputs_.vc_times(port);
   for (int v = 0; v < cfg_.vcs; ++v) {
     w.put(p.credits()[v]);
-    w.put(outputs_.vc_time(port, v));
+    w.put(zero ? zero[v] : VcTime{});
   }
   std::uint64_t n = 0;
   p.returning.for_each([&](const hw::PendingCredit&) { ++n; });
@@ -54,7 +56,9 @@ void Router::load_port_counters(int port, sim::ByteReader& r) {
   p.counters = r.get<LinkCounters>();
   for (int v = 0; v < cfg_.vcs; ++v) {
     p.credits()[v] = r.get<std::int32_t>();
-    outputs_.vc_time(port, v) = r.get<VcTime>();
+    const VcTime z = r.get<VcTime>();
+    if (z.zero_ps != 0 || z.zero_since != sim::kNever || outputs_.vc_times(port))
+      outputs_.vc_time(port, v) = z;
   }
   while (!p.returning.empty()) p.returning.pop();
   for (auto n = r.get<std::uint64_t>(); n > 0; --n) p.returning.push(r.get<hw::PendingCredit>());
