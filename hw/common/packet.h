@@ -83,6 +83,44 @@ struct PacketFifo {
   }
 };
 
+// A FIFO of packets kept by its tail alone: the tail's `next` is the head (a
+// circular list), so the queue is one pointer. Each input VC of a router
+// holds one: 8 bytes instead of 16 on each of a Tofu router's 56.
+struct PacketRing {
+  Packet* tail = nullptr;
+  bool empty() const { return tail == nullptr; }
+  Packet* head() const { return tail ? tail->next : nullptr; }
+  Packet& front() const { return *tail->next; }  // not empty
+  void push(Packet* p) {
+    if (tail) {
+      p->next = tail->next;
+      tail->next = p;
+    } else {
+      p->next = p;
+    }
+    tail = p;
+  }
+  Packet* pop() {  // not empty
+    Packet* h = tail->next;
+    if (h == tail)
+      tail = nullptr;
+    else
+      tail->next = h->next;
+    h->next = nullptr;
+    return h;
+  }
+  // Packets queued: a walk, for diagnostics only.
+  std::size_t size() const {
+    std::size_t n = 0;
+    if (tail)
+      for (const Packet* p = tail->next;; p = p->next) {
+        ++n;
+        if (p == tail) break;
+      }
+    return n;
+  }
+};
+
 // Packets are recycled, never freed during a run.
 class PacketPool {
  public:

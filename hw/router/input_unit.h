@@ -5,9 +5,9 @@
 // VC allocation stage's restart time).
 //
 // Input VCs are indexed port << vshift | vc (a power-of-two stride, so no
-// division on the allocation path). Each is 32 bytes (two per cache line):
-// its packet queue and its head's allocation data, copied from the packet
-// when it becomes head, so a round scans router memory only.
+// division on the allocation path). Each is 24 bytes: its packet queue (kept
+// by its tail: hw::PacketRing) and its head's allocation data, copied from
+// the packet when it becomes head, so a round scans router memory only.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -33,9 +33,10 @@ struct Head {
 // Everything about one input VC in one place. An age-based allocator reads
 // the head's age from the packet.
 struct InputVc {
-  hw::PacketFifo fifo;
+  hw::PacketRing fifo;
   Head head;
 };
+static_assert(sizeof(InputVc) == 24);
 
 // Wormhole: where the packet whose flits an input VC is passing goes (set
 // when its head flit leaves, cleared when its tail flit does). A body flit
@@ -65,19 +66,20 @@ class InputUnit {
 
   InputVc& operator[](int idx) { return vcs_[std::size_t(idx)]; }
   const InputVc& operator[](int idx) const { return vcs_[std::size_t(idx)]; }
-  hw::PacketFifo& fifo(int port, int vc) { return vcs_[std::size_t(index(port, vc))].fifo; }
-  const hw::PacketFifo& fifo(int port, int vc) const { return vcs_[std::size_t(index(port, vc))].fifo; }
+  hw::PacketRing& fifo(int port, int vc) { return vcs_[std::size_t(index(port, vc))].fifo; }
+  const hw::PacketRing& fifo(int port, int vc) const { return vcs_[std::size_t(index(port, vc))].fifo; }
 
   // Buffer a packet in VC idx; true if it is the VC's head now.
   bool push(int idx, hw::Packet* p) {
-    hw::PacketFifo& q = vcs_[std::size_t(idx)].fifo;
+    hw::PacketRing& q = vcs_[std::size_t(idx)].fifo;
+    const bool was_empty = q.empty();
     q.push(p);
     set_occupied(idx, true);
-    return q.head == p;
+    return was_empty;
   }
   // Take the head packet of VC idx out (its next packet, if any, is head).
   hw::Packet* pop(int idx) {
-    hw::PacketFifo& q = vcs_[std::size_t(idx)].fifo;
+    hw::PacketRing& q = vcs_[std::size_t(idx)].fifo;
     hw::Packet* p = q.pop();
     if (q.empty()) set_occupied(idx, false);
     return p;

@@ -135,7 +135,7 @@ void Router::hold_for_worm(int in_port, int in_vc, const hw::Packet& p, int out_
 // slots free upstream, and the hooks count and trace it.
 void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
   const int idx = vc_index(in_port, in_vc);
-  hw::PacketFifo& q = inputs_[idx].fifo;
+  hw::PacketRing& q = inputs_[idx].fifo;
   hw::Packet* p = inputs_.pop(idx);
   --buffered_;
   if (p->worm) hold_for_worm(in_port, in_vc, *p, out_vc);  // before the next flit becomes head
@@ -146,7 +146,7 @@ void Router::depart(int in_port, int in_vc, int out_vc, Time t) {
   const int charge = outputs_.credit_charge(out_port, *p), freed = outputs_.credit_charge(in_port, *p);
   const Crossing x = outputs_.send(in_port, *p, out_vc, charge, t);
   if (va_) va_->input_vc_left(idx, q, t, x.input_done - cfg_.traversal_ps - out.out.flit_ps);
-  if (!q.empty()) set_head(idx, *q.head);
+  if (!q.empty()) set_head(idx, q.front());
   count_departure(out, *p, t, x);
   if (trace_.on()) trace_.departure(in_port, in_vc, out_vc, *p, t, x, charge, out);
   out.out.dst->accept(out.out.dst_port, out_vc, p);

@@ -167,7 +167,7 @@ class Router : public sc_core::sc_module,
   void hold_for_worm(int in_port, int in_vc, const hw::Packet& p, int out_vc);
   int used_credits(int port) override;  // OutputLoad, for UGAL
   int vc_index(int port, int vc) const { return inputs_.index(port, vc); }
-  const hw::PacketFifo& fifo(int port, int vc) const { return inputs_.fifo(port, vc); }
+  const hw::PacketRing& fifo(int port, int vc) const { return inputs_.fifo(port, vc); }
 
   const RouterConfig& cfg_;
   const RoutingUnit& routing_;

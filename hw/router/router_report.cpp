@@ -68,9 +68,9 @@ void Router::describe_blocked(std::vector<std::string>& out, std::size_t limit) 
   const Time t = cfg_.queue->now();
   for (int port = 0; port < num_ports(); ++port) {
     for (int vc = 0; vc < cfg_.vcs; ++vc) {
-      const hw::PacketFifo& q = fifo(port, vc);
+      const hw::PacketRing& q = fifo(port, vc);
       if (q.empty() || out.size() >= limit) continue;
-      const hw::Packet& h = *q.head;
+      const hw::Packet& h = q.front();
       Port& o = outputs_[h.out_port];
       outputs_.apply_credits(o, h.out_port, t);
       std::string why;

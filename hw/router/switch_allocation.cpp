@@ -79,7 +79,7 @@ int SwitchAllocation::request(Time t, Time& wake) {
         if (trace_.on()) trace_.has_credits(in, vc, h.out_port);
       }
       ivc.head.chosen_vc = std::int8_t(ov);
-      requests_[n++] = Request{in, vc, h.out_port, by_age ? ivc.fifo.head->created_ps : 0};
+      requests_[n++] = Request{in, vc, h.out_port, by_age ? ivc.fifo.front().created_ps : 0};
     }
   }
   return n;

@@ -60,7 +60,7 @@ int VcAllocation::vc_round(Time t, bool by_age) {
       Head& h = inputs_[idx].head;
       h.chosen_vc = -1;
       if (h.held_vc >= 0 || h.ready_ps > t) continue;
-      const std::uint64_t age = by_age ? inputs_[idx].fifo.head->created_ps : 0;
+      const std::uint64_t age = by_age ? inputs_[idx].fifo.front().created_ps : 0;
       if (cfg_.adaptive_by_vc_allocator) {  // every way's VCs; the allocator picks (WaySelection)
         if (ways_.request_ways(idx, t, age, *va_)) heads_[std::size_t(nva++)] = idx;
         continue;
@@ -131,7 +131,7 @@ int VcAllocation::sa_requests(Allocator& a, bool speculative, const StagedRound&
       const bool asked_now = h.chosen_vc == 1;
       if (speculative != asked_now || !sa_ready(idx, h, r.t)) continue;
       if (!speculative && h.held_vc < 0) continue;
-      a.add_request(in, inputs_.vc_of(idx), h.out_port, r.by_age ? inputs_[idx].fifo.head->created_ps : 0);
+      a.add_request(in, inputs_.vc_of(idx), h.out_port, r.by_age ? inputs_[idx].fifo.front().created_ps : 0);
       ++n;
     }
   }
@@ -171,11 +171,11 @@ void VcAllocation::release_due(Time t) {
 // arrived. So an input VC that packet after packet leaves idles routing + VC
 // allocation cycles between them; another VC of the same input may fill
 // them. A body flit (wormhole) follows its head.
-void VcAllocation::input_vc_left(int idx, hw::PacketFifo& q, Time t, Time last_flit_sa) {
+void VcAllocation::input_vc_left(int idx, hw::PacketRing& q, Time t, Time last_flit_sa) {
   Time& from = inputs_.front_free(idx);
   from = std::max(t, cfg_.clock.floor(last_flit_sa));
-  if (!q.empty() && !(q.head->worm & hw::kWormBody))
-    q.head->ready_ps = std::max(q.head->ready_ps, from + cfg_.va_ready_ps);  // it arrived before `from`
+  if (!q.empty() && !(q.front().worm & hw::kWormBody))
+    q.front().ready_ps = std::max(q.front().ready_ps, from + cfg_.va_ready_ps);  // it arrived before `from`
 }
 
 // When a waiting head could move: through its cycles, a VC (OutputUnit::vc_wake),

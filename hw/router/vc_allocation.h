@@ -42,7 +42,7 @@ class VcAllocation {
   sim::Time front_ready(int idx, sim::Time arrived) const {
     return std::max(arrived, inputs_.front_free(idx)) + cfg_.va_ready_ps;
   }
-  void input_vc_left(int idx, hw::PacketFifo& q, sim::Time t, sim::Time last_flit_sa);
+  void input_vc_left(int idx, hw::PacketRing& q, sim::Time t, sim::Time last_flit_sa);
   // One round at t: depart(input port, input VC, downstream VC) for each
   // packet switch allocation sends.
   template <class Depart>
@@ -134,7 +134,7 @@ inline void VcAllocation::sa_grants(Allocator& a, bool speculative, StagedRound&
     // A packet lets its VC go once its tail has crossed the switch; a
     // wormhole packet's flits hold it from the head flit to the tail flit
     // (Router::hold_for_worm).
-    const bool worm = inputs_[inputs_.index(in, vc)].fifo.head->worm != 0;
+    const bool worm = inputs_[inputs_.index(in, vc)].fifo.front().worm != 0;
     depart(in, vc, ov);
     if (!worm) {
       release_at_[std::size_t(out) * std::size_t(cfg_.vcs) + std::size_t(ov)] =

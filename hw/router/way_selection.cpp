@@ -13,7 +13,7 @@ using sim::Time;
 // packet, the one with the most free credits (the first listed on a tie: the
 // routing order); the escape way only when no adaptive way can go.
 int WaySelection::choose(int idx, Time t, bool staged) {
-  hw::Packet& p = *inputs_[idx].fifo.head;
+  hw::Packet& p = inputs_[idx].fifo.front();
   RouteDecision opt[kMaxRouteOptions];
   const int n = routing_.ways(here_, p, opt);
   int best = -1, best_vc = -1, best_credits = -1;
@@ -41,7 +41,7 @@ int WaySelection::choose(int idx, Time t, bool staged) {
 }
 
 Time WaySelection::option_wake(int idx, Time t) {
-  const hw::Packet& p = *inputs_[idx].fifo.head;
+  const hw::Packet& p = inputs_[idx].fifo.front();
   RouteDecision opt[kMaxRouteOptions];
   const int n = routing_.ways(here_, p, opt);
   Time wake = sim::kNever;
@@ -66,7 +66,7 @@ Time WaySelection::option_wake(int idx, Time t) {
 // when no packet holds them, kairo's also need credits for the whole
 // packet, virtual cut-through.) A packet not adaptive asks on its one way.
 bool WaySelection::request_ways(int idx, Time t, std::uint64_t age, Allocator& va) {
-  hw::Packet& p = *inputs_[idx].fifo.head;
+  hw::Packet& p = inputs_[idx].fifo.front();
   const Head& h = inputs_[idx].head;
   RouteDecision opt[kMaxRouteOptions];
   int n = 1;
@@ -95,7 +95,7 @@ int WaySelection::take_way(int idx, int granted) {
   const int nv = cfg_.vcs, port = granted / nv, v = granted % nv;
   Head& h = inputs_[idx].head;
   if (!h.adaptive) return v;
-  hw::Packet& p = *inputs_[idx].fifo.head;
+  hw::Packet& p = inputs_[idx].fifo.front();
   RouteDecision opt[kMaxRouteOptions];
   const int n = routing_.ways(here_, p, opt);
   for (int i = 0; i < n; ++i) {
@@ -111,7 +111,7 @@ int WaySelection::take_way(int idx, int granted) {
 }
 
 Time WaySelection::vc_wake(int idx, Time t, const Time* release_at) {
-  const hw::Packet& p = *inputs_[idx].fifo.head;
+  const hw::Packet& p = inputs_[idx].fifo.front();
   RouteDecision opt[kMaxRouteOptions];
   const int n = routing_.ways(here_, p, opt, WayCoin::kZero);
   Time when = sim::kNever;
