@@ -8,10 +8,18 @@
 
 namespace kairo::platforms {
 
-std::unique_ptr<Network> build_network(const Platform& p, sim::EventQueue& queue) {
+namespace {
+std::unique_ptr<Network> make_network(const Platform& p, sim::EventQueue& queue) {
   if (p.kind == FabricKind::kTorus) return std::make_unique<TorusNetlist>(p, queue);
   if (p.ocs.present) return std::make_unique<HybridNetlist>(p, queue);
   return std::make_unique<SwitchNetlist>(p, queue);
+}
+}  // namespace
+
+std::unique_ptr<Network> build_network(const Platform& p, sim::EventQueue& queue) {
+  std::unique_ptr<Network> net = make_network(p, queue);
+  queue.prefetch_targets(net->num_nodes() >= sim::EventQueue::kPrefetchFromNodes);
+  return net;
 }
 
 std::vector<std::string> describe_blocked(const std::vector<std::unique_ptr<router::Router>>& routers,

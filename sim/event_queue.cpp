@@ -190,6 +190,17 @@ Event EventQueue::take(const Next& n) {
   const std::uint32_t id = f->head;
   Event e = nodes_[id].e;
   f->head = nodes_[id].next;
+  // The event after this one at the same instant is known now: on a large
+  // machine the first lines of its target are fetched into the cache while
+  // this one runs (its routers and engines are rarely there: each event
+  // would otherwise start on misses). 8 lines: a router's fields up to its
+  // switch allocation stage.
+  if (prefetch_ && f->head != kNil) {
+    const Event& e = nodes_[f->head].e;
+    const char* next = reinterpret_cast<const char*>(e.target);
+    for (int line = 0; line < 8; ++line) __builtin_prefetch(next + 64 * line);
+    __builtin_prefetch(e.ptr);  // its packet, if any (a prefetch of null is harmless)
+  }
   nodes_[id].next = free_;
   free_ = id;
   --wheel_count_;

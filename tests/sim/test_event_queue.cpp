@@ -34,45 +34,50 @@ struct Recorder : EventTarget {
 };
 
 TEST(EventQueue, DeliversInTimePriorityInsertionOrderAcrossWheelAndHeap) {
-  std::mt19937_64 rng(5);
-  for (Time grain : {Time(1000), Time(3200), Time(7)}) {
-    EventQueue q(grain);
-    Recorder r;
-    r.q = &q;
-    r.rng = &rng;
-    r.spawn = 3000;
-    struct Item {
-      Time t;
-      std::uint32_t prio, id;
-    };
-    std::vector<Item> items;
-    for (std::uint32_t i = 0; i < 20000; ++i) {
-      // Mostly on the grid, some off it, some far beyond the wheel's horizon.
-      Time t = (rng() % 5 == 0) ? rng() % 100000000
-                                : (rng() % 8000) * grain + (rng() % 7 == 0 ? rng() % grain : 0);
-      std::uint32_t prio = std::uint32_t(rng() % 3);
-      items.push_back({t, prio, i});
-      q.at(t, Priority(prio), &r, prio, i);
+  // Fetching the next event's target ahead (a large machine's queue) keeps
+  // the order: both ways are checked.
+  for (bool prefetch : {false, true})
+    for (Time grain : {Time(1000), Time(3200), Time(7)}) {
+      std::mt19937_64 rng(5);
+      EventQueue q(grain);
+      q.prefetch_targets(prefetch);
+      Recorder r;
+      r.q = &q;
+      r.rng = &rng;
+      r.spawn = 3000;
+      struct Item {
+        Time t;
+        std::uint32_t prio, id;
+      };
+      std::vector<Item> items;
+      for (std::uint32_t i = 0; i < 20000; ++i) {
+        // Mostly on the grid, some off it, some far beyond the wheel's horizon.
+        Time t = (rng() % 5 == 0) ? rng() % 100000000
+                                  : (rng() % 8000) * grain + (rng() % 7 == 0 ? rng() % grain : 0);
+        std::uint32_t prio = std::uint32_t(rng() % 3);
+        items.push_back({t, prio, i});
+        q.at(t, Priority(prio), &r, prio, i);
+      }
+      q.run_direct();
+      EXPECT_EQ(r.seen.size(), items.size() + 3000);
+      // Every event at its time, and the whole trace in (time, priority) order.
+      for (std::size_t k = 1; k < r.seen.size(); ++k) {
+        auto [t0, p0, i0] = r.seen[k - 1];
+        auto [t1, p1, i1] = r.seen[k];
+        ASSERT_TRUE(t0 < t1 || (t0 == t1 && p0 <= p1))
+            << "grain " << grain << " at " << k << " prefetch " << prefetch;
+      }
+      // Among the initial events, equal (time, priority) keep insertion order.
+      std::vector<std::tuple<Time, std::uint32_t, std::uint32_t>> initial;
+      for (auto& e : r.seen)
+        if (std::get<2>(e) < 1000000) initial.push_back(e);
+      std::vector<std::tuple<Time, std::uint32_t, std::uint32_t>> expected;
+      for (auto& it : items) expected.emplace_back(it.t, it.prio, it.id);
+      std::stable_sort(expected.begin(), expected.end(), [](auto& a, auto& b) {
+        return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
+      });
+      EXPECT_EQ(initial, expected) << "grain " << grain << " prefetch " << prefetch;
     }
-    q.run_direct();
-    EXPECT_EQ(r.seen.size(), items.size() + 3000);
-    // Every event at its time, and the whole trace in (time, priority) order.
-    for (std::size_t k = 1; k < r.seen.size(); ++k) {
-      auto [t0, p0, i0] = r.seen[k - 1];
-      auto [t1, p1, i1] = r.seen[k];
-      ASSERT_TRUE(t0 < t1 || (t0 == t1 && p0 <= p1)) << "grain " << grain << " at " << k;
-    }
-    // Among the initial events, equal (time, priority) keep insertion order.
-    std::vector<std::tuple<Time, std::uint32_t, std::uint32_t>> initial;
-    for (auto& e : r.seen)
-      if (std::get<2>(e) < 1000000) initial.push_back(e);
-    std::vector<std::tuple<Time, std::uint32_t, std::uint32_t>> expected;
-    for (auto& it : items) expected.emplace_back(it.t, it.prio, it.id);
-    std::stable_sort(expected.begin(), expected.end(), [](auto& a, auto& b) {
-      return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
-    });
-    EXPECT_EQ(initial, expected) << "grain " << grain;
-  }
 }
 
 TEST(EventQueue, IdleGapsCostNothing) {
