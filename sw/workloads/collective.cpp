@@ -139,31 +139,42 @@ coll::Schedule CollectiveRun::schedule(int rank, std::uint32_t tag_base) const {
 }
 
 fw::Task CollectiveRun::program(fw::Rank& r) {
+  if (spec_.timing == Timing::kOnce) return run_once(r);
+  if (spec_.timing == Timing::kIterations) return run_iterations(r);
+  return run_phases(r);
+}
+
+fw::Task CollectiveRun::run_once(fw::Rank& r) {
   const int me = r.rank();
-  if (spec_.timing == Timing::kOnce) {
-    const coll::Schedule s = schedule(me);
-    const std::uint64_t recv = spec_.reduction ? coll::recv_extent(s) : std::uint64_t(memory_.recv_bytes);
-    const coll::Buffers b = collective_buffers(r, std::uint64_t(memory_.send_bytes), recv, rate_);
-    co_await r.compute(staggered_start(me, c_.p, skew_));
-    co_await coll::run_schedule(r, s, b, &ok_, spec_.phases ? &phases_ : nullptr);
-    end_[std::size_t(me)] = r.now();
-    co_return;
-  }
+  const coll::Schedule s = schedule(me);
+  const std::uint64_t recv = spec_.reduction ? coll::recv_extent(s) : std::uint64_t(memory_.recv_bytes);
+  const coll::Buffers b = collective_buffers(r, std::uint64_t(memory_.send_bytes), recv, rate_);
+  co_await r.compute(staggered_start(me, c_.p, skew_));
+  co_await coll::run_schedule(r, s, b, &ok_, spec_.phases ? &phases_ : nullptr);
+  end_[std::size_t(me)] = r.now();
+}
+
+fw::Task CollectiveRun::run_iterations(fw::Rank& r) {
+  const int me = r.rank();
   const coll::Buffers b =
       collective_buffers(r, std::uint64_t(memory_.send_bytes), std::uint64_t(memory_.recv_bytes), rate_);
   co_await r.compute(staggered_start(me, c_.p, skew_));
-  if (spec_.timing == Timing::kIterations) {
-    for (int it = 0; it < iterations_; ++it) {
-      const coll::Schedule s = schedule(me, std::uint32_t(it) * 1000000u + 1u);
-      const std::size_t i = std::size_t(it);
-      if (it == 0) r.plan_work(std::uint64_t(iterations_) * coll::work_units(s));  // each the same size
-      last_in_[i] = std::max(last_in_[i], r.now());
-      co_await coll::run_schedule(r, s, b, &ok_, nullptr, false);
-      first_out_[i] = std::min(first_out_[i], r.now());
-      last_out_[i] = std::max(last_out_[i], r.now());
-    }
-    co_return;
+  for (int it = 0; it < iterations_; ++it) {
+    const coll::Schedule s = schedule(me, std::uint32_t(it) * 1000000u + 1u);
+    const std::size_t i = std::size_t(it);
+    if (it == 0) r.plan_work(std::uint64_t(iterations_) * coll::work_units(s));  // each the same size
+    last_in_[i] = std::max(last_in_[i], r.now());
+    co_await coll::run_schedule(r, s, b, &ok_, nullptr, false);
+    first_out_[i] = std::min(first_out_[i], r.now());
+    last_out_[i] = std::max(last_out_[i], r.now());
   }
+}
+
+fw::Task CollectiveRun::run_phases(fw::Rank& r) {
+  const int me = r.rank();
+  const coll::Buffers b =
+      collective_buffers(r, std::uint64_t(memory_.send_bytes), std::uint64_t(memory_.recv_bytes), rate_);
+  co_await r.compute(staggered_start(me, c_.p, skew_));
   std::vector<coll::Schedule> runs = phase_runs(schedule(me));
   std::uint64_t work = 0;
   for (const coll::Schedule& s : runs) work += coll::work_units(s);

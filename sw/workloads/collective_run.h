@@ -101,6 +101,12 @@ class CollectiveRun final : public Workload {
 
  private:
   coll::Schedule schedule(int rank, std::uint32_t tag_base = 1) const;
+  // program's three timings, each a coroutine of its own: every rank holds
+  // its frame for the whole run (82,944 at once on tofu-k), and one
+  // coroutine for all three would hold the locals of all three.
+  fw::Task run_once(fw::Rank& r);
+  fw::Task run_iterations(fw::Rank& r);
+  fw::Task run_phases(fw::Rank& r);
   Outcome iterations_outcome() const;
   nlohmann::json run_phase_times() const;
 
