@@ -196,10 +196,10 @@ Event EventQueue::take(const Next& n) {
   // would otherwise start on misses). 8 lines: a router's fields up to its
   // switch allocation stage.
   if (prefetch_ && f->head != kNil) {
-    const Event& e = nodes_[f->head].e;
-    const char* next = reinterpret_cast<const char*>(e.target);
+    const Event& after = nodes_[f->head].e;
+    const char* next = reinterpret_cast<const char*>(after.target);
     for (int line = 0; line < 8; ++line) __builtin_prefetch(next + 64 * line);
-    __builtin_prefetch(e.ptr);  // its packet, if any (a prefetch of null is harmless)
+    __builtin_prefetch(after.ptr);  // its packet, if any (a prefetch of null is harmless)
   }
   nodes_[id].next = free_;
   free_ = id;
