@@ -89,7 +89,6 @@ struct PacketFifo {
 struct PacketRing {
   Packet* tail = nullptr;
   bool empty() const { return tail == nullptr; }
-  Packet* head() const { return tail ? tail->next : nullptr; }
   Packet& front() const { return *tail->next; }  // not empty
   void push(Packet* p) {
     if (tail) {
@@ -109,7 +108,7 @@ struct PacketRing {
     h->next = nullptr;
     return h;
   }
-  // Packets queued: a walk, for diagnostics only.
+  // Packets queued: a walk, for diagnostics only (the deadlock report).
   std::size_t size() const {
     std::size_t n = 0;
     if (tail)

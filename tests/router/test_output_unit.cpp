@@ -78,6 +78,33 @@ TEST(OutputUnit, BubbleFlowControlChargesASlotBetweenRoutersAndTwoToEnterARing) 
   EXPECT_EQ(o.credit_need(p), 6);
 }
 
+// A downstream VC's zero-credit time is kept only from the first time one
+// runs out: until then there is none (every VC's time is zero), then it
+// runs from the take that left the VC empty to the credit's return.
+TEST(OutputUnit, ZeroCreditTimeIsKeptFromTheFirstTimeAVcRunsOut) {
+  Bench b;
+  OutputUnit o(b.cfg);
+  set_credits(o, 0, {2, 8, 8, 8});
+  hw::Packet p{};
+  p.out_port = 0;
+  p.flits = 1;
+  EXPECT_EQ(o.vc_times(0), nullptr);
+  o.send(1, p, 0, 1, 1 * kPeriod);  // one credit left
+  EXPECT_EQ(o.vc_times(0), nullptr);
+  o.send(1, p, 0, 1, 5 * kPeriod);  // none left
+  ASSERT_NE(o.vc_times(0), nullptr);
+  EXPECT_EQ(o.vc_times(0)[0].zero_since, 5 * kPeriod);
+  for (int v = 1; v < 4; ++v) EXPECT_EQ(o.vc_times(0)[v].zero_since, sim::kNever) << v;
+  ASSERT_NE(o.vc_times(2), nullptr);  // the router's other ports: none running
+  EXPECT_EQ(o.vc_times(2)[0].zero_since, sim::kNever);
+  EXPECT_EQ(o.vc_times(2)[0].zero_ps, 0);
+  o[0].returning.push(hw::PendingCredit{8 * kPeriod, 0, 1});
+  o.apply_credits(o[0], 0, 8 * kPeriod);
+  EXPECT_EQ(o[0].credits()[0], 1);
+  EXPECT_EQ(o.vc_times(0)[0].zero_ps, 3 * kPeriod);  // from 5 to 8
+  EXPECT_EQ(o.vc_times(0)[0].zero_since, sim::kNever);
+}
+
 TEST(OutputUnit, AHeadWithoutAVcWakesAtTheNextCreditOrMarksTheOutput) {
   Bench b;
   OutputUnit o(b.cfg);
