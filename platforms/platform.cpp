@@ -50,9 +50,12 @@ std::uint64_t Platform::nodes() const {
 double estimated_host_bytes(const Platform& p, bool machine) {
   // Calibrated on Release builds (peak RSS, `/usr/bin/time -f %M`): a router
   // costs about 1.3 KiB and each of its ports about 0.47 KiB with 4 VCs
-  // (traffic on mesh-10x10x10: 15.6 MB; tofu-k, 14 ports: 656 MB); a node's
-  // TNIs, memory, registry and rank about 3.7 KiB more with 4 TNIs (tofu-k
-  // pingpong: 964 MiB), 1.5 KiB with one (a 32x32x32 torus). The figures
+  // (traffic on mesh-10x10x10: 15.6 MB; tofu-k, 14 ports: 656 MB), 24 bytes
+  // a VC less since input VCs are kept by their tail and zero-credit times
+  // are made when first needed (torus-32x32x16 traffic: 88.1 -> 81.1 MiB); a node's
+  // TNIs, memory, registry and rank about 1.6 KiB more with 4 TNIs (tofu-k
+  // pingpong: 727 MiB; 3.7 KiB before the engines were made at first use),
+  // 0.8 KiB with one (torus-32x32x16: 92.9 against 80.8 MiB). The figures
   // below round those up, plus 16 MiB for the program; docs/reliability.md
   // has the estimate against measured peaks for each family.
   const double hosts = double(p.nodes());
@@ -72,7 +75,7 @@ double estimated_host_bytes(const Platform& p, bool machine) {
               (f.levels > 0 ? routers * double(f.radix) : 0.0) + double(f.edges);
     }
   }
-  double bytes = 16.0 * (1 << 20) + routers * 1536.0 + ports * (256.0 + 64.0 * double(p.router.vcs));
+  double bytes = 16.0 * (1 << 20) + routers * 1536.0 + ports * (256.0 + 40.0 * double(p.router.vcs));
   // A switched fabric's forwarding table: a 2-byte port per switch, host and
   // network interface (hw/router/forwarding_table.h), which outgrows the
   // switches themselves on large k-ary n-trees (20,736 hosts under 6,912
@@ -80,7 +83,7 @@ double estimated_host_bytes(const Platform& p, bool machine) {
   if (p.kind == FabricKind::kFatTree || p.kind == FabricKind::kClusters)
     bytes += routers * hosts * double(p.router.network_interfaces) * 2.0;
   if (machine)
-    bytes += hosts * (512.0 + 768.0 * double(p.router.network_interfaces)) + double(p.ranks()) * 512.0;
+    bytes += hosts * (256.0 + 384.0 * double(p.router.network_interfaces)) + double(p.ranks()) * 256.0;
   return bytes;
 }
 
