@@ -48,8 +48,6 @@ class OutputUnit {
     if (!vc_time_) make_vc_times();
     return vc_time_[std::size_t(port) * cfg_.vcs + vc];
   }
-  std::size_t num_vc_times() const { return vc_time_ ? std::size_t(size()) * cfg_.vcs : 0; }
-  VcTime* all_vc_times() { return vc_time_.get(); }
 
   // Credits of `port` due by `now` become usable.
   void apply_credits(Port& out, int port, sim::Time now) {

@@ -28,13 +28,13 @@ void Router::reset_counters(Time now) {
   for (int i = 0; i < outputs_.size(); ++i) {
     outputs_.apply_credits(outputs_[i], i, now);
     outputs_[i].counters = LinkCounters{};
+    if (VcTime* zero = outputs_.vc_times(i))  // none: no VC has run out
+      for (int v = 0; v < cfg_.vcs; ++v) {
+        zero[v].zero_ps = 0;
+        if (zero[v].zero_since != sim::kNever) zero[v].zero_since = now;
+      }
   }
   for (auto& a : alloc_) a = AllocCounters{};
-  VcTime* zero = outputs_.all_vc_times();
-  for (std::size_t i = 0; i < outputs_.num_vc_times(); ++i) {
-    zero[i].zero_ps = 0;
-    if (zero[i].zero_since != sim::kNever) zero[i].zero_since = now;
-  }
 }
 
 void Router::save_port_counters(int port, sim::ByteWriter& w) const {
