@@ -31,12 +31,11 @@ int run_once(RunArgs& a) {
     // A variant's child stays silent: its parent says them once (app/run_variants.cpp).
     if (!a.summary_to && (!a.split || world.root())) say_adjustments(plan.plat);
     const auto t0 = std::chrono::steady_clock::now();
-    RunMachine m(plan);
-    std::unique_ptr<SplitRun> split;
-    if (a.split) {
-      split = std::make_unique<SplitRun>(plan, m, a.partition);
-      split->prepare();
-    }
+    std::unique_ptr<SplitRun> split;  // made first: it says what this process builds
+    if (a.split)
+      split = std::make_unique<SplitRun>(plan, a.partition, SplitRun::needs_whole_machine(a, plan));
+    RunMachine m(plan, split ? split->owned_part() : platforms::OwnedPart{});
+    if (split) split->prepare(m);
     Observe& observe = *a.observe;  // waveforms and counter logs, if asked for
     observe.attach(m.machine.network(), &m.machine, m.queue);
     OpLogOutput& op_log = *a.op_log;  // the operation log, if asked for

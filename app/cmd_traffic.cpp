@@ -259,6 +259,7 @@ int run_traffic_command(TrafficArgs& a, const std::function<bool(const char*)>& 
       if (!a.sweep.empty()) return parallel_sweep(plat, a);
       part = make_run_partition(plat, world.size(), a.partition);
       a.opt.partition = &part;
+      a.opt.own_part_only = !a.observe.any();  // waveforms and counter logs list every block
     }
     int code = kExitOk;
     nlohmann::json result;

@@ -117,9 +117,9 @@ void MachineMemory::transport(int rank, std::uint64_t address, unsigned char* by
                                          rank, node, address, n));
 }
 
-RunMachine::RunMachine(RunPlan& plan)
+RunMachine::RunMachine(RunPlan& plan, const platforms::OwnedPart& part)
     : queue(plan.plat.router.clock_period_ps()),
-      machine(plan.plat, queue, plan.data),
+      machine(plan.plat, queue, plan.data, part),
       memory(machine, plan.plat) {
   const platforms::Platform& plat = plan.plat;
   machine.keep_until_exit();
@@ -130,15 +130,19 @@ RunMachine::RunMachine(RunPlan& plan)
   std::vector<hw::NodeId> rank_nodes;
   for (std::size_t r = 0; r < ranks; ++r) {
     const hw::NodeId n = plat.node_of_rank(r);
+    rank_nodes.push_back(n);
+    if (!machine.has_node(n)) {  // another process's rank (a partial build): it runs there
+      regs.push_back(nullptr);
+      continue;
+    }
     const int per = plan.work->uses_optical() ? machine.tnis_per_node() : plat.router.network_interfaces;
     for (int i = 0; i < per; ++i) tnis[r].push_back(&machine.tni(n, i));
     regs.push_back(&machine.registry(n));
-    rank_nodes.push_back(n);
   }
   rt = std::make_unique<fw::Runtime>(queue, machine.network().torus(), tnis, regs, rank_nodes);
   rt->set_memory_bytes(plat.nic.memory_bytes);
   std::vector<tlm::tlm_fw_transport_if<>*> mems;
-  for (hw::NodeId n : rank_nodes) mems.push_back(machine.memory(n).target());
+  for (hw::NodeId n : rank_nodes) mems.push_back(machine.has_node(n) ? machine.memory(n).target() : nullptr);
   rt->set_memories(std::move(mems));
   hybrid = machine.network().optical();  // the OCS, if any
   if (hybrid)

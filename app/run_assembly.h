@@ -57,7 +57,8 @@ class MachineMemory final : public sw::HostMemory {
 // The machine of a plan: rank r on node plat.node_of_rank(r) (the
 // platform's ranks.map) with its TNIs, registry and memory.
 struct RunMachine {
-  explicit RunMachine(RunPlan& plan);
+  // part: what this process builds (a split run's own part, or everything).
+  explicit RunMachine(RunPlan& plan, const platforms::OwnedPart& part = {});
   RunMachine(const RunMachine&) = delete;
   RunMachine& operator=(const RunMachine&) = delete;
 

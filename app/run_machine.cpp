@@ -67,6 +67,9 @@ RunTotals run_totals(RunMachine& m, const platforms::Partition* part, int rank) 
     }
   }
   platforms::add_nic_energy(t.energy, p.energy, dma, commands);
+  // Static energy to the last program's end: a split run's end is known once
+  // the processes agree on it (SplitRun::gather adds each one's routers').
+  if (!part) platforms::add_network_static(t.energy, machine.network(), p, t.finished_at);
   return t;
 }
 

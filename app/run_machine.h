@@ -2,6 +2,7 @@
 // kernel run to the end with progress, and why a run that ended failed.
 #pragma once
 #include <chrono>
+#include <nlohmann/json.hpp>
 
 #include "app/run_assembly.h"
 #include "platforms/energy.h"
@@ -37,7 +38,8 @@ struct RunTotals {
   std::uint64_t in_network = 0;  // packets
   std::uint64_t packet_hops = 0, flit_hops = 0, events = 0;
   std::array<std::uint64_t, sim::kEventBlocks> events_by_block = {};  // indexed by sim::EventBlock
-  platforms::EnergyTally energy;        // dynamic: the routers', links' and NICs' (static: run_summary)
+  platforms::EnergyTally energy;        // the routers', links' and NICs' (the OCS's: run_summary)
+  nlohmann::json nic_counters;          // a split run's partial build: the engines' summed (null: read them)
   std::uint64_t dma_bytes_written = 0;  // the NICs' into node memory: the bytes the run delivered
   static constexpr std::size_t kUnfinishedShown = 8;
 };

@@ -9,6 +9,7 @@
 
 #include "app/cli_common.h"
 #include "app/run_progress.h"
+#include "hw/nic/tni_observe.h"
 #include "observe/registry.h"
 #include "platforms/observe_blocks.h"
 #include "sim/units.h"
@@ -16,16 +17,8 @@
 
 namespace kairo::app {
 
-SplitRun::SplitRun(RunPlan& plan, RunMachine& m, const std::string& method)
-    : plan_(plan), m_(m), world_(sim::MpiWorld::get()) {
-  if (m.hybrid)
-    if (const std::string why = plan.work->requests_circuits(); !why.empty())
-      throw std::invalid_argument(
-          "mpirun: " + why +
-          " changes the OCS circuits during the run, which a split run cannot do identically (the "
-          "controller's "
-          "answers depend on every process's circuits at once; docs/parallel.md); preset them "
-          "(--param circuits=preset) or run in one process");
+SplitRun::SplitRun(RunPlan& plan, const std::string& method, bool whole)
+    : plan_(plan), whole_(whole), world_(sim::MpiWorld::get()) {
   part_ = make_run_partition(plan.plat, world_.size(), method);
   const std::size_t ranks = std::size_t(plan.plat.ranks());
   owned_ranks_.resize(ranks);
@@ -35,23 +28,42 @@ SplitRun::SplitRun(RunPlan& plan, RunMachine& m, const std::string& method)
 
 SplitRun::~SplitRun() = default;
 
-void SplitRun::prepare() {
-  watch_ = platforms::parallel_watch(m_.machine.network(), world_);
-  m_.rt->split(owned_ranks_);
-  m_.memory.only(owned_ranks_);
-  if (m_.hybrid)  // a program that asks anyway is told why (the workloads say so before the run)
-    m_.rt->set_circuit_control([](hw::NodeId, hw::NodeId, bool) {
+bool SplitRun::needs_whole_machine(const RunArgs& a, const RunPlan& plan) {
+  return plan.plat.kind != platforms::FabricKind::kTorus  // switched fabrics have no partial build
+         || a.observe->any() || !a.tni_csv.empty() || plan.data || plan.work->reads_blocks_at_end();
+}
+
+platforms::OwnedPart SplitRun::owned_part() const {
+  if (whole_) return {};
+  return {&part_, world_.rank()};
+}
+
+void SplitRun::prepare(RunMachine& m) {
+  m_ = &m;
+  if (m.hybrid)
+    if (const std::string why = plan_.work->requests_circuits(); !why.empty())
+      throw std::invalid_argument(
+          "mpirun: " + why +
+          " changes the OCS circuits during the run, which a split run cannot do identically (the "
+          "controller's "
+          "answers depend on every process's circuits at once; docs/parallel.md); preset them "
+          "(--param circuits=preset) or run in one process");
+  watch_ = platforms::parallel_watch(m.machine.network(), world_);
+  m.rt->split(owned_ranks_);
+  m.memory.only(owned_ranks_);
+  if (m.hybrid)  // a program that asks anyway is told why (the workloads say so before the run)
+    m.rt->set_circuit_control([](hw::NodeId, hw::NodeId, bool) {
       return std::string("circuits cannot change during a run split over processes (docs/parallel.md)");
     });
 }
 
 void SplitRun::install_boundary() {
   boundary_ = std::make_unique<platforms::RouterBoundary>(
-      m_.machine.network(), part_, world_.rank(), m_.machine.packet_pool(), &m_.machine.payload_codec());
-  std::vector<sim::Boundary*> parts = {boundary_.get(), &m_.rt->registrations()};
-  if (m_.hybrid) {
+      m_->machine.network(), part_, world_.rank(), m_->machine.packet_pool(), &m_->machine.payload_codec());
+  std::vector<sim::Boundary*> parts = {boundary_.get(), &m_->rt->registrations()};
+  if (m_->hybrid) {
     optical_ = std::make_unique<platforms::OcsBoundary>(
-        m_.hybrid->ocs(), part_, world_.rank(), m_.machine.packet_pool(), &m_.machine.payload_codec());
+        m_->hybrid->ocs(), part_, world_.rank(), m_->machine.packet_pool(), &m_->machine.payload_codec());
     parts.push_back(optical_.get());
   }
   both_ = std::make_unique<sim::Boundaries>(std::move(parts));
@@ -59,12 +71,12 @@ void SplitRun::install_boundary() {
 
 void SplitRun::run(bool quiet) {
   sim::WindowProgress progress;  // one process's line (app/run_progress.h), from every process's sums
-  fw::Runtime& rt = *m_.rt;
-  sim::EventQueue& queue = m_.queue;
+  fw::Runtime& rt = *m_->rt;
+  sim::EventQueue& queue = m_->queue;
   progress.figures = [&rt, &queue, this] {
     const fw::Runtime::Work& w = rt.work();
     return std::vector<std::uint64_t>{std::uint64_t(rt.finished()), queue.events_processed(), w.planned_ranks,
-                                      w.total, dma_bytes_read(m_.machine)};
+                                      w.total, dma_bytes_read(m_->machine)};
   };
   RunProgress lines(quiet);
   progress.print = [&rt, &lines, n = world_.size()](sim::Time now, const std::vector<std::uint64_t>& sums,
@@ -76,12 +88,16 @@ void SplitRun::run(bool quiet) {
   opt.watch = &watch_;
   opt.progress = &progress;
   opt.peers = &peers;
-  windows_ = sim::run_windows(m_.queue, world_, *both_, part_.lookahead_ps, opt);
+  windows_ = sim::run_windows(m_->queue, world_, *both_, part_.lookahead_ps, opt);
 }
 
 void SplitRun::gather(RunTotals& t) {
-  // The counts that add up, the latest end, and the first ranks that failed
-  // or never finished (process 0 keeps the lowest).
+  // The latest end, then the static energy to it of this process's routers;
+  // the counts that add up, and the first ranks that failed or never
+  // finished (process 0 keeps the lowest).
+  t.finished_at = world_.max(t.finished_at);
+  platforms::add_network_static(t.energy, m_->machine.network(), plan_.plat, t.finished_at, &part_.owner,
+                                world_.rank());
   std::uint64_t* const counts[] = {&t.in_network, &t.packet_hops, &t.flit_hops, &t.events,
                                    &t.dma_bytes_written};
   std::vector<std::uint64_t> sums;
@@ -98,7 +114,6 @@ void SplitRun::gather(RunTotals& t) {
   std::copy_n(sums.begin() + std::ptrdiff_t(std::size(counts)), t.events_by_block.size(),
               t.events_by_block.begin());
   t.finished = int(sums.back());
-  t.finished_at = world_.max(t.finished_at);
   std::vector<char> mine;
   sim::ByteWriter w(mine);
   w.put(std::int64_t(t.failed_rank));
@@ -122,8 +137,27 @@ void SplitRun::gather(RunTotals& t) {
     if (t.unfinished.size() > RunTotals::kUnfinishedShown) t.unfinished.resize(RunTotals::kUnfinishedShown);
   }
   sw::gather_results(*plan_.work, world_);
-  mirror_memory();
-  mirror_blocks();
+  if (whole_) {
+    mirror_memory();
+    mirror_blocks();
+  } else {
+    t.nic_counters = nic_counters();
+  }
+}
+
+// A partial build's engines' counters for the JSON summary: each process's
+// totals, summed over the processes (the high-water marks: the most).
+nlohmann::json SplitRun::nic_counters() const {
+  const std::vector<observe::Counter>& counters = nic::tni_counters();
+  std::vector<std::uint64_t> sums = platforms::nic_counter_totals(m_->machine);
+  std::vector<std::uint64_t> low(sums.size(), ~std::uint64_t{0});  // the most as the least complement
+  for (std::size_t k = 0; k < counters.size(); ++k)
+    if (counters[k].kind == observe::Kind::kHigh) low[k] = ~sums[k], sums[k] = 0;
+  world_.sum(sums);
+  world_.min(low);
+  for (std::size_t k = 0; k < counters.size(); ++k)
+    if (counters[k].kind == observe::Kind::kHigh) sums[k] = ~low[k];
+  return observe::summary(counters, sums);
 }
 
 // Every block this process ran that did something (observe/registry.h: the
@@ -132,7 +166,7 @@ void SplitRun::gather(RunTotals& t) {
 // and the OCS ports'). Per set, the blocks' indices and states, ended by kEnd.
 void SplitRun::mirror_blocks() {
   constexpr std::uint64_t kEnd = ~std::uint64_t{0};
-  const observe::Registry reg = platforms::observe_blocks(m_.machine.network(), &m_.machine);
+  const observe::Registry reg = platforms::observe_blocks(m_->machine.network(), &m_->machine);
   auto mine_here = [this](const observe::Home& h) {
     const int owner =
         h.where == observe::Home::kRouter ? part_.owner[std::size_t(h.index)] : part_.owner_of_host(h.index);
@@ -153,7 +187,7 @@ void SplitRun::mirror_blocks() {
   }
   const auto all = world_.gather(mine);
   if (!world_.root()) return;
-  if (m_.hybrid) m_.hybrid->ocs().set_remote(nullptr, {});  // the run is over: every port is here now
+  if (m_->hybrid) m_->hybrid->ocs().set_remote(nullptr, {});  // the run is over: every port is here now
   for (const auto& bytes : all) {
     if (bytes.empty()) continue;  // process 0's own
     sim::ByteReader r(bytes);
@@ -167,7 +201,7 @@ void SplitRun::mirror_blocks() {
 // In data mode, every page written on the nodes this process ran, into
 // process 0's copies of their memories.
 void SplitRun::mirror_memory() {
-  platforms::RdmaMachine& machine = m_.machine;
+  platforms::RdmaMachine& machine = m_->machine;
   std::vector<char> mine;
   if (!world_.root() && plan_.data) {
     sim::ByteWriter w(mine);

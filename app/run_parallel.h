@@ -1,14 +1,21 @@
 // `kairo run` under mpirun (docs/parallel.md): one machine split
-// over the processes. Every process builds the whole machine; each runs the
-// ranks of the nodes its routers carry, and their engines, memories and
-// programs; the stand-ins on the cut links carry packets (with their RDMA
-// headers and payloads) and credits, and the runtime's registrations travel
-// once, after time 0. On the hybrid network the optical stand-ins carry what
-// crosses a pathway between processes (platforms/ocs_boundary.h). When the
+// over the processes. Each process runs the ranks of the nodes its routers
+// carry, and their engines, memories and programs; the stand-ins on the cut
+// links carry packets (with their RDMA headers and payloads) and credits,
+// and the runtime's registrations travel once, after time 0. On the hybrid
+// network the optical stand-ins carry what crosses a pathway between
+// processes (platforms/ocs_boundary.h).
+//
+// A process builds only its own part of a mesh/torus (platforms::OwnedPart)
+// unless process 0 must hold every block at the end: waveforms, counter
+// logs, --tni-counters, data mode (its verification reads every memory), or
+// a workload that reads the blocks (Workload::reads_blocks_at_end). Then,
+// and on switched fabrics, every process builds the whole machine. When the
 // run has ended, process 0 gets what the report reads: the totals, the
-// workload's recorded results, every engine's counters, every router port's
-// and optical port's records and, in data mode, every node memory's written
-// pages, so that its report and verification are one process's.
+// workload's recorded results, the engines' counters (summed over the
+// processes, or with a whole machine every engine's, with every router
+// port's and optical port's records) and, in data mode, every node memory's
+// written pages, so that its report and verification are one process's.
 #pragma once
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -29,13 +36,19 @@ class SplitRun {
  public:
   // The partition (`method`: --partition) of the plan's platform over the
   // processes; throws std::invalid_argument for a platform that does not
-  // split that way (naming mpirun -np or --partition).
-  SplitRun(RunPlan& plan, RunMachine& m, const std::string& method);
+  // split that way (naming mpirun -np or --partition). `whole`: every
+  // process builds the whole machine (see the file comment).
+  SplitRun(RunPlan& plan, const std::string& method, bool whole);
   ~SplitRun();
+  // Whether the run `a` asks for needs the whole machine in every process.
+  static bool needs_whole_machine(const RunArgs& a, const RunPlan& plan);
+  // What this process builds.
+  platforms::OwnedPart owned_part() const;
 
-  // Before launch: the global deadlock watch, and the ranks this process
-  // runs (the runtime launches only those; the host fills only their memories).
-  void prepare();
+  // Once the machine is built, before launch: the global deadlock watch,
+  // and the ranks this process runs (the runtime launches only those; the
+  // host fills only their memories).
+  void prepare(RunMachine& m);
   // After the observers are attached (their probes name the peers), before
   // the run: the stand-ins on the cut links.
   void install_boundary();
@@ -53,9 +66,11 @@ class SplitRun {
  private:
   void mirror_memory();
   void mirror_blocks();
+  nlohmann::json nic_counters() const;
 
   RunPlan& plan_;
-  RunMachine& m_;
+  RunMachine* m_ = nullptr;
+  bool whole_;
   const sim::MpiWorld& world_;
   platforms::Partition part_;
   std::vector<bool> owned_ranks_;

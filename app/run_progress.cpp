@@ -12,7 +12,8 @@ namespace kairo::app {
 std::uint64_t dma_bytes_read(platforms::RdmaMachine& m) {
   std::uint64_t b = 0;
   for (hw::NodeId n = 0; n < m.nodes(); ++n)
-    for (int t = 0; t < m.tnis_per_node(); ++t) b += m.tni(n, t).counters().dma_bytes_read;
+    if (m.has_node(n))  // a split run's partial build: this process's nodes
+      for (int t = 0; t < m.tnis_per_node(); ++t) b += m.tni(n, t).counters().dma_bytes_read;
   return b;
 }
 

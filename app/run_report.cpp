@@ -66,10 +66,9 @@ nlohmann::json run_summary(const RunArgs& a, const RunPlan& plan, RunMachine& m,
   j["measured_from_ns"] = double(o.start_ps) / 1000.0;
   j["measured_to_ns"] = double(o.end_ps) / 1000.0;
   j["details"] = o.details;
-  j["nic_counters"] = platforms::nic_counter_summary(machine);
-  {  // static energy over the run (to the last program's end), beside the dynamic counted
+  j["nic_counters"] = t.nic_counters.is_null() ? platforms::nic_counter_summary(machine) : t.nic_counters;
+  {  // the OCS's energy over the run (to the last program's end), beside the rest counted
     platforms::EnergyTally energy = t.energy;
-    platforms::add_network_static(energy, machine.network(), plan.plat, t.finished_at);
     if (platforms::OpticalNetwork* h = machine.network().optical())
       platforms::add_ocs_energy(energy, plan.plat.energy, h->ocs().ports(),
                                 h->controller().reconfigurations(), t.finished_at);

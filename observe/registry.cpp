@@ -35,7 +35,7 @@ std::vector<std::string> Registry::tables() const {
   return v;
 }
 
-nlohmann::json summary(const CounterSet& s) {
+std::vector<std::uint64_t> totals(const CounterSet& s) {
   const std::size_t n = s.counters.size();
   std::vector<std::uint64_t> total(n, 0), values(n, 0);
   for (std::size_t i = 0; i < s.blocks; ++i) {
@@ -43,9 +43,13 @@ nlohmann::json summary(const CounterSet& s) {
     for (std::size_t k = 0; k < n; ++k)
       total[k] = s.counters[k].kind == Kind::kHigh ? std::max(total[k], values[k]) : total[k] + values[k];
   }
+  return total;
+}
+
+nlohmann::json summary(const std::vector<Counter>& counters, const std::vector<std::uint64_t>& total) {
   nlohmann::json j = nlohmann::json::object();
-  for (std::size_t k = 0; k < n; ++k) {
-    const Counter& c = s.counters[k];
+  for (std::size_t k = 0; k < counters.size(); ++k) {
+    const Counter& c = counters[k];
     if (!(c.shown & kInSummary) || c.kind == Kind::kLevel) continue;
     const std::string& name = c.name;
     const bool ps = name.size() > 3 && name.compare(name.size() - 3, 3, "_ps") == 0;
@@ -58,5 +62,7 @@ nlohmann::json summary(const CounterSet& s) {
   }
   return j;
 }
+
+nlohmann::json summary(const CounterSet& s) { return summary(s.counters, totals(s)); }
 
 }  // namespace kairo::observe

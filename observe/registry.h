@@ -171,6 +171,11 @@ class Registry {
 // kTotal summed, kHigh the most (as NAME_max), ps totals in ns
 // ("circuit_wait_ps" -> "circuit_wait_ns").
 nlohmann::json summary(const CounterSet& s);
+// The same in two steps: the set's totals (kTotal summed, kHigh the most,
+// over its blocks), and the summary of totals of `counters` (which may have
+// been added up elsewhere: a split run's processes).
+std::vector<std::uint64_t> totals(const CounterSet& s);
+nlohmann::json summary(const std::vector<Counter>& counters, const std::vector<std::uint64_t>& totals);
 
 // A waveform signal a block offers: its name under the block's scope, its
 // width, whether its changes are increments (sim::Trace::add), the signal

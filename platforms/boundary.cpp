@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 
@@ -33,12 +34,21 @@ RouterBoundary::RouterBoundary(Network& net, const Partition& part, int rank, hw
     : net_(net), outbox_(part.processes, pool, codec) {
   if (part.owner.size() != net.num_routers())
     throw std::logic_error("RouterBoundary: the partition is not of this network");
-  std::unordered_map<const void*, std::uint32_t> index;  // a router's sinks -> its index
+  // A router's sinks -> its index: the routers built here, and in a partial
+  // build (OwnedPart) the placeholders at the cut cables' far ends.
+  std::unordered_map<const void*, std::uint32_t> index;
   for (std::uint32_t i = 0; i < net.num_routers(); ++i) {
+    if (!net.has_router(i)) continue;
+    ++built_routers_;
     router::Router& r = net.router_at(i);
     index[static_cast<const hw::PacketSink*>(&r)] = i;
     index[static_cast<const hw::CreditSink*>(&r)] = i;
   }
+  auto remote_of = [&index](const auto* sink) -> std::optional<std::uint32_t> {
+    if (auto it = index.find(sink); it != index.end()) return it->second;
+    if (auto* far = dynamic_cast<const RemoteRouter*>(sink)) return far->index();
+    return std::nullopt;
+  };
   auto stand_in = [&](std::uint32_t remote) {
     auto& s = stand_ins_[remote];
     if (!s) s = std::make_unique<StandIn>(*this, part.owner[remote], remote);
@@ -49,12 +59,12 @@ RouterBoundary::RouterBoundary(Network& net, const Partition& part, int rank, hw
     router::Router& r = net.router_at(i);
     for (int port = 0; port < r.num_ports(); ++port) {
       bool cut = false;
-      if (auto it = index.find(r.output_sink(port)); it != index.end() && part.owner[it->second] != rank) {
-        r.set_output_sink(port, stand_in(it->second));
+      if (auto far = remote_of(r.output_sink(port)); far && part.owner[*far] != rank) {
+        r.set_output_sink(port, stand_in(*far));
         cut = true;
       }
-      if (auto it = index.find(r.upstream_sink(port)); it != index.end() && part.owner[it->second] != rank) {
-        r.set_upstream_sink(port, stand_in(it->second));
+      if (auto far = remote_of(r.upstream_sink(port)); far && part.owner[*far] != rank) {
+        r.set_upstream_sink(port, stand_in(*far));
         cut = true;
       }
       cut_ports_ += cut;
@@ -122,7 +132,8 @@ void RouterBoundary::deliver(int from, const std::vector<char>& bytes, sim::Time
     const auto router = r.get<std::uint32_t>();
     const int port = r.get<std::uint16_t>();
     const int vc = r.get<std::uint16_t>();
-    if (router >= net_.num_routers()) throw std::runtime_error("a boundary message names no router");
+    if (router >= net_.num_routers() || !net_.has_router(router))
+      throw std::runtime_error("a boundary message names no router of this process");
     router::Router& dst = net_.router_at(router);
     if (kind == kPacket) {
       hw::Packet* p = outbox_.unpack(r);
@@ -192,7 +203,8 @@ nlohmann::json split_report(const sim::MpiWorld& world, const Partition& part, c
                       {"bytes_per_window", w.windows ? double(sums[0]) / double(w.windows) : 0.0},
                       {"packets_exchanged", sums[1]},
                       {"credit_messages", sums[2]},
-                      {"sync_s_max", wait}};
+                      {"sync_s_max", wait},
+                      {"routers_built_max", world.max(b.built_routers())}};
   if (optical) {
     j["optical_packets_exchanged"] = sums[3];
     j["optical_credit_messages"] = sums[4];

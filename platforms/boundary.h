@@ -9,8 +9,10 @@
 // its own event context (sim/event_queue.h), so those events run in the same
 // order as in one process.
 //
-// Every process builds the whole platform; only its own partition ever has
-// events (nothing reaches another's routers: the stand-ins take their calls).
+// A process builds its own partition (OwnedPart), or the whole platform when
+// process 0 must read every block at the end (docs/parallel.md); either way
+// only its own partition ever has events (nothing reaches another's routers:
+// the stand-ins take their calls).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -66,6 +68,9 @@ class RouterBoundary final : public sim::Boundary {
   std::uint64_t packets_sent() const { return packets_sent_; }
   std::uint64_t credits_sent() const { return credits_sent_; }
   std::size_t cut_ports() const { return cut_ports_; }
+  std::size_t built_routers() const {
+    return built_routers_;
+  }  // this process's (all of them in a whole build)
 
  private:
   class StandIn;
@@ -77,7 +82,7 @@ class RouterBoundary final : public sim::Boundary {
   Outbox outbox_;
   std::unordered_map<std::uint32_t, std::unique_ptr<StandIn>> stand_ins_;  // per remote router
   std::uint64_t packets_sent_ = 0, credits_sent_ = 0;
-  std::size_t cut_ports_ = 0;
+  std::size_t cut_ports_ = 0, built_routers_ = 0;
 };
 
 // The network's deadlock watchdog made global for a partitioned run

@@ -39,6 +39,7 @@ RouterCosts::RouterCosts(Network& net, const Platform& p)
     : link_flit_pj_(hw::link_cost(p.energy, p.router.flit_bytes * 8).flit_pj) {
   std::vector<bool> known;
   for (std::size_t i = 0; i < net.num_routers(); ++i) {
+    if (!net.has_router(i)) continue;  // another process's (a partial build)
     const std::size_t ports = std::size_t(net.router_at(i).num_ports());
     if (ports >= by_ports_.size()) by_ports_.resize(ports + 1), known.resize(ports + 1);
     if (!known[ports])
@@ -83,11 +84,13 @@ void add_network_dynamic(EnergyTally& t, Network& net, const Platform& p, sim::T
   }
 }
 
-void add_network_static(EnergyTally& t, Network& net, const Platform& p, sim::Time window) {
+void add_network_static(EnergyTally& t, Network& net, const Platform& p, sim::Time window,
+                        const std::vector<int>* owner, int rank) {
   const RouterCosts costs(net, p);
   const double cycles = double(window) / double(net.clock().period_ps), span = seconds(window);
   const double link_leak_w = hw::link_cost(p.energy, p.router.flit_bytes * 8).leak_w;
   for (std::size_t i = 0; i < net.num_routers(); ++i) {
+    if (owner && (*owner)[i] != rank) continue;
     router::Router& r = net.router_at(i);
     const hw::RouterCost& cost = costs.of(r);
     int links = 0;

@@ -33,9 +33,9 @@ struct EnergyTally {
 // A router's shape as the energy model sees it.
 hw::RouterShape router_shape(const Platform& p, int ports);
 
-// The model's cost of each router size of a network, computed once per port
-// count (a fat tree's edge and spine switches differ), and the energy of a
-// flit over one router-to-router link.
+// The model's cost of each router size of a network (of those built here),
+// computed once per port count (a fat tree's edge and spine switches
+// differ), and the energy of a flit over one router-to-router link.
 class RouterCosts {
  public:
   RouterCosts(Network& net, const Platform& p);
@@ -69,8 +69,10 @@ TrafficEnergy traffic_energy(const RouterTraffic& t, const hw::RouterCost& c, do
 void add_network_dynamic(EnergyTally& t, Network& net, const Platform& p, sim::Time now,
                          const std::vector<int>* owner = nullptr, int rank = 0);
 // Every router's and router-to-router link's static energy and every
-// router's clock over `window` ps: they depend on time alone.
-void add_network_static(EnergyTally& t, Network& net, const Platform& p, sim::Time window);
+// router's clock over `window` ps: they depend on time alone. With `owner`,
+// only the routers whose owner is `rank`, as above.
+void add_network_static(EnergyTally& t, Network& net, const Platform& p, sim::Time window,
+                        const std::vector<int>* owner = nullptr, int rank = 0);
 // The NICs' DMA (bytes read and written) and commands.
 void add_nic_energy(EnergyTally& t, const hw::EnergyParams& e, std::uint64_t dma_bytes,
                     std::uint64_t commands);

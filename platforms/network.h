@@ -19,6 +19,7 @@
 #include "hw/router/router.h"
 #include "hw/router/router_config.h"
 #include "hw/router/wan_path.h"
+#include "platforms/partition.h"
 #include "platforms/platform.h"
 
 namespace kairo::platforms {
@@ -42,6 +43,20 @@ class OpticalNetwork {
   virtual std::string request_pathway(hw::NodeId a, hw::NodeId b, bool setup) = 0;
 };
 
+// In a partial build (OwnedPart), where an owned router's cable to a router
+// this process does not build leads, both ways, until the boundary puts its
+// stand-in there (platforms/boundary.h). Reaching it is a wiring error.
+class RemoteRouter final : public hw::PacketSink, public hw::CreditSink {
+ public:
+  explicit RemoteRouter(std::uint32_t index) : index_(index) {}
+  std::uint32_t index() const { return index_; }  // the remote router's, as build_network numbers them
+  void accept(int port, int vc, hw::Packet* p) override;
+  void return_credits(int port, int vc, int flits, sim::Time at) override;
+
+ private:
+  std::uint32_t index_;
+};
+
 class Network {
  public:
   virtual ~Network() = default;
@@ -56,6 +71,11 @@ class Network {
   // Every router (mesh/torus: router i is node i's) or switch.
   virtual std::size_t num_routers() const = 0;
   virtual router::Router& router_at(std::size_t i) = 0;
+  // A partial build (OwnedPart) has only its own routers and hosts; a whole
+  // one has every one. router_at and endpoint are for built ones only.
+  virtual bool partial() const { return false; }
+  virtual bool has_router(std::size_t) const { return true; }
+  virtual bool has_host(hw::NodeId) const { return true; }
   virtual hw::NetworkActivity& activity() = 0;
   virtual hw::Watchdog& watchdog() = 0;
   virtual std::vector<std::string> describe_blocked(std::size_t limit) = 0;
@@ -77,7 +97,9 @@ class Network {
 std::vector<std::string> describe_blocked(const std::vector<std::unique_ptr<router::Router>>& routers,
                                           std::size_t limit);
 
-// The netlist the platform describes (TorusNetlist, SwitchNetlist or HybridNetlist).
-std::unique_ptr<Network> build_network(const Platform& p, sim::EventQueue& queue);
+// The netlist the platform describes (TorusNetlist, SwitchNetlist or
+// HybridNetlist). A mesh/torus builds only `part` (the switched fabrics are
+// built whole whatever it says: their netlists have no partial build yet).
+std::unique_ptr<Network> build_network(const Platform& p, sim::EventQueue& queue, const OwnedPart& part = {});
 
 }  // namespace kairo::platforms

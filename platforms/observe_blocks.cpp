@@ -7,6 +7,7 @@
 #include <cmath>
 #include <memory>
 #include <set>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "hw/nic/tni_observe.h"
@@ -252,6 +253,8 @@ observe::CounterSet tni_blocks(RdmaMachine* machine) {
   s.scope = "tni";
   s.counters = nic::tni_counters();
   if (!machine) return s;
+  if (machine->network().partial())  // its blocks would not be numbered as the whole machine's
+    throw std::logic_error("tni_blocks: the machine is a partial build (OwnedPart)");
   const int per = machine->tnis_per_node();
   auto tnis = std::make_shared<std::vector<const nic::Tni*>>();
   for (hw::NodeId n = 0; n < machine->nodes(); ++n)
@@ -281,6 +284,7 @@ observe::CounterSet tni_blocks(RdmaMachine* machine) {
 }
 
 observe::Registry observe_blocks(Network& net, RdmaMachine* machine) {
+  if (net.partial()) throw std::logic_error("observe_blocks: the network is a partial build (OwnedPart)");
   const int vcs = widest_vcs(net);
   observe::Registry reg;
   reg.add(router_ports(net, vcs));
@@ -301,7 +305,24 @@ observe::Registry observe_blocks(Network& net, RdmaMachine* machine) {
   return reg;
 }
 
-nlohmann::json nic_counter_summary(RdmaMachine& m) { return observe::summary(tni_blocks(&m)); }
+std::vector<std::uint64_t> nic_counter_totals(RdmaMachine& m) {
+  const std::vector<observe::Counter>& counters = nic::tni_counters();
+  std::vector<std::uint64_t> total(counters.size(), 0), values(counters.size(), 0);
+  for (hw::NodeId n = 0; n < m.nodes(); ++n) {
+    if (!m.has_node(n)) continue;
+    for (int t = 0; t < m.tnis_per_node(); ++t) {
+      nic::read_counters(m.tni(n, t), 0, values.data());
+      for (std::size_t k = 0; k < counters.size(); ++k)
+        total[k] =
+            counters[k].kind == observe::Kind::kHigh ? std::max(total[k], values[k]) : total[k] + values[k];
+    }
+  }
+  return total;
+}
+
+nlohmann::json nic_counter_summary(RdmaMachine& m) {
+  return observe::summary(nic::tni_counters(), nic_counter_totals(m));
+}
 
 std::string tni_table(RdmaMachine& m) {
   const observe::CounterSet s = tni_blocks(&m);

@@ -20,7 +20,8 @@ namespace kairo::platforms {
 // router counts its allocation's choices: those routers' ports. The signal
 // classes, and the traced kinds: routers, RDMA engines, the optical switch.
 observe::Registry observe_blocks(Network& net, RdmaMachine* machine);
-// The RDMA engines alone.
+// The RDMA engines alone. Neither this nor observe_blocks is for a partial
+// build (OwnedPart): its blocks are not the whole machine's.
 observe::CounterSet tni_blocks(RdmaMachine* machine);
 // The most VCs of any router (at least 1): the link table's zero-credit columns.
 int widest_vcs(Network& net);
@@ -28,6 +29,9 @@ int widest_vcs(Network& net);
 // The JSON summary's nic_counters: every engine's counters summed, and the
 // high-water marks' most.
 nlohmann::json nic_counter_summary(RdmaMachine& m);
+// Their totals over the engines built here (nic::tni_counters() order): a
+// split run adds them up over its processes.
+std::vector<std::uint64_t> nic_counter_totals(RdmaMachine& m);
 // --tni-counters: one CSV line per engine that did anything (took a command
 // or received a packet).
 std::string tni_table(RdmaMachine& m);

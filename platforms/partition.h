@@ -75,6 +75,20 @@ struct Partition {
   std::string note;                  // what is not partitioned (the hybrid's OCS)
 };
 
+// What one process builds of a partitioned platform (docs/parallel.md): the
+// routers (switches) it owns and their hosts, with each host's NICs, memory
+// and ranks. The rest is not built; an owned router's cable to one of them
+// leads to a placeholder (RemoteRouter, platforms/network.h) until the
+// boundary puts its stand-in there. Default: the whole platform. Read while
+// building only: what was built is then the netlist's to say.
+struct OwnedPart {
+  const Partition* part = nullptr;  // null: the whole platform
+  int rank = 0;
+  bool whole() const { return part == nullptr; }
+  bool router(std::size_t i) const { return !part || part->owner[i] == rank; }
+  bool host(std::uint64_t n) const { return !part || part->owner_of_host(n) == rank; }
+};
+
 // The fixed part of a hop that every message over a cut link adds to the
 // cable (docs/parallel.md), from the routers' timing as the simulator
 // computes it (router::apply_router_params):

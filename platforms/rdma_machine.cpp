@@ -11,8 +11,8 @@ const Platform& checked(const Platform& p) {
 }
 }  // namespace
 
-RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data)
-    : net_(build_network(checked(p), queue)) {
+RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data, const OwnedPart& part)
+    : net_(build_network(checked(p), queue, part)) {
   const nic::NicParams& np = nic_ = p.nic;
 
   nic::TniContext& ctx = tni_ctx_;
@@ -30,7 +30,17 @@ RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data)
   mp.mode = data ? nic::MemoryMode::kData : nic::MemoryMode::kSizeOnly;
   mp.access_latency = sc_core::sc_time::from_value(np.memory_latency_ps);
   mp.bandwidth_bytes_per_s = np.memory_bytes_per_s;
+  const std::size_t per = std::size_t(net_->network_interfaces());
+  memories_.reserve(net_->num_nodes());
+  registries_.reserve(net_->num_nodes());
+  tnis_.reserve(net_->num_nodes() * per);
   for (hw::NodeId n = 0; n < net_->num_nodes(); ++n) {
+    if (!net_->has_host(n)) {  // another process's node (a partial build)
+      memories_.emplace_back();
+      registries_.emplace_back();
+      tnis_.resize(tnis_.size() + per);
+      continue;
+    }
     memories_.push_back(std::make_unique<nic::NodeMemory>(mp));
     registries_.push_back(std::make_unique<nic::MemoryRegistry>(np.registrations, np.memory_bytes));
     for (int i = 0; i < net_->network_interfaces(); ++i) {
@@ -44,7 +54,8 @@ RdmaMachine::RdmaMachine(const Platform& p, sim::EventQueue& queue, bool data)
 
 void RdmaMachine::set_op_log(observe::OpLog* log) {
   tni_ctx_.log = log;
-  for (hw::NodeId n = 0; n < registries_.size(); ++n) registries_[n]->set_log(log, n);
+  for (hw::NodeId n = 0; n < registries_.size(); ++n)
+    if (registries_[n]) registries_[n]->set_log(log, n);
 }
 
 void RdmaMachine::keep_until_exit() {

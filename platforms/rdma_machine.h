@@ -2,6 +2,7 @@
 // registration table and one RDMA engine (TNI) per network interface, bound
 // to the network (mesh/torus routers or a switched fabric) through its
 // endpoints. A pure netlist: it declares and binds, the behaviour lives in hw/.
+// In a partitioned run it may build only the process's own nodes (OwnedPart).
 #pragma once
 #include <memory>
 #include <vector>
@@ -14,12 +15,17 @@ namespace kairo::platforms {
 class RdmaMachine {
  public:
   // data: real bytes in node memories; otherwise size-only (identical timing).
-  RdmaMachine(const Platform& platform, sim::EventQueue& queue, bool data);
+  // part: what this process builds (default: everything); a switched fabric
+  // is built whole, and so are its nodes.
+  RdmaMachine(const Platform& platform, sim::EventQueue& queue, bool data, const OwnedPart& part = {});
   ~RdmaMachine();
 
   Network& network() { return *net_; }
   std::size_t nodes() const { return net_->num_nodes(); }
   int tnis_per_node() const { return net_->network_interfaces(); }
+  // Whether node n was built here (always, but in a partial build); the
+  // accessors below are for built nodes only.
+  bool has_node(hw::NodeId n) const { return memories_[n] != nullptr; }
   nic::Tni& tni(hw::NodeId n, int i) {
     return *tnis_[std::size_t(n) * std::size_t(tnis_per_node()) + std::size_t(i)];
   }

@@ -1,10 +1,13 @@
 // The netlist of a mesh/torus platform: one router per node, bound to its
 // neighbours in loops over coordinates, and one endpoint per network
 // interface. Names come from coordinates (rtr_x1y2z0a0b1c0). No behaviour
-// lives here: the builder only declares and binds.
+// lives here: the builder only declares and binds. In a partitioned run it
+// may build only the process's own routers and their endpoints (OwnedPart):
+// a cable to a router it does not build then leads to a RemoteRouter.
 #pragma once
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "hw/common/endpoint.h"
@@ -17,7 +20,7 @@ namespace kairo::platforms {
 
 class TorusNetlist final : public Network {
  public:
-  TorusNetlist(const Platform& platform, sim::EventQueue& queue);
+  TorusNetlist(const Platform& platform, sim::EventQueue& queue, const OwnedPart& part = {});
   ~TorusNetlist() override;
 
   const Platform& platform() const override { return platform_; }
@@ -28,8 +31,12 @@ class TorusNetlist final : public Network {
   router::Router& router(hw::NodeId n) { return *routers_[n]; }
   const router::Router& router(hw::NodeId n) const { return *routers_[n]; }
   hw::Endpoint& endpoint(hw::NodeId n, int ni) override {
-    return endpoints_[std::size_t(n) * cfg_.network_interfaces + ni];
+    const std::size_t local = local_.empty() ? std::size_t(n) : std::size_t(local_[n]);
+    return endpoints_[local * std::size_t(cfg_.network_interfaces) + std::size_t(ni)];
   }
+  bool partial() const override { return !local_.empty(); }
+  bool has_router(std::size_t i) const override { return routers_[i] != nullptr; }
+  bool has_host(hw::NodeId n) const override { return routers_[n] != nullptr; }
   int network_interfaces() const override { return cfg_.network_interfaces; }
   sim::Clock clock() const override { return cfg_.clock; }
   std::string node_name(hw::NodeId n) const override { return topo_.coord_string(topo_.coord_of(n)); }
@@ -49,14 +56,18 @@ class TorusNetlist final : public Network {
  private:
   void bind_links(hw::NodeId n);
   void bind_endpoints(hw::NodeId n);
+  RemoteRouter* remote(hw::NodeId n);
 
   Platform platform_;
   hw::Topology topo_;
   std::unique_ptr<router::Routing> routing_;
   router::RouterConfig cfg_;
   hw::NetworkActivity activity_;
-  std::vector<std::unique_ptr<router::Router>> routers_;
-  std::vector<hw::Endpoint> endpoints_;
+  std::vector<std::unique_ptr<router::Router>> routers_;  // null: not built (a partial build)
+  std::vector<hw::Endpoint> endpoints_;                   // the built nodes', in node order
+  std::vector<std::uint32_t> local_;  // a partial build: node -> its place among the built ones; empty: whole
+  std::unordered_map<hw::NodeId, std::unique_ptr<RemoteRouter>>
+      remote_;                          // a partial build: the cut cables' far ends
   hw::Endpoint::Setup endpoint_setup_;  // every interface's (set before bind_endpoints)
   hw::PacketPool flit_pool_;            // wormhole: the body flits in flight
   std::unique_ptr<hw::Watchdog> watchdog_;

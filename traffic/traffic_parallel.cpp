@@ -12,8 +12,11 @@ PortTable gather_port_counters(const sim::MpiWorld& world, platforms::Network& n
     if (part.owner[i] != world.rank()) continue;
     router::Router& r = net.router_at(i);
     w.put(i);
+    w.put(std::uint64_t(r.num_ports()));
+    w.put(std::uint64_t(r.vcs()));
     for (int port = 0; port < r.num_ports(); ++port) {
       const router::PortCounters c = r.counters(port, now);
+      w.put((r.port_connected(port) ? kPortConnected : 0) | (r.port_dim(port) >= 0 ? kPortLink : 0));
       w.put(std::uint64_t(c.busy_ps));
       w.put(c.flits_sent);
       for (int v = 0; v < r.vcs(); ++v) w.put(std::uint64_t(c.zero_credit_ps[std::size_t(v)]));
@@ -28,10 +31,11 @@ PortTable gather_port_counters(const sim::MpiWorld& world, platforms::Network& n
     while (!r.done()) {
       const auto i = r.get<std::uint32_t>();
       if (i >= table.size()) throw std::runtime_error("port counters of a router that does not exist");
-      const router::Router& rt = net.router_at(i);
+      const auto ports = r.get<std::uint64_t>(), vcs = r.get<std::uint64_t>();
       auto& figures = table[i];
-      figures.resize(std::size_t(rt.num_ports()) * port_figures(rt.vcs()));
-      r.get_bytes(figures.data(), figures.size() * sizeof(std::uint64_t));
+      figures = {ports, vcs};
+      figures.resize(kRouterHeader + ports * port_figures(int(vcs)));
+      r.get_bytes(figures.data() + kRouterHeader, (figures.size() - kRouterHeader) * sizeof(std::uint64_t));
     }
   }
   return table;

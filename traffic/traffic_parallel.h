@@ -14,12 +14,16 @@
 
 namespace kairo::traffic {
 
-// Per router, per port, what the measurement window's summary reads of its
-// counters at `now` (busy_ps, flits_sent, then zero_credit_ps of each VC:
-// port_figures(vcs) values), read by the process that owns the router.
-// Process 0 gets every router's; the others get an empty table.
+// Per router, what the measurement window's summary reads of its ports,
+// read by the process that owns the router: its ports and VCs, then per port
+// (port_figures(vcs) values) its flags (kPortConnected, kPortLink: a
+// router-to-router link), and its counters at `now`: busy_ps, flits_sent,
+// zero_credit_ps of each VC. Process 0 gets every router's, also those it
+// did not build (a partial build); the others get an empty table.
 using PortTable = std::vector<std::vector<std::uint64_t>>;
-inline std::size_t port_figures(int vcs) { return 2 + std::size_t(vcs); }
+constexpr std::uint64_t kPortConnected = 1, kPortLink = 2;
+constexpr std::size_t kRouterHeader = 2;  // ports, VCs
+inline std::size_t port_figures(int vcs) { return 3 + std::size_t(vcs); }
 PortTable gather_port_counters(const sim::MpiWorld& world, platforms::Network& net,
                                const platforms::Partition& part, sim::Time now);
 

@@ -136,16 +136,17 @@ platforms::EnergyTally network_energy(platforms::Network& net, const platforms::
                                       sim::Time now, sim::Time window) {
   platforms::EnergyTally energy;
   const platforms::Platform& p = net.platform();
-  if (part) {
+  if (part) {  // whole femtojoules, so the sum over the processes is one process's
     const sim::MpiWorld& world = sim::MpiWorld::get();
     platforms::add_network_dynamic(energy, net, p, now, &part->owner, world.rank());
+    platforms::add_network_static(energy, net, p, window, &part->owner, world.rank());
     std::vector<std::uint64_t> v = energy.flat();
     world.sum(v);
     energy = platforms::EnergyTally::from_flat(v);
   } else {
     platforms::add_network_dynamic(energy, net, p, now);
+    platforms::add_network_static(energy, net, p, window);
   }
-  platforms::add_network_static(energy, net, p, window);
   return energy;
 }
 
@@ -186,7 +187,7 @@ class PhaseClock : public sim::EventTarget {
       warmup_cycles_used = ctx_.clock.to_cycles(ctx_.queue->now());
       if (around_reset) around_reset(false, ctx_.queue->now());
       for (std::size_t i = 0; i < net_.num_routers(); ++i)
-        net_.router_at(i).reset_counters(ctx_.queue->now());
+        if (net_.has_router(i)) net_.router_at(i).reset_counters(ctx_.queue->now());
       if (around_reset) around_reset(true, ctx_.queue->now());
       start_ = ctx_.queue->now();
       ctx_.measuring = true;
@@ -266,30 +267,43 @@ class PhaseClock : public sim::EventTarget {
     };
     std::map<std::string, Group> groups;
     std::vector<Group*> group_of_port;  // of the current router's ports
-    for (std::size_t i = 0; i < net_.num_routers(); ++i) {
-      router::Router& r = net_.router_at(i);
-      const int vcs = r.vcs();
-      if (i == 0 || !net_.torus()) {  // every mesh/torus router has router 0's ports
-        group_of_port.clear();
-        int first_host = -1;
-        for (int port = 0; port < r.num_ports(); ++port) {
-          const bool link = r.port_dim(port) >= 0;
-          if (!link && first_host < 0) first_host = port;
-          group_of_port.push_back(&groups[group_of(r, port, link ? -1 : port - first_host)]);
-        }
-      }
+    auto name_groups = [&](router::Router& r) {
+      group_of_port.clear();
+      int first_host = -1;
       for (int port = 0; port < r.num_ports(); ++port) {
-        if (!r.port_connected(port)) continue;
         const bool link = r.port_dim(port) >= 0;
+        if (!link && first_host < 0) first_host = port;
+        group_of_port.push_back(&groups[group_of(r, port, link ? -1 : port - first_host)]);
+      }
+    };
+    if (net_.torus())  // every mesh/torus router has the same ports: the first built one's
+      for (std::size_t i = 0; i < net_.num_routers(); ++i)
+        if (net_.has_router(i)) {
+          name_groups(net_.router_at(i));
+          break;
+        }
+    for (std::size_t i = 0; i < net_.num_routers(); ++i) {
+      // A partial build's process 0 has not built every router: what it
+      // reads of one comes from its owner (the table), as every router's
+      // counters do in a partitioned run.
+      router::Router* r = net_.has_router(i) ? &net_.router_at(i) : nullptr;
+      if (!net_.torus()) name_groups(*r);  // switched fabrics are built whole
+      const std::uint64_t* entry = part_ ? table[i].data() : nullptr;
+      const int ports = entry ? int(entry[0]) : r->num_ports();
+      const int vcs = entry ? int(entry[1]) : r->vcs();
+      for (int port = 0; port < ports; ++port) {
+        const std::uint64_t* f =
+            entry ? entry + kRouterHeader + std::size_t(port) * port_figures(vcs) : nullptr;
+        if (!(f ? (f[0] & kPortConnected) != 0 : r->port_connected(port))) continue;
+        const bool link = f ? (f[0] & kPortLink) != 0 : r->port_dim(port) >= 0;
         // busy, flits sent, zero-credit time per VC: read here, or gathered from their owners.
         std::uint64_t busy = 0, flits = 0;
         const std::uint64_t* zero = nullptr;
         router::PortCounters c;
-        if (part_) {
-          const std::uint64_t* f = &table[i][std::size_t(port) * port_figures(vcs)];
-          busy = f[0], flits = f[1], zero = f + 2;
+        if (f) {
+          busy = f[1], flits = f[2], zero = f + 3;
         } else {
-          c = r.counters(port, now);
+          c = r->counters(port, now);
           busy = c.busy_ps, flits = c.flits_sent, zero = c.zero_credit_ps.data();
         }
         Group& g = *group_of_port[std::size_t(port)];
@@ -460,7 +474,15 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   validate(o, plat);
   auto t0 = std::chrono::steady_clock::now();
   sim::EventQueue queue(plat.router.clock_period_ps());
-  const std::unique_ptr<platforms::Network> network = platforms::build_network(plat, queue);
+  // A partitioned run (docs/parallel.md): this process's nodes generate; the
+  // cut links get stand-ins for the other processes' routers.
+  const platforms::Partition* part = o.partition;
+  const sim::MpiWorld& world = sim::MpiWorld::get();
+  if (part && part->processes != world.size())
+    throw std::logic_error("run_traffic: the partition is not for this many processes");
+  const platforms::OwnedPart own =
+      part && o.own_part_only ? platforms::OwnedPart{part, world.rank()} : platforms::OwnedPart{};
+  const std::unique_ptr<platforms::Network> network = platforms::build_network(plat, queue, own);
   platforms::Network& net = *network;
   const hw::NodeId group_nodes =
       plat.kind == platforms::FabricKind::kDragonfly
@@ -482,12 +504,6 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   if (o.batch_packets == 0) injection = make_injection(o, net.clock());
   ctx.injection = injection.get();
   ctx.nodes = net.num_nodes();
-  // A partitioned run (docs/parallel.md): this process's nodes generate; the
-  // cut links get stand-ins for the other processes' routers.
-  const platforms::Partition* part = o.partition;
-  const sim::MpiWorld& world = sim::MpiWorld::get();
-  if (part && part->processes != world.size())
-    throw std::logic_error("run_traffic: the partition is not for this many processes");
   auto mine = [&](hw::NodeId n) { return !part || part->owner_of_host(n) == world.rank(); };
   std::unique_ptr<platforms::RouterBoundary> boundary;
   sim::StillnessWatch watch;
@@ -496,6 +512,7 @@ TrafficResult run_traffic(const platforms::Platform& plat, const TrafficOptions&
   std::vector<TrafficNode> nodes;
   nodes.reserve(net.num_nodes());
   for (hw::NodeId n = 0; n < net.num_nodes(); ++n) {
+    if (!net.has_host(n)) continue;  // another process's (a partial build)
     nodes.emplace_back(ctx, n, o.seed);
     for (int ni = 0; ni < ctx.interfaces; ++ni) net.endpoint(n, ni).set_client(&nodes.back());
   }

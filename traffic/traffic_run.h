@@ -74,6 +74,10 @@ struct TrafficOptions {
   // every process calls run_traffic with the same options; process 0's
   // result is the run's. Null: one process.
   const platforms::Partition* partition = nullptr;
+  // With a partition: each process builds only its own routers and hosts
+  // (platforms::OwnedPart). Off when an observer needs every block (the
+  // waveform, the counter log: process 0 writes them from every router).
+  bool own_part_only = false;
 };
 
 // Throws std::invalid_argument with a message naming the option.

@@ -148,6 +148,7 @@ class PatternWorkload final : public Workload {
   }
 
   bool uses_optical() const override { return true; }
+  bool reads_blocks_at_end() const override { return true; }  // measured(): the switches' counters
   std::string requests_circuits() const override {
     return circuits_ == "request" && !pathways_.empty() ? "--param circuits=request" : "";
   }

@@ -38,6 +38,7 @@ class ScenarioWorkload final : public Workload {
   Footprint footprint() const override;
   void setup(HostMemory& m) override;
   void attach_nics(platforms::RdmaMachine& m) override { machine_ = &m; }
+  bool reads_blocks_at_end() const override { return true; }
   fw::Task program(fw::Rank& r) override;
   void results(Results& v) override;
   Outcome outcome(HostMemory* memory) override;  // scenario_outcome.cpp

@@ -99,6 +99,11 @@ class Workload {
   // read the engines' counters in outcome() (in a run split over processes,
   // process 0's engines hold every engine's final counters by then).
   virtual void attach_nics(platforms::RdmaMachine&) {}
+  // Whether outcome() reads the machine's blocks (engines' or switches'
+  // counters) at the end: a run split over processes then builds the whole
+  // machine in every process, so that process 0 can hold every block's final
+  // state; otherwise each builds only its own part (docs/parallel.md).
+  virtual bool reads_blocks_at_end() const { return false; }
   // On the hybrid network a rank sees its optical TNI (TNI 1) only if its
   // workload routes over circuits; others see the EPS TNI alone, so they
   // never send into a port without a circuit.

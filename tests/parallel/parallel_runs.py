@@ -152,7 +152,42 @@ CASES = {
                                     "--param", "size=4KiB", "--param", "dst=40", "--op-log", "{out}/ops.jsonl"]),
     "oplog-a2at-tofusmall-np3": (3, ["run", "tofu-small", "--workload", "alltoall", "--param", "algo=a2at",
                                      "--param", "size=2KiB", "--op-log", "{out}/ops.csv", "--check-ops"]),
+    # size-only runs without waveforms, counter logs or engine tables: each process builds only its own
+    # routers, endpoints, engines and ranks (platforms::OwnedPart), the cut cables' far ends stand-ins
+    "run-barrier-sizeonly-tofusmall-np4": (4, ["run", "tofu-small", "--workload", "barrier", "--param",
+                                               "algo=recursive-doubling", "--mode", "size-only"]),
+    # METIS cuts tofu-small's A, B and C rings too (2 and 3 routers long: both ports of a 2-ring lead to one router)
+    "run-a2at-sizeonly-tofusmall-metis-np5": (5, ["run", "tofu-small", "--workload", "alltoall", "--param",
+                                                  "algo=a2at", "--param", "size=4KiB", "--mode", "size-only",
+                                                  "--partition", "metis"]),
+    "run-a2at-wormhole-sizeonly-tofusmall-np3": (3, ["run", "tofu-small", "--workload", "alltoall", "--param",
+                                                     "algo=a2at", "--param", "size=2KiB", "--mode", "size-only",
+                                                     "--set", "router.flow_control=wormhole", "--set",
+                                                     "router.vc_buffer_flits=8"]),
+    # a mesh's edges: routers without a neighbour on one side, cut into 3 column blocks
+    "run-allreduce-sizeonly-mesh8x8-np3": (3, ["run", "mesh-8x8", "--workload", "allreduce", "--param", "size=8KiB",
+                                               "--mode", "size-only"]),
+    "oplog-put-sizeonly-tofusmall-np3": (3, ["run", "tofu-small", "--workload", "pingpong", "--param", "dst=95",
+                                             "--mode", "size-only", "--op-log", "{out}/ops.csv", "--check-ops"]),
 }
+# What a split run builds in each process (docs/parallel.md): its own part of
+# a mesh/torus, unless process 0 must read every block at the end (waveforms,
+# counter logs; for `kairo run` also data mode, engine tables, a scenario's or
+# the pattern workload's checks), and every switched fabric whole.
+MESH_TORUS = {"tofu-small", "torus-8x8", "mesh-8x8", "mesh-16x16", "tofu-k"}
+WHOLE_OPTIONS = {"--vcd", "--fst", "--counters", "--tni-counters", "--scenario"}
+
+
+def builds_whole(args):
+    if args[1] not in MESH_TORUS or any(a in WHOLE_OPTIONS for a in args):
+        return True
+    if args[0] == "traffic":
+        return False
+    mode = args[args.index("--mode") + 1] if "--mode" in args else "data"
+    workload = args[args.index("--workload") + 1] if "--workload" in args else ""
+    return mode != "size-only" or workload == "pattern"
+
+
 # --sweep under mpirun: the points are shared out over the processes; the
 # table on stdout must be the one process's, byte for byte.
 SWEEPS = {
@@ -444,6 +479,14 @@ def check_case(kairo, mpirun, name):
     if not par or par.get("processes") != n:
         print(f"FAIL {name}: the split run's JSON has no 'parallel' report for {n} processes")
         return False
+    if args[1] in MESH_TORUS:
+        # on these platforms a router per node; a process builds at least its share, less than all when partial
+        routers, built = a["nodes"], par.get("routers_built_max")
+        whole = builds_whole(args)
+        if built is None or (built != routers if whole else not -(-routers // n) <= built < routers):
+            print(f"FAIL {name}: the largest process built {built} of {routers} routers; expected "
+                  + ("all" if whole else f"its own part: at least {-(-routers // n)}, fewer than all"))
+            return False
     diff = differences(strip(a), strip(b))
     if diff:
         print(f"FAIL {name} ({n} processes):")
