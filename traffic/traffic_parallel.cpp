@@ -4,8 +4,9 @@
 
 namespace kairo::traffic {
 
-PortTable gather_port_counters(const sim::MpiWorld& world, platforms::Network& net,
-                               const platforms::Partition& part, sim::Time now) {
+PortFigures::PortFigures(const sim::MpiWorld& world, platforms::Network& net,
+                         const platforms::Partition& part, sim::Time now)
+    : part_(part) {
   std::vector<char> mine;
   sim::ByteWriter w(mine);
   for (std::uint32_t i = 0; i < net.num_routers(); ++i) {
@@ -22,23 +23,21 @@ PortTable gather_port_counters(const sim::MpiWorld& world, platforms::Network& n
       for (int v = 0; v < r.vcs(); ++v) w.put(std::uint64_t(c.zero_credit_ps[std::size_t(v)]));
     }
   }
-  const auto all = world.gather(mine);
-  PortTable table;
-  if (!world.root()) return table;
-  table.resize(net.num_routers());
-  for (const auto& bytes : all) {
-    sim::ByteReader r(bytes);
-    while (!r.done()) {
-      const auto i = r.get<std::uint32_t>();
-      if (i >= table.size()) throw std::runtime_error("port counters of a router that does not exist");
-      const auto ports = r.get<std::uint64_t>(), vcs = r.get<std::uint64_t>();
-      auto& figures = table[i];
-      figures = {ports, vcs};
-      figures.resize(kRouterHeader + ports * port_figures(int(vcs)));
-      r.get_bytes(figures.data() + kRouterHeader, (figures.size() - kRouterHeader) * sizeof(std::uint64_t));
-    }
-  }
-  return table;
+  bytes_ = world.gather(mine);
+  for (const auto& b : bytes_) at_.emplace_back(b);
+}
+
+const std::uint64_t* PortFigures::router(std::uint32_t i) {
+  const int owner = part_.owner.at(i);
+  if (std::size_t(owner) >= at_.size() || at_[std::size_t(owner)].done())
+    throw std::runtime_error("port counters: a router's owner sent no more routers");
+  sim::ByteReader& r = at_[std::size_t(owner)];
+  if (r.get<std::uint32_t>() != i) throw std::runtime_error("port counters: routers out of order");
+  const auto ports = r.get<std::uint64_t>(), vcs = r.get<std::uint64_t>();
+  entry_.assign({ports, vcs});
+  entry_.resize(kRouterHeader + ports * port_figures(int(vcs)));
+  r.get_bytes(entry_.data() + kRouterHeader, (entry_.size() - kRouterHeader) * sizeof(std::uint64_t));
+  return entry_.data();
 }
 
 void combine_stats(const sim::MpiWorld& world, TrafficStats& s, hw::NetworkActivity& act,

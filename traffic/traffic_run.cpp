@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "platforms/boundary.h"
@@ -256,9 +257,9 @@ class PhaseClock : public sim::EventTarget {
   void summarize_ports() {
     const sim::Time now = ctx_.queue->now(), window = now - start_;
     if (window == 0) return;
-    PortTable table;
+    std::optional<PortFigures> table;
     if (part_) {
-      table = gather_port_counters(sim::MpiWorld::get(), net_, *part_, now);
+      table.emplace(sim::MpiWorld::get(), net_, *part_, now);
       if (!sim::MpiWorld::get().root()) return;
     }
     struct Group {
@@ -288,7 +289,7 @@ class PhaseClock : public sim::EventTarget {
       // counters do in a partitioned run.
       router::Router* r = net_.has_router(i) ? &net_.router_at(i) : nullptr;
       if (!net_.torus()) name_groups(*r);  // switched fabrics are built whole
-      const std::uint64_t* entry = part_ ? table[i].data() : nullptr;
+      const std::uint64_t* entry = table ? table->router(std::uint32_t(i)) : nullptr;
       const int ports = entry ? int(entry[0]) : r->num_ports();
       const int vcs = entry ? int(entry[1]) : r->vcs();
       for (int port = 0; port < ports; ++port) {
