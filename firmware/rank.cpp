@@ -18,7 +18,11 @@ Runtime::Runtime(sim::EventQueue& q, const hw::Topology* torus,
                  std::vector<std::vector<nic::HostInterface*>> tnis_per_node,
                  std::vector<nic::MemoryRegistry*> registries, std::vector<hw::NodeId> nodes)
     : q_(q), topo_(torus), registries_(std::move(registries)), nodes_(std::move(nodes)) {
+  if (registries_.size() != tnis_per_node.size())
+    throw std::logic_error("Runtime: one registration table (or null) per rank");
+  ranks_.resize(tnis_per_node.size());
   for (std::size_t n = 0; n < tnis_per_node.size(); ++n) {
+    if (!registries_[n]) continue;  // another process's rank
     auto r = std::make_unique<Rank>();
     r->rt_ = this;
     r->rank_ = int(n);
@@ -28,7 +32,7 @@ Runtime::Runtime(sim::EventQueue& q, const hw::Topology* torus,
       t->set_listener(r.get(), int(r->tnis_.size()));
       r->tnis_.push_back(Rank::TniSide{t, Signal(q_, resumer_), Signal(q_, resumer_), {}});
     }
-    ranks_.push_back(std::move(r));
+    ranks_[n] = std::move(r);
   }
 }
 
@@ -123,6 +127,7 @@ std::size_t Runtime::footprint_bytes() const {
                   registries_.capacity() * sizeof(void*) + directory_.size() * kDirNode +
                   directory_.bucket_count() * sizeof(void*);
   for (const auto& r : ranks_) {
+    if (!r) continue;
     b += sizeof(Rank) + r->tnis_.capacity() * sizeof(Rank::TniSide) +
          r->notices_.capacity() * sizeof(nic::Notice) + signal(*r->any_notice_) +
          (r->activity_ ? signal(*r->activity_) : 0);

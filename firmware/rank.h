@@ -176,7 +176,9 @@ class Rank final : public nic::TniListener {
 class Runtime {
  public:
   // Rank r runs on node nodes[r] (empty: on node r) with tnis_per_rank[r]
-  // and registries[r], that node's TNIs and registration table.
+  // and registries[r], that node's TNIs and registration table. A null
+  // registry: rank r runs in another process (a split run's partial build,
+  // docs/parallel.md), and this one keeps no record of it.
   Runtime(sim::EventQueue& q, const hw::Topology* torus,
           std::vector<std::vector<nic::HostInterface*>> tnis_per_rank,
           std::vector<nic::MemoryRegistry*> registries, std::vector<hw::NodeId> nodes = {});
@@ -188,7 +190,7 @@ class Runtime {
     return nodes_.empty() ? hw::NodeId(rank) : nodes_[std::size_t(rank)];
   }
   int size() const { return int(ranks_.size()); }
-  Rank& rank(int r) { return *ranks_[std::size_t(r)]; }
+  Rank& rank(int r) { return *ranks_[std::size_t(r)]; }  // a rank with a record here
   sim::EventQueue& queue() { return q_; }
   Resumer& resumer() { return resumer_; }
   // The mesh/torus shape, or null on a switched fabric.
@@ -220,7 +222,7 @@ class Runtime {
   template <class Program>
   void launch(Program program) {
     for (auto& r : ranks_) {
-      if (!owns(r->rank())) continue;
+      if (!r || !owns(r->rank())) continue;
       launched_.push_back(r->rank());
       tasks_.push_back(finish(program(*r)));
       tasks_.back().start(q_, resumer_);
@@ -254,7 +256,7 @@ class Runtime {
   sim::EventQueue& q_;
   const hw::Topology* topo_;
   Resumer resumer_;
-  std::vector<std::unique_ptr<Rank>> ranks_;
+  std::vector<std::unique_ptr<Rank>> ranks_;  // null: another process's rank, without a record here
   std::vector<nic::MemoryRegistry*> registries_;
   std::vector<hw::NodeId> nodes_;
   std::vector<tlm::tlm_fw_transport_if<>*> memories_;         // per rank
