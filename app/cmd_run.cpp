@@ -32,8 +32,7 @@ int run_once(RunArgs& a) {
     if (!a.summary_to && (!a.split || world.root())) say_adjustments(plan.plat);
     const auto t0 = std::chrono::steady_clock::now();
     std::unique_ptr<SplitRun> split;  // made first: it says what this process builds
-    if (a.split)
-      split = std::make_unique<SplitRun>(plan, a.partition, SplitRun::needs_whole_machine(a, plan));
+    if (a.split) split = std::make_unique<SplitRun>(plan, a);
     RunMachine m(plan, split ? split->owned_part() : platforms::OwnedPart{});
     if (split) split->prepare(m);
     Observe& observe = *a.observe;  // waveforms and counter logs, if asked for
@@ -91,7 +90,7 @@ int run_once(RunArgs& a) {
     // Process 0 reports; in a split run the others wait for its exit code.
     auto report = [&]() -> int {
       try {
-        if (!a.tni_csv.empty()) write_tni_csv(a.tni_csv, m.machine);
+        if (!a.tni_csv.empty()) write_tni_csv(a.tni_csv, m.machine, totals);
       } catch (const sim::OutputError& e) {
         output_code = bad_input(e.what());
       }

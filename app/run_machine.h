@@ -40,6 +40,7 @@ struct RunTotals {
   std::array<std::uint64_t, sim::kEventBlocks> events_by_block = {};  // indexed by sim::EventBlock
   platforms::EnergyTally energy;        // the routers', links' and NICs' (the OCS's: run_summary)
   nlohmann::json nic_counters;          // a split run's partial build: the engines' summed (null: read them)
+  std::string tni_table;                // and its --tni-counters CSV, gathered (empty: read the engines)
   std::uint64_t dma_bytes_written = 0;  // the NICs' into node memory: the bytes the run delivered
   static constexpr std::size_t kUnfinishedShown = 8;
 };

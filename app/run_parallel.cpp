@@ -17,9 +17,20 @@
 
 namespace kairo::app {
 
-SplitRun::SplitRun(RunPlan& plan, const std::string& method, bool whole)
-    : plan_(plan), whole_(whole), world_(sim::MpiWorld::get()) {
-  part_ = make_run_partition(plan.plat, world_.size(), method);
+namespace {
+// Whether process 0 must hold every block at the end (see the file comment).
+bool needs_whole_machine(const RunArgs& a, const RunPlan& plan) {
+  return plan.plat.kind != platforms::FabricKind::kTorus  // switched fabrics have no partial build
+         || a.observe->any() || plan.data || plan.work->reads_blocks_at_end();
+}
+}  // namespace
+
+SplitRun::SplitRun(RunPlan& plan, const RunArgs& a)
+    : plan_(plan),
+      whole_(needs_whole_machine(a, plan)),
+      tni_table_(!a.tni_csv.empty()),
+      world_(sim::MpiWorld::get()) {
+  part_ = make_run_partition(plan.plat, world_.size(), a.partition);
   const std::size_t ranks = std::size_t(plan.plat.ranks());
   owned_ranks_.resize(ranks);
   for (std::size_t r = 0; r < ranks; ++r)
@@ -27,11 +38,6 @@ SplitRun::SplitRun(RunPlan& plan, const std::string& method, bool whole)
 }
 
 SplitRun::~SplitRun() = default;
-
-bool SplitRun::needs_whole_machine(const RunArgs& a, const RunPlan& plan) {
-  return plan.plat.kind != platforms::FabricKind::kTorus  // switched fabrics have no partial build
-         || a.observe->any() || !a.tni_csv.empty() || plan.data || plan.work->reads_blocks_at_end();
-}
 
 platforms::OwnedPart SplitRun::owned_part() const {
   if (whole_) return {};
@@ -142,7 +148,33 @@ void SplitRun::gather(RunTotals& t) {
     mirror_blocks();
   } else {
     t.nic_counters = nic_counters();
+    if (tni_table_) t.tni_table = tni_table();
   }
+}
+
+// A partial build's --tni-counters lines: each process's own, in engine
+// order on process 0 (each process sends them in that order).
+std::string SplitRun::tni_table() const {
+  std::vector<char> mine;
+  sim::ByteWriter w(mine);
+  for (const auto& [engine, line] : platforms::tni_table_rows(m_->machine)) {
+    w.put(engine);
+    w.put_string(line);
+  }
+  const auto all = world_.gather(mine);
+  if (!world_.root()) return {};
+  std::vector<std::pair<std::uint64_t, std::string>> rows;
+  for (const auto& bytes : all) {
+    sim::ByteReader r(bytes);
+    while (!r.done()) {
+      const auto engine = r.get<std::uint64_t>();
+      rows.emplace_back(engine, r.get_string());
+    }
+  }
+  std::sort(rows.begin(), rows.end());
+  std::string out = platforms::tni_table_header();
+  for (const auto& row : rows) out += row.second;
+  return out;
 }
 
 // A partial build's engines' counters for the JSON summary: each process's

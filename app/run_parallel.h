@@ -8,14 +8,15 @@
 //
 // A process builds only its own part of a mesh/torus (platforms::OwnedPart)
 // unless process 0 must hold every block at the end: waveforms, counter
-// logs, --tni-counters, data mode (its verification reads every memory), or
-// a workload that reads the blocks (Workload::reads_blocks_at_end). Then,
+// logs, data mode (its verification reads every memory), or a workload that
+// reads the blocks (Workload::reads_blocks_at_end). Then,
 // and on switched fabrics, every process builds the whole machine. When the
 // run has ended, process 0 gets what the report reads: the totals, the
 // workload's recorded results, the engines' counters (summed over the
-// processes, or with a whole machine every engine's, with every router
-// port's and optical port's records) and, in data mode, every node memory's
-// written pages, so that its report and verification are one process's.
+// processes and the --tni-counters lines, or with a whole machine every
+// engine's, with every router port's and optical port's records) and, in
+// data mode, every node memory's written pages, so that its report and
+// verification are one process's.
 #pragma once
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -34,14 +35,12 @@ namespace kairo::app {
 
 class SplitRun {
  public:
-  // The partition (`method`: --partition) of the plan's platform over the
-  // processes; throws std::invalid_argument for a platform that does not
-  // split that way (naming mpirun -np or --partition). `whole`: every
-  // process builds the whole machine (see the file comment).
-  SplitRun(RunPlan& plan, const std::string& method, bool whole);
+  // The partition (--partition) of the plan's platform over the processes;
+  // throws std::invalid_argument for a platform that does not split that way
+  // (naming mpirun -np or --partition). Whether every process builds the
+  // whole machine follows from what `a` asks for (see the file comment).
+  SplitRun(RunPlan& plan, const RunArgs& a);
   ~SplitRun();
-  // Whether the run `a` asks for needs the whole machine in every process.
-  static bool needs_whole_machine(const RunArgs& a, const RunPlan& plan);
   // What this process builds.
   platforms::OwnedPart owned_part() const;
 
@@ -67,10 +66,12 @@ class SplitRun {
   void mirror_memory();
   void mirror_blocks();
   nlohmann::json nic_counters() const;
+  std::string tni_table() const;
 
   RunPlan& plan_;
   RunMachine* m_ = nullptr;
   bool whole_;
+  bool tni_table_;  // --tni-counters
   const sim::MpiWorld& world_;
   platforms::Partition part_;
   std::vector<bool> owned_ranks_;

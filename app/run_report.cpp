@@ -99,8 +99,8 @@ nlohmann::json run_summary(const RunArgs& a, const RunPlan& plan, RunMachine& m,
   return j;
 }
 
-void write_tni_csv(const std::string& path, platforms::RdmaMachine& m) {
-  write_text_file(path, platforms::tni_table(m), "--tni-counters");
+void write_tni_csv(const std::string& path, platforms::RdmaMachine& m, const RunTotals& t) {
+  write_text_file(path, t.tni_table.empty() ? platforms::tni_table(m) : t.tni_table, "--tni-counters");
 }
 
 std::string sizes_table(const std::vector<std::string>& sizes, const std::vector<nlohmann::json>& runs) {

@@ -17,7 +17,7 @@ nlohmann::json run_summary(const RunArgs& a, const RunPlan& plan, RunMachine& m,
                            const sw::Outcome& o, const RunCost& cost);
 
 // One line per TNI that did anything (--tni-counters); throws sim::OutputError.
-void write_tni_csv(const std::string& path, platforms::RdmaMachine& m);
+void write_tni_csv(const std::string& path, platforms::RdmaMachine& m, const RunTotals& t);
 
 // --param sizes=: one line per size.
 std::string sizes_table(const std::vector<std::string>& sizes, const std::vector<nlohmann::json>& runs);

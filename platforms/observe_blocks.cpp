@@ -324,29 +324,40 @@ nlohmann::json nic_counter_summary(RdmaMachine& m) {
   return observe::summary(nic::tni_counters(), nic_counter_totals(m));
 }
 
-std::string tni_table(RdmaMachine& m) {
-  const observe::CounterSet s = tni_blocks(&m);
-  std::vector<std::size_t> shown;
-  std::size_t commands = 0, received = 0;
+std::string tni_table_header() {
   std::string out = "node,coord,tni";
-  for (std::size_t k = 0; k < s.counters.size(); ++k) {
-    if (s.counters[k].name == "commands") commands = k;
-    if (s.counters[k].name == "packets_received") received = k;
-    if (!(s.counters[k].shown & observe::kInTable)) continue;
-    shown.push_back(k);
-    out += "," + s.counters[k].name;
+  for (const observe::Counter& c : nic::tni_counters())
+    if (c.shown & observe::kInTable) out += "," + c.name;
+  return out + "\n";
+}
+
+std::vector<std::pair<std::uint64_t, std::string>> tni_table_rows(RdmaMachine& m) {
+  const std::vector<observe::Counter>& counters = nic::tni_counters();
+  std::size_t commands = 0, received = 0;
+  for (std::size_t k = 0; k < counters.size(); ++k) {
+    if (counters[k].name == "commands") commands = k;
+    if (counters[k].name == "packets_received") received = k;
   }
-  out += "\n";
-  std::vector<std::uint64_t> v(s.counters.size());
+  std::vector<std::pair<std::uint64_t, std::string>> rows;
+  std::vector<std::uint64_t> v(counters.size());
   const int per = m.tnis_per_node();
-  for (std::size_t i = 0; i < s.blocks; ++i) {
-    s.read(i, 0, v.data());
-    if (!v[commands] && !v[received]) continue;
-    const hw::NodeId n = hw::NodeId(i / std::size_t(per));
-    out += fmt::format("{},{},{}", n, m.network().node_name(n), i % std::size_t(per));
-    for (std::size_t k : shown) out += fmt::format(",{}", v[k]);
-    out += "\n";
+  for (hw::NodeId n = 0; n < m.nodes(); ++n) {
+    if (!m.has_node(n)) continue;
+    for (int t = 0; t < per; ++t) {
+      nic::read_counters(m.tni(n, t), 0, v.data());
+      if (!v[commands] && !v[received]) continue;
+      std::string line = fmt::format("{},{},{}", n, m.network().node_name(n), t);
+      for (std::size_t k = 0; k < counters.size(); ++k)
+        if (counters[k].shown & observe::kInTable) line += fmt::format(",{}", v[k]);
+      rows.emplace_back(std::uint64_t(n) * std::uint64_t(per) + std::uint64_t(t), line + "\n");
+    }
   }
+  return rows;
+}
+
+std::string tni_table(RdmaMachine& m) {
+  std::string out = tni_table_header();
+  for (const auto& row : tni_table_rows(m)) out += row.second;
   return out;
 }
 

@@ -7,6 +7,8 @@
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "observe/registry.h"
 #include "platforms/network.h"
@@ -35,5 +37,10 @@ std::vector<std::uint64_t> nic_counter_totals(RdmaMachine& m);
 // --tni-counters: one CSV line per engine that did anything (took a command
 // or received a packet).
 std::string tni_table(RdmaMachine& m);
+// The same in parts: its header line, and the lines of the engines built
+// here (each keyed by its engine's index, node x TNIs per node + TNI, in
+// that order), which a split run's processes send to process 0.
+std::string tni_table_header();
+std::vector<std::pair<std::uint64_t, std::string>> tni_table_rows(RdmaMachine& m);
 
 }  // namespace kairo::platforms
