@@ -68,9 +68,8 @@ class RouterBoundary final : public sim::Boundary {
   std::uint64_t packets_sent() const { return packets_sent_; }
   std::uint64_t credits_sent() const { return credits_sent_; }
   std::size_t cut_ports() const { return cut_ports_; }
-  std::size_t built_routers() const {
-    return built_routers_;
-  }  // this process's (all of them in a whole build)
+  // The routers this process built (all of them in a whole build).
+  std::size_t built_routers() const { return built_routers_; }
 
  private:
   class StandIn;
