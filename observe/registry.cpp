@@ -40,10 +40,15 @@ std::vector<std::uint64_t> totals(const CounterSet& s) {
   std::vector<std::uint64_t> total(n, 0), values(n, 0);
   for (std::size_t i = 0; i < s.blocks; ++i) {
     s.read(i, 0, values.data());
-    for (std::size_t k = 0; k < n; ++k)
-      total[k] = s.counters[k].kind == Kind::kHigh ? std::max(total[k], values[k]) : total[k] + values[k];
+    add_to_totals(s.counters, values.data(), total);
   }
   return total;
+}
+
+void add_to_totals(const std::vector<Counter>& counters, const std::uint64_t* values,
+                   std::vector<std::uint64_t>& total) {
+  for (std::size_t k = 0; k < counters.size(); ++k)
+    total[k] = counters[k].kind == Kind::kHigh ? std::max(total[k], values[k]) : total[k] + values[k];
 }
 
 nlohmann::json summary(const std::vector<Counter>& counters, const std::vector<std::uint64_t>& total) {

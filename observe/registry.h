@@ -175,6 +175,9 @@ nlohmann::json summary(const CounterSet& s);
 // over its blocks), and the summary of totals of `counters` (which may have
 // been added up elsewhere: a split run's processes).
 std::vector<std::uint64_t> totals(const CounterSet& s);
+// One block's `values` into `total`, as totals() adds them.
+void add_to_totals(const std::vector<Counter>& counters, const std::uint64_t* values,
+                   std::vector<std::uint64_t>& total);
 nlohmann::json summary(const std::vector<Counter>& counters, const std::vector<std::uint64_t>& totals);
 
 // A waveform signal a block offers: its name under the block's scope, its

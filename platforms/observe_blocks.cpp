@@ -312,9 +312,7 @@ std::vector<std::uint64_t> nic_counter_totals(RdmaMachine& m) {
     if (!m.has_node(n)) continue;
     for (int t = 0; t < m.tnis_per_node(); ++t) {
       nic::read_counters(m.tni(n, t), 0, values.data());
-      for (std::size_t k = 0; k < counters.size(); ++k)
-        total[k] =
-            counters[k].kind == observe::Kind::kHigh ? std::max(total[k], values[k]) : total[k] + values[k];
+      observe::add_to_totals(counters, values.data(), total);
     }
   }
   return total;
