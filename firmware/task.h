@@ -27,8 +27,11 @@ struct FrameBytes {
 
 // Where coroutine frames come from. Every runtime call (put, poll, complete)
 // is a short-lived coroutine, several per RDMA operation; recycling their
-// frames through free lists per 64-byte size class keeps the general
-// allocator off that path. Frames larger than the classes go to ::operator new.
+// frames through free lists per 16-byte size class keeps the general
+// allocator off that path (malloc's own granule, so a frame costs what
+// ::operator new would give it: on the K computer every rank holds its
+// program's frames for the whole run). Frames larger than the classes go to
+// ::operator new.
 // Single-threaded, like the simulation.
 class FramePool {
  public:
@@ -54,7 +57,7 @@ class FramePool {
   struct Free {
     Free* next;
   };
-  static constexpr std::size_t kGrain = 64, kClasses = 32;  // frames up to 1,984 bytes are recycled
+  static constexpr std::size_t kGrain = 16, kClasses = 125;  // frames up to 1,984 bytes are recycled
   static inline Free* free_[kClasses] = {};
 };
 

@@ -12,7 +12,9 @@ void Endpoint::init(const Setup& s, EndpointClient* client, int ni) {
   s_ = &s;
   client_ = client;
   ni_ = ni;
-  if (s.wormhole && !worm_rx_) worm_rx_ = std::make_unique<Packet*[]>(kMaxVcs);
+  if (s.wormhole && !worm_) worm_ = std::make_unique<Worm>();
+  if (s.vcs > kInlineVcs && !more_credits_)
+    more_credits_ = std::make_unique<std::int32_t[]>(std::size_t(s.vcs - kInlineVcs));
 }
 
 void Endpoint::connect_to_router(PacketSink* router, int port, Time latency_ps, Time flit_ps,
@@ -21,7 +23,7 @@ void Endpoint::connect_to_router(PacketSink* router, int port, Time latency_ps, 
   out_.dst_port = std::uint16_t(port);
   out_.latency_ps = latency_ps;
   out_.flit_ps = flit_ps;
-  for (int v = 0; v < s_->vcs; ++v) credits_[v] = credits_per_vc;
+  for (int v = 0; v < s_->vcs; ++v) credit(v) = credits_per_vc;
 }
 
 void Endpoint::connect_from_router(CreditSink* router, int port, Time credit_latency_ps) {
@@ -31,7 +33,7 @@ void Endpoint::connect_from_router(CreditSink* router, int port, Time credit_lat
 void Endpoint::apply_returned_credits() {
   const Time now = s_->queue->now();
   while (!returning_.empty() && returning_.front().at <= now) {
-    credits_[returning_.front().vc] += returning_.front().flits;
+    credit(returning_.front().vc) += returning_.front().flits;
     returning_.pop();
   }
 }
@@ -39,8 +41,11 @@ void Endpoint::apply_returned_credits() {
 int Endpoint::choose_vc(int flits) {
   apply_returned_credits();
   int best = -1, best_credits = flits - 1;
-  for (int v = 0; v < s_->vcs; ++v)
+  const int vcs = s_->vcs;
+  for (int v = 0; v < vcs && v < kInlineVcs; ++v)
     if (credits_[v] > best_credits) best = v, best_credits = credits_[v];
+  for (int v = kInlineVcs; v < vcs; ++v)
+    if (more_credits_[v - kInlineVcs] > best_credits) best = v, best_credits = more_credits_[v - kInlineVcs];
   return best;
 }
 
@@ -53,7 +58,7 @@ void Endpoint::retry_at(Time t) {
 bool Endpoint::can_send(int flits) {
   const Time now = s_->queue->now();
   if (s_->wormhole) {
-    if (worm_) {  // the channel is the worm's until its tail is out
+    if (worm_->sending) {  // the channel is the worm's until its tail is out
       waiting_ = true;
       return false;
     }
@@ -120,11 +125,12 @@ Time Endpoint::send(Packet* p) {
     p->worm = kWormHead;
     p->worm_flits = p->flits;
     p->flits = 1;
-    worm_vc_ = choose_vc(1);
-    worm_sent_ = 1;
-    worm_ = s_->flit_pool->get();
-    *worm_ = *p;  // before it goes: the receiver owns it from then on
-    worm_->injected_ps = put_on_channel(p, worm_vc_);
+    Worm& w = *worm_;
+    w.vc = choose_vc(1);
+    w.sent = 1;
+    w.sending = s_->flit_pool->get();
+    *w.sending = *p;  // before it goes: the receiver owns it from then on
+    w.sending->injected_ps = put_on_channel(p, w.vc);
     retry_at(s_->clock.floor(out_.free_at));
     return out_.free_at;
   }
@@ -137,7 +143,7 @@ Time Endpoint::send(Packet* p) {
 // returns when its head starts.
 Time Endpoint::put_on_channel(Packet* p, int vc) {
   const Time now = s_->queue->now();
-  credits_[vc] -= p->flits;
+  credit(vc) -= p->flits;
   const Time start = std::max(now, out_.free_at);
   const Time tail_leaves = start + Time(p->flits) * out_.flit_ps;
   out_.free_at = tail_leaves;
@@ -155,14 +161,15 @@ bool Endpoint::continue_worm() {
     return false;
   }
   apply_returned_credits();
-  if (credits_[worm_vc_] < 1) {
+  Worm& w = *worm_;
+  if (credit(w.vc) < 1) {
     if (!returning_.empty())
       retry_at(returning_.front().at);
     else
       credit_waiter_ = true;
     return false;
   }
-  const Packet& head = *worm_;
+  const Packet& head = *w.sending;
   Packet* f = s_->flit_pool->get();
   f->id = head.id;
   f->label = head.label;
@@ -173,17 +180,17 @@ bool Endpoint::continue_worm() {
   f->measured = head.measured;
   f->flits = 1;
   f->worm_flits = head.worm_flits;
-  f->worm = std::uint8_t(kWormBody | (++worm_sent_ == head.worm_flits ? kWormTail : 0));
+  f->worm = std::uint8_t(kWormBody | (++w.sent == head.worm_flits ? kWormTail : 0));
   f->in_dim = -1;
   f->vc_class = VcClass::kAny;
   s_->activity->last_progress_ps = now;
-  put_on_channel(f, worm_vc_);
-  if (worm_sent_ < head.worm_flits) {
+  put_on_channel(f, w.vc);
+  if (w.sent < head.worm_flits) {
     retry_at(s_->clock.floor(out_.free_at));
     return false;
   }
-  s_->flit_pool->put(worm_);
-  worm_ = nullptr;
+  s_->flit_pool->put(w.sending);
+  w.sending = nullptr;
   return true;
 }
 
@@ -194,16 +201,16 @@ bool Endpoint::receive_flit(int vc, Packet* p, Packet** whole) {
   back_.src->return_credits(back_.src_port, vc, 1, s_->clock.ceil(p->tail_ps + back_.latency_ps));
   s_->activity->last_progress_ps = s_->queue->now();
   if (p->worm & kWormHead) {
-    worm_rx_[vc] = p;
+    worm_->arriving[vc] = p;
     return false;
   }
-  Packet* head = worm_rx_[vc];
+  Packet* head = worm_->arriving[vc];
   const bool tail = p->worm & kWormTail;
   if (tail) {
     head->flits = head->worm_flits;
     head->tail_ps = p->tail_ps;
     head->eject_vc = -1;  // its slots are free already
-    worm_rx_[vc] = nullptr;
+    worm_->arriving[vc] = nullptr;
     *whole = head;
   }
   s_->flit_pool->put(p);
@@ -216,7 +223,7 @@ void Endpoint::on_event(std::uint32_t kind, std::uint32_t arg, void* ptr) {
     case kRetry:
       if (now != retry_at_) return;  // superseded by an earlier retry
       retry_at_ = sim::kNever;
-      if (worm_ && !continue_worm()) return;
+      if (worm_ && worm_->sending && !continue_worm()) return;
       break;
     case kHeadArrive: {
       Packet* p = static_cast<Packet*>(ptr);

@@ -94,28 +94,38 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
   bool receive_flit(int vc, Packet* p, Packet** whole);
   sim::Time put_on_channel(Packet* p, int vc);
 
+  // Credits of the router's input VC v: the first kInlineVcs in the
+  // endpoint, any beyond on the heap (a Tofu node has four endpoints of four
+  // VCs each: room for kMaxVcs in every one was 48 bytes apiece).
+  static constexpr int kInlineVcs = 4;
+  std::int32_t& credit(int vc) { return vc < kInlineVcs ? credits_[vc] : more_credits_[vc - kInlineVcs]; }
+
   const Setup* s_ = nullptr;
   EndpointClient* client_ = nullptr;
   int ni_ = 0;
+  bool waiting_ = false;        // client was refused and wants on_send_ready
+  bool credit_waiter_ = false;  // refused for credits with none on the way
+  bool consume_later_ = false;  // the client returns ejection slots with consumed()
   LinkOut out_;
   CreditReturn back_;
-  std::int32_t credits_[kMaxVcs] = {};
+  std::int32_t credits_[kInlineVcs] = {};
+  std::unique_ptr<std::int32_t[]> more_credits_;  // VCs kInlineVcs and up, when the router has them
   CreditPipe returning_;
-  bool waiting_ = false;              // client was refused and wants on_send_ready
-  bool credit_waiter_ = false;        // refused for credits with none on the way
-  bool consume_later_ = false;        // the client returns ejection slots with consumed()
   sim::Time last_credit_ps_ = 0;      // consumed(): the latest credit return so far
   sim::Time retry_at_ = sim::kNever;  // a kRetry event is scheduled for then
   std::uint64_t sent_ = 0, received_ = 0;
-  // Wormhole: the packet whose flits are being injected, as its head flit
-  // left: a copy from the flit pool (the head flit itself travels on, and in
-  // a partitioned run it is recycled once it crosses to another process).
-  Packet* worm_ = nullptr;
-  int worm_vc_ = 0;
-  std::uint16_t worm_sent_ = 0;  // its flits sent so far
-  // Wormhole only (kMaxVcs entries, made by init): per ejection VC, the head
-  // flit of the packet arriving. Other endpoints keep no room for it.
-  std::unique_ptr<Packet*[]> worm_rx_;
+  // Wormhole only (made by init; other endpoints keep no room for it).
+  struct Worm {
+    // The packet whose flits are being injected, as its head flit left: a
+    // copy from the flit pool (the head flit itself travels on, and in a
+    // partitioned run it is recycled once it crosses to another process).
+    Packet* sending = nullptr;
+    int vc = 0;
+    std::uint16_t sent = 0;  // its flits sent so far
+    // Per ejection VC, the head flit of the packet arriving.
+    Packet* arriving[kMaxVcs] = {};
+  };
+  std::unique_ptr<Worm> worm_;
 };
 
 }  // namespace kairo::hw
