@@ -13,19 +13,35 @@
 
 namespace kairo::coll {
 
+// 40 bytes (a barrier's step holds one): the fields are laid out for size,
+// the constructor takes them in the order they are written in.
 struct Put {
+  Put() : Put(0, 0, 0, 0) {}
+  Put(int to_rank, std::uint64_t src, std::uint64_t dst, std::uint64_t n, std::uint32_t tag_ = 0,
+      int tni_ = 0, bool from_recv_ = false, bool to_send_ = false, int after_ = -1)
+      : to(to_rank),
+        tag(tag_),
+        src_offset(src),
+        dst_offset(dst),
+        bytes(n),
+        tni(tni_),
+        from_recv(from_recv_),
+        to_send(to_send_),
+        after(after_) {}
+
   int to = 0;                    // destination rank
+  std::uint32_t tag = 0;         // raised at the destination
   std::uint64_t src_offset = 0;  // in this rank's send region
   std::uint64_t dst_offset = 0;  // in the destination's receive region
   std::uint64_t bytes = 0;
-  std::uint32_t tag = 0;   // raised at the destination
-  int tni = 0;             // which of this rank's TNIs posts it (taken modulo their number)
-  bool from_recv = false;  // read from this rank's receive region instead (forwarding what arrived)
-  bool to_send = false;    // land in the destination's send region instead (an in-place allgather)
+  int tni : 30;        // which of this rank's TNIs posts it (taken modulo their number)
+  bool from_recv : 1;  // read from this rank's receive region instead (forwarding what arrived)
+  bool to_send : 1;    // land in the destination's send region instead (an in-place allgather)
   // A relay: posted as soon as the step's wait number `after` has arrived
   // (the step then takes its waits in arrival order) instead of at its start.
   int after = -1;
 };
+static_assert(sizeof(Put) == 40);
 
 struct Wait {
   int from = 0;  // the rank whose put this is (for checks; arrival is matched by tag)
@@ -46,8 +62,9 @@ struct Op {
 };
 
 // Most steps hold one put and one wait (every barrier step, most reduction
-// steps) and no op, so those lists keep one element inline: a step is 104
-// bytes and usually needs no heap block (rather than 88 bytes and two).
+// steps) and no op, so those lists keep one element inline and the ops none:
+// a step is 88 bytes and usually needs no heap block (with std::vector for
+// the three it was 88 bytes and two blocks).
 struct Step {
   using Puts = SmallVec<Put, 1>;
   using Waits = SmallVec<Wait, 1>;
@@ -67,6 +84,8 @@ struct Step {
   // wide-area link would otherwise cost a 20 ms round trip per step.
   bool complete_puts = true;
 };
+
+static_assert(sizeof(Step) == 88);
 
 using Schedule = std::vector<Step>;
 

@@ -20,6 +20,7 @@ namespace kairo::coll {
 template <class T, std::uint32_t N>
 class SmallVec {
   static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+  static_assert(N > 0);
 
  public:
   SmallVec() = default;
@@ -101,12 +102,103 @@ class SmallVec {
   }
 
   // The elements are inline while capacity_ is N, on the heap above it
-  // (with N = 0, a byte stands in for the inline room: arrays cannot be empty).
+  // (N = 0 is the specialization below).
   union {
     T* heap_ = nullptr;
-    alignas(T) unsigned char inline_[std::max<std::size_t>(N * sizeof(T), 1)];
+    alignas(T) unsigned char inline_[N * sizeof(T)];
   };
   std::uint32_t size_ = 0, capacity_ = N;
+};
+
+// With no inline room, only a pointer: the count and the capacity head the
+// heap block, so an empty list (a step's local operations, nearly always
+// none) is 8 bytes instead of 16.
+template <class T>
+class SmallVec<T, 0> {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+  static_assert(alignof(T) <= alignof(std::max_align_t));
+
+ public:
+  SmallVec() = default;
+  SmallVec(std::initializer_list<T> items) { append(items.begin(), items.size()); }
+  SmallVec(const SmallVec& o) { append(o.data(), o.size()); }
+  SmallVec(SmallVec&& o) noexcept : b_(o.b_) { o.b_ = nullptr; }
+  SmallVec& operator=(const SmallVec& o) {
+    if (this != &o) {
+      clear();
+      append(o.data(), o.size());
+    }
+    return *this;
+  }
+  SmallVec& operator=(SmallVec&& o) noexcept {
+    if (this != &o) {
+      free_heap();
+      b_ = o.b_;
+      o.b_ = nullptr;
+    }
+    return *this;
+  }
+  ~SmallVec() { free_heap(); }
+
+  std::size_t size() const { return b_ ? b_->size : 0; }
+  bool empty() const { return size() == 0; }
+  T* data() { return b_ ? items() : nullptr; }
+  const T* data() const { return b_ ? items() : nullptr; }
+  T* begin() { return data(); }
+  T* end() { return data() + size(); }
+  const T* begin() const { return data(); }
+  const T* end() const { return data() + size(); }
+  T& operator[](std::size_t i) { return items()[i]; }
+  const T& operator[](std::size_t i) const { return items()[i]; }
+  T& back() { return items()[b_->size - 1]; }
+  const T& back() const { return items()[b_->size - 1]; }
+
+  void push_back(T v) {  // by value: `v` may be one of ours, which grow() moves
+    const std::size_t n = size();
+    if (n == capacity()) grow(2 * n + 1);
+    ::new (items() + n) T(v);
+    ++b_->size;
+  }
+  T* erase(const T* pos) {  // keeps the order of the rest
+    T* at = begin() + (pos - begin());
+    std::copy(at + 1, end(), at);
+    --b_->size;
+    return at;
+  }
+  void reserve(std::size_t n) {
+    if (n > capacity()) grow(n);
+  }
+  void clear() {  // keeps the capacity, like std::vector
+    if (b_) b_->size = 0;
+  }
+
+ private:
+  struct Block {
+    std::uint32_t size, capacity;
+  };
+  // The elements follow the block's head, aligned as malloc aligns it.
+  static constexpr std::size_t kHead = alignof(std::max_align_t);
+  T* items() const { return reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(b_) + kHead); }
+  std::size_t capacity() const { return b_ ? b_->capacity : 0; }
+  void append(const T* from, std::size_t n) {
+    if (n == 0) return;
+    reserve(size() + n);
+    std::uninitialized_copy_n(from, n, items() + b_->size);
+    b_->size += std::uint32_t(n);
+  }
+  void grow(std::size_t n) {
+    Block* to = static_cast<Block*>(::operator new(kHead + n * sizeof(T)));
+    to->size = std::uint32_t(size());
+    to->capacity = std::uint32_t(n);
+    if (b_)
+      std::uninitialized_copy_n(items(), b_->size,
+                                reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(to) + kHead));
+    free_heap();
+    b_ = to;
+  }
+  void free_heap() { ::operator delete(b_); }
+
+  Block* b_ = nullptr;
 };
 
 }  // namespace kairo::coll

@@ -95,12 +95,34 @@ TEST(Collectives, SmallVecKeepsOneElementInlineAndMoreOnTheHeap) {
   EXPECT_EQ(moved.size(), 1u);
   EXPECT_EQ(moved[0].from, 3);
 
-  SmallVec<Op, 0> none;  // no inline room
+  SmallVec<Op, 0> none;  // no inline room: one pointer
+  EXPECT_EQ(sizeof(none), sizeof(void*));
   EXPECT_TRUE(none.empty());
   EXPECT_EQ(none.begin(), none.end());
   none.push_back(Op{Op::Kind::kCopy, 1, 2, 8, false});
   EXPECT_EQ(none.size(), 1u);
   EXPECT_EQ(none[0].bytes, 8u);
+  for (std::uint64_t i = 2; i <= 9; ++i) none.push_back(Op{Op::Kind::kSum, i, i, 8 * i, true});
+  none.push_back(none[0]);  // an element of its own, while it grows
+  ASSERT_EQ(none.size(), 10u);
+  for (std::uint64_t i = 2; i <= 9; ++i) EXPECT_EQ(none[std::size_t(i - 1)].bytes, 8 * i);
+  EXPECT_EQ(none.back().kind, Op::Kind::kCopy);
+  SmallVec<Op, 0> ops_copy = none;
+  ops_copy[0].bytes = 1;
+  EXPECT_EQ(none[0].bytes, 8u);
+  SmallVec<Op, 0> ops_moved = std::move(ops_copy);
+  EXPECT_TRUE(ops_copy.empty());
+  EXPECT_EQ(ops_moved.size(), 10u);
+  ops_moved.erase(ops_moved.begin());
+  EXPECT_EQ(ops_moved.size(), 9u);
+  EXPECT_EQ(ops_moved[0].bytes, 16u);
+  ops_moved.clear();
+  EXPECT_TRUE(ops_moved.empty());
+  ops_moved = SmallVec<Op, 0>{Op{Op::Kind::kSum, 0, 0, 24, false}};
+  EXPECT_EQ(ops_moved.size(), 1u);
+  EXPECT_EQ(ops_moved[0].bytes, 24u);
+  ops_moved = SmallVec<Op, 0>{};  // an empty list takes no block
+  EXPECT_TRUE(ops_moved.empty());
 }
 
 TEST(Collectives, BrokenSchedulesAreCaught) {
