@@ -77,14 +77,19 @@ void EventQueue::push(const Event& e) {
     f.tail = n;
   } else {
     list = rem == 0 ? ported_list(EventKey::prio(e.order)) : kOdd;
-    if (!push_sorted(s.list[list], e)) return push_far(e);
+    Fifo& f = s.list[list];
+    if (slot == cur_) {
+      if (!push_sorted(f, e, kMaxOddWalk)) return push_far(e);
+    } else if (s.unsorted >> list & 1 || !push_sorted(f, e, kMaxLaterWalk)) {
+      append(s, list, e);
+    }
   }
   if (s.live == 0) set_bit(slot & kMask);
   s.live |= 1u << list;
   ++wheel_count_;
 }
 
-bool EventQueue::push_sorted(Fifo& f, const Event& e) {
+bool EventQueue::push_sorted(Fifo& f, const Event& e, int max_walk) {
   if (f.tail == kNil || !before(e, nodes_[f.tail].e)) {  // the usual case: after every other
     const std::uint32_t n = new_node(e);
     if (f.tail == kNil)
@@ -96,7 +101,7 @@ bool EventQueue::push_sorted(Fifo& f, const Event& e) {
   }
   std::uint32_t prev = kNil, at = f.head;
   for (int walked = 0; before(nodes_[at].e, e); ++walked) {  // ends before the tail: e is before it
-    if (walked == kMaxOddWalk) return false;
+    if (walked == max_walk) return false;
     prev = at;
     at = nodes_[at].next;
   }
@@ -107,6 +112,33 @@ bool EventQueue::push_sorted(Fifo& f, const Event& e) {
   else
     nodes_[prev].next = n;
   return true;
+}
+
+void EventQueue::append(Slot& s, std::uint32_t list, const Event& e) {
+  Fifo& f = s.list[list];
+  const std::uint32_t n = new_node(e);
+  if (f.tail == kNil) {
+    f.head = n;
+  } else {
+    if (before(e, nodes_[f.tail].e)) s.unsorted |= 1u << list;
+    nodes_[f.tail].next = n;
+  }
+  f.tail = n;
+}
+
+void EventQueue::sort_lists(Slot& s) const {
+  for (std::uint32_t left = s.unsorted; left != 0; left &= left - 1) {
+    Fifo& f = s.list[__builtin_ctz(left)];
+    scratch_.clear();
+    for (std::uint32_t at = f.head; at != kNil; at = nodes_[at].next) scratch_.push_back(at);
+    std::sort(scratch_.begin(), scratch_.end(),
+              [this](std::uint32_t a, std::uint32_t b) { return before(nodes_[a].e, nodes_[b].e); });
+    f.head = scratch_.front();
+    for (std::size_t i = 1; i < scratch_.size(); ++i) nodes_[scratch_[i - 1]].next = scratch_[i];
+    f.tail = scratch_.back();
+    nodes_[f.tail].next = kNil;
+  }
+  s.unsorted = 0;
 }
 
 std::uint32_t EventQueue::new_node(const Event& e) {
@@ -167,7 +199,14 @@ std::size_t EventQueue::first_nonempty_distance() const {
 EventQueue::Next EventQueue::peek() const {
   Next n;
   if (size_ == 0) return n;
-  std::size_t d = (bits_[(cur_ & kMask) >> 6] >> (cur_ & 63) & 1) ? 0 : first_nonempty_distance();
+  std::size_t d = 0;
+  if (!(bits_[(cur_ & kMask) >> 6] >> (cur_ & 63) & 1)) {
+    // The wheel is to move on to a later slot: its lists appended to out of
+    // order are sorted now (the current slot's never are: its events are
+    // placed as they come).
+    d = first_nonempty_distance();
+    if (d != kSlots && wheel_[(cur_ + d) & kMask].unsorted) sort_lists(wheel_[(cur_ + d) & kMask]);
+  }
   if (d != kSlots) {
     n.slot = cur_ + d;
     Slot& s = wheel_[n.slot & kMask];

@@ -168,19 +168,24 @@ class EventQueue {
   // queue's own context (its sequence only grows, so the FIFO is in order)
   // and one list of port contexts' events kept sorted by order, then those
   // later within the slot (off the grid: a DMA's end, say), in one list kept
-  // sorted by (time, order). Sorting is a short walk, bounded: an event that
-  // would need a longer one goes to the far heap instead. The lists are in
-  // the order they are taken (own, ported, own, ported, ... by priority, then
-  // the off-grid list), and `live` has a bit per non-empty list, so the next
-  // list is one count of trailing zeros.
+  // sorted by (time, order). An event is placed by a short walk, bounded.
+  // Into a later slot than the current one, an event that would need a
+  // longer walk is appended, and the slot's lists are sorted once, when the
+  // wheel moves on to it (`unsorted` has a bit per list appended to out of
+  // order): on a large machine the ports of many routers schedule
+  // into one instant in the order the routers act, not in the order of their
+  // contexts. Into the current slot, it goes to the far heap instead. The lists are in the order they are
+  // taken (own, ported, own, ported, ... by priority, then the off-grid list), and `live` has a bit per
+  // non-empty list, so the next list is one count of trailing zeros.
   static constexpr std::uint32_t kOdd = 2 * (kPrioLast + 1);
   static std::uint32_t own_list(std::uint32_t prio) { return 2 * prio; }
   static std::uint32_t ported_list(std::uint32_t prio) { return 2 * prio + 1; }
   struct Slot {
     Fifo list[kOdd + 1];
     std::uint32_t live = 0;
+    std::uint32_t unsorted = 0;
   };
-  static constexpr int kMaxOddWalk = 32;
+  static constexpr int kMaxOddWalk = 32, kMaxLaterWalk = 8;
   static bool before(const Event& a, const Event& b) {
     return a.t < b.t || (a.t == b.t && a.order < b.order);
   }
@@ -189,8 +194,15 @@ class EventQueue {
   void note_sync(Time t);
   void took_sync();
   // Into a list kept sorted by (time, order); false if that would take a
-  // longer walk than kMaxOddWalk (the caller puts the event on the far heap).
-  bool push_sorted(Fifo& f, const Event& e);
+  // longer walk than max_walk (the caller appends the event, or puts it on
+  // the far heap).
+  bool push_sorted(Fifo& f, const Event& e, int max_walk);
+  // Into a list of a later slot: appended, and the list marked unsorted
+  // when `e` is before its tail.
+  void append(Slot& s, std::uint32_t list, const Event& e);
+  // Puts a slot's unsorted lists in (time, order) order (peek, when the
+  // wheel is to move on to the slot).
+  [[gnu::noinline]] void sort_lists(Slot& s) const;
   Event pop_far();
   // Where the next event is: a wheel FIFO (with its slot) or the far heap.
   struct Next {
@@ -221,8 +233,11 @@ class EventQueue {
   Time grain_;
   std::uint64_t inv_grain_ = 0;  // floor((2^64 - 1) / grain_)
   std::uint64_t cur_ = 0;        // absolute slot number of the current slot
+  // Mutable: peek() sorts a list it is about to report (the order of the
+  // pending events is the same either way).
   mutable std::vector<Slot> wheel_;
-  std::vector<Node> nodes_;
+  mutable std::vector<Node> nodes_;
+  mutable std::vector<std::uint32_t> scratch_;  // sort_list's node indices
   std::uint32_t free_ = kNil;
   std::size_t wheel_count_ = 0;
   std::vector<std::uint64_t> bits_;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <random>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -158,6 +159,75 @@ TEST(EventQueue, PortContextsOrderSameTimeEventsWhateverTheInterleaving) {
     for (std::size_t k = 0; k < expected.size(); ++k)
       ASSERT_EQ(std::get<2>(r.seen[k]), expected[k].id)
           << "interleaving " << interleaving_seed << " event " << k;
+  }
+}
+
+// Ports that schedule while the queue runs (as routers' ports do: into
+// later instants in whatever order the routers act, and into the current
+// one) never change the order: every event taken is the least of those
+// pending by (time, priority, context, place in its context), checked
+// against an ordered set the test keeps itself.
+TEST(EventQueue, EachEventTakenIsTheLeastPendingWhilePortsScheduleDuringTheRun) {
+  using Key = std::tuple<Time, std::uint32_t, std::uint32_t, std::uint64_t,
+                         std::uint32_t>;  // t, prio, context, seq, id
+  struct Model : EventTarget {
+    EventQueue* q = nullptr;
+    std::vector<EventContext>* ports = nullptr;
+    std::set<Key> pending;
+    std::vector<std::uint64_t> seq;  // per context (0: the queue's own)
+    std::mt19937_64 rng{17};
+    std::uint32_t next_id = 0;
+    int spawn = 0;
+    std::size_t taken = 0;
+    bool in_order = true;
+    void schedule(std::uint32_t context, Time t, std::uint32_t prio) {
+      const std::uint32_t id = next_id++;
+      pending.emplace(t, prio, context, seq[context]++, id);
+      if (context == 0) {
+        q->at(t, Priority(prio), this, prio, id);
+      } else {
+        EventQueue::Scope in(*q, (*ports)[context - 1]);
+        q->at(t, Priority(prio), this, prio, id);
+      }
+    }
+    Time some_time() {
+      const std::uint64_t r = rng() % 10;
+      return q->now() / 1000 * 1000 + (r < 6 ? 1000 * (1 + rng() % 5) : r < 8 ? 1000 + 500 : 9000000);
+    }
+    void on_event(std::uint32_t prio, std::uint32_t id, void*) override {
+      ++taken;
+      if (!pending.empty() && std::get<4>(*pending.begin()) == id) {
+        pending.erase(pending.begin());
+      } else {
+        in_order = false;
+        pending.erase(std::find_if(pending.begin(), pending.end(),
+                                   [id](const Key& k) { return std::get<4>(k) == id; }));
+      }
+      for (int k = int(rng() % 4); k > 0 && spawn > 0; --k, --spawn) {
+        const std::uint32_t context = std::uint32_t(rng() % seq.size());
+        if (rng() % 3 == 0)  // now, at this priority or a later one
+          schedule(context, q->now(), prio + std::uint32_t(rng() % (3 - prio)));
+        else
+          schedule(context, some_time(), std::uint32_t(rng() % 3));
+      }
+    }
+  };
+  for (Time grain : {Time(1000), Time(250)}) {
+    EventQueue q(grain);
+    std::vector<EventContext> ports;
+    for (int c = 0; c < 6; ++c) ports.push_back(q.make_context());
+    Model m;
+    m.q = &q;
+    m.ports = &ports;
+    m.seq.assign(ports.size() + 1, 0);
+    m.spawn = 20000;
+    for (int i = 0; i < 3000; ++i)
+      m.schedule(std::uint32_t(m.rng() % m.seq.size()), m.some_time(), std::uint32_t(m.rng() % 3));
+    q.run_direct();
+    EXPECT_TRUE(m.in_order) << "grain " << grain;
+    EXPECT_TRUE(m.pending.empty());
+    EXPECT_EQ(m.taken, std::size_t(m.next_id));
+    EXPECT_GT(m.taken, std::size_t(15000));
   }
 }
 
