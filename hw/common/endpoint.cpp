@@ -41,10 +41,15 @@ void Endpoint::apply_returned_credits() {
 int Endpoint::choose_vc(int flits) {
   apply_returned_credits();
   int best = -1, best_credits = flits - 1;
-  const int vcs = s_->vcs;
-  for (int v = 0; v < vcs && v < kInlineVcs; ++v)
+  const int vcs = s_->vcs, inline_vcs = std::min(vcs, kInlineVcs);
+  for (int v = 0; v < inline_vcs; ++v)
     if (credits_[v] > best_credits) best = v, best_credits = credits_[v];
-  for (int v = kInlineVcs; v < vcs; ++v)
+  if (__builtin_expect(vcs > kInlineVcs, 0)) best = choose_beyond_inline(best, best_credits);
+  return best;
+}
+
+int Endpoint::choose_beyond_inline(int best, int best_credits) const {
+  for (int v = kInlineVcs; v < s_->vcs; ++v)
     if (more_credits_[v - kInlineVcs] > best_credits) best = v, best_credits = more_credits_[v - kInlineVcs];
   return best;
 }

@@ -85,7 +85,11 @@ class Endpoint : public sim::EventTarget, public PacketSink, public CreditSink {
  private:
   enum OwnEvent : std::uint32_t { kRetry = kFirstOwnEvent, kTailIn };
   void apply_returned_credits();  // the credits whose return time has come
-  int choose_vc(int flits);
+  // Inlined into its callers (all in endpoint.cpp), as it was when it was
+  // one loop.
+  [[gnu::always_inline]] inline int choose_vc(int flits);
+  // choose_vc among VCs kInlineVcs and up, given the best of those below.
+  [[gnu::noinline]] int choose_beyond_inline(int best, int best_credits) const;
   void retry_at(sim::Time t);
   // Wormhole: send the next flit of the packet being injected when the
   // channel and a credit of its VC allow (true when none is left); take a
