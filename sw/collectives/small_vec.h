@@ -196,7 +196,9 @@ class SmallVec<T, 0> {
     free_heap();
     b_ = to;
   }
-  void free_heap() { ::operator delete(b_); }
+  void free_heap() {
+    if (b_) ::operator delete(b_);  // most lists never had a block: no call
+  }
 
   Block* b_ = nullptr;
 };
