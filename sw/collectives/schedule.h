@@ -14,7 +14,10 @@
 namespace kairo::coll {
 
 // 40 bytes (a barrier's step holds one): the fields are laid out for size,
-// the constructor takes them in the order they are written in.
+// the constructor takes them in the order they are written in. `tni` holds
+// 30 bits: the algorithms spread puts by a peer's index (a rank), and a
+// machine has far fewer ranks than 2^29 (the event queue allows 2^23 router
+// ports in all).
 struct Put {
   Put() : Put(0, 0, 0, 0) {}
   Put(int to_rank, std::uint64_t src, std::uint64_t dst, std::uint64_t n, std::uint32_t tag_ = 0,
