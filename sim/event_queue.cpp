@@ -126,19 +126,83 @@ void EventQueue::append(Slot& s, std::uint32_t list, const Event& e) {
   f.tail = n;
 }
 
+// A list appended to out of order is a few ascending runs, one after
+// another (the events of each router that scheduled into the slot, in the
+// order the routers acted): it is cut into its runs, and they are merged
+// pairwise until one is left. That costs a comparison per node to find the
+// runs and one per node per round of merges, log2 of the runs' number, where
+// sorting the nodes afresh costs log2 of the nodes'. scratch_ holds each
+// run's first and last node.
 void EventQueue::sort_lists(Slot& s) const {
   for (std::uint32_t left = s.unsorted; left != 0; left &= left - 1) {
     Fifo& f = s.list[__builtin_ctz(left)];
     scratch_.clear();
-    for (std::uint32_t at = f.head; at != kNil; at = nodes_[at].next) scratch_.push_back(at);
-    std::sort(scratch_.begin(), scratch_.end(),
-              [this](std::uint32_t a, std::uint32_t b) { return before(nodes_[a].e, nodes_[b].e); });
-    f.head = scratch_.front();
-    for (std::size_t i = 1; i < scratch_.size(); ++i) nodes_[scratch_[i - 1]].next = scratch_[i];
-    f.tail = scratch_.back();
-    nodes_[f.tail].next = kNil;
+    for (std::uint32_t at = f.head; at != kNil;) {
+      scratch_.push_back(at);
+      std::uint32_t next = nodes_[at].next;
+      while (next != kNil && !before(nodes_[next].e, nodes_[at].e)) {
+        at = next;
+        next = nodes_[at].next;
+      }
+      nodes_[at].next = kNil;
+      scratch_.push_back(at);
+      at = next;
+    }
+    while (scratch_.size() > 2) {
+      std::size_t out = 0;
+      for (std::size_t i = 0; i + 3 < scratch_.size(); i += 4) {
+        std::uint32_t tail;
+        const std::uint32_t head =
+            merge_runs(scratch_[i], scratch_[i + 1], scratch_[i + 2], scratch_[i + 3], tail);
+        scratch_[out++] = head;
+        scratch_[out++] = tail;
+      }
+      if (scratch_.size() % 4 != 0) {  // an odd run out: kept for the next round
+        scratch_[out++] = scratch_[scratch_.size() - 2];
+        scratch_[out++] = scratch_.back();
+      }
+      scratch_.resize(out);
+    }
+    f.head = scratch_[0];
+    f.tail = scratch_[1];
   }
   s.unsorted = 0;
+}
+
+// Two ascending runs, a .. a_tail and b .. b_tail (each ended by kNil), as
+// one: returns its first node and sets `tail` to its last.
+std::uint32_t EventQueue::merge_runs(std::uint32_t a, std::uint32_t a_tail, std::uint32_t b,
+                                     std::uint32_t b_tail, std::uint32_t& tail) const {
+  std::uint32_t head;
+  if (before(nodes_[b].e, nodes_[a].e)) {
+    head = b;
+    b = nodes_[b].next;
+  } else {
+    head = a;
+    a = nodes_[a].next;
+  }
+  std::uint32_t last = head;
+  while (a != kNil && b != kNil) {
+    if (before(nodes_[b].e, nodes_[a].e)) {
+      nodes_[last].next = b;
+      last = b;
+      b = nodes_[b].next;
+    } else {
+      nodes_[last].next = a;
+      last = a;
+      a = nodes_[a].next;
+    }
+  }
+  if (a != kNil) {
+    nodes_[last].next = a;
+    tail = a_tail;
+  } else if (b != kNil) {
+    nodes_[last].next = b;
+    tail = b_tail;
+  } else {
+    tail = last;
+  }
+  return head;
 }
 
 std::uint32_t EventQueue::new_node(const Event& e) {

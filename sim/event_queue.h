@@ -203,6 +203,8 @@ class EventQueue {
   // Puts a slot's unsorted lists in (time, order) order (peek, when the
   // wheel is to move on to the slot).
   [[gnu::noinline]] void sort_lists(Slot& s) const;
+  std::uint32_t merge_runs(std::uint32_t a, std::uint32_t a_tail, std::uint32_t b, std::uint32_t b_tail,
+                           std::uint32_t& tail) const;
   Event pop_far();
   // Where the next event is: a wheel FIFO (with its slot) or the far heap.
   struct Next {
@@ -237,7 +239,7 @@ class EventQueue {
   // pending events is the same either way).
   mutable std::vector<Slot> wheel_;
   mutable std::vector<Node> nodes_;
-  mutable std::vector<std::uint32_t> scratch_;  // sort_list's node indices
+  mutable std::vector<std::uint32_t> scratch_;  // sort_lists' runs: first and last node of each
   std::uint32_t free_ = kNil;
   std::size_t wheel_count_ = 0;
   std::vector<std::uint64_t> bits_;
