@@ -3,8 +3,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "observe/packet_label.h"
-
 namespace kairo::nic {
 
 // The registration table must not map more memory than there is: every range
@@ -87,29 +85,6 @@ void Engine::log_transfer(observe::OpEvent event, const Wire& w, std::uint64_t a
   r.bytes = bytes;
   r.start_ps = start;
   log(r);
-}
-
-observe::OpKind packet_kind(const Wire& w) {
-  using K = observe::OpKind;
-  switch (w.type) {
-    case Wire::kPutData:
-      return K::kData;
-    case Wire::kPutAck:
-      return K::kAck;
-    case Wire::kGetRequest:
-      return K::kGetRequest;
-    case Wire::kGetData:
-      return K::kGetResponse;
-    case Wire::kAtomicRequest:
-      return K::kAtomicRequest;
-    case Wire::kAtomicResponse:
-      return K::kAtomicResponse;
-  }
-  return K::kData;
-}
-
-std::uint64_t packet_label(const Wire& w) {
-  return observe::packet_label({w.src_node, w.src_tni, w.op}, w.packet, packet_kind(w));
 }
 
 }  // namespace kairo::nic

@@ -38,6 +38,7 @@
 #include "hw/nic/transmit_engine.h"
 #include "hw/nic/wire.h"
 #include "observe/op_log.h"
+#include "observe/packet_label.h"
 #include "sim/trace.h"
 
 namespace kairo::nic {
@@ -158,9 +159,22 @@ struct Engine {
 
 // The packet kind of a Wire, and the operation kind of a command, as the log
 // names them (an operation's is its place in sim/rdma_operations.h's table).
-observe::OpKind packet_kind(const Wire& w);
+// A Wire's types and the log's packet kinds run in the same order, so the
+// kind is one addition: every packet sets its label from it (send_wire).
+inline observe::OpKind packet_kind(const Wire& w) {
+  using K = observe::OpKind;
+  static_assert(int(K::kAck) - int(K::kData) == Wire::kPutAck &&
+                    int(K::kGetRequest) - int(K::kData) == Wire::kGetRequest &&
+                    int(K::kGetResponse) - int(K::kData) == Wire::kGetData &&
+                    int(K::kAtomicRequest) - int(K::kData) == Wire::kAtomicRequest &&
+                    int(K::kAtomicResponse) - int(K::kData) == Wire::kAtomicResponse && Wire::kPutData == 0,
+                "Wire::Type and observe::OpKind's packet kinds run in the same order");
+  return K(int(K::kData) + int(w.type));
+}
 inline observe::OpKind operation_kind(Op op) { return observe::op_kind(op); }
 // The Wire's packet as waveforms show it: its operation log id and kind, packed (observe/packet_label.h).
-std::uint64_t packet_label(const Wire& w);
+inline std::uint64_t packet_label(const Wire& w) {
+  return observe::packet_label({w.src_node, w.src_tni, w.op}, w.packet, packet_kind(w));
+}
 
 }  // namespace kairo::nic

@@ -70,10 +70,8 @@ struct Wire {
 class WirePool {
  public:
   Wire* get() {
-    if (!free_) {
-      store_.push_back(std::make_unique<Wire>());
-      return store_.back().get();
-    }
+    if (!free_) [[unlikely]]
+      return grow();
     Wire* w = free_;
     free_ = w->next_free;
     w->next_free = nullptr;
@@ -85,6 +83,12 @@ class WirePool {
   }
 
  private:
+  // A new Wire when none is free, out of line: the callers that take one per
+  // packet keep a short frame.
+  [[gnu::noinline]] Wire* grow() {
+    store_.push_back(std::make_unique<Wire>());
+    return store_.back().get();
+  }
   std::vector<std::unique_ptr<Wire>> store_;
   Wire* free_ = nullptr;
 };
