@@ -193,14 +193,13 @@ std::uint32_t EventQueue::merge_runs(std::uint32_t a, std::uint32_t a_tail, std:
       a = nodes_[a].next;
     }
   }
+  // Each step takes a node from one run, so exactly one run has nodes left.
   if (a != kNil) {
     nodes_[last].next = a;
     tail = a_tail;
-  } else if (b != kNil) {
+  } else {
     nodes_[last].next = b;
     tail = b_tail;
-  } else {
-    tail = last;
   }
   return head;
 }
